@@ -1,0 +1,40 @@
+"""Errors a user can cause. Each carries a one-line message and, where useful, a hint.
+
+Anything that is not a `UserError` is a bug and may show a traceback only under --debug.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A mistake in what the user typed or pointed us at; shown as one line, never a traceback."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} — {self.hint}" if self.hint else self.message
+
+
+class ParseError(UserError):
+    """Logic text that does not parse; knows where."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 source: str | None = None, hint: str | None = None):
+        self.line, self.column, self.source = line, column, source
+        where = ":".join(str(p) for p in (source, line, column) if p is not None)
+        super().__init__(f"{where}: {message}" if where else message, hint=hint)
+
+
+class StratificationError(UserError):
+    """A program whose negation runs through a recursive cycle."""
+
+
+class UsageError(UserError):
+    """Bad command-line usage or configuration (batch exit code 2)."""
+
+    exit_code = 2

@@ -1,0 +1,1 @@
+"""Terms, parser, unification, semi-naive engine, provenance and the Horn model builder."""

@@ -1,0 +1,326 @@
+"""The semi-naive forward-chaining engine: asserted facts + rules -> a materialised model.
+
+Strata are evaluated in order; within one, each round joins only against the facts new
+in the previous round. Every derived fact keeps its first derivation (rule, step, the
+binding that fired it), from which `provenance` rebuilds the premises on demand.
+The engine holds no ids of its own beyond the rule ids its caller gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Callable, Iterable, Iterator
+
+from core.logic.plan import Plan, Runner, derive_fused, full_row, fusable, make_plan, tail_head_getter
+from core.logic.strata import stratify
+from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms
+
+TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How a derived fact was first obtained."""
+
+    fact: Atom
+    rule_id: str
+    rule: Rule
+    step: int
+    premises: tuple[Literal, ...]  # the rule body, instantiated, in body order
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An integrity constraint whose body holds, or a fact held together with its strong negation."""
+
+    facts: tuple[Atom, ...]
+    constraint_id: str | None = None
+    constraint: Rule | None = None
+
+    def __str__(self) -> str:
+        facts = ", ".join(str(f) for f in self.facts)
+        if self.constraint is None:
+            return f"contradiction: {facts}"
+        return f"constraint {self.constraint_id} violated by {facts}"
+
+
+@dataclass
+class Inference:
+    """What one `infer` call did."""
+
+    steps: int
+    derived: int
+    complete: bool
+    violations: list[Violation] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Firing:
+    """Shared by every fact one rule derived in one round (keeps provenance cheap)."""
+
+    rule_id: str
+    step: int
+    plan: Plan
+
+
+def _head_getter(head: Atom, plan: Plan) -> Callable[[tuple], tuple]:
+    slots = {v: i for i, v in enumerate(plan.variables)}
+    if not head.args:
+        return lambda row: ()
+    if all(isinstance(a, Var) for a in head.args):
+        idx = [slots[a] for a in head.args]
+        if len(idx) == 1:
+            i = idx[0]
+            return lambda row: (row[i],)
+        return itemgetter(*idx)
+    parts = [(True, slots[a]) if isinstance(a, Var) else (False, a) for a in head.args]
+    return lambda row: tuple(row[v] if is_slot else v for is_slot, v in parts)
+
+
+def instantiate(lit: Literal, binding: dict[Var, object]) -> Literal:
+    def sub(t):
+        return binding.get(t, t) if isinstance(t, Var) else t
+
+    if isinstance(lit, Atom):
+        return Atom(lit.pred, tuple(sub(a) for a in lit.args), lit.neg)
+    if isinstance(lit, Naf):
+        return Naf(instantiate(lit.atom, binding))
+    return Compare(lit.op, sub(lit.left), sub(lit.right))
+
+
+class Engine:
+    """Asserted facts and rules; computes and answers from their model."""
+
+    def __init__(self) -> None:
+        self._base: dict[str, set[tuple]] = {}
+        self._rules: dict[str, Rule] = {}
+        self._strata: dict[str, int] = {}
+        self._runner = Runner({})
+        self._complete = False
+        self._fresh = False     # model reflects the current facts and rules
+        self._limit: int | None = None  # the step limit the model was computed under
+        self.steps = 0
+
+    # -- the program -------------------------------------------------------------
+
+    def add_facts(self, atoms: Iterable[Atom]) -> int:
+        """Assert ground facts; returns how many were new."""
+        added = 0
+        for atom in atoms:
+            rel = self._base.setdefault(atom.key, set())
+            if atom.args not in rel:
+                rel.add(atom.args)
+                added += 1
+        if added:
+            self._fresh = False
+        return added
+
+    def remove_fact(self, atom: Atom) -> bool:
+        rel = self._base.get(atom.key)
+        if not rel or atom.args not in rel:
+            return False
+        rel.discard(atom.args)
+        self._fresh = False
+        return True
+
+    def is_asserted(self, atom: Atom) -> bool:
+        return atom.args in self._base.get(atom.key, ())
+
+    def add_rule(self, rule_id: str, rule: Rule) -> None:
+        """Add a rule or constraint; an unstratifiable result raises and changes nothing."""
+        self.check_rules({rule_id: rule})
+        self._rules[rule_id] = rule
+        self._strata = stratify(list(self._rules.values()))
+        self._fresh = False
+
+    def add_program(self, clauses: Iterable[Atom | Rule], *, id_prefix: str = "r") -> list[str]:
+        """Add facts and rules together (rules get ids `r1`, `r2`, …); all or nothing."""
+        clauses = list(clauses)
+        start = len(self._rules) + 1
+        rules = {f"{id_prefix}{start + i}": c for i, c in enumerate(c for c in clauses if isinstance(c, Rule))}
+        self.check_rules(rules)
+        self.add_facts(c for c in clauses if isinstance(c, Atom))
+        self._rules.update(rules)
+        self._strata = stratify(list(self._rules.values()))
+        self._fresh = False
+        return list(rules)
+
+    def check_rules(self, new: dict[str, Rule]) -> None:
+        """Raise StratificationError if adding `new` would make the program unstratifiable."""
+        stratify(list(self._rules.values()) + list(new.values()))
+
+    def remove_rule(self, rule_id: str) -> bool:
+        if self._rules.pop(rule_id, None) is None:
+            return False
+        self._strata = stratify(list(self._rules.values()))
+        self._fresh = False
+        return True
+
+    @property
+    def rules(self) -> dict[str, Rule]:
+        return dict(self._rules)
+
+    def relation_keys(self) -> set[str]:
+        """Every relation mentioned by a fact or a rule."""
+        keys = {k for k, v in self._base.items() if v}
+        for rule in self._rules.values():
+            if rule.head is not None:
+                keys.add(rule.head.key)
+            for lit in rule.body:
+                if isinstance(lit, Atom):
+                    keys.add(lit.key)
+                elif isinstance(lit, Naf):
+                    keys.add(lit.atom.key)
+        return keys
+
+    # -- inference ---------------------------------------------------------------
+
+    def infer(self, max_steps: int | None = None) -> Inference:
+        """Recompute the model from the asserted facts, stopping after `max_steps` rounds."""
+        relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
+        runner = self._runner = Runner(relations)
+        by_stratum: dict[int, list[tuple[str, Rule]]] = {}
+        for rid, rule in self._rules.items():
+            if rule.head is not None:
+                by_stratum.setdefault(self._strata.get(rule.head.key, 0), []).append((rid, rule))
+        step, derived, complete = 0, 0, True
+        for level in sorted(by_stratum):
+            rules = by_stratum[level]
+            heads = {rule.head.key for _, rule in rules}
+            plans: dict[tuple[str, int | None], tuple[Plan, Callable]] = {}
+            delta: dict[str, dict] | None = None
+            while True:
+                if max_steps is not None and step >= max_steps:
+                    complete = False
+                    break
+                new: dict[str, dict] = {}
+                for rid, rule in rules:
+                    if delta is None:
+                        positions: list[int | None] = [None]
+                    else:
+                        positions = [i for i, lit in enumerate(rule.body)
+                                     if isinstance(lit, Atom) and lit.key in heads and delta.get(lit.key)]
+                    for at in positions:
+                        entry = plans.get((rid, at))
+                        if entry is None:
+                            plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
+                            fused = fusable(plan)
+                            head_of = tail_head_getter(rule.head.args, plan) if fused else _head_getter(rule.head, plan)
+                            entry = plans[(rid, at)] = (plan, head_of, fused)
+                        plan, head_of, fused = entry
+                        hk = rule.head.key
+                        have = relations.get(hk, {})
+                        fresh = new.setdefault(hk, {})
+                        firing = _Firing(rid, step + 1, plan)
+                        if fused:
+                            derive_fused(runner, plan, delta, head_of, have, fresh, firing)
+                            continue
+                        for row in runner.run(plan, delta):
+                            args = head_of(row)
+                            if args not in have and args not in fresh:
+                                fresh[args] = (firing, row)
+                new = {k: v for k, v in new.items() if v}
+                if not new:
+                    break
+                step += 1
+                for k, facts in new.items():
+                    runner.insert(k, facts)
+                    derived += len(facts)
+                delta = new
+            if not complete:
+                break
+        self.steps, self._complete, self._fresh, self._limit = step, complete, True, max_steps
+        return Inference(step, derived, complete, self.violations() if complete else [])
+
+    def ensure_model(self, max_steps: int | None = None) -> None:
+        """Compute the model unless the current one reflects the program under this step limit."""
+        if not self.fresh_for(max_steps):
+            self.infer(max_steps)
+
+    def _current(self) -> None:
+        if not self._fresh:
+            self.infer(self._limit)
+
+    def fresh_for(self, max_steps: int | None) -> bool:
+        """Whether the current model reflects the program computed under this step limit."""
+        return self._fresh and self._limit == max_steps
+
+    @property
+    def complete(self) -> bool:
+        return self._fresh and self._complete
+
+    # -- answers -----------------------------------------------------------------
+
+    def relation(self, key: str) -> dict:
+        """Model facts of one relation: args -> provenance marker (None = asserted)."""
+        self._current()
+        return self._runner.relations.get(key, {})
+
+    def holds(self, atom: Atom) -> bool:
+        return atom.args in self.relation(atom.key)
+
+    def truth(self, atom: Atom, *, open_world: bool = False) -> str:
+        """Three-valued truth of a ground atom (which may itself be strongly negated)."""
+        if self.holds(atom):
+            return TRUE
+        if self.holds(atom.negate()) or not open_world:
+            return FALSE
+        return UNKNOWN
+
+    def solve(self, query: Query | tuple[Literal, ...]) -> list[dict[Var, object]]:
+        """All distinct bindings of the query's named variables, in model order."""
+        self._current()
+        body = query.body if isinstance(query, Query) else tuple(query)
+        named = Query(body).variables()
+        plan = make_plan(body, lambda k: len(self._runner.relations.get(k, ())))
+        slots = [plan.variables.index(v) for v in named]
+        seen: dict[tuple, None] = {}
+        for row in self._runner.run(plan):
+            seen.setdefault(tuple(row[i] for i in slots))
+        return [dict(zip(named, values)) for values in seen]
+
+    def facts(self, key: str | None = None, *, derived: bool | None = None) -> Iterator[Atom]:
+        """Model facts, optionally only asserted (derived=False) or only derived (True)."""
+        self._current()
+        for k, rel in self._runner.relations.items():
+            if key is not None and k != key:
+                continue
+            neg = k.startswith("~")
+            pred = k[1 if neg else 0:k.rindex("/")]
+            for args, prov in rel.items():
+                if derived is None or (prov is not None) == derived:
+                    yield Atom(pred, args, neg)
+
+    def provenance(self, atom: Atom) -> Derivation | None:
+        """The first derivation of a derived fact; None for asserted or absent facts."""
+        prov = self.relation(atom.key).get(atom.args)
+        if prov is None:
+            return None
+        firing, *payload = prov
+        binding = dict(zip(firing.plan.variables, full_row(firing.plan, tuple(payload))))
+        rule = self._rules[firing.rule_id]
+        premises = tuple(instantiate(lit, binding) for lit in rule.body)
+        return Derivation(atom, firing.rule_id, rule, firing.step, premises)
+
+    def violations(self) -> list[Violation]:
+        """Integrity-constraint violations and p / ~p contradictions in the model."""
+        self._current()
+        relations = self._runner.relations
+        out: list[Violation] = []
+        for key, rel in relations.items():
+            if key.startswith("~") and key[1:] in relations:
+                positive = relations[key[1:]]
+                pred = key[1:key.rindex("/")]
+                for args in rel:
+                    if args in positive:
+                        out.append(Violation((Atom(pred, args), Atom(pred, args, True))))
+        for rid, rule in self._rules.items():
+            if rule.head is not None:
+                continue
+            plan = make_plan(rule.body, lambda k: len(relations.get(k, ())))
+            for row in self._runner.run(plan):
+                binding = dict(zip(plan.variables, row))
+                facts = tuple(instantiate(a, binding) for a in literal_atoms(rule.body))
+                out.append(Violation(facts, rid, rule))
+        return out

@@ -1,0 +1,283 @@
+"""Parse logic text (facts, rules, constraints, queries) into terms, with located errors.
+
+The grammar is `grammar.lark` (LALR). A text either parses whole or raises one
+`ParseError` naming source, line, column and a hint, so nothing is ever half-added.
+Plain ground facts take a regex fast path; everything else goes through Lark.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from itertools import count
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from core.errors import ParseError
+from core.logic.terms import Atom, Compare, Const, Located, Naf, Query, Rule, Var, literal_atoms
+
+_anonymous = count(1)
+
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+
+
+def _unquote(text: str) -> str:
+    quote, inner = text[0], text[1:-1]
+    if quote == "'":
+        inner = inner.replace("''", "\x00")
+    out, i = [], 0
+    while i < len(inner):
+        ch = inner[i]
+        if ch == "\\" and i + 1 < len(inner):
+            out.append(_ESCAPES.get(inner[i + 1], inner[i + 1]))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out).replace("\x00", "'")
+
+
+def _number(text: str) -> int | float:
+    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+
+
+class _Build(Transformer):
+    """Turns the parse tree into terms; anonymous `_` variables become distinct."""
+
+    def var(self, children):
+        (tok,) = children
+        return Var(f"_{next(_anonymous)}") if tok == "_" else Var(str(tok))
+
+    def const(self, children):
+        return str(children[0])
+
+    def quoted(self, children):
+        return _unquote(str(children[0]))
+
+    def number(self, children):
+        return _number(str(children[0]))
+
+    def name(self, children):
+        tok = children[0]
+        return _unquote(str(tok)) if tok.type == "QUOTED" else str(tok)
+
+    def atom(self, children):
+        neg = bool(children) and isinstance(children[0], Token) and children[0].type == "NEG"
+        if neg:
+            children = children[1:]
+        return Atom(children[0], tuple(children[1:]), neg)
+
+    def naf(self, children):
+        return Naf(children[1])
+
+    def compare(self, children):
+        left, op, right = children
+        return Compare(str(op), left, right)
+
+    def body(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def fact(self, meta, children):
+        return Located(children[0], meta.line, meta.column)
+
+    @v_args(meta=True)
+    def rule(self, meta, children):
+        return Located(Rule(children[0], children[-1]), meta.line, meta.column)
+
+    @v_args(meta=True)
+    def constraint(self, meta, children):
+        return Located(Rule(None, children[-1]), meta.line, meta.column)
+
+    constraint_false = constraint
+
+    @v_args(meta=True)
+    def query(self, meta, children):
+        return Located(Query(children[-1]), meta.line, meta.column)
+
+    def start(self, children):
+        return children
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("core.logic").joinpath("grammar.lark").read_text()
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+_TOKEN_WORDS = {
+    "DOT": "'.'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "IF": "':-'",
+    "NAME": "a name", "VAR": "a variable", "QUOTED": "a quoted atom", "NUMBER": "a number",
+    "COMPOP": "a comparison", "NOT": "'not'", "NEG": "'~'", "QUERY": "'?-'", "$END": "end of input",
+}
+
+
+def _hint(err: UnexpectedInput, text: str) -> tuple[str, str]:
+    """A one-line description of what went wrong and a hint for fixing it."""
+    expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        return "unexpected end of input", "every clause ends with '.'"
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        hint = "quote atoms that hold spaces or symbols: 'like this'"
+        if ch in "[{":
+            hint = "lists and compound terms are not part of the language (Datalog)"
+        return f"unexpected character {ch!r}", hint
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    shown = f"'{tok}'" if tok.type != "$END" else "end of input"
+    if tok.type == "LPAR" and "RPAR" in expected:
+        return f"unexpected {shown}", "arguments must be constants or variables (no function symbols)"
+    if tok.type == "LPAR" and expected <= {"COMPOP", "DOT", "COMMA", "IF", "RPAR"}:
+        return f"unexpected {shown}", "predicate names start with a lower-case letter (or are quoted)"
+    if tok.type == "VAR" and "NAME" in expected and "VAR" not in expected:
+        return f"unexpected variable {shown}", "predicate names start with a lower-case letter (or are quoted)"
+    if "DOT" in expected and tok.type in {"NAME", "VAR", "QUOTED", "NUMBER", "NEG", "IF", "QUERY"}:
+        return f"unexpected {shown}", "missing '.' at the end of the previous clause?"
+    words = sorted(_TOKEN_WORDS.get(e, e) for e in expected)
+    return f"unexpected {shown}", f"expected {', '.join(words[:5])}" if words else "check the syntax"
+
+
+def _located_error(err: UnexpectedInput, text: str, source: str | None, line_offset: int) -> ParseError:
+    message, hint = _hint(err, text)
+    line = getattr(err, "line", None)
+    column = getattr(err, "column", None)
+    if isinstance(err, UnexpectedEOF) or line in (None, -1):
+        lines = text.rstrip().splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    return ParseError(message, line=line + line_offset, column=column, source=source, hint=hint)
+
+
+_SIMPLE_FACT = re.compile(
+    r"\s*([a-z][A-Za-z0-9_]*)\(\s*((?:[a-z][A-Za-z0-9_]*|-?\d+)(?:\s*,\s*(?:[a-z][A-Za-z0-9_]*|-?\d+))*)\s*\)\s*\.\s*\Z"
+)
+_RESERVED_ARGS = {"not", "false"}
+
+
+def _fast_fact(line: str) -> Atom | None:
+    """Plain ground facts (`p(a, b, 3).`) skip the general parser; anything else returns None."""
+    m = _SIMPLE_FACT.match(line)
+    if not m:
+        return None
+    args = []
+    for raw in m.group(2).split(","):
+        raw = raw.strip()
+        if raw in _RESERVED_ARGS:
+            return None
+        args.append(int(raw) if raw[0] in "-0123456789" else raw)
+    return Atom(m.group(1), tuple(args))
+
+
+def parse_program(text: str, *, source: str | None = None, line_offset: int = 0) -> list[Located]:
+    """Parse a whole program. Raises ParseError (nothing partial is returned)."""
+    lines = text.split("\n")
+    if len(lines) > 64:  # large files: split off runs of plain facts, parse the rest with Lark
+        return _parse_mixed(lines, source, line_offset)
+    return _parse_lark(text, source, line_offset)
+
+
+def _parse_lark(text: str, source: str | None, line_offset: int) -> list[Located]:
+    try:
+        located = _lark().parse(text)
+        located = _Build().transform(located)
+    except UnexpectedInput as err:
+        raise _located_error(err, text, source, line_offset) from None
+    except VisitError as err:  # a transformer callback failed: report as a parse problem
+        raise ParseError(str(err.orig_exc), source=source) from None
+    out = []
+    for item in located:
+        item = Located(item.clause, item.line + line_offset, item.column)
+        check_clause(item.clause, source=source, line=item.line)
+        out.append(item)
+    return out
+
+
+def _parse_mixed(lines: list[str], source: str | None, line_offset: int) -> list[Located]:
+    out: list[Located] = []
+    pending: list[str] = []
+    pending_start = 0
+    for i, line in enumerate(lines):
+        fact = None if pending and pending[-1].strip() and not pending[-1].rstrip().endswith(".") else _fast_fact(line)
+        if fact is not None:
+            if pending:
+                out.extend(_parse_lark("\n".join(pending), source, line_offset + pending_start))
+                pending = []
+            out.append(Located(fact, i + 1 + line_offset, 1))
+            continue
+        if not pending:
+            pending_start = i
+        pending.append(line)
+    if pending:
+        out.extend(_parse_lark("\n".join(pending), source, line_offset + pending_start))
+    return out
+
+
+def parse_one(text: str, *, source: str | None = None) -> Atom | Rule | Query:
+    """Exactly one clause (the final '.' may be left off)."""
+    text = text.strip()
+    if text and not text.endswith("."):
+        text += "."
+    items = parse_program(text, source=source)
+    if len(items) != 1:
+        raise ParseError(f"expected one clause, found {len(items)}", source=source,
+                         hint="enter one fact, rule or query at a time")
+    return items[0].clause
+
+
+def parse_query(text: str) -> Query:
+    """A query, with or without the leading `?-` and the final '.'."""
+    text = text.strip()
+    if not text.startswith("?-"):
+        text = "?- " + text
+    clause = parse_one(text)
+    assert isinstance(clause, Query)
+    return clause
+
+
+def parse_atom(text: str, *, allow_variables: bool = True) -> Atom:
+    """A single atom such as `father_of(joshua, X)` (for /why, /forget, /listing)."""
+    clause = parse_one(text)
+    if not isinstance(clause, Atom):
+        raise ParseError(f"expected an atom such as p(a, b), got {text.strip()!r}")
+    if not allow_variables and not clause.is_ground:
+        raise ParseError(f"{clause} has variables; give a ground atom", hint="e.g. father_of(joshua, don)")
+    return clause
+
+
+def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line: int | None = None) -> None:
+    """Datalog safety: facts are ground; every variable in a head, a `not` or a comparison
+    is bound by a positive body atom (or by `=` to a bound term)."""
+    def fail(message: str, hint: str | None = None):
+        raise ParseError(message, source=source, line=line, hint=hint)
+
+    if isinstance(clause, Atom):
+        if not clause.is_ground:
+            names = ", ".join(v.name for v in clause.variables() if not v.name[1:].isdigit())
+            fail(f"fact {clause} has variables {names or '_'}",
+                 "facts must be ground; write a rule (head :- body.) to generalise")
+        return
+    body = clause.body
+    bound = {v for atom in literal_atoms(body) for v in atom.variables()}
+    changed = True
+    while changed:  # `X = Y` binds one side from the other
+        changed = False
+        for lit in body:
+            if isinstance(lit, Compare) and lit.op == "=":
+                sides = [t for t in (lit.left, lit.right) if isinstance(t, Var)]
+                if any(v not in bound for v in sides) and (len(sides) == 1 or any(v in bound for v in sides)):
+                    bound.update(sides)
+                    changed = True
+    what = "query" if isinstance(clause, Query) else "rule"
+    for lit in body:
+        for v in lit.variables():
+            if v not in bound:
+                kind = "negated literal" if isinstance(lit, Naf) else "comparison"
+                fail(f"unsafe {what}: variable {v} in {kind} '{lit}' is not bound by a positive atom",
+                     "every variable under 'not' or in a comparison must also appear in a positive body atom")
+    if isinstance(clause, Rule) and clause.head is not None:
+        for v in clause.head.variables():
+            if v not in bound:
+                fail(f"unsafe rule: head variable {v} does not appear in the body",
+                     "every variable in the head must appear in a positive body atom")

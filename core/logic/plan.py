@@ -1,0 +1,369 @@
+"""Join plans: the order in which a rule body is matched, and the loop that runs it.
+
+A body is matched breadth-first over rows of variable bindings. Atoms are taken
+most-bound-first (smallest relation among ties); filters (`not`, comparisons) run as
+soon as their variables are bound. This room knows nothing of strata or provenance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Callable
+
+from core.logic.terms import Atom, Compare, Literal, Naf, Var
+
+Row = tuple
+Relation = dict  # args tuple -> provenance (None for asserted facts)
+
+
+def compare_op(op: str) -> Callable[[object, object], bool]:
+    def ordered(test):
+        def run(a, b):
+            if isinstance(a, str) != isinstance(b, str):
+                return False  # numbers and atoms are not ordered against each other
+            return test(a, b)
+        return run
+
+    return {
+        "=": lambda a, b: a == b,
+        "\\=": lambda a, b: a != b,
+        "<": ordered(lambda a, b: a < b),
+        ">": ordered(lambda a, b: a > b),
+        "=<": ordered(lambda a, b: a <= b),
+        ">=": ordered(lambda a, b: a >= b),
+    }[op]
+
+
+def _source(term, slots: dict[Var, int]):
+    """('s', slot) for a bound variable, ('c', value) for a constant."""
+    return ("s", slots[term]) if isinstance(term, Var) else ("c", term)
+
+
+def _getter(sources) -> Callable[[Row], object]:
+    """A function from a row to the value (one source) or tuple of values (several)."""
+    if all(kind == "s" for kind, _ in sources):
+        idx = [i for _, i in sources]
+        if len(idx) == 1:
+            return itemgetter(idx[0])
+        return itemgetter(*idx)
+    if len(sources) == 1:
+        value = sources[0][1]
+        return lambda row: value
+    return lambda row: tuple(row[v] if k == "s" else v for k, v in sources)
+
+
+@dataclass(slots=True)
+class Join:
+    """Match one positive atom against a relation (or the delta of one)."""
+
+    key: str
+    delta: bool
+    positions: tuple[int, ...]     # argument positions bound before this step (index key)
+    key_of_row: Callable | None    # row -> index key (None when nothing is bound: a scan)
+    consts: tuple[tuple[int, object], ...]  # for scans: (position, constant) that must match
+    row_eq: tuple[tuple[int, int], ...]     # for delta scans: (position, row slot) that must match
+    equal: tuple[tuple[int, int], ...]      # positions that must be equal (repeated new variable)
+    new: tuple[int, ...]           # positions whose values extend the row
+
+
+@dataclass(slots=True)
+class Filter:
+    make: Callable[[dict], Callable[[Row], bool]]  # relations -> row test
+
+
+@dataclass(slots=True)
+class Bind:
+    value: Callable[[Row], object]  # `X = t` with X unbound: append t's value to the row
+
+
+@dataclass(slots=True)
+class Plan:
+    steps: list
+    variables: list[Var]           # the variable held in each row slot
+    order: list[int]               # body literal indices in the order they run
+
+
+def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_at: int | None = None,
+              bound: tuple[Var, ...] = ()) -> Plan:
+    """Choose an order for `body`; `delta_at` names the atom matched against new facts only."""
+    slots: dict[Var, int] = {v: i for i, v in enumerate(bound)}
+    variables = list(bound)
+    steps: list = []
+    order: list[int] = []
+    pending = set(range(len(body)))
+
+    def bind_new(v: Var) -> None:
+        slots[v] = len(variables)
+        variables.append(v)
+
+    def place_filters() -> None:
+        progress = True
+        while progress:
+            progress = False
+            for i in sorted(pending):
+                lit = body[i]
+                if isinstance(lit, Atom):
+                    continue
+                free = [v for v in lit.variables() if v not in slots]
+                if isinstance(lit, Compare) and lit.op == "=" and len(free) == 1 and len(set(lit.variables())) <= 2:
+                    other = lit.right if free[0] == lit.left else lit.left
+                    if isinstance(other, Var) and other not in slots:
+                        continue
+                    steps.append(Bind(_getter([_source(other, slots)])))
+                    bind_new(free[0])
+                elif free:
+                    continue
+                elif isinstance(lit, Naf):
+                    steps.append(Filter(_naf_test(lit.atom, slots)))
+                else:
+                    test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
+                    steps.append(Filter(lambda _rels, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row))))
+                pending.discard(i)
+                order.append(i)
+                progress = True
+
+    def add_join(i: int, delta: bool) -> None:
+        atom = body[i]
+        positions, sources, consts, row_eq, equal, new = [], [], [], [], [], []
+        first_new: dict[Var, int] = {}
+        for p, arg in enumerate(atom.args):
+            if isinstance(arg, Var) and arg in slots:
+                positions.append(p)
+                sources.append(("s", slots[arg]))
+            elif isinstance(arg, Var):
+                if arg in first_new:
+                    equal.append((first_new[arg], p))
+                else:
+                    first_new[arg] = p
+                    new.append(p)
+            else:
+                positions.append(p)
+                sources.append(("c", arg))
+                consts.append((p, arg))
+        if delta:  # delta sets are scanned, never indexed
+            key_of_row = None
+            row_eq = [(p, src[1]) for p, src in zip(positions, sources) if src[0] == "s"]
+        else:
+            key_of_row = _getter(sources) if positions else None
+        steps.append(Join(atom.key, delta, tuple(positions), key_of_row, tuple(consts), tuple(row_eq),
+                          tuple(equal), tuple(new)))
+        for p in new:
+            bind_new(atom.args[p])
+        pending.discard(i)
+        order.append(i)
+
+    if delta_at is not None:
+        add_join(delta_at, True)
+    place_filters()
+    while any(isinstance(body[i], Atom) for i in pending):
+        def score(i: int):
+            atom = body[i]
+            nbound = sum(1 for a in atom.args if not isinstance(a, Var) or a in slots)
+            return (nbound == 0 and bool(slots), -nbound, sizes(atom.key), i)
+        best = min((i for i in pending if isinstance(body[i], Atom)), key=score)
+        add_join(best, False)
+        place_filters()
+    if pending:  # only unsafe bodies get here; the parser rejects them first
+        raise ValueError(f"cannot order body: {[str(body[i]) for i in sorted(pending)]}")
+    return Plan(steps, variables, order)
+
+
+def _naf_test(atom: Atom, slots: dict[Var, int]):
+    key, get = atom.key, _getter([_source(a, slots) for a in atom.args])
+    arity = len(atom.args)
+
+    def test_factory(relations):
+        rel = relations.get(key, {})
+        if arity == 0:
+            return lambda row: () not in rel
+        if arity == 1:
+            return lambda row: (get(row),) not in rel
+        return lambda row: get(row) not in rel
+
+    return test_factory
+
+
+class Runner:
+    """Runs plans over a store of relations and their per-position hash indexes."""
+
+    def __init__(self, relations: dict[str, Relation]):
+        self.relations = relations
+        self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable, dict]]] = {}
+
+    def index(self, key: str, positions: tuple[int, ...]) -> dict:
+        by_pos = self.indexes.setdefault(key, {})
+        entry = by_pos.get(positions)
+        if entry is None:
+            get = itemgetter(*positions)
+            idx: dict = {}
+            for t in self.relations.get(key, ()):
+                k = get(t)
+                bucket = idx.get(k)
+                if bucket is None:
+                    idx[k] = [t]
+                else:
+                    bucket.append(t)
+            entry = by_pos[positions] = (get, idx)
+        return entry[1]
+
+    def insert(self, key: str, facts: dict) -> None:
+        """Add new facts (args -> provenance) to a relation and every index on it."""
+        rel = self.relations.setdefault(key, {})
+        rel.update(facts)
+        for get, idx in self.indexes.get(key, {}).values():
+            for t in facts:
+                k = get(t)
+                bucket = idx.get(k)
+                if bucket is None:
+                    idx[k] = [t]
+                else:
+                    bucket.append(t)
+
+    def drop_indexes(self) -> None:
+        self.indexes.clear()
+
+    def run(self, plan: Plan, delta: dict[str, dict] | None = None, start: list[Row] | None = None,
+            steps: list | None = None) -> list[Row]:
+        rows: list[Row] = [()] if start is None else start
+        for step in plan.steps if steps is None else steps:
+            if not rows:
+                return rows
+            if isinstance(step, Join):
+                rows = self._join(rows, step, delta)
+            elif isinstance(step, Filter):
+                test = step.make(self.relations)
+                rows = [r for r in rows if test(r)]
+            else:
+                value = step.value
+                rows = [r + (value(r),) for r in rows]
+        return rows
+
+    def _join(self, rows: list[Row], step: Join, delta) -> list[Row]:
+        new = step.new
+        out: list[Row] = []
+        append = out.append
+        if step.key_of_row is not None:
+            idx = self.index(step.key, step.positions)
+            key_of_row = step.key_of_row
+            equal = step.equal
+            if len(new) == 1 and not equal:
+                p = new[0]
+                for row in rows:
+                    matches = idx.get(key_of_row(row))
+                    if matches:
+                        for t in matches:
+                            append(row + (t[p],))
+            elif not new and not equal:
+                for row in rows:
+                    if key_of_row(row) in idx:
+                        append(row)
+            else:
+                get_new = _tuple_getter(new)
+                for row in rows:
+                    matches = idx.get(key_of_row(row))
+                    if matches:
+                        for t in matches:
+                            if all(t[a] == t[b] for a, b in equal):
+                                append(row + get_new(t))
+            return out
+        source = delta.get(step.key, {}) if step.delta else self.relations.get(step.key, {})
+        get_new = _tuple_getter(new)
+        consts, row_eq, equal = step.consts, step.row_eq, step.equal
+        if rows == [()] and not (consts or row_eq or equal) and new == tuple(range(len(new))):
+            if source and len(next(iter(source))) == len(new):
+                return list(source)  # the facts themselves are the rows
+        if not (consts or row_eq or equal):
+            for row in rows:
+                for t in source:
+                    append(row + get_new(t))
+            return out
+        for row in rows:
+            for t in source:
+                if (all(t[p] == v for p, v in consts) and all(t[p] == row[s] for p, s in row_eq)
+                        and all(t[a] == t[b] for a, b in equal)):
+                    append(row + get_new(t))
+        return out
+
+
+def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple], tuple]:
+    if not positions:
+        return lambda t: ()
+    if len(positions) == 1:
+        p = positions[0]
+        return lambda t: (t[p],)
+    return itemgetter(*positions)
+
+
+def fusable(plan: Plan) -> bool:
+    """Whether the last step is an indexed join that `derive` can fuse with building heads."""
+    last = plan.steps[-1] if plan.steps else None
+    return isinstance(last, Join) and last.key_of_row is not None and not last.equal
+
+
+def tail_head_getter(head_args: tuple, plan: Plan) -> Callable[[Row, tuple], tuple]:
+    """For a fusable plan: (row before the last join, matched tuple) -> head args."""
+    last: Join = plan.steps[-1]
+    width = len(plan.variables) - len(last.new)
+    slots = {v: i for i, v in enumerate(plan.variables)}
+    parts = []
+    for a in head_args:
+        if isinstance(a, Var):
+            i = slots[a]
+            parts.append(("r", i) if i < width else ("t", last.new[i - width]))
+        else:
+            parts.append(("c", a))
+    if len(parts) == 1 and parts[0][0] != "c":
+        kind, i = parts[0]
+        return (lambda r, t: (r[i],)) if kind == "r" else (lambda r, t: (t[i],))
+    if len(parts) == 2 and parts[0][0] != "c" and parts[1][0] != "c":
+        (k1, i), (k2, j) = parts
+        if k1 == "r" and k2 == "t":
+            get = lambda r, t: (r[i], t[j])  # noqa: E731
+            get.row_then_tuple = (i, j)  # lets derive_fused inline the commonest shape
+            return get
+        if k1 == "t" and k2 == "r":
+            return lambda r, t: (t[i], r[j])
+        if k1 == "r":
+            return lambda r, t: (r[i], r[j])
+        return lambda r, t: (t[i], t[j])
+    return lambda r, t: tuple(r[i] if k == "r" else t[i] if k == "t" else i for k, i in parts)
+
+
+def derive_fused(runner: Runner, plan: Plan, delta, head_of, have: dict, fresh: dict, firing) -> None:
+    """Run all but the last join, then match it while building heads: no row per candidate."""
+    rows = runner.run(plan, delta, steps=plan.steps[:-1])
+    if not rows:
+        return
+    last: Join = plan.steps[-1]
+    idx = runner.index(last.key, last.positions)
+    key_of_row = last.key_of_row
+    get = idx.get
+    shape = getattr(head_of, "row_then_tuple", None)
+    if shape is not None:
+        i, j = shape
+        for row in rows:
+            matches = get(key_of_row(row))
+            if matches:
+                a = row[i]
+                for t in matches:
+                    args = (a, t[j])
+                    if args not in have and args not in fresh:
+                        fresh[args] = (firing, row, t)
+        return
+    for row in rows:
+        matches = get(key_of_row(row))
+        if matches:
+            for t in matches:
+                args = head_of(row, t)
+                if args not in have and args not in fresh:
+                    fresh[args] = (firing, row, t)
+
+
+def full_row(plan: Plan, payload: tuple) -> Row:
+    """The complete binding row from a provenance payload (row) or (row, matched tuple)."""
+    if len(payload) == 1:
+        return payload[0]
+    row, t = payload
+    last: Join = plan.steps[-1]
+    return row + tuple(t[p] for p in last.new)

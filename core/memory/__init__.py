@@ -1,0 +1,1 @@
+"""Working memory: facts, rules, schema and documents of one workspace."""

@@ -1,0 +1,46 @@
+"""Settings a user changes with `/set KEY VALUE`: validated by pydantic, one line per error.
+
+Only plain values live here; where a setting takes effect is up to the reasoner reading it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from core.errors import UserError
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(validate_assignment=True, extra="forbid", use_attribute_docstrings=True)
+
+    world: Literal["closed", "open"] = "closed"
+    """closed: what is not derivable is false; open: it is unknown unless its ~negation holds."""
+    max_steps: int | None = None
+    """Stop inference after this many rounds (none = run to the fixpoint)."""
+    max_answers: int = 50
+    """How many bindings a query prints before summarising the rest."""
+    proof_depth: int = 12
+    """How deep /why prints a proof tree."""
+
+    def describe(self) -> dict[str, tuple[object, str]]:
+        """key -> (value, one-line description)."""
+        return {name: (getattr(self, name), f.description or "") for name, f in type(self).model_fields.items()}
+
+    def set(self, key: str, raw: str) -> object:
+        """Set a setting from its text form; raises UserError and changes nothing on bad input."""
+        key = key.replace("-", "_")
+        if key not in type(self).model_fields:
+            known = ", ".join(type(self).model_fields)
+            raise UserError(f"unknown setting {key!r}", hint=f"settings: {known}")
+        value: object = raw.strip()
+        if value in ("none", "None", "off", ""):
+            value = None if type(self).model_fields[key].default is None else value
+        try:
+            setattr(self, key, value)
+        except ValidationError as err:
+            problem = err.errors()[0]["msg"]
+            raise UserError(f"bad value {raw!r} for {key}: {problem}") from None
+        return getattr(self, key)
+
