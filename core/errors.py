@@ -26,7 +26,11 @@ class ParseError(UserError):
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
                  source: str | None = None, hint: str | None = None):
         self.line, self.column, self.source = line, column, source
-        where = ":".join(str(p) for p in (source, line, column) if p is not None)
+        if source is not None:
+            where = ":".join(str(p) for p in (source, line, column) if p is not None)
+        else:  # typed input: a line number only helps when the input spans lines
+            parts = [f"line {line}" if line and line > 1 else "", f"column {column}" if column else ""]
+            where = ", ".join(p for p in parts if p)
         super().__init__(f"{where}: {message}" if where else message, hint=hint)
 
 

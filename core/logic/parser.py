@@ -254,8 +254,8 @@ def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line
 
     if isinstance(clause, Atom):
         if not clause.is_ground:
-            names = ", ".join(v.name for v in clause.variables() if not v.name[1:].isdigit())
-            fail(f"fact {clause} has variables {names or '_'}",
+            names = ", ".join(dict.fromkeys(str(v) for v in clause.variables()))
+            fail(f"fact {clause} has variables {names}",
                  "facts must be ground; write a rule (head :- body.) to generalise")
         return
     body = clause.body
@@ -271,8 +271,9 @@ def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line
                     changed = True
     what = "query" if isinstance(clause, Query) else "rule"
     for lit in body:
+        local = local_variables(lit, clause) if isinstance(lit, Naf) else set()
         for v in lit.variables():
-            if v not in bound:
+            if v not in bound and v not in local:
                 kind = "negated literal" if isinstance(lit, Naf) else "comparison"
                 fail(f"unsafe {what}: variable {v} in {kind} '{lit}' is not bound by a positive atom",
                      "every variable under 'not' or in a comparison must also appear in a positive body atom")
@@ -281,3 +282,15 @@ def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line
             if v not in bound:
                 fail(f"unsafe rule: head variable {v} does not appear in the body",
                      "every variable in the head must appear in a positive body atom")
+
+
+def local_variables(naf: Naf, clause: Rule | Query) -> set[Var]:
+    """Variables that occur only inside one `not` literal: existential within it (`not p(X, _)`)."""
+    elsewhere: dict[Var, int] = {}
+    literals = list(clause.body) + ([clause.head] if isinstance(clause, Rule) and clause.head else [])
+    for lit in literals:
+        if lit is naf:
+            continue
+        for v in lit.variables():
+            elsewhere[v] = 1
+    return {v for v in naf.variables() if v not in elsewhere}

@@ -69,7 +69,7 @@ class Join:
 
 @dataclass(slots=True)
 class Filter:
-    make: Callable[[dict], Callable[[Row], bool]]  # relations -> row test
+    make: Callable[["Runner"], Callable[[Row], bool]]  # runner -> row test
 
 
 @dataclass(slots=True)
@@ -106,6 +106,8 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
                 if isinstance(lit, Atom):
                     continue
                 free = [v for v in lit.variables() if v not in slots]
+                if isinstance(lit, Naf):  # variables only inside this `not` are its own
+                    free = [v for v in free if any(v in body[j].variables() for j in range(len(body)) if j != i)]
                 if isinstance(lit, Compare) and lit.op == "=" and len(free) == 1 and len(set(lit.variables())) <= 2:
                     other = lit.right if free[0] == lit.left else lit.left
                     if isinstance(other, Var) and other not in slots:
@@ -118,7 +120,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
                     steps.append(Filter(_naf_test(lit.atom, slots)))
                 else:
                     test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
-                    steps.append(Filter(lambda _rels, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row))))
+                    steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row))))
                 pending.discard(i)
                 order.append(i)
                 progress = True
@@ -170,18 +172,30 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
 
 
 def _naf_test(atom: Atom, slots: dict[Var, int]):
-    key, get = atom.key, _getter([_source(a, slots) for a in atom.args])
-    arity = len(atom.args)
+    """`not atom`: variables not bound by the row are local (existential inside the `not`)."""
+    key = atom.key
+    bound = [(p, a) for p, a in enumerate(atom.args) if not isinstance(a, Var) or a in slots]
+    local = [(p, a) for p, a in enumerate(atom.args) if isinstance(a, Var) and a not in slots]
+    get = _getter([_source(a, slots) for _, a in bound]) if bound else None
+    repeats = [(p, q) for i, (p, a) in enumerate(local) for q, b in local[i + 1:] if a == b]
 
-    def test_factory(relations):
-        rel = relations.get(key, {})
-        if arity == 0:
-            return lambda row: () not in rel
-        if arity == 1:
-            return lambda row: (get(row),) not in rel
-        return lambda row: get(row) not in rel
+    def make(runner: "Runner"):
+        if not local:
+            rel = runner.relations.get(key, {})
+            if not atom.args:
+                return lambda row: () not in rel
+            if len(atom.args) == 1:
+                return lambda row: (get(row),) not in rel
+            return lambda row: get(row) not in rel
+        if not bound:
+            exists = any(all(t[p] == t[q] for p, q in repeats) for t in runner.relations.get(key, {}))
+            return lambda row: not exists
+        idx = runner.index(key, tuple(p for p, _ in bound))
+        if not repeats:
+            return lambda row: get(row) not in idx
+        return lambda row: not any(all(t[p] == t[q] for p, q in repeats) for t in idx.get(get(row), ()))
 
-    return test_factory
+    return make
 
 
 class Runner:
@@ -232,7 +246,7 @@ class Runner:
             if isinstance(step, Join):
                 rows = self._join(rows, step, delta)
             elif isinstance(step, Filter):
-                test = step.make(self.relations)
+                test = step.make(self)
                 rows = [r for r in rows if test(r)]
             else:
                 value = step.value

@@ -23,7 +23,7 @@ class Var:
     name: str
 
     def __str__(self) -> str:
-        return self.name
+        return format_term(self)
 
 
 Term = Union[Const, Var]
@@ -40,8 +40,15 @@ def format_const(value: Const) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
 
 
+def is_anonymous(var: Var) -> bool:
+    """`_` in the source: the parser numbers each occurrence (`_1`, `_2`, …) to keep them distinct."""
+    return var.name[0] == "_" and var.name[1:].isdigit()
+
+
 def format_term(term: Term) -> str:
-    return term.name if isinstance(term, Var) else format_const(term)
+    if isinstance(term, Var):
+        return "_" if is_anonymous(term) else term.name
+    return format_const(term)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, ignore
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from core.logic.plan import compare_op
 from core.logic.provenance import ProofNode, proof_tree
-from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text
+from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_text, is_anonymous
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ def _matches(pattern: Atom, fact: Atom) -> bool:
     bound: dict[Var, object] = {}
     for p, v in zip(pattern.args, fact.args):
         if isinstance(p, Var):
-            if p.name.startswith("_") and p.name[1:].isdigit():
+            if is_anonymous(p):
                 continue
             if bound.setdefault(p, v) != v:
                 return False
@@ -229,4 +229,3 @@ def _matches(pattern: Atom, fact: Atom) -> bool:
     return True
 
 
-__all__ = ["Answer", "Compare", "Item", "WorkingMemory", "item_id"]

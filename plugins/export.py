@@ -1,0 +1,95 @@
+"""Built-in plugin: `/export FORMAT [FILE]` and the `prolog` exporter.
+
+The Prolog export consults in SWI-Prolog: strong negation becomes a quoted `'~p'`
+predicate, `not` becomes `\\+`, constraints become `constraint_violated/1` clauses, and
+recursive predicates are tabled so left recursion terminates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.errors import UserError
+from core.logic.terms import Atom, Compare, Naf, Rule, format_const, format_term
+
+
+def _atom(atom: Atom) -> str:
+    name = format_const(("~" if atom.neg else "") + atom.pred)
+    if not atom.args:
+        return name
+    return f"{name}({', '.join(format_term(a) for a in atom.args)})"
+
+
+def _literal(lit) -> str:
+    if isinstance(lit, Atom):
+        return _atom(lit)
+    if isinstance(lit, Naf):
+        return f"\\+ {_atom(lit.atom)}"
+    assert isinstance(lit, Compare)
+    # sym orders atoms too, so use the standard order of terms (numbers compare by value)
+    op = {"<": "@<", ">": "@>", "=<": "@=<", ">=": "@>="}.get(lit.op, lit.op)
+    return f"{format_term(lit.left)} {op} {format_term(lit.right)}"
+
+
+def to_prolog(memory) -> str:
+    """The asserted facts, rules and constraints of a memory as SWI-Prolog source."""
+    items = list(memory.items.values())
+    preds: dict[str, int] = {}
+    heads: set[str] = set()
+    for it in items:
+        clause = it.clause
+        atoms = [clause] if isinstance(clause, Atom) else \
+            [*(a for a in [clause.head] if a is not None),
+             *(lit if isinstance(lit, Atom) else lit.atom for lit in clause.body if not isinstance(lit, Compare))]
+        for a in atoms:
+            preds[format_const(("~" if a.neg else "") + a.pred)] = len(a.args)
+        if isinstance(clause, Rule) and clause.head is not None:
+            heads.add(format_const(("~" if clause.head.neg else "") + clause.head.pred) + f"/{len(clause.head.args)}")
+    lines = [f"% exported by sym from workspace {memory.workspace}", ""]
+    lines += [f":- dynamic {name}/{arity}." for name, arity in sorted(preds.items())]
+    lines += [f":- discontiguous {name}/{arity}." for name, arity in sorted(preds.items())]
+    lines += [f":- table {h}." for h in sorted(heads)]
+    lines.append("")
+    for n, it in enumerate(items, start=1):
+        clause = it.clause
+        if isinstance(clause, Atom):
+            lines.append(f"{_atom(clause)}.")
+        elif clause.head is None:
+            body = ", ".join(_literal(lit) for lit in clause.body)
+            lines.append(f"constraint_violated({format_const(it.id)}) :- {body}.")
+        else:
+            body = ", ".join(_literal(lit) for lit in clause.body)
+            lines.append(f"{_atom(clause.head)} :- {body}.")
+    if not any(it.kind == "constraint" for it in items):
+        lines.append("constraint_violated(_) :- fail.")
+    return "\n".join(lines) + "\n"
+
+
+def export(ctx, arg: str):
+    """Write the working memory in another format: /export prolog [FILE] (stdout without FILE)."""
+    from repl.results import Message
+
+    parts = arg.split()
+    exporters = ctx.registry.exporters
+    if not parts:
+        raise UserError("no format given", hint="formats: " + ", ".join(sorted(exporters)))
+    fmt, *rest = parts
+    if fmt not in exporters:
+        raise UserError(f"unknown export format {fmt!r}", hint="formats: " + ", ".join(sorted(exporters)))
+    text = exporters[fmt](ctx.memory)
+    if not rest:
+        return Message(text.rstrip("\n"), {"format": fmt})
+    path = Path(rest[0]).expanduser()
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write {rest[0]}: {err.strerror or err}") from None
+    return Message(f"wrote {fmt} export to {path}", {"format": fmt, "path": str(path)})
+
+
+def register(registry) -> None:
+    from repl.registry import Command
+
+    registry.exporters["prolog"] = to_prolog
+    registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",
+                         completer=lambda ctx, text: [f for f in sorted(ctx.registry.exporters) if f.startswith(text)]))

@@ -1,0 +1,26 @@
+"""Load plugins from the `sym.plugins` entry-point group into a command registry.
+
+A plugin is a callable taking the registry. One that fails to import or to register is
+reported and skipped; the registry is left as it was before that plugin ran.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+GROUP = "sym.plugins"
+
+
+def load_plugins(registry, *, group: str = GROUP) -> list[str]:
+    """Run every plugin's register function; returns one line per plugin that failed."""
+    problems: list[str] = []
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+        before_cmds, before_exp = dict(registry.commands), dict(registry.exporters)
+        before_alias = dict(registry._aliases)
+        try:
+            register = ep.load()
+            register(registry)
+        except Exception as err:  # a broken plugin must not take the shell down
+            registry.commands, registry.exporters, registry._aliases = before_cmds, before_exp, before_alias
+            problems.append(f"plugin {ep.name!r} failed and was skipped: {type(err).__name__}: {err}")
+    return problems

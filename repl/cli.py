@@ -1,0 +1,54 @@
+"""The `sym` command line (typer). Heavy modules are imported inside the commands that need them.
+
+`sym --batch FILE` runs a script headless; `sym` alone starts the interactive shell.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from core import __version__
+
+app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]},
+                  help="sym — a neurosymbolic reasoning shell: facts, rules, queries and proofs.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sym {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def main_command(
+    batch: Optional[str] = typer.Option(None, "--batch", "-b", metavar="FILE",
+                                        help="Run the commands in FILE ('-' for standard input) and exit."),
+    json_lines: bool = typer.Option(False, "--json", help="With --batch: one JSON object per command on stdout."),
+    bail: bool = typer.Option(False, "--bail", help="With --batch: stop at the first failing command."),
+    echo: bool = typer.Option(False, "--echo", help="With --batch: print each input before its result."),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for internal errors."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Start the interactive shell, or run a script with --batch."""
+    if batch is not None:
+        from repl.batch import run_batch
+
+        raise typer.Exit(run_batch(batch, json_lines=json_lines, bail=bail, echo=echo, debug=debug))
+    if json_lines or bail or echo:
+        typer.echo("sym: --json, --bail and --echo only apply with --batch FILE", err=True)
+        raise typer.Exit(2)
+    from repl.plain import run_plain
+
+    raise typer.Exit(run_plain(debug=debug))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,192 @@
+"""Logic commands: assert, consult, query, infer, explain, list and forget.
+
+Each is one function returning a result; parsing errors surface as UserError and leave
+memory as it was.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.errors import UserError
+from core.logic.parser import parse_atom, parse_program, parse_query
+from core.logic.provenance import ABSENT, ProofNode, proof_tree
+from core.logic.terms import Atom, Query, Rule, Var
+from core.memory.working import Item, item_id
+from repl.context import Context
+from repl.registry import command
+from repl.results import Added, Answered, Forgotten, Inferred, Listing, Proofs
+
+
+def _predicates(ctx: Context, text: str) -> list[str]:
+    keys = sorted({k.lstrip("~").rsplit("/", 1)[0] for k in ctx.memory.engine.relation_keys()})
+    return [k for k in keys if k.startswith(text.strip())]
+
+
+def _files(ctx: Context, text: str) -> list[str]:
+    from pathlib import Path
+
+    base = Path(text).parent if text else Path(".")
+    stem = Path(text).name
+    try:
+        return sorted(str(base / p.name) + ("/" if p.is_dir() else "") for p in base.iterdir()
+                      if p.name.startswith(stem) and not p.name.startswith("."))
+    except OSError:
+        return []
+
+
+def add_text(ctx: Context, text: str, *, source: str = "typed", only: str | None = None,
+             file_label: str | None = None) -> Added:
+    """Parse logic text and assert its clauses; queries in it are answered after loading."""
+    located = parse_program(text, source=file_label)
+    stored, queries = [], []
+    for loc in located:
+        clause = loc.clause
+        if isinstance(clause, Query):
+            queries.append(clause)
+            continue
+        if only == "fact" and not isinstance(clause, Atom):
+            raise UserError(f"not a fact: {clause}", hint="use /rule for rules and constraints")
+        if only == "rule" and not isinstance(clause, Rule):
+            raise UserError(f"not a rule: {clause}.", hint="use /fact for facts")
+        where = f"{file_label}:{loc.line}" if file_label else source
+        stored.append((clause, where))
+    if only and not stored:
+        raise UserError(f"no {only} given", hint=f"e.g. {'/fact father_of(joshua, don).' if only == 'fact' else '/rule p(X) :- q(X).'}")
+    items, duplicates = ctx.memory.add(stored)
+    answers = [_ask(ctx, q) for q in queries]
+    return Added(items, duplicates, file_label, answers)
+
+
+def _ask(ctx: Context, query: Query):
+    s = ctx.settings
+    return ctx.memory.ask(query, open_world=s.world == "open", max_steps=s.max_steps)
+
+
+@command("/fact", args="FACT.")
+def fact(ctx: Context, arg: str) -> Added:
+    """Assert one or more ground facts, e.g. /fact father_of(joshua, don)."""
+    return add_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="fact")
+
+
+@command("/rule", args="HEAD :- BODY.")
+def rule(ctx: Context, arg: str) -> Added:
+    """Add a rule or an integrity constraint, e.g. /rule sister_of(C, A) :- father_of(B, A), daughter_of(C, B)."""
+    return add_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
+
+
+@command("/consult", args="FILE", completer=_files)
+def consult(ctx: Context, arg: str) -> Added:
+    """Load a Prolog-syntax file of facts, rules and constraints (all or nothing)."""
+    name = arg.strip()
+    if not name:
+        raise UserError("no file given", hint="/consult family.pl")
+    path = ctx.path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"no such file: {name}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserError(f"cannot read {name}: {getattr(err, 'strerror', None) or err}") from None
+    return add_text(ctx, text, file_label=path.name)
+
+
+@command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_predicates)
+def query(ctx: Context, arg: str) -> Answered:
+    """Answer a query: bindings for its variables, or true / false / unknown when it is ground."""
+    if not arg.strip() or arg.strip() == "?-":
+        raise UserError("empty query", hint="?- sister_of(X, louis).")
+    return Answered(_ask(ctx, parse_query(arg)), ctx.settings.max_answers)
+
+
+@command("/infer", args="[N]")
+def infer(ctx: Context, arg: str) -> Inferred:
+    """Run forward chaining to the fixpoint, or for at most N steps; reports violations."""
+    arg = arg.strip()
+    if arg and not re.fullmatch(r"\d+", arg):
+        raise UserError(f"not a step count: {arg!r}", hint="/infer 3")
+    steps = int(arg) if arg else ctx.settings.max_steps
+    return Inferred(ctx.memory.infer(steps))
+
+
+@command("/why", args="FACT", completer=_predicates)
+def why(ctx: Context, arg: str) -> Proofs:
+    """Show how FACT was derived, as a proof tree (with variables: the first few answers)."""
+    atom = parse_atom(arg)
+    memory, s = ctx.memory, ctx.settings
+    if atom.is_ground:
+        targets = [atom]
+    else:
+        answer = _ask(ctx, Query((atom,)))
+        targets = [Atom(atom.pred, tuple(b.get(a.name, a) if isinstance(a, Var) else a for a in atom.args), atom.neg)
+                   for b in answer.bindings[:5]]
+    trees: list[ProofNode] = []
+    for target in targets:
+        tree = memory.why(target, max_depth=s.proof_depth, max_steps=s.max_steps)
+        trees.append(tree)
+        if tree.status == ABSENT and memory.engine.holds(target.negate()):
+            trees.append(proof_tree(memory.engine, target.negate(), max_depth=s.proof_depth))
+    return Proofs(trees, _used_items(ctx, trees), s.world == "open")
+
+
+def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:
+    used: dict[str, Item] = {}
+    stack = list(trees)
+    while stack:
+        node = stack.pop()
+        iid = node.rule_id or (item_id(node.literal) if isinstance(node.literal, Atom) else None)
+        if iid and iid in ctx.memory.items:
+            used[iid] = ctx.memory.items[iid]
+        stack.extend(node.children)
+    return used
+
+
+@command("/listing", args="[PRED[/N]] [--derived]", completer=_predicates)
+def listing(ctx: Context, arg: str) -> Listing:
+    """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts."""
+    parts = arg.split()
+    derived = "--derived" in parts
+    parts = [p for p in parts if p != "--derived"]
+    if len(parts) > 1:
+        raise UserError("give at most one predicate", hint="/listing father_of/2")
+    pred = parts[0] if parts else None
+    items = ctx.memory.listing(pred)
+    extra: list[str] = []
+    if derived:
+        name = pred.partition("/")[0] if pred else None
+        extra = [str(f) for f in ctx.memory.engine.facts(derived=True) if name is None or f.pred == name]
+    return Listing(items, extra)
+
+
+_ID = re.compile(r"[frc][0-9a-f]{2,7}\Z")
+
+
+@command("/forget", args="ID…|PATTERN", completer=_predicates)
+def forget(ctx: Context, arg: str) -> Forgotten:
+    """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text."""
+    arg = arg.strip()
+    if not arg:
+        raise UserError("nothing to forget", hint="/forget f1a2b3c  or  /forget father_of(joshua, _)")
+    words = arg.split()
+    if all(_ID.match(w) for w in words):
+        items = [ctx.memory.resolve(w) for w in words]
+    else:
+        located = parse_program(arg if arg.endswith(".") else arg + ".")
+        items = []
+        for loc in located:
+            clause = loc.clause
+            if isinstance(clause, Atom):
+                found = ctx.memory.matching(clause)
+                if not found:
+                    derived = clause.is_ground and ctx.memory.engine.holds(clause)
+                    hint = "it is derived; forget what it depends on (see /why)" if derived else "/listing shows what is stored"
+                    raise UserError(f"no stored fact matches {clause}", hint=hint)
+                items += found
+            elif isinstance(clause, Rule):
+                iid = item_id(clause)
+                if iid not in ctx.memory.items:
+                    raise UserError(f"no such rule: {clause}", hint="/listing shows rules and their ids")
+                items.append(ctx.memory.items[iid])
+            else:
+                raise UserError("cannot forget a query")
+    return Forgotten(ctx.memory.remove(dict.fromkeys(it.id for it in items)))

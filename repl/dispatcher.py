@@ -1,0 +1,129 @@
+"""The dispatcher: one input (a command, a query or logic text) in, one result out.
+
+Every front-end feeds lines here. User errors become `Failure` results; nothing a user
+types can raise out of `Shell.execute`, and a failed command leaves memory as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import UserError
+from core.events import Emit, Warning, ignore
+from core.memory.working import WorkingMemory
+from core.settings import Settings
+from repl.context import Context
+from repl.registry import Registry, builtin_registry
+from repl.results import Failure, Result
+
+
+@dataclass(frozen=True)
+class Input:
+    line: int          # first line in its script (1 for interactive input)
+    text: str
+
+
+def route(text: str) -> tuple[str, str]:
+    """(command name, argument text) for one input."""
+    text = text.strip()
+    if text.startswith("/"):
+        name, _, rest = text.partition(" ")
+        if "\n" in name:
+            name, _, more = name.partition("\n")
+            rest = more + (" " + rest if rest else "")
+        return name, rest.strip()
+    if text.startswith("?-"):
+        return "/query", text
+    return "", text     # logic text: facts, rules, constraints (and queries) to assert
+
+
+class Shell:
+    """A workspace's memory, settings and registry, and the loop body of every front-end."""
+
+    def __init__(self, *, registry: Registry | None = None, memory: WorkingMemory | None = None,
+                 settings: Settings | None = None, emit: Emit = ignore, plugins: bool = True,
+                 base_dir: Path | None = None, debug: bool = False):
+        self.registry = registry or builtin_registry()
+        self.memory = memory or WorkingMemory(emit=emit)
+        self.ctx = Context(self.memory, self.registry, settings or Settings(), emit, base_dir)
+        self.debug = debug
+        if plugins:
+            from plugins.loader import load_plugins
+
+            for problem in load_plugins(self.registry):
+                emit(Warning(problem))
+
+    def execute(self, text: str) -> tuple[str, Result]:
+        """Run one input; returns (command name, result). Never raises for user errors."""
+        from repl.commands.logic import add_text
+
+        name, arg = route(text)
+        try:
+            if not name:
+                return "/assert", add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
+            cmd = self.registry.lookup(name)
+            return cmd.name, cmd.handler(self.ctx, arg)
+        except UserError as err:
+            return name or "/assert", Failure(err.message, err.hint, err.exit_code)
+        except RecursionError:
+            return name or "/assert", Failure("input nests too deeply", "split it into smaller clauses")
+        except Exception as err:  # a bug: report it as one line unless debugging
+            if self.debug:
+                raise
+            return name or "/assert", Failure(f"internal error: {type(err).__name__}: {err}",
+                                              "please report this; run with --debug for a traceback")
+
+
+def split_inputs(text: str) -> list[Input]:
+    """Split a script into inputs: one command per line, `\"\"\"` blocks as one input, and
+    logic clauses that span lines joined until their final '.'."""
+    out: list[Input] = []
+    pending: list[str] = []
+    start = 0
+    in_block = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if in_block:
+            pending.append(line)
+            if stripped.endswith('"""'):
+                out.append(Input(start, "\n".join(pending).replace('"""', "").strip()))
+                pending, in_block = [], False
+            continue
+        if pending:  # a clause continues
+            pending.append(line)
+            if _clause_ends(stripped):
+                out.append(Input(start, "\n".join(pending)))
+                pending = []
+            continue
+        if not stripped or stripped.startswith(("%", "#")):
+            continue
+        start = number
+        if stripped.count('"""') % 2 == 1:
+            pending, in_block = [line], True
+        elif stripped.startswith("/") or _clause_ends(stripped):
+            out.append(Input(number, stripped))
+        else:
+            pending = [line]
+    if pending:
+        out.append(Input(start, "\n".join(pending).replace('"""', "").strip()))
+    return out
+
+
+def _clause_ends(line: str) -> bool:
+    """Whether a logic line ends a clause: its last character outside quotes and comments is '.'."""
+    quote = None
+    last = ""
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "%":
+            break
+        if not ch.isspace():
+            last = ch
+    return last == "." and quote is None

@@ -1,0 +1,48 @@
+"""The minimal line REPL: reads inputs from a terminal or pipe, prints results.
+
+It shares the dispatcher and renderer with batch mode; a richer prompt-toolkit REPL and
+the Textual app are separate front-ends over the same Shell.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from core.events import Warning
+from repl.dispatcher import Shell, _clause_ends
+from repl.render import TextRenderer
+from repl.results import Exit
+
+
+def run_plain(*, debug: bool = False) -> int:
+    renderer = TextRenderer(sys.stdout, sys.stderr)
+    shell = Shell(emit=lambda e: renderer.narrate(f"warning: {e.message}") if isinstance(e, Warning) else None,
+                  debug=debug)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print("sym — type /help for commands, /bye to leave")
+    pending: list[str] = []
+    number = 0
+    while True:
+        try:
+            line = input(("… " if pending else "sym> ") if interactive else "")
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            pending = []
+            print()
+            continue
+        number += 1
+        stripped = line.strip()
+        if not pending and (not stripped or stripped.startswith("%")):
+            continue
+        pending.append(line)
+        text = "\n".join(pending).strip()
+        if not text.startswith("/") and not _clause_ends(stripped):
+            continue  # a clause spanning lines
+        pending = []
+        _, result = shell.execute(text)
+        renderer.result(0, text, "", result)
+        if isinstance(result, Exit):
+            break
+    return 0

@@ -1,0 +1,210 @@
+"""Renderers: turn command results into plain text or JSON lines for a front-end.
+
+`to_text` is the single place a result becomes words; the batch runner, the line REPL
+and (later) the TUI all call it. Results go to stdout, narration (errors, warnings) to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import singledispatch
+from typing import Protocol, TextIO
+
+from core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
+from core.logic.terms import format_const
+from core.memory.working import item_id
+from repl.results import (Added, Answered, Exit, Failure, Forgotten, HelpText, Inferred, Listing, Message,
+                          Proofs, Result, Table)
+
+
+@singledispatch
+def to_text(result: Result) -> str:
+    return ""
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _summary(items) -> str:
+    kinds: dict[str, int] = {}
+    for it in items:
+        kinds[it.kind] = kinds.get(it.kind, 0) + 1
+    return ", ".join(_count(n, k) for k, n in kinds.items()) or "nothing new"
+
+
+@to_text.register
+def _(r: Added) -> str:
+    if r.source:
+        lines = [f"consulted {r.source}: {_summary(r.items)}"]
+    elif len(r.items) <= 8:
+        lines = [f"added {it.kind} {it.id}: {it.text}" for it in r.items]
+    else:
+        lines = [f"added {_summary(r.items)}"]
+    if r.duplicates:
+        lines.append(f"{_count(r.duplicates, 'clause')} already known, skipped")
+    lines += [f"{a.query}\n{to_text(Answered(a))}" for a in r.answers]
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Answered) -> str:
+    a = r.answer
+    note = "" if a.complete else "  (inference stopped early: /set max_steps none for the full model)"
+    if a.truth is not None:
+        return f"{a.truth}.{note}"
+    if not a.bindings:
+        return f"no.{note}"
+    shown = a.bindings[: r.max_answers]
+    lines = [", ".join(f"{k} = {format_const(v)}" for k, v in b.items()) for b in shown]
+    more = len(a.bindings) - len(shown)
+    tail = f"… and {more} more (/set max_answers N)" if more else _count(len(a.bindings), "answer") + "."
+    return "\n".join(lines + [tail + note])
+
+
+@to_text.register
+def _(r: Inferred) -> str:
+    i = r.inference
+    state = "fixpoint" if i.complete else "stopped at the step limit"
+    lines = [f"derived {_count(i.derived, 'fact')} in {_count(i.steps, 'step')} ({state})"]
+    lines += [f"violation: {v}" for v in i.violations]
+    return "\n".join(lines)
+
+
+_MARK = {ASSERTED: "fact", DERIVED: "by", NEGATION: "not derivable", BUILTIN: "builtin",
+         ABSENT: "does not hold", ELIDED: "…"}
+
+
+def _proof_label(node: ProofNode, items: dict) -> str:
+    if node.status == ASSERTED:
+        it = items.get(item_id(node.literal))
+        return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"
+    if node.status == DERIVED:
+        return f"{node.literal}  [rule {node.rule_id}, step {node.step}]"
+    if node.status == NEGATION:
+        return f"{node.literal}  [{node.literal.atom} is not derivable]"
+    if node.status == ELIDED:
+        return "…  (deeper steps elided: /set proof_depth N)"
+    return f"{node.literal}  [{_MARK[node.status]}]"
+
+
+def _tree_lines(node: ProofNode, items: dict, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
+    connector = "" if root else ("└── " if last else "├── ")
+    lines = [prefix + connector + _proof_label(node, items)]
+    child_prefix = prefix + ("" if root else ("    " if last else "│   "))
+    for i, child in enumerate(node.children):
+        lines += _tree_lines(child, items, child_prefix, i == len(node.children) - 1, False)
+    return lines
+
+
+@to_text.register
+def _(r: Proofs) -> str:
+    if not r.trees:
+        return "no."
+    blocks = []
+    for tree in r.trees:
+        if tree.status == ABSENT:
+            why = "unknown (open world)" if r.open_world else "false (closed world)"
+            blocks.append(f"{tree.literal} is not derivable: {why}")
+            continue
+        blocks.append("\n".join(_tree_lines(tree, r.items)))
+    rules = [f"  {i}  {it.text}" for i, it in r.items.items() if it.kind != "fact"]
+    if rules:
+        blocks.append("rules used:\n" + "\n".join(rules))
+    return "\n".join(blocks)
+
+
+@to_text.register
+def _(r: Listing) -> str:
+    lines = [f"{it.id}  {it.text}" + (f"    % {it.nl}" if it.nl else "") for it in r.items]
+    if r.derived:
+        lines.append("% derived:")
+        lines += [f"         {d}." for d in r.derived]
+    return "\n".join(lines) if lines else "memory is empty"
+
+
+@to_text.register
+def _(r: Forgotten) -> str:
+    return "\n".join(f"forgot {it.kind} {it.id}: {it.text}" for it in r.items)
+
+
+@to_text.register
+def _(r: Table) -> str:
+    width = max((len(n) for n, _, _ in r.rows), default=0)
+    lines = [r.title] if r.title else []
+    for name, value, note in r.rows:
+        shown = "none" if value is None else str(value)
+        lines.append(f"  {name.ljust(width)}  {shown}" + (f"    {note}" if note else ""))
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: HelpText) -> str:
+    if r.detailed:
+        return "\n\n".join(f"{u}\n  {d}" for u, _, d in r.entries)
+    width = max((len(u) for u, _, _ in r.entries), default=0)
+    lines = [f"  {u.ljust(width)}  {s}" for u, s, _ in r.entries]
+    return "\n".join(["commands:"] + lines + ["", "facts, rules and ?- queries can also be typed directly; /? CMD for details"])
+
+
+@to_text.register
+def _(r: Message) -> str:
+    return r.text
+
+
+@to_text.register
+def _(r: Exit) -> str:
+    return "bye."
+
+
+@to_text.register
+def _(r: Failure) -> str:
+    return f"error: {r.message}" + (f" — {r.hint}" if r.hint else "")
+
+
+class Renderer(Protocol):
+    """What a front-end implements to show results and narration."""
+
+    def result(self, line: int, text: str, command: str, result: Result) -> None: ...
+
+    def narrate(self, message: str) -> None: ...
+
+
+class TextRenderer:
+    def __init__(self, out: TextIO, err: TextIO, *, echo: bool = False):
+        self.out, self.err, self.echo = out, err, echo
+
+    def result(self, line: int, text: str, command: str, result: Result) -> None:
+        if self.echo:
+            self.out.write(f"» {text}\n")
+        body = to_text(result)
+        if isinstance(result, Failure):
+            self.err.write(f"error: line {line}: {body[len('error: '):]}\n" if line else body + "\n")
+            self.err.flush()
+        elif body:
+            self.out.write(body + "\n")
+        self.out.flush()
+
+    def narrate(self, message: str) -> None:
+        self.err.write(message + "\n")
+        self.err.flush()
+
+
+class JsonRenderer:
+    """One JSON object per command on stdout."""
+
+    def __init__(self, out: TextIO, err: TextIO):
+        self.out, self.err = out, err
+
+    def result(self, line: int, text: str, command: str, result: Result) -> None:
+        obj = {"line": line, "input": text, "command": command, "ok": result.ok, "kind": result.kind,
+               **result.to_dict()}
+        self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+        self.out.flush()
+        if isinstance(result, Failure):
+            self.err.write(f"error: line {line}: {result.message}\n")
+            self.err.flush()
+
+    def narrate(self, message: str) -> None:
+        self.err.write(message + "\n")
+        self.err.flush()

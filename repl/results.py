@@ -1,0 +1,170 @@
+"""Result objects commands return. They carry data only; `render` turns them into text or JSON.
+
+Every result has a `kind` and a `to_dict()` (the --json form). No result prints anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from core.logic.engine import Inference, Violation
+from core.logic.provenance import ProofNode
+from core.memory.working import Answer, Item
+
+
+def _value(v: object) -> object:
+    return v if isinstance(v, (int, float)) else str(v)
+
+
+@dataclass
+class Result:
+    kind: ClassVar[str] = "result"
+
+    def to_dict(self) -> dict:
+        return {}
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+
+@dataclass
+class Added(Result):
+    kind: ClassVar[str] = "added"
+    items: list[Item]
+    duplicates: int = 0
+    source: str | None = None          # file name for /consult
+    answers: list[Answer] = field(default_factory=list)  # queries found in a consulted file
+
+    def to_dict(self) -> dict:
+        out = {"added": [it.to_dict() for it in self.items], "duplicates": self.duplicates}
+        if self.source:
+            out["source"] = self.source
+        if self.answers:
+            out["answers"] = [Answered(a).to_dict() for a in self.answers]
+        return out
+
+
+@dataclass
+class Answered(Result):
+    kind: ClassVar[str] = "answer"
+    answer: Answer
+    max_answers: int = 50
+
+    def to_dict(self) -> dict:
+        a = self.answer
+        out: dict = {"query": str(a.query), "complete": a.complete}
+        if a.truth is not None:
+            out["truth"] = a.truth
+        else:
+            out["variables"] = a.variables
+            out["bindings"] = [{k: _value(v) for k, v in b.items()} for b in a.bindings]
+            out["count"] = len(a.bindings)
+        return out
+
+
+@dataclass
+class Inferred(Result):
+    kind: ClassVar[str] = "inference"
+    inference: Inference
+    total_derived: int = 0
+
+    def to_dict(self) -> dict:
+        i = self.inference
+        return {"steps": i.steps, "derived": i.derived, "complete": i.complete,
+                "violations": [violation_dict(v) for v in i.violations]}
+
+
+def violation_dict(v: Violation) -> dict:
+    return {"constraint": v.constraint_id, "facts": [str(f) for f in v.facts], "text": str(v)}
+
+
+@dataclass
+class Proofs(Result):
+    kind: ClassVar[str] = "proof"
+    trees: list[ProofNode]
+    items: dict[str, Item]             # ids of the asserted facts and rules the trees use
+    open_world: bool = False
+
+    def to_dict(self) -> dict:
+        return {"proofs": [t.to_dict() for t in self.trees],
+                "rules": {i: it.text for i, it in self.items.items() if it.kind != "fact"}}
+
+
+@dataclass
+class Listing(Result):
+    kind: ClassVar[str] = "listing"
+    items: list[Item]
+    derived: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        out: dict = {"items": [it.to_dict() for it in self.items]}
+        if self.derived:
+            out["derived"] = self.derived
+        return out
+
+
+@dataclass
+class Forgotten(Result):
+    kind: ClassVar[str] = "forgotten"
+    items: list[Item]
+
+    def to_dict(self) -> dict:
+        return {"removed": [it.to_dict() for it in self.items]}
+
+
+@dataclass
+class Table(Result):
+    """Rows of (name, value, note) — settings, summaries."""
+
+    kind: ClassVar[str] = "table"
+    title: str
+    rows: list[tuple[str, object, str]]
+
+    def to_dict(self) -> dict:
+        return {"title": self.title, "rows": {name: _value(v) if v is not None else None for name, v, _ in self.rows}}
+
+
+@dataclass
+class HelpText(Result):
+    kind: ClassVar[str] = "help"
+    entries: list[tuple[str, str, str]]   # (usage, summary, details)
+    detailed: bool = False
+
+    def to_dict(self) -> dict:
+        return {"commands": [{"usage": u, "summary": s, **({"details": d} if self.detailed else {})}
+                             for u, s, d in self.entries]}
+
+
+@dataclass
+class Message(Result):
+    kind: ClassVar[str] = "message"
+    text: str
+    data: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"message": self.text, **self.data}
+
+
+@dataclass
+class Exit(Result):
+    kind: ClassVar[str] = "exit"
+
+
+@dataclass
+class Failure(Result):
+    kind: ClassVar[str] = "error"
+    message: str
+    hint: str | None = None
+    exit_code: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+    def to_dict(self) -> dict:
+        out = {"error": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
