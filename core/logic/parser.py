@@ -238,9 +238,13 @@ def parse_query(text: str) -> Query:
 
 def parse_atom(text: str, *, allow_variables: bool = True) -> Atom:
     """A single atom such as `father_of(joshua, X)` (for /why, /forget, /listing)."""
-    clause = parse_one(text)
-    if not isinstance(clause, Atom):
-        raise ParseError(f"expected an atom such as p(a, b), got {text.strip()!r}")
+    text = text.strip()
+    if not text:
+        raise ParseError("expected an atom such as p(a, b)")
+    body = parse_query(text.removeprefix("?-")).body
+    if len(body) != 1 or not isinstance(body[0], Atom):
+        raise ParseError(f"expected one atom such as p(a, b), got {text!r}")
+    clause = body[0]
     if not allow_variables and not clause.is_ground:
         raise ParseError(f"{clause} has variables; give a ground atom", hint="e.g. father_of(joshua, don)")
     return clause

@@ -1,0 +1,45 @@
+"""Shared fixtures: a fresh shell per test, a fresh SYM_HOME, and the installed `sym` script."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from repl.dispatcher import Shell
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def sym_home(tmp_path, monkeypatch):
+    """Every test gets its own data directory."""
+    home = tmp_path / "sym-home"
+    home.mkdir()
+    monkeypatch.setenv("SYM_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def shell():
+    return Shell()
+
+
+@pytest.fixture
+def sym(shell):
+    """Type one input into a fresh shell; returns its result object."""
+    def run(text: str):
+        return shell.execute(text)[1]
+    run.shell = shell
+    return run
+
+
+@pytest.fixture(scope="session")
+def sym_exe() -> list[str]:
+    """The installed console script (falls back to `python -m repl` style when not on PATH)."""
+    exe = shutil.which("sym", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    assert exe, "the sym console script is not installed; run: pip install -e '.[dev]'"
+    return [exe]

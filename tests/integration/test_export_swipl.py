@@ -1,0 +1,34 @@
+"""The Prolog export consults in SWI-Prolog and gives the answers sym gives (skipped without swipl)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+swipl = shutil.which("swipl")
+
+
+@pytest.mark.skipif(swipl is None, reason="SWI-Prolog (swipl) is not installed")
+def test_swi_prolog_agrees_with_sym_on_the_exported_kinship_program(sym, tmp_path):
+    sym(f"/consult {ROOT / 'examples' / 'family.pl'}")
+    sym("ancestor_of(A, D) :- parent_of(A, D).")
+    sym("ancestor_of(A, D) :- ancestor_of(A, P), parent_of(P, D).")   # left recursion: needs tabling
+    sym("childless(X) :- person(X), not parent_of(X, _).")
+    sym(":- ancestor_of(X, X).")
+    out = tmp_path / "kin.pl"
+    sym(f"/export prolog {out}")
+    goal = ("consult('%s'), "
+            "findall(X-Y, ancestor_of(X, Y), A), length(A, NA), "
+            "findall(X, childless(X), C), msort(C, SC), "
+            "(constraint_violated(_) -> V = yes ; V = no), "
+            "format('~w ~w ~w~n', [NA, SC, V]), halt") % out
+    proc = subprocess.run([swipl, "-q", "-g", goal], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    n_ancestors = len(sym("?- ancestor_of(X, Y).").answer.bindings)
+    childless = sorted(b["X"] for b in sym("?- childless(X).").answer.bindings)
+    assert proc.stdout.split() == [str(n_ancestors), "[" + ",".join(childless) + "]", "no"]
+    assert "Warning" not in proc.stderr
