@@ -2,7 +2,7 @@
 
 Not part of the test run. Usage (from the repository root):
 
-    PYTHONPATH=. .venv/bin/python benchmarks/logic_bench.py            # full run (~2 min, 2 cores)
+    PYTHONPATH=. .venv/bin/python benchmarks/logic_bench.py            # full run (~1-2 min, 2 cores)
     PYTHONPATH=. .venv/bin/python benchmarks/logic_bench.py --quick    # small sizes, smoke run
     PYTHONPATH=. .venv/bin/python benchmarks/logic_bench.py --only tc|kinship|horn
 
@@ -19,7 +19,7 @@ Workloads (all inputs generated deterministically from a fixed seed):
 Every engine is timed on "load + eval + count" from the same logic text:
 
 - sym: ``parse_program`` + ``Engine.add_program`` + ``infer`` + ``len`` of each derived
-  relation (parsing included);
+  relation (parsing included; Python's cyclic GC left on, as a user of the shell has it);
 - clingo (Python API), on the same text with ``X \\= Y`` spelled ``X != Y``: ``Control`` +
   ``add`` + ``ground`` + the number of ground atoms
   minus the number of (distinct) input facts. The programs are stratified, so grounding
@@ -314,7 +314,7 @@ def horn(quick: bool) -> None:
     sizes = (10**4, 10**5) if quick else (10**4, 10**5, 10**6)
     gc.collect()
     results = module.run(sizes=sizes, seed=SEED)
-    print(f"{'clauses':>10} {'seconds':>9} {'model':>9} {'x clauses':>10} {'x time':>8}")
+    print(f"{'clauses':>10} {'seconds':>9} {'model':>9} {'violated':>9} {'x clauses':>10} {'x time':>8}")
     previous = None
     for r in results:
         model = r.get("model")
@@ -322,7 +322,7 @@ def horn(quick: bool) -> None:
         ratio = ""
         if previous is not None and previous["seconds"] > 0:
             ratio = f"{r['clauses'] / previous['clauses']:>10.1f} {r['seconds'] / previous['seconds']:>8.2f}"
-        print(f"{r['clauses']:>10,} {r['seconds']:>9.3f} {shown!s:>9} {ratio}")
+        print(f"{r['clauses']:>10,} {r['seconds']:>9.3f} {shown!s:>9} {r.get('violated', '')!s:>9} {ratio}")
         previous = r
 
 
@@ -338,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     import duckdb
 
     print(f"python {sys.version.split()[0]}, clingo {clingo.__version__}, duckdb {duckdb.__version__}, "
-          f"{os.cpu_count()} cpus; times are load + eval + count, best of up to 3 (1 above 0.5 s)")
+          f"{os.cpu_count()} cpus, load average {os.getloadavg()[0]:.2f}")
+    print("times: wall seconds for load + eval + count, best of up to 3 (a single run above 0.5 s)")
     workloads: list[Callable[[], Workload]] = []
     if args.only in (None, "tc"):
         sizes = (200,) if args.quick else (200, 400, 800)

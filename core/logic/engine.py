@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator
 
-from core.logic.plan import Plan, Runner, derive_fused, full_row, fusable, make_plan, tail_head_getter
+from core.logic.pause import gc_paused
+from core.logic.plan import Plan, Runner, derive_fused, full_row, fused_tail, make_plan
 from core.logic.strata import stratify
 from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms
 
@@ -93,13 +94,14 @@ class Engine:
     """Asserted facts and rules; computes and answers from their model."""
 
     def __init__(self) -> None:
-        self._base: dict[str, set[tuple]] = {}
+        self._base: dict[str, dict[tuple, None]] = {}  # insertion-ordered sets
         self._rules: dict[str, Rule] = {}
         self._strata: dict[str, int] = {}
         self._runner = Runner({})
         self._complete = False
         self._fresh = False     # model reflects the current facts and rules
         self._limit: int | None = None  # the step limit the model was computed under
+        self._firings: list[_Firing] = []
         self.steps = 0
 
     # -- the program -------------------------------------------------------------
@@ -108,9 +110,9 @@ class Engine:
         """Assert ground facts; returns how many were new."""
         added = 0
         for atom in atoms:
-            rel = self._base.setdefault(atom.key, set())
+            rel = self._base.setdefault(atom.key, {})
             if atom.args not in rel:
-                rel.add(atom.args)
+                rel[atom.args] = None
                 added += 1
         if added:
             self._fresh = False
@@ -120,7 +122,7 @@ class Engine:
         rel = self._base.get(atom.key)
         if not rel or atom.args not in rel:
             return False
-        rel.discard(atom.args)
+        del rel[atom.args]
         self._fresh = False
         return True
 
@@ -178,6 +180,11 @@ class Engine:
 
     def infer(self, max_steps: int | None = None) -> Inference:
         """Recompute the model from the asserted facts, stopping after `max_steps` rounds."""
+        with gc_paused():
+            return self._infer(max_steps)
+
+    def _infer(self, max_steps: int | None) -> Inference:
+        self._firings = []
         relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
         runner = self._runner = Runner(relations)
         by_stratum: dict[int, list[tuple[str, Rule]]] = {}
@@ -205,14 +212,17 @@ class Engine:
                         entry = plans.get((rid, at))
                         if entry is None:
                             plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
-                            fused = fusable(plan)
-                            head_of = tail_head_getter(rule.head.args, plan) if fused else _head_getter(rule.head, plan)
-                            entry = plans[(rid, at)] = (plan, head_of, fused)
+                            tail = fused_tail(plan, rule.head.args)
+                            head_of = tail if tail is not None else _head_getter(rule.head, plan)
+                            entry = plans[(rid, at)] = (plan, head_of, tail is not None)
                         plan, head_of, fused = entry
                         hk = rule.head.key
                         have = relations.get(hk, {})
                         fresh = new.setdefault(hk, {})
-                        firing = _Firing(rid, step + 1, plan)
+                        # provenance refers to the firing by number: tuples of plain values stay
+                        # untracked by the garbage collector, which otherwise rescans millions
+                        firing = len(self._firings)
+                        self._firings.append(_Firing(rid, step + 1, plan))
                         if fused:
                             derive_fused(runner, plan, delta, head_of, have, fresh, firing)
                             continue
@@ -297,7 +307,8 @@ class Engine:
         prov = self.relation(atom.key).get(atom.args)
         if prov is None:
             return None
-        firing, *payload = prov
+        number, *payload = prov
+        firing = self._firings[number]
         binding = dict(zip(firing.plan.variables, full_row(firing.plan, tuple(payload))))
         rule = self._rules[firing.rule_id]
         premises = tuple(instantiate(lit, binding) for lit in rule.body)

@@ -8,6 +8,7 @@ grows faster than the total size of the clauses.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -103,17 +104,27 @@ def minimal_model(
     A violated constraint raises `Inconsistent`, unless `partial` is set, in which case the
     result carries the violations and `consistent` is False.
     """
-    watchers: dict[str, list[int]] = {}  # atom -> indices of clauses whose body holds it
+    # The atom -> clauses index is a set of chains threaded through two flat int arrays:
+    # occurrence j belongs to clause `owner[j]` and `older[j]` is the previous occurrence of
+    # the same atom (-1 ends the chain); `newest[atom]` starts it. Flat arrays instead of one
+    # list per atom spare the allocator and the garbage collector a million small objects.
+    newest: dict[str, int] = {}
+    owner = array("q")
+    older = array("q")
     pending: list[int] = []  # clause index -> distinct body atoms not yet true
     heads: list[str | None] = []  # clause index -> head (None for a constraint)
     constraints: dict[int, Clause] = {}  # clause index -> the constraint, to report it
     true: set[str] = set()
-    queue: list[str] = []  # atoms made true whose watchers are not yet told
+    queue: list[str] = []  # atoms made true whose clauses are not yet told
+    violated: list[int] = []
 
-    watching = watchers.get
+    last_seen = newest.get
+    own = owner.append
+    link = older.append
     pend = pending.append
     put_head = heads.append
     ci = 0
+    j = 0
     for c in clauses:
         if type(c) is Clause:
             head = c.head
@@ -124,33 +135,35 @@ def minimal_model(
             c = _as_clause(c)
             head = c.head
             body = c.body
-        if head is None:
-            constraints[ci] = c if type(c) is Clause else Clause(None, body)
-        unmet = 0
+        first = j
         for atom in body:
-            w = watching(atom)
-            if w is None:
-                watchers[atom] = [ci]
-                unmet += 1
-            elif w[-1] != ci:  # a repeated atom in this body is counted once
-                w.append(ci)
-                unmet += 1
+            seen = last_seen(atom, -1)
+            if seen >= first:  # already in this body: a repeated atom counts once
+                continue
+            own(ci)
+            link(seen)
+            newest[atom] = j
+            j += 1
+        unmet = j - first
         pend(unmet)
         put_head(head)
-        if not unmet and head is not None and head not in true:
+        if head is None:
+            constraints[ci] = c if type(c) is Clause else Clause(None, body)
+            if not unmet:
+                violated.append(ci)
+        elif not unmet and head not in true:
             true.add(head)
             queue.append(head)
         ci += 1
 
-    violated = [i for i, clause in constraints.items() if not clause.body]
     make_true = true.add
     push = queue.append
     pop = queue.pop
     while queue:
-        w = watching(pop())
-        if w is None:
-            continue
-        for ci in w:
+        j = last_seen(pop(), -1)
+        while j >= 0:
+            ci = owner[j]
+            j = older[j]
             unmet = pending[ci] - 1
             pending[ci] = unmet
             if not unmet:

@@ -16,6 +16,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from core.errors import ParseError
+from core.logic.pause import gc_paused
 from core.logic.terms import Atom, Compare, Const, Located, Naf, Query, Rule, Var, literal_atoms
 
 _anonymous = count(1)
@@ -150,31 +151,36 @@ def _located_error(err: UnexpectedInput, text: str, source: str | None, line_off
     return ParseError(message, line=line + line_offset, column=column, source=source, hint=hint)
 
 
+# the fast path takes `name(arg, arg).` with bare-atom or integer arguments
 _SIMPLE_FACT = re.compile(
     r"\s*([a-z][A-Za-z0-9_]*)\(\s*((?:[a-z][A-Za-z0-9_]*|-?\d+)(?:\s*,\s*(?:[a-z][A-Za-z0-9_]*|-?\d+))*)\s*\)\s*\.\s*\Z"
 )
-_RESERVED_ARGS = {"not", "false"}
+_NUMBER_ARGUMENT = re.compile(r"(?:^|,)\s*-?\d")
+_NUMBER_START = frozenset("-0123456789")
 
 
 def _fast_fact(line: str) -> Atom | None:
     """Plain ground facts (`p(a, b, 3).`) skip the general parser; anything else returns None."""
     m = _SIMPLE_FACT.match(line)
-    if not m:
+    if m is None:
         return None
-    args = []
-    for raw in m.group(2).split(","):
-        raw = raw.strip()
-        if raw in _RESERVED_ARGS:
-            return None
-        args.append(int(raw) if raw[0] in "-0123456789" else raw)
-    return Atom(m.group(1), tuple(args))
+    pred, raw = m.groups()
+    parts = raw.split(",")
+    if " " in raw or "\t" in raw:
+        parts = [p.strip() for p in parts]
+    if "not" in parts or "false" in parts:
+        return None  # keywords as arguments: let the grammar report them
+    if _NUMBER_ARGUMENT.search(raw):
+        parts = [int(p) if p[0] in _NUMBER_START else p for p in parts]
+    return Atom(pred, tuple(parts))
 
 
 def parse_program(text: str, *, source: str | None = None, line_offset: int = 0) -> list[Located]:
     """Parse a whole program. Raises ParseError (nothing partial is returned)."""
     lines = text.split("\n")
     if len(lines) > 64:  # large files: split off runs of plain facts, parse the rest with Lark
-        return _parse_mixed(lines, source, line_offset)
+        with gc_paused():
+            return _parse_mixed(lines, source, line_offset)
     return _parse_lark(text, source, line_offset)
 
 

@@ -70,6 +70,7 @@ class Join:
 @dataclass(slots=True)
 class Filter:
     make: Callable[["Runner"], Callable[[Row], bool]]  # runner -> row test
+    compare: tuple | None = None                        # (op, left term, right term) for comparisons
 
 
 @dataclass(slots=True)
@@ -120,7 +121,8 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
                     steps.append(Filter(_naf_test(lit.atom, slots)))
                 else:
                     test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
-                    steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row))))
+                    steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row)),
+                                        (lit.op, lit.left, lit.right)))
                 pending.discard(i)
                 order.append(i)
                 progress = True
@@ -309,66 +311,118 @@ def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple], tuple]:
     return itemgetter(*positions)
 
 
-def fusable(plan: Plan) -> bool:
-    """Whether the last step is an indexed join that `derive` can fuse with building heads."""
-    last = plan.steps[-1] if plan.steps else None
-    return isinstance(last, Join) and last.key_of_row is not None and not last.equal
+def _last_join(plan: Plan) -> int:
+    return max((i for i, st in enumerate(plan.steps) if isinstance(st, Join)), default=-1)
 
 
-def tail_head_getter(head_args: tuple, plan: Plan) -> Callable[[Row, tuple], tuple]:
-    """For a fusable plan: (row before the last join, matched tuple) -> head args."""
-    last: Join = plan.steps[-1]
+@dataclass(slots=True)
+class Tail:
+    """A plan's last indexed join with the comparisons after it, compiled over (row, matched tuple)."""
+
+    at: int                                   # index of the last join in plan.steps
+    head_of: Callable[[Row, tuple], tuple]
+    shape: tuple | None                       # ("rt"|"tr", i, j) for two-argument heads, inlined
+    tests: list[Callable[[Row, tuple], bool]]
+    unequal: tuple | None                     # (("r"|"t", i), ("r"|"t", j)) for a lone X \= Y, inlined
+
+
+def fused_tail(plan: Plan, head_args: tuple) -> Tail | None:
+    """Compile the tail of a plan for `derive_fused`, or None when the plan does not end that way."""
+    at = _last_join(plan)
+    if at < 0:
+        return None
+    last = plan.steps[at]
+    after = plan.steps[at + 1:]
+    if last.key_of_row is None or last.delta or last.equal or not all(
+            isinstance(st, Filter) and st.compare is not None for st in after):
+        return None
     width = len(plan.variables) - len(last.new)
     slots = {v: i for i, v in enumerate(plan.variables)}
-    parts = []
-    for a in head_args:
-        if isinstance(a, Var):
-            i = slots[a]
-            parts.append(("r", i) if i < width else ("t", last.new[i - width]))
-        else:
-            parts.append(("c", a))
-    if len(parts) == 1 and parts[0][0] != "c":
-        kind, i = parts[0]
-        return (lambda r, t: (r[i],)) if kind == "r" else (lambda r, t: (t[i],))
+
+    def part(term):
+        if isinstance(term, Var):
+            i = slots[term]
+            return ("r", i) if i < width else ("t", last.new[i - width])
+        return ("c", term)
+
+    def value(p):
+        kind, i = p
+        if kind == "r":
+            return lambda r, t: r[i]
+        if kind == "t":
+            return lambda r, t: t[i]
+        return lambda r, t: i
+
+    parts = [part(a) for a in head_args]
+    shape = None
     if len(parts) == 2 and parts[0][0] != "c" and parts[1][0] != "c":
-        (k1, i), (k2, j) = parts
-        if k1 == "r" and k2 == "t":
-            get = lambda r, t: (r[i], t[j])  # noqa: E731
-            get.row_then_tuple = (i, j)  # lets derive_fused inline the commonest shape
-            return get
-        if k1 == "t" and k2 == "r":
-            return lambda r, t: (t[i], r[j])
-        if k1 == "r":
-            return lambda r, t: (r[i], r[j])
-        return lambda r, t: (t[i], t[j])
-    return lambda r, t: tuple(r[i] if k == "r" else t[i] if k == "t" else i for k, i in parts)
+        shape = (parts[0][0] + parts[1][0], parts[0][1], parts[1][1])
+    getters = [value(p) for p in parts]
+    head_of = lambda r, t: tuple(g(r, t) for g in getters)  # noqa: E731
+    tests, unequal = [], None
+    for st in after:
+        op, left, right = st.compare
+        lp, rp = part(left), part(right)
+        if op == "\\=" and len(after) == 1 and lp[0] != "c" and rp[0] != "c":
+            unequal = (lp, rp)
+        test, lv, rv = compare_op(op), value(lp), value(rp)
+        tests.append(lambda r, t, test=test, lv=lv, rv=rv: test(lv(r, t), rv(r, t)))
+    return Tail(at, head_of, shape, tests, unequal)
 
 
-def derive_fused(runner: Runner, plan: Plan, delta, head_of, have: dict, fresh: dict, firing) -> None:
-    """Run all but the last join, then match it while building heads: no row per candidate."""
-    rows = runner.run(plan, delta, steps=plan.steps[:-1])
+def derive_fused(runner: Runner, plan: Plan, delta, tail: Tail, have: dict, fresh: dict, firing) -> None:
+    """Run the plan up to its last join, then match that join while building heads: no row per
+    candidate. The commonest shapes (two-argument heads, one `X \\= Y`) run inlined."""
+    rows = runner.run(plan, delta, steps=plan.steps[:tail.at])
     if not rows:
         return
-    last: Join = plan.steps[-1]
-    idx = runner.index(last.key, last.positions)
+    last: Join = plan.steps[tail.at]
+    get = runner.index(last.key, last.positions).get
     key_of_row = last.key_of_row
-    get = idx.get
-    shape = getattr(head_of, "row_then_tuple", None)
-    if shape is not None:
-        i, j = shape
+    if not last.new and not tail.tests:  # a semi-join: the head comes from the row alone
+        head_of = tail.head_of
+        if tail.shape is not None and tail.shape[0] == "rr":
+            _, i, j = tail.shape
+            head_of = lambda r, t: (r[i], r[j])  # noqa: E731
+        for row in rows:
+            matches = get(key_of_row(row))
+            if matches:
+                args = head_of(row, ())
+                if args not in have and args not in fresh:
+                    fresh[args] = (firing, row, matches[0])
+        return
+    if tail.shape is not None and not tail.tests and tail.shape[0] in ("rt", "tr"):
+        kind, i, j = tail.shape
+        for row in rows:
+            matches = get(key_of_row(row))
+            if matches:
+                a = row[i] if kind == "rt" else row[j]
+                for t in matches:
+                    args = (a, t[j]) if kind == "rt" else (t[i], a)
+                    if args not in have and args not in fresh:
+                        fresh[args] = (firing, row, t)
+        return
+    if tail.shape is not None and tail.unequal is not None and tail.shape[0] == "rt" and \
+            tail.unequal in ((("r", tail.shape[1]), ("t", tail.shape[2])), (("t", tail.shape[2]), ("r", tail.shape[1]))):
+        _, i, j = tail.shape  # e.g. sibling(X, Y) :- parent(P, X), parent(P, Y), X \\= Y.
         for row in rows:
             matches = get(key_of_row(row))
             if matches:
                 a = row[i]
                 for t in matches:
-                    args = (a, t[j])
-                    if args not in have and args not in fresh:
-                        fresh[args] = (firing, row, t)
+                    b = t[j]
+                    if a != b:
+                        args = (a, b)
+                        if args not in have and args not in fresh:
+                            fresh[args] = (firing, row, t)
         return
+    head_of, tests = tail.head_of, tail.tests
     for row in rows:
         matches = get(key_of_row(row))
         if matches:
             for t in matches:
+                if tests and not all(test(row, t) for test in tests):
+                    continue
                 args = head_of(row, t)
                 if args not in have and args not in fresh:
                     fresh[args] = (firing, row, t)
@@ -379,5 +433,5 @@ def full_row(plan: Plan, payload: tuple) -> Row:
     if len(payload) == 1:
         return payload[0]
     row, t = payload
-    last: Join = plan.steps[-1]
+    last: Join = plan.steps[_last_join(plan)]
     return row + tuple(t[p] for p in last.new)

@@ -217,7 +217,6 @@ def test_definite_programs_agree_with_the_naive_fixpoint(program):
 def test_programs_with_constraints_agree_with_the_naive_fixpoint(program, as_clauses):
     expected_model, expected_violated = naive_model(program)
     given_program = [Clause(h, b, label=str(i)) for i, (h, b) in enumerate(program)] if as_clauses else program
-
     reported = tuple(Clause(None, program[i][1], str(i) if as_clauses else None) for i in sorted(expected_violated))
 
     result = minimal_model(given_program, partial=True)
