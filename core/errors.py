@@ -25,7 +25,7 @@ class ParseError(UserError):
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
                  source: str | None = None, hint: str | None = None):
-        self.line, self.column, self.source = line, column, source
+        self.line, self.column, self.source, self.problem = line, column, source, message
         if source is not None:
             where = ":".join(str(p) for p in (source, line, column) if p is not None)
         else:  # typed input: a line number only helps when the input spans lines

@@ -45,6 +45,7 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
     failures = 0
     try:
         for item in split_inputs(text):
+            renderer.begin(item.line, item.text)
             name, result = shell.execute(item.text)
             renderer.result(item.line, item.text, name, result)
             if isinstance(result, Failure):

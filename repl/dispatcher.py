@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import UserError
+from core.logic.parser import ends_clause
 from core.events import Emit, Warning, ignore
 from core.memory.working import WorkingMemory
 from core.settings import Settings
@@ -93,7 +94,7 @@ def split_inputs(text: str) -> list[Input]:
             continue
         if pending:  # a clause continues
             pending.append(line)
-            if _clause_ends(stripped):
+            if bool(ends_clause(stripped)):
                 out.append(Input(start, "\n".join(pending)))
                 pending = []
             continue
@@ -102,28 +103,10 @@ def split_inputs(text: str) -> list[Input]:
         start = number
         if stripped.count('"""') % 2 == 1:
             pending, in_block = [line], True
-        elif stripped.startswith("/") or _clause_ends(stripped):
+        elif stripped.startswith("/") or bool(ends_clause(stripped)):
             out.append(Input(number, stripped))
         else:
             pending = [line]
     if pending:
         out.append(Input(start, "\n".join(pending).replace('"""', "").strip()))
     return out
-
-
-def _clause_ends(line: str) -> bool:
-    """Whether a logic line ends a clause: its last character outside quotes and comments is '.'."""
-    quote = None
-    last = ""
-    for ch in line:
-        if quote:
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch == "%":
-            break
-        if not ch.isspace():
-            last = ch
-    return last == "." and quote is None

@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 
 from core.events import Warning
-from repl.dispatcher import Shell, _clause_ends
+from core.logic.parser import ends_clause
+from repl.dispatcher import Shell
 from repl.render import TextRenderer
 from repl.results import Exit
 
@@ -38,10 +39,14 @@ def run_plain(*, debug: bool = False) -> int:
             continue
         pending.append(line)
         text = "\n".join(pending).strip()
-        if not text.startswith("/") and not _clause_ends(stripped):
+        if not text.startswith("/") and not ends_clause(stripped):
             continue  # a clause spanning lines
         pending = []
-        _, result = shell.execute(text)
+        try:
+            _, result = shell.execute(text)
+        except KeyboardInterrupt:
+            renderer.narrate("interrupted")
+            continue
         renderer.result(0, text, "", result)
         if isinstance(result, Exit):
             break

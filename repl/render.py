@@ -165,6 +165,9 @@ def _(r: Failure) -> str:
 class Renderer(Protocol):
     """What a front-end implements to show results and narration."""
 
+    def begin(self, line: int, text: str) -> None:
+        """An input is about to run (echo it, show a spinner, …)."""
+
     def result(self, line: int, text: str, command: str, result: Result) -> None: ...
 
     def narrate(self, message: str) -> None: ...
@@ -174,9 +177,12 @@ class TextRenderer:
     def __init__(self, out: TextIO, err: TextIO, *, echo: bool = False):
         self.out, self.err, self.echo = out, err, echo
 
-    def result(self, line: int, text: str, command: str, result: Result) -> None:
+    def begin(self, line: int, text: str) -> None:
         if self.echo:
             self.out.write(f"» {text}\n")
+            self.out.flush()
+
+    def result(self, line: int, text: str, command: str, result: Result) -> None:
         body = to_text(result)
         if isinstance(result, Failure):
             self.err.write(f"error: line {line}: {body[len('error: '):]}\n" if line else body + "\n")
@@ -195,6 +201,9 @@ class JsonRenderer:
 
     def __init__(self, out: TextIO, err: TextIO):
         self.out, self.err = out, err
+
+    def begin(self, line: int, text: str) -> None:
+        pass
 
     def result(self, line: int, text: str, command: str, result: Result) -> None:
         obj = {"line": line, "input": text, "command": command, "ok": result.ok, "kind": result.kind,

@@ -139,8 +139,14 @@ class Engine:
     def add_program(self, clauses: Iterable[Atom | Rule], *, id_prefix: str = "r") -> list[str]:
         """Add facts and rules together (rules get ids `r1`, `r2`, …); all or nothing."""
         clauses = list(clauses)
-        start = len(self._rules) + 1
-        rules = {f"{id_prefix}{start + i}": c for i, c in enumerate(c for c in clauses if isinstance(c, Rule))}
+        rules: dict[str, Rule] = {}
+        number = len(self._rules)
+        for c in clauses:
+            if isinstance(c, Rule):
+                number += 1
+                while f"{id_prefix}{number}" in self._rules:
+                    number += 1
+                rules[f"{id_prefix}{number}"] = c
         self.check_rules(rules)
         self.add_facts(c for c in clauses if isinstance(c, Atom))
         self._rules.update(rules)
@@ -198,9 +204,6 @@ class Engine:
             plans: dict[tuple[str, int | None], tuple[Plan, Callable]] = {}
             delta: dict[str, dict] | None = None
             while True:
-                if max_steps is not None and step >= max_steps:
-                    complete = False
-                    break
                 new: dict[str, dict] = {}
                 for rid, rule in rules:
                     if delta is None:
@@ -232,6 +235,9 @@ class Engine:
                                 fresh[args] = (firing, row)
                 new = {k: v for k, v in new.items() if v}
                 if not new:
+                    break
+                if max_steps is not None and step >= max_steps:
+                    complete = False  # this round would add facts beyond the limit: drop them
                     break
                 step += 1
                 for k, facts in new.items():

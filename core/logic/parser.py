@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from core.errors import ParseError
 from core.logic.pause import gc_paused
-from core.logic.terms import Atom, Compare, Const, Located, Naf, Query, Rule, Var, literal_atoms
+from core.logic.terms import ANONYMOUS_PREFIX, Atom, Compare, Located, Naf, Query, Rule, Var, literal_atoms
 
 _anonymous = count(1)
 
@@ -25,23 +25,30 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
 
 
 def _unquote(text: str) -> str:
+    """The value of a quoted atom: backslash escapes, and `''` for a quote inside '…'."""
     quote, inner = text[0], text[1:-1]
-    if quote == "'":
-        inner = inner.replace("''", "\x00")
     out, i = [], 0
     while i < len(inner):
         ch = inner[i]
         if ch == "\\" and i + 1 < len(inner):
             out.append(_ESCAPES.get(inner[i + 1], inner[i + 1]))
             i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out).replace("\x00", "'")
+        elif ch == quote and inner[i + 1:i + 2] == quote:
+            out.append(quote)
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _number(text: str) -> int | float:
-    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text} is out of range")
+    return value
 
 
 class _Build(Transformer):
@@ -49,7 +56,7 @@ class _Build(Transformer):
 
     def var(self, children):
         (tok,) = children
-        return Var(f"_{next(_anonymous)}") if tok == "_" else Var(str(tok))
+        return Var(f"{ANONYMOUS_PREFIX}{next(_anonymous)}") if tok == "_" else Var(str(tok))
 
     def const(self, children):
         return str(children[0])
@@ -58,7 +65,12 @@ class _Build(Transformer):
         return _unquote(str(children[0]))
 
     def number(self, children):
-        return _number(str(children[0]))
+        tok = children[0]
+        try:
+            return _number(str(tok))
+        except ValueError as err:
+            raise ParseError(str(err), line=tok.line, column=tok.column,
+                             hint="numbers must fit in a double-precision float") from None
 
     def name(self, children):
         tok = children[0]
@@ -129,10 +141,11 @@ def _hint(err: UnexpectedInput, text: str) -> tuple[str, str]:
     assert isinstance(err, UnexpectedToken)
     tok = err.token
     shown = f"'{tok}'" if tok.type != "$END" else "end of input"
-    if tok.type == "LPAR" and "RPAR" in expected:
+    if tok.type == "LPAR":
+        before = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:tok.start_pos] if tok.start_pos is not None else "")
+        if before and (before.group(1)[0].isupper() or before.group(1)[0] == "_"):
+            return f"unexpected {shown}", "predicate names start with a lower-case letter (or are quoted)"
         return f"unexpected {shown}", "arguments must be constants or variables (no function symbols)"
-    if tok.type == "LPAR" and expected <= {"COMPOP", "DOT", "COMMA", "IF", "RPAR"}:
-        return f"unexpected {shown}", "predicate names start with a lower-case letter (or are quoted)"
     if tok.type == "VAR" and "NAME" in expected and "VAR" not in expected:
         return f"unexpected variable {shown}", "predicate names start with a lower-case letter (or are quoted)"
     if "DOT" in expected and tok.type in {"NAME", "VAR", "QUOTED", "NUMBER", "NEG", "IF", "QUERY"}:
@@ -190,8 +203,12 @@ def _parse_lark(text: str, source: str | None, line_offset: int) -> list[Located
         located = _Build().transform(located)
     except UnexpectedInput as err:
         raise _located_error(err, text, source, line_offset) from None
-    except VisitError as err:  # a transformer callback failed: report as a parse problem
-        raise ParseError(str(err.orig_exc), source=source) from None
+    except VisitError as err:  # a transformer callback refused a token: re-anchor its location
+        orig = err.orig_exc
+        if isinstance(orig, ParseError):
+            line = orig.line + line_offset if orig.line is not None else None
+            raise ParseError(orig.problem, line=line, column=orig.column, source=source, hint=orig.hint) from None
+        raise ParseError(str(orig), source=source) from None
     out = []
     for item in located:
         item = Located(item.clause, item.line + line_offset, item.column)
@@ -204,8 +221,9 @@ def _parse_mixed(lines: list[str], source: str | None, line_offset: int) -> list
     out: list[Located] = []
     pending: list[str] = []
     pending_start = 0
+    inside = False  # the pending text ends inside a clause (its last content is not a final '.')
     for i, line in enumerate(lines):
-        fact = None if pending and pending[-1].strip() and not pending[-1].rstrip().endswith(".") else _fast_fact(line)
+        fact = None if inside else _fast_fact(line)
         if fact is not None:
             if pending:
                 out.extend(_parse_lark("\n".join(pending), source, line_offset + pending_start))
@@ -215,9 +233,33 @@ def _parse_mixed(lines: list[str], source: str | None, line_offset: int) -> list
         if not pending:
             pending_start = i
         pending.append(line)
+        ends = ends_clause(line)
+        if ends is not None:
+            inside = not ends
     if pending:
         out.extend(_parse_lark("\n".join(pending), source, line_offset + pending_start))
     return out
+
+
+def ends_clause(line: str) -> bool | None:
+    """Whether a line's last content (outside quotes and `%` comments) is a clause's final '.';
+    None for a line with no content."""
+    quote = None
+    last = ""
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "%":
+            break
+        if not ch.isspace():
+            last = ch
+    if not last:
+        return None
+    return last == "." and quote is None
 
 
 def parse_one(text: str, *, source: str | None = None) -> Atom | Rule | Query:

@@ -41,9 +41,13 @@ def format_const(value: Const) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
 
 
+ANONYMOUS_PREFIX = "_#"
+
+
 def is_anonymous(var: Var) -> bool:
-    """`_` in the source: the parser numbers each occurrence (`_1`, `_2`, …) to keep them distinct."""
-    return var.name[0] == "_" and var.name[1:].isdigit()
+    """`_` in the source: the parser names each occurrence `_#1`, `_#2`, … (names no user can
+    write) to keep them distinct."""
+    return var.name.startswith(ANONYMOUS_PREFIX)
 
 
 def format_term(term: Term) -> str:

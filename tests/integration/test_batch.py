@@ -126,3 +126,29 @@ def test_multiline_blocks_and_clauses_spanning_lines(sym_exe):
     proc = run(sym_exe, "--batch", "-", stdin=script)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith("true.")
+
+
+def test_ctrl_c_during_a_long_inference_exits_130(sym_exe, tmp_path):
+    import signal
+
+    script = tmp_path / "long.sym"
+    edges = "".join(f"edge({i}, {i + 1}).\n" for i in range(3000))
+    script.write_text('"""\n' + edges + '"""\n'
+                      "path(X, Y) :- edge(X, Y).\npath(X, Z) :- path(X, Y), edge(Y, Z).\n/infer\n")
+    proc = subprocess.Popen([*sym_exe, "--batch", str(script), "--echo"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            # a shell running us in the background may have left SIGINT ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    for line in proc.stdout:          # the echo comes just before /infer starts
+        if line.startswith("» /infer"):
+            break
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_sym_without_a_terminal_reads_commands_from_its_input(sym_exe):
+    proc = run(sym_exe, stdin="p(a).\nq(X) :-\n  p(X).\n?- q(a).\n/bye\n?- q(b).\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == ["true.", "bye."]

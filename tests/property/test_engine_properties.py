@@ -74,7 +74,8 @@ def programs(draw):
         head = draw(st.sampled_from([p for p in binary if layer[p] >= layer[edge] and p != edge] or [edge]))
         X, Y, Z = VARS
         rules.append(Rule(Atom(head, (X, Y)), (Atom(edge, (X, Y)),)))
-        rules.append(Rule(Atom(head, (X, Z)), tuple(draw(st.permutations([Atom(head, (X, Y)), Atom(edge, (Y, Z))])))))
+        body = draw(st.permutations([Atom(head, (X, Y)), Atom(edge, (Y, Z))]))
+        rules.append(Rule(Atom(head, (X, Z)), tuple(body)))
     for _ in range(draw(st.integers(1, 5))):
         pred = draw(st.sampled_from(sorted(arity)))
         body, bound = some_body(layer[pred], pred if draw(st.booleans()) else None)
@@ -182,8 +183,7 @@ bare_names = st.one_of(
     st.from_regex(r"[a-z][A-Za-z0-9_]{0,6}", fullmatch=True),
     st.sampled_from(["not", "false", "nothing", "falsey", "not_", "n"]),
 )
-# NUL is left out: it reads back as a quote (a known bug, see tests/unit/test_parser.py)
-odd_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=8)
+odd_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
 awkward = st.one_of(
     odd_text,
     st.text(st.sampled_from("aZ _'\"\\.(),%~-:?\n\t0"), max_size=8),
@@ -192,7 +192,7 @@ awkward = st.one_of(
 names = st.one_of(bare_names, awkward)
 constants = st.one_of(names, st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False))
 variables = st.one_of(st.from_regex(r"[A-Z][A-Za-z0-9_]{0,4}", fullmatch=True),
-                      st.from_regex(r"_[A-Za-z][A-Za-z0-9_]{0,3}", fullmatch=True)).map(Var)
+                      st.from_regex(r"_[A-Za-z0-9][A-Za-z0-9_]{0,3}", fullmatch=True)).map(Var)
 
 
 def atoms(args):
