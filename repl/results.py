@@ -68,7 +68,6 @@ class Answered(Result):
 class Inferred(Result):
     kind: ClassVar[str] = "inference"
     inference: Inference
-    total_derived: int = 0
 
     def to_dict(self) -> dict:
         i = self.inference

@@ -131,9 +131,13 @@ class Engine:
 
     def add_rule(self, rule_id: str, rule: Rule) -> None:
         """Add a rule or constraint; an unstratifiable result raises and changes nothing."""
-        self.check_rules({rule_id: rule})
-        self._rules[rule_id] = rule
-        self._strata = stratify(list(self._rules.values()))
+        self.add_rules({rule_id: rule})
+
+    def add_rules(self, rules: dict[str, Rule]) -> None:
+        """Add rules and constraints by id, all or nothing (stratified once)."""
+        strata = stratify([*self._rules.values(), *rules.values()])  # raises before any change
+        self._rules.update(rules)
+        self._strata = strata
         self._fresh = False
 
     def add_program(self, clauses: Iterable[Atom | Rule], *, id_prefix: str = "r") -> list[str]:
@@ -149,9 +153,7 @@ class Engine:
                 rules[f"{id_prefix}{number}"] = c
         self.check_rules(rules)
         self.add_facts(c for c in clauses if isinstance(c, Atom))
-        self._rules.update(rules)
-        self._strata = stratify(list(self._rules.values()))
-        self._fresh = False
+        self.add_rules(rules)
         return list(rules)
 
     def check_rules(self, new: dict[str, Rule]) -> None:

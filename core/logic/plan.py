@@ -200,6 +200,16 @@ def _naf_test(atom: Atom, slots: dict[Var, int]):
     return make
 
 
+def _add_to_index(idx: dict, get: Callable, facts) -> None:
+    for t in facts:
+        k = get(t)
+        bucket = idx.get(k)
+        if bucket is None:
+            idx[k] = [t]
+        else:
+            bucket.append(t)
+
+
 class Runner:
     """Runs plans over a store of relations and their per-position hash indexes."""
 
@@ -208,40 +218,25 @@ class Runner:
         self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable, dict]]] = {}
 
     def index(self, key: str, positions: tuple[int, ...]) -> dict:
+        """The hash index of a relation on some argument positions, built on first use."""
         by_pos = self.indexes.setdefault(key, {})
         entry = by_pos.get(positions)
         if entry is None:
             get = itemgetter(*positions)
             idx: dict = {}
-            for t in self.relations.get(key, ()):
-                k = get(t)
-                bucket = idx.get(k)
-                if bucket is None:
-                    idx[k] = [t]
-                else:
-                    bucket.append(t)
+            _add_to_index(idx, get, self.relations.get(key, ()))
             entry = by_pos[positions] = (get, idx)
         return entry[1]
 
     def insert(self, key: str, facts: dict) -> None:
         """Add new facts (args -> provenance) to a relation and every index on it."""
-        rel = self.relations.setdefault(key, {})
-        rel.update(facts)
+        self.relations.setdefault(key, {}).update(facts)
         for get, idx in self.indexes.get(key, {}).values():
-            for t in facts:
-                k = get(t)
-                bucket = idx.get(k)
-                if bucket is None:
-                    idx[k] = [t]
-                else:
-                    bucket.append(t)
+            _add_to_index(idx, get, facts)
 
-    def drop_indexes(self) -> None:
-        self.indexes.clear()
-
-    def run(self, plan: Plan, delta: dict[str, dict] | None = None, start: list[Row] | None = None,
-            steps: list | None = None) -> list[Row]:
-        rows: list[Row] = [()] if start is None else start
+    def run(self, plan: Plan, delta: dict[str, dict] | None = None, steps: list | None = None) -> list[Row]:
+        """All binding rows of a plan (or of its first `steps`), joining `delta` where the plan says."""
+        rows: list[Row] = [()]
         for step in plan.steps if steps is None else steps:
             if not rows:
                 return rows

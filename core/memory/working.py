@@ -90,8 +90,7 @@ class WorkingMemory:
         rules = {i: it.clause for i, it in new.items() if it.kind != "fact"}
         self.engine.check_rules(rules)  # raises before anything changes
         self.engine.add_facts(it.clause for it in new.values() if it.kind == "fact")
-        for iid, rule in rules.items():
-            self.engine.add_rule(iid, rule)
+        self.engine.add_rules(rules)
         self.items.update(new)
         for it in new.values():
             self.emit(ItemAdded(it.id, it.kind, it.text, it.source))
