@@ -192,6 +192,7 @@ class Engine:
             return self._infer(max_steps)
 
     def _infer(self, max_steps: int | None) -> Inference:
+        self._fresh = False  # an interrupted run must not leave a half-built model looking current
         self._firings = []
         relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
         runner = self._runner = Runner(relations)
