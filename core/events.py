@@ -38,6 +38,15 @@ class InferenceFinished:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """Long work advancing: `done` of `total` units of `task`."""
+
+    task: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
 class Warning:
     message: str
 

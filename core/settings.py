@@ -23,6 +23,10 @@ class Settings(BaseModel):
     """How many bindings a query prints before summarising the rest."""
     proof_depth: int = 12
     """How deep /why prints a proof tree."""
+    schema_merge: Literal["ask", "auto", "off"] = "ask"
+    """New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check."""
+    search_k: int = 5
+    """How many results /search returns by default."""
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""
@@ -30,7 +34,7 @@ class Settings(BaseModel):
 
     def set(self, key: str, raw: str) -> object:
         """Set a setting from its text form; raises UserError and changes nothing on bad input."""
-        key = key.replace("-", "_")
+        key = key.replace("-", "_").replace(".", "_")   # schema.merge == schema_merge
         if key not in type(self).model_fields:
             known = ", ".join(type(self).model_fields)
             raise UserError(f"unknown setting {key!r}", hint=f"settings: {known}")

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from core.events import Warning
-from repl.dispatcher import Shell, split_inputs
+from core.errors import UserError
+from core.events import Progress, Warning
+from repl.dispatcher import MemoryOptions, open_shell, split_inputs
 from repl.render import JsonRenderer, TextRenderer
 from repl.results import Exit, Failure
 
@@ -19,7 +20,8 @@ OK, COMMAND_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 
 def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo: bool = False,
-              out: TextIO | None = None, err: TextIO | None = None, debug: bool = False) -> int:
+              out: TextIO | None = None, err: TextIO | None = None, debug: bool = False,
+              memory: MemoryOptions | None = None) -> int:
     """Run the script at `source` ('-' = standard input); returns the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     renderer = JsonRenderer(out, err) if json_lines else TextRenderer(out, err, echo=echo)
@@ -37,11 +39,12 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
             return USAGE
         base_dir = path.resolve().parent
 
-    def narrate(event: object) -> None:
-        if isinstance(event, Warning):
-            renderer.narrate(f"warning: {event.message}")
-
-    shell = Shell(emit=narrate, base_dir=base_dir, debug=debug)
+    narrate = narrator(renderer, err)
+    try:
+        shell = open_shell(memory or MemoryOptions(), emit=narrate, base_dir=base_dir, debug=debug)
+    except UserError as e:
+        renderer.narrate(f"sym: {e}")
+        return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
     failures = 0
     try:
         for item in split_inputs(text):
@@ -58,3 +61,20 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
         renderer.narrate("interrupted")
         return INTERRUPTED
     return COMMAND_ERROR if failures else OK
+
+
+def narrator(renderer, err: TextIO):
+    """The event subscriber of a headless front-end: warnings always, progress on a terminal."""
+    show_progress = hasattr(err, "isatty") and err.isatty()
+
+    def narrate(event: object) -> None:
+        if isinstance(event, Warning):
+            renderer.narrate(f"warning: {event.message}")
+        elif isinstance(event, Progress) and show_progress and event.total >= 1000:
+            width = 30
+            filled = width * event.done // max(event.total, 1)
+            end = "\n" if event.done >= event.total else ""
+            err.write(f"\r{event.task} [{'#' * filled}{'.' * (width - filled)}] {event.done}/{event.total}{end}")
+            err.flush()
+
+    return narrate

@@ -29,21 +29,29 @@ def main_command(
     json_lines: bool = typer.Option(False, "--json", help="With --batch: one JSON object per command on stdout."),
     bail: bool = typer.Option(False, "--bail", help="With --batch: stop at the first failing command."),
     echo: bool = typer.Option(False, "--echo", help="With --batch: print each input before its result."),
+    memory: str = typer.Option("default", "--memory", "-m", metavar="NAME", help="The workspace to use."),
+    chroma_url: Optional[str] = typer.Option(None, "--chroma-url", metavar="URL",
+                                             help="Keep memory in a Chroma server (http://HOST:PORT)."),
+    embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
+                                           help="hash, ollama:MODEL or st:NAME (default: the workspace's own)."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for internal errors."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Start the interactive shell, or run a script with --batch."""
+    from repl.dispatcher import MemoryOptions
+
+    options = MemoryOptions(memory, chroma_url, embedder)
     if batch is not None:
         from repl.batch import run_batch
 
-        raise typer.Exit(run_batch(batch, json_lines=json_lines, bail=bail, echo=echo, debug=debug))
+        raise typer.Exit(run_batch(batch, json_lines=json_lines, bail=bail, echo=echo, debug=debug, memory=options))
     if json_lines or bail or echo:
         typer.echo("sym: --json, --bail and --echo only apply with --batch FILE", err=True)
         raise typer.Exit(2)
     from repl.plain import run_plain
 
-    raise typer.Exit(run_plain(debug=debug))
+    raise typer.Exit(run_plain(debug=debug, memory=options))
 
 
 def main() -> None:

@@ -18,6 +18,13 @@ class Context:
     settings: Settings = field(default_factory=Settings)
     emit: Emit = ignore
     base_dir: Path | None = None     # where a batch script lives: relative paths are tried there too
+    workspaces: object | None = None  # a core.memory.workspace.Workspaces when memory persists
+
+    def progress(self, task: str):
+        """A callback (done, total) that emits Progress events for long work."""
+        from core.events import Progress
+
+        return lambda done, total: self.emit(Progress(task, done, total))
 
     def path(self, name: str) -> Path:
         """Resolve a user-given file name (cwd first, then the script's directory)."""

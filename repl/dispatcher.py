@@ -20,6 +20,27 @@ from repl.results import Failure, Result
 
 
 @dataclass(frozen=True)
+class MemoryOptions:
+    """Where a front-end's memory lives (from --memory, --chroma-url, --embedder)."""
+
+    workspace: str = "default"
+    chroma_url: str | None = None
+    embedder: str | None = None
+    persistent: bool = True
+
+
+def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
+               debug: bool = False) -> Shell:
+    """A shell on the workspace the options name (raises UserError if it cannot be opened)."""
+    workspaces = None
+    if options.persistent:
+        from core.memory.workspace import Workspaces
+
+        workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit)
+    return Shell(emit=emit, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace)
+
+
+@dataclass(frozen=True)
 class Input:
     line: int          # first line in its script (1 for interactive input)
     text: str
@@ -44,16 +65,28 @@ class Shell:
 
     def __init__(self, *, registry: Registry | None = None, memory: WorkingMemory | None = None,
                  settings: Settings | None = None, emit: Emit = ignore, plugins: bool = True,
-                 base_dir: Path | None = None, debug: bool = False):
+                 base_dir: Path | None = None, debug: bool = False, workspaces=None, workspace: str = "default"):
+        """`workspaces` (a core.memory.workspace.Workspaces) makes memory persistent: `workspace`
+        is opened from it (raises UserError when it cannot be). Without it memory lives in the process."""
         self.registry = registry or builtin_registry()
-        self.memory = memory or WorkingMemory(emit=emit)
-        self.ctx = Context(self.memory, self.registry, settings or Settings(), emit, base_dir)
+        if memory is None:
+            memory = workspaces.open(workspace) if workspaces is not None else WorkingMemory(emit=emit)
+        self.ctx = Context(memory, self.registry, settings or Settings(), emit, base_dir, workspaces)
         self.debug = debug
         if plugins:
             from plugins.loader import load_plugins
 
             for problem in load_plugins(self.registry):
                 emit(Warning(problem))
+
+    @property
+    def memory(self) -> WorkingMemory:
+        return self.ctx.memory
+
+    def close(self) -> None:
+        """Release the workspace (its lock) — also done by the OS when the process ends."""
+        if self.ctx.workspaces is not None:
+            self.ctx.workspaces.close()
 
     def execute(self, text: str) -> tuple[str, Result]:
         """Run one input; returns (command name, result). Never raises for user errors."""

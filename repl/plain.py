@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import sys
 
-from core.events import Warning
+from core.errors import UserError
 from core.logic.parser import ends_clause
-from repl.dispatcher import Shell
+from repl.batch import narrator
+from repl.dispatcher import MemoryOptions, open_shell
 from repl.render import TextRenderer
 from repl.results import Exit
 
 
-def run_plain(*, debug: bool = False) -> int:
+def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:
     renderer = TextRenderer(sys.stdout, sys.stderr)
-    shell = Shell(emit=lambda e: renderer.narrate(f"warning: {e.message}") if isinstance(e, Warning) else None,
-                  debug=debug)
+    try:
+        shell = open_shell(memory or MemoryOptions(), emit=narrator(renderer, sys.stderr), debug=debug)
+    except UserError as e:
+        renderer.narrate(f"sym: {e}")
+        return 2 if e.exit_code == 1 else e.exit_code
     interactive = sys.stdin.isatty()
     if interactive:
         print("sym — type /help for commands, /bye to leave")

@@ -13,7 +13,7 @@ from typing import Protocol, TextIO
 from core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
 from core.logic.terms import format_const
 from core.memory.working import item_id
-from repl.results import (Added, Answered, Exit, Failure, Forgotten, HelpText, Inferred, Listing, Message,
+from repl.results import (Added, Answered, Exit, Failure, Forgotten, HelpText, Hits, Inferred, Listing, Message,
                           Proofs, Result, Table)
 
 
@@ -43,6 +43,7 @@ def _(r: Added) -> str:
         lines = [f"added {_summary(r.items)}"]
     if r.duplicates:
         lines.append(f"{_count(r.duplicates, 'clause')} already known, skipped")
+    lines += [f"schema: {note}" for note in r.notes]
     lines += [f"{a.query}\n{to_text(Answered(a))}" for a in r.answers]
     return "\n".join(lines)
 
@@ -145,6 +146,23 @@ def _(r: HelpText) -> str:
     width = max((len(u) for u, _, _ in r.entries), default=0)
     lines = [f"  {u.ljust(width)}  {s}" for u, s, _ in r.entries]
     return "\n".join(["commands:"] + lines + ["", "facts, rules and ?- queries can also be typed directly; /? CMD for details"])
+
+
+@to_text.register
+def _(r: Hits) -> str:
+    if not r.hits:
+        return "no matches"
+    lines = []
+    for h in r.hits:
+        if h.kind == "docs":
+            where = f"{h.meta.get('name', '?')}:{h.meta.get('start', 0)}-{h.meta.get('end', 0)}"
+            snippet = " ".join(h.text.split())
+            snippet = snippet[:100] + ("…" if len(snippet) > 100 else "")
+            lines.append(f"{h.score:5.2f}  doc  {where}  {snippet}")
+        else:
+            nl = f"    % {h.meta['nl']}" if h.meta.get("nl") else ""
+            lines.append(f"{h.score:5.2f}  {h.id}  {h.text}{nl}  [{h.meta.get('source', '')}]")
+    return "\n".join(lines)
 
 
 @to_text.register

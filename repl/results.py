@@ -36,9 +36,12 @@ class Added(Result):
     duplicates: int = 0
     source: str | None = None          # file name for /consult
     answers: list[Answer] = field(default_factory=list)  # queries found in a consulted file
+    notes: list[str] = field(default_factory=list)       # schema remarks
 
     def to_dict(self) -> dict:
         out = {"added": [it.to_dict() for it in self.items], "duplicates": self.duplicates}
+        if self.notes:
+            out["notes"] = self.notes
         if self.source:
             out["source"] = self.source
         if self.answers:
@@ -167,3 +170,17 @@ class Failure(Result):
         if self.hint:
             out["hint"] = self.hint
         return out
+
+
+@dataclass
+class Hits(Result):
+    kind: ClassVar[str] = "search"
+    query: str
+    hits: list  # core.memory.store.Hit
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "hits": [
+            {"kind": h.kind, "id": h.id, "text": h.text, "score": round(h.score, 4),
+             "source": h.meta.get("source") or h.meta.get("name"),
+             **({"start": h.meta["start"], "end": h.meta["end"]} if "start" in h.meta else {})}
+            for h in self.hits]}

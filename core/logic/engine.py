@@ -261,6 +261,12 @@ class Engine:
         if not self._fresh:
             self.infer(self._limit)
 
+    def clear_model(self) -> None:
+        """Forget the derived facts; the next answer recomputes them."""
+        self._runner = Runner({})
+        self._firings = []
+        self._fresh = False
+
     def fresh_for(self, max_steps: int | None) -> bool:
         """Whether the current model reflects the program computed under this step limit."""
         return self._fresh and self._limit == max_steps

@@ -18,7 +18,8 @@ from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, ignore
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from core.logic.plan import compare_op
 from core.logic.provenance import ProofNode, proof_tree
-from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_text, is_anonymous
+from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text, is_anonymous
+from core.memory.schema import Schema
 
 
 @dataclass(frozen=True)
@@ -65,22 +66,56 @@ def _kleene_and(values: Iterable[str]) -> str:
     return UNKNOWN if UNKNOWN in values else TRUE
 
 
+@dataclass
+class AddOutcome:
+    items: list[Item]
+    duplicates: int = 0
+    notes: list[str] = field(default_factory=list)   # schema remarks: near-duplicate predicates, merges
+
+
 class WorkingMemory:
-    def __init__(self, workspace: str = "default", *, emit: Emit = ignore):
+    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None):
         self.workspace = workspace
         self.emit = emit
+        self.store = store                  # a ChromaStore, or None for a memory that lives in the process
         self.engine = Engine()
         self.items: dict[str, Item] = {}
+        self.schema = Schema()
+
+    @classmethod
+    def open(cls, store, *, emit: Emit = ignore) -> WorkingMemory:
+        """A memory rebuilt from a workspace's store: items, engine index, schema."""
+        from core.memory.persist import load_items
+
+        memory = cls(store.workspace, emit=emit, store=store)
+        try:
+            items = load_items(store, lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at))
+        except (UserError, ValueError) as err:
+            raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
+                            hint="it may be corrupt; /reindex or move it aside") from None
+        memory.engine.add_facts(it.clause for it in items if it.kind == "fact")
+        memory.engine.add_rules({it.id: it.clause for it in items if it.kind != "fact"})
+        memory.items = {it.id: it for it in items}
+        for it in items:
+            memory._observe(it.clause, +1)
+        from core.memory.persist import load_templates
+
+        load_templates(store, memory.schema)
+        return memory
 
     # -- changing memory ---------------------------------------------------------
 
-    def add(self, clauses: Iterable[tuple[Atom | Rule, str]], *, nl: str = "") -> tuple[list[Item], int]:
-        """Assert (clause, source) pairs; returns (new items, duplicates). All or nothing."""
+    def add(self, clauses: Iterable[tuple[Atom | Rule, str]], *, nl: str = "", merge: str = "ask",
+            progress=None) -> AddOutcome:
+        """Assert (clause, source) pairs. All or nothing: a bad rule or a failed write changes nothing."""
         new: dict[str, Item] = {}
         duplicates = 0
+        notes: list[str] = []
+        renames = self._schema_check([c for c, _ in clauses], merge, notes) if merge != "off" else {}
         for clause, source in clauses:
             if isinstance(clause, Query):
                 raise UserError("a query cannot be stored", hint="ask it with ?- … instead")
+            clause = rename_predicates(clause, renames) if renames else clause
             iid = item_id(clause)
             if iid in self.items or iid in new:
                 duplicates += 1
@@ -89,26 +124,98 @@ class WorkingMemory:
             new[iid] = Item(iid, kind, clause, nl, source)
         rules = {i: it.clause for i, it in new.items() if it.kind != "fact"}
         self.engine.check_rules(rules)  # raises before anything changes
+        if self.store is not None and new:
+            from core.memory.persist import save_items
+
+            save_items(self.store, list(new.values()), progress)
         self.engine.add_facts(it.clause for it in new.values() if it.kind == "fact")
         self.engine.add_rules(rules)
         self.items.update(new)
         for it in new.values():
+            self._observe(it.clause, +1)
             self.emit(ItemAdded(it.id, it.kind, it.text, it.source))
-        return list(new.values()), duplicates
+        return AddOutcome(list(new.values()), duplicates, notes)
 
     def remove(self, ids: Iterable[str]) -> list[Item]:
-        removed = []
-        for iid in ids:
-            it = self.items.pop(iid, None)
-            if it is None:
-                continue
+        doomed = [self.items[i] for i in dict.fromkeys(ids) if i in self.items]
+        if self.store is not None and doomed:
+            from core.memory.persist import delete_items
+
+            delete_items(self.store, doomed)
+        for it in doomed:
+            del self.items[it.id]
             if it.kind == "fact":
                 self.engine.remove_fact(it.clause)
             else:
-                self.engine.remove_rule(iid)
-            removed.append(it)
+                self.engine.remove_rule(it.id)
+            self._observe(it.clause, -1)
             self.emit(ItemRemoved(it.id, it.kind, it.text))
-        return removed
+        return doomed
+
+    def forget_derived(self) -> int:
+        """Drop the derived facts (the model); asserted items stay. Returns how many were dropped."""
+        count = sum(1 for _ in self.engine.facts(derived=True)) if self.engine.complete else 0
+        self.engine.clear_model()
+        return count
+
+    # -- schema ------------------------------------------------------------------
+
+    def _observe(self, clause: Atom | Rule, sign: int) -> None:
+        atoms = [clause] if isinstance(clause, Atom) else \
+            [*([clause.head] if clause.head is not None else []),
+             *(lit.atom if isinstance(lit, Naf) else lit for lit in clause.body if not isinstance(lit, Compare))]
+        for atom in atoms:
+            ground = tuple(a for a in atom.args if not isinstance(a, Var))
+            if sign > 0:
+                self.schema.observe(atom.pred, ground if isinstance(clause, Atom) else (), arity=len(atom.args))
+            else:
+                self.schema.forget(atom.pred, ground if isinstance(clause, Atom) else (), arity=len(atom.args))
+
+    def _schema_check(self, clauses: list, merge: str, notes: list[str]) -> dict[tuple[str, int], str]:
+        """Near-duplicate predicates among new clauses: noted (ask) or renamed (auto)."""
+        renames: dict[tuple[str, int], str] = {}
+        seen: set[tuple[str, int]] = set()
+        embedder = self.store.embedder if self.store is not None else None
+        for clause in clauses:
+            atoms = [clause] if isinstance(clause, Atom) else \
+                [a for a in ([clause.head] if getattr(clause, "head", None) else [])] + \
+                [lit.atom if isinstance(lit, Naf) else lit for lit in getattr(clause, "body", ()) if not isinstance(lit, Compare)]
+            for atom in atoms:
+                sig = (atom.pred, len(atom.args))
+                if sig in seen or f"{atom.pred}/{len(atom.args)}" in self.schema.predicates:
+                    continue
+                seen.add(sig)
+                found = self.schema.near_duplicates(atom.pred, len(atom.args), embedder)
+                if not found:
+                    continue
+                best, score, reason = found[0]
+                if merge == "auto" and best.arity == len(atom.args):
+                    renames[sig] = best.name
+                    notes.append(f"{atom.pred}/{len(atom.args)} merged into {best.key} ({reason}, {score:.2f})")
+                else:
+                    notes.append(f"{atom.pred}/{len(atom.args)} looks like {best.key} ({reason}, {score:.2f}); "
+                                 f"/schema merge {atom.pred}/{len(atom.args)} {best.key} to merge them")
+        return renames
+
+    def merge_predicates(self, old: str, into: str) -> list[Item]:
+        """Rewrite every item using predicate `old` (name/arity) to use `into`; returns the new items."""
+        (old_name, old_arity), (new_name, new_arity) = _indicator(old), _indicator(into)
+        if old_arity != new_arity:
+            raise UserError(f"cannot merge {old} into {into}: the arities differ")
+        if old not in self.schema.predicates:
+            raise UserError(f"unknown predicate {old}", hint="/schema lists predicates")
+        renames = {(old_name, old_arity): new_name}
+        affected = [it for it in self.items.values() if rename_predicates(it.clause, renames) != it.clause]
+        replacement = [(rename_predicates(it.clause, renames), it.source) for it in affected]
+        rules = {item_id(c): c for c, _ in replacement if isinstance(c, Rule)}
+        remaining = {i: it.clause for i, it in self.items.items() if it.kind != "fact" and it not in affected}
+        from core.logic.strata import stratify
+
+        stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
+        self.remove(it.id for it in affected)
+        outcome = self.add(replacement, merge="off")
+        self.schema.merge(old, into)
+        return outcome.items
 
     # -- finding items -----------------------------------------------------------
 
@@ -228,3 +335,23 @@ def _matches(pattern: Atom, fact: Atom) -> bool:
     return True
 
 
+
+
+def _indicator(text: str) -> tuple[str, int]:
+    name, _, arity = text.strip().partition("/")
+    if not name or not arity.isdigit():
+        raise UserError(f"bad predicate indicator {text!r}", hint="write name/arity, e.g. located_in/2")
+    return name, int(arity)
+
+
+def rename_predicates(clause: Atom | Rule, renames: dict[tuple[str, int], str]) -> Atom | Rule:
+    """The clause with predicates renamed per {(name, arity): new name}."""
+    def atom(a: Atom) -> Atom:
+        new = renames.get((a.pred, len(a.args)))
+        return a if new is None else Atom(new, a.args, a.neg)
+
+    if isinstance(clause, Atom):
+        return atom(clause)
+    body = tuple(atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf) else lit
+                 for lit in clause.body)
+    return Rule(atom(clause.head) if clause.head is not None else None, body)

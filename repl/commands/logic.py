@@ -15,7 +15,7 @@ from core.logic.terms import Atom, Query, Rule, Var
 from core.memory.working import Item, item_id
 from repl.context import Context
 from repl.registry import command
-from repl.results import Added, Answered, Forgotten, Inferred, Listing, Proofs
+from repl.results import Added, Answered, Forgotten, Inferred, Listing, Message, Proofs
 
 
 def _predicates(ctx: Context, text: str) -> list[str]:
@@ -53,9 +53,9 @@ def add_text(ctx: Context, text: str, *, source: str = "typed", only: str | None
         stored.append((clause, where))
     if only and not stored:
         raise UserError(f"no {only} given", hint=f"e.g. {'/fact father_of(joshua, don).' if only == 'fact' else '/rule p(X) :- q(X).'}")
-    items, duplicates = ctx.memory.add(stored)
+    outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=ctx.progress("storing"))
     answers = [_ask(ctx, q) for q in queries]
-    return Added(items, duplicates, file_label, answers)
+    return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes)
 
 
 def _ask(ctx: Context, query: Query):
@@ -161,10 +161,13 @@ def listing(ctx: Context, arg: str) -> Listing:
 _ID = re.compile(r"[frc][0-9a-f]{2,7}\Z")
 
 
-@command("/forget", args="ID…|PATTERN", completer=_predicates)
-def forget(ctx: Context, arg: str) -> Forgotten:
-    """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text."""
+@command("/forget", args="ID…|PATTERN|--derived", completer=_predicates)
+def forget(ctx: Context, arg: str) -> Forgotten | Message:
+    """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text; --derived drops the derived facts only."""
     arg = arg.strip()
+    if arg == "--derived":
+        n = ctx.memory.forget_derived()
+        return Message(f"dropped {n} derived facts; asserted items are unchanged", {"dropped": n})
     if not arg:
         raise UserError("nothing to forget", hint="/forget f1a2b3c  or  /forget father_of(joshua, _)")
     words = arg.split()

@@ -20,7 +20,8 @@ def help_(ctx: Context, arg: str) -> HelpText:
         cmd = ctx.registry.lookup(name if name.startswith("/") else "/" + name)
         aliases = f"\n  aliases: {', '.join(cmd.aliases)}" if cmd.aliases else ""
         return HelpText([(cmd.usage, cmd.summary, cmd.doc + aliases)], detailed=True)
-    cmds = sorted(ctx.registry.commands.values(), key=lambda c: (c.group != "logic", c.name))
+    order = {"logic": 0, "memory": 1, "shell": 2}
+    cmds = sorted(ctx.registry.commands.values(), key=lambda c: (order.get(c.group, 3), c.name))
     return HelpText([(c.usage, c.summary, c.doc) for c in cmds])
 
 

@@ -304,8 +304,8 @@ def test_memory_add_is_all_or_nothing_with_an_unstratifiable_rule():
 def test_ids_are_stable_across_memories_and_differ_between_clauses():
     text = "parent_of(ann, bob).\nhas_child(X) :- parent_of(X, _).\n:- parent_of(X, X)."
     first, second = WorkingMemory(), WorkingMemory()
-    ids_first = [it.id for it in first.add(typed(text))[0]]
-    ids_second = [it.id for it in second.add(typed(text))[0]]
+    ids_first = [it.id for it in first.add(typed(text)).items]
+    ids_second = [it.id for it in second.add(typed(text)).items]
     assert ids_first == ids_second
     assert len(set(ids_first)) == 3
     assert [i[0] for i in ids_first] == ["f", "r", "c"]
@@ -315,9 +315,11 @@ def test_ids_are_stable_across_memories_and_differ_between_clauses():
 
 def test_duplicates_are_counted_not_added():
     memory = WorkingMemory()
-    items, duplicates = memory.add(typed("p(a).\np(a).\nq(X) :- p(X)."))
+    outcome = memory.add(typed("p(a).\np(a).\nq(X) :- p(X)."))
+    items, duplicates = outcome.items, outcome.duplicates
     assert (len(items), duplicates) == (2, 1)
-    items, duplicates = memory.add(typed("p(a).\np(b).\nq(X) :- p(X)."))
+    outcome = memory.add(typed("p(a).\np(b).\nq(X) :- p(X)."))
+    items, duplicates = outcome.items, outcome.duplicates
     assert [it.text for it in items] == ["p(b)."] and duplicates == 2
     assert memory.counts() == {"fact": 2, "rule": 1, "constraint": 0}
 

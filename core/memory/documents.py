@@ -1,0 +1,219 @@
+"""Documents: read a .txt, .md or .pdf file and cut its text into overlapping chunks.
+
+Every chunk is a verbatim slice of the document text with its character offsets, so a
+retrieved chunk can always be traced back to its source. Embedding and storage live
+elsewhere; this room only reads and cuts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import UserError
+
+TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
+
+# Between two paragraphs: blank lines, or a line break before a Markdown (ATX) heading.
+# Each match starts at a line break and ends at the next paragraph's first character.
+_PARAGRAPH_GAP = re.compile(r"\n(?:[^\S\n]*\n\s*| {0,3}(?=#{1,6}(?:\s|\Z)))")
+_NONSPACE = re.compile(r"\S")
+_LAST_PARAGRAPH_END = re.compile(r"(?s:.*\S)()[^\S\n]*\n(?:[^\S\n]*\n| {0,3}#{1,6}\s)")
+# Greedy `.*` finds the LAST match in a window, scanning back from its end only.
+_LAST_SENTENCE_END = re.compile(r"(?s:.*)[.?!][\"')\]]*(?=\s)")
+_LAST_WORD_END = re.compile(r"(?s:.*)\S(?=\s)")
+_SENTENCE_GAP = re.compile(r"[.?!][\"')\]]*\s+")
+_WORD_GAP = re.compile(r"\s+(?=\S)")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A verbatim slice of a document: `text == document[start:end]`."""
+
+    index: int
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded document: where it came from, how long it is, and its chunks."""
+
+    id: str
+    path: str
+    name: str
+    chars: int
+    chunks: list[Chunk]
+
+
+def read_document(path: Path) -> str:
+    """The text of a .txt/.md (UTF-8) or .pdf file; any other file only if it is UTF-8 text."""
+    path = Path(path).expanduser()
+    try:
+        if not path.exists():
+            raise UserError(f"no such file: {path}")
+        if path.is_dir():
+            raise UserError(f"{path} is a directory", hint="load a .txt, .md or .pdf file")
+        if not path.is_file():  # a FIFO or device would block or never end
+            raise UserError(f"{path} is not a regular file")
+        data = path.read_bytes()
+    except PermissionError:
+        raise UserError(f"cannot read {path}: permission denied") from None
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+
+    if not data.strip():
+        raise UserError(f"{path} is empty")
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        text = _pdf_text(path, data)
+        if not text.strip():
+            raise UserError(f"{path} has no extractable text", hint="a scanned PDF needs OCR first")
+        return text
+    text = _utf8_text(data)
+    if text is None and suffix in TEXT_SUFFIXES:
+        hint = "convert it to UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
+        raise UserError(f"{path} is not UTF-8 text", hint=hint)
+    if text is None:
+        raise UserError(f"{path} looks binary", hint="load .txt, .md or .pdf files")
+    if not text.strip():
+        raise UserError(f"{path} is empty")
+    return text
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """DATA as text when it is UTF-8 (a BOM allowed) without NUL bytes, else None."""
+    if b"\0" in data:   # valid UTF-8, but only binaries and UTF-16 files carry NULs
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+
+
+def _pdf_text(path: Path, data: bytes) -> str:
+    try:
+        import pypdf
+    except ImportError:
+        raise UserError("reading PDF needs pypdf", hint="pip install 'sym-shell[pdf]'") from None
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not _decrypts_without_password(reader):
+            raise UserError(f"{path} is encrypted", hint="decrypt it first, e.g. qpdf --decrypt")
+        # Pages become paragraphs, so a chunk never glues the end of one page to the next.
+        return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
+    except UserError:
+        raise
+    except Exception as error:  # pypdf raises many kinds (ValueError, KeyError, ...) on bad files
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise UserError(f"{path} is not a readable PDF: {reason}") from None
+
+
+def _decrypts_without_password(reader) -> bool:
+    try:  # many "encrypted" PDFs only restrict printing and open with an empty password
+        return bool(reader.decrypt(""))
+    except Exception:  # e.g. AES without the `cryptography` package
+        return False
+
+
+def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list[Chunk]:
+    """Cut TEXT into chunks of at most MAX_CHARS characters that overlap by up to OVERLAP.
+
+    A chunk ends, in order of preference, at a paragraph end (blank line, or a line before
+    a Markdown heading), a sentence end, a word end, or a hard cut - paragraph and sentence
+    ends only when they fill at least half the chunk. The next chunk starts at most OVERLAP
+    characters before the previous one ended, at the earliest paragraph or sentence start in
+    that window, else the earliest word start, else (inside one long word) where the
+    previous one ended. Every non-whitespace character lands in some chunk.
+    """
+    for name, value in (("max_chars", max_chars), ("overlap", overlap)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be an int, not {type(value).__name__}")
+    if not max_chars > overlap >= 0:
+        raise ValueError(f"need max_chars > overlap >= 0, got max_chars={max_chars}, overlap={overlap}")
+
+    lead = _NONSPACE.search(text)
+    if lead is None:
+        return []
+    last = len(text.rstrip())
+    chunks: list[Chunk] = []
+    start = fresh = lead.start()   # `fresh`: where the text no earlier chunk covered begins
+    while True:
+        end = last if last <= start + max_chars else _chunk_end(text, start, fresh, max_chars)
+        chunks.append(Chunk(len(chunks), text[start:end], start, end))
+        if end >= last:
+            return chunks
+        fresh = _NONSPACE.search(text, end).start()
+        start = _next_start(text, start, end, fresh, overlap)
+
+
+# Breaks are searched for near each chunk's edges only, never over the whole text, so the
+# work is linear however many paragraphs there are. A break that hides behind more than
+# _PEEK characters of whitespace can be missed; the next kind of break is used instead.
+_PEEK = 16
+
+
+def _chunk_end(text: str, start: int, fresh: int, max_chars: int) -> int:
+    """Where the chunk from START ends: past FRESH, at most MAX_CHARS from START."""
+    limit = start + max_chars
+    enough = start + max_chars // 2
+    low = max(fresh, enough - 1)
+    # The str.find calls skip regex scans that cannot match: cheap, and most windows.
+    if text.find("\n", low, limit + 1 + _PEEK) >= 0:
+        paragraph = _LAST_PARAGRAPH_END.match(text, low, limit + 1 + _PEEK)
+        if paragraph is not None and paragraph.start(1) > limit:  # found one just past the limit
+            paragraph = _LAST_PARAGRAPH_END.match(text, low, limit + 1)
+        if paragraph is not None:
+            return paragraph.start(1)
+    # endpos limit + 1 lets a lookahead see the character just after the limit.
+    if any(text.find(mark, low, limit) >= 0 for mark in ".?!"):
+        sentence = _LAST_SENTENCE_END.match(text, low, limit + 1)
+        if sentence is not None:
+            return sentence.end()
+    word = _LAST_WORD_END.match(text, fresh, limit + 1)
+    if word is not None:
+        return word.end()
+    return limit   # one word longer than max_chars: a hard cut is all that is left
+
+
+def _next_start(text: str, start: int, end: int, fresh: int, overlap: int) -> int:
+    """Where the chunk after [START, END) begins: FRESH, or up to OVERLAP before it."""
+    low = max(fresh - overlap, start + 1)
+    if overlap == 0 or low >= end:
+        return fresh
+    back = max(low - _PEEK, start)
+    candidates = []
+    for pattern in (_PARAGRAPH_GAP, _SENTENCE_GAP):
+        for gap in pattern.finditer(text, back, end):
+            if gap.end() >= low:
+                candidates.append(gap.end())
+                break
+    if candidates:
+        return min(candidates)
+    word = _WORD_GAP.search(text, max(low - 1, start), end)
+    # No word starts in the window: no overlap beats one that begins mid-word.
+    return word.end() if word is not None else fresh
+
+
+def document_id(path: Path) -> str:
+    """A stable id from the file's resolved absolute path: loading it again replaces its chunks."""
+    resolved = str(Path(path).expanduser().resolve())
+    return "d" + hashlib.sha1(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+
+
+def chunk_id(doc_id: str, index: int) -> str:
+    """The id of chunk INDEX of document DOC_ID."""
+    return f"{doc_id}:{index}"
+
+
+def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150) -> Document:
+    """Read PATH and chunk it; the offsets of its chunks index the text `read_document` returns."""
+    path = Path(path)
+    text = read_document(path)
+    chunks = chunk_text(text, max_chars=max_chars, overlap=overlap)
+    return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=path.name,
+                    chars=len(text), chunks=chunks)

@@ -1,0 +1,341 @@
+"""Text embedders, chosen explicitly and recorded by name in each collection's metadata.
+
+`hash` is built in (deterministic, offline, lexical); `ollama:MODEL` and `st:NAME_OR_PATH`
+call a local model. Nothing here downloads anything, and heavy packages load only on use.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import re
+from typing import Protocol
+from zlib import crc32
+
+from core.errors import UserError
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+SPECS = "hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
+
+
+class Embedder(Protocol):
+    name: str  # recorded in collection metadata; same name, same vectors
+
+    def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+# -- hash ----------------------------------------------------------------------------
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[^\W_]+")
+# Seeds keep the three feature kinds apart (the word "fat" is not the 3-gram "fat").
+_SEED_WORD, _SEED_BIGRAM, _SEED_CHAR = 0x5157, 0xB16A, 0xC4A3
+# Whole words say most about meaning; 3-grams only tie spellings together (fatherof ~ father_of).
+WORD_WEIGHT, BIGRAM_WEIGHT, CHAR_WEIGHT = 1.0, 0.6, 0.5
+_CACHE_LIMIT = 200_000
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case words; `_`, punctuation and camelCase boundaries separate them."""
+    if not text.islower():
+        text = _CAMEL.sub(" ", text)
+    return _WORD.findall(text.lower())
+
+
+class HashEmbedder:
+    """Feature hashing of word unigrams, word bigrams and character 3-grams, L2-normalised.
+
+    Uses crc32 (not `hash()`, which is salted per process), so vectors are the same in every
+    process and on every machine."""
+
+    def __init__(self, dim: int = 256):
+        if not isinstance(dim, int) or isinstance(dim, bool) or not 8 <= dim <= 1 << 20:
+            raise UserError(f"hash embedder dimension must be an integer from 8 to {1 << 20}, not {dim!r}",
+                            hint="e.g. --embedder hash:512")
+        self.dim = dim
+        self.name = "hash" if dim == 256 else f"hash:{dim}"
+        self._words: dict[str, tuple] = {}   # word -> ((bucket, signed weight), …) incl. its 3-grams
+        self._grams: dict[str, tuple[int, float]] = {}
+
+    def _feature(self, text: str, seed: int, weight: float) -> tuple[int, float]:
+        h = crc32(text.encode("utf-8", "surrogatepass"), seed)
+        return h % self.dim, (-weight if h & 0x80000000 else weight)
+
+    def _word_features(self, word: str) -> tuple:
+        """The word's own features, merged by bucket: the word and its space-padded 3-grams (cached)."""
+        i, x = self._feature(word, _SEED_WORD, WORD_WEIGHT)
+        merged = {i: x}
+        get, gget, gram_of, padded = merged.get, self._grams.get, self._gram, f" {word} "
+        for k in range(len(padded) - 2):
+            i, x = gget(padded[k:k + 3]) or gram_of(padded[k:k + 3])
+            merged[i] = get(i, 0.0) + x
+        if len(self._words) >= _CACHE_LIMIT:  # one-off words (ids like p4567) must not pile up
+            self._words.clear()
+        self._words[word] = got = tuple(merged.items())
+        return got
+
+    def _gram(self, gram: str) -> tuple[int, float]:
+        got = self._grams.get(gram)
+        if got is None:
+            if len(self._grams) >= _CACHE_LIMIT:  # only scripts with many letters get here
+                self._grams.clear()
+            self._grams[gram] = got = self._feature(gram, _SEED_CHAR, CHAR_WEIGHT)
+        return got
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        # Many fresh lists would set off the cycle collector again and again (half the
+        # time at 100k texts); they hold only floats, so none can be part of a cycle.
+        if len(texts) < 1000:
+            return self._embed(texts)
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._embed(texts)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        dim, wcache, gcache = self.dim, self._words, self._grams
+        word_features, gram_of, feature = self._word_features, self._gram, self._feature
+        camel_sub, find_words, sqrt = _CAMEL.sub, _WORD.findall, math.sqrt
+        out = []
+        append = out.append
+        for text in texts:
+            words = find_words((text if text.islower() else camel_sub(" ", text)).lower())
+            if not words:
+                append([0.0] * dim)
+                continue
+            acc = dict(wcache.get(words[0]) or word_features(words[0]))
+            if len(words) > 1:
+                get = acc.get
+                for w in words[1:]:
+                    for i, x in wcache.get(w) or word_features(w):
+                        acc[i] = get(i, 0.0) + x
+                # Bigrams, and the 3-grams that span a word boundary once the words are run
+                # together: with the words' own 3-grams these are the 3-grams of `fatherof`.
+                joined = "".join(words)
+                end, last, b = len(joined), -1, 0
+                for k in range(len(words) - 1):
+                    i, x = feature(f"{words[k]} {words[k + 1]}", _SEED_BIGRAM, BIGRAM_WEIGHT)
+                    acc[i] = get(i, 0.0) + x
+                    b += len(words[k])
+                    for p in (b - 2, b - 1):
+                        if p > last and p >= 0 and p + 3 <= end:
+                            last = p
+                            i, x = gcache.get(joined[p:p + 3]) or gram_of(joined[p:p + 3])
+                            acc[i] = get(i, 0.0) + x
+            norm = sqrt(sum([x * x for x in acc.values()]))
+            vec = [0.0] * dim
+            if norm > 0.0:
+                inv = 1.0 / norm
+                for i, x in acc.items():
+                    vec[i] = x * inv
+            append(vec)
+        return out
+
+
+# -- ollama --------------------------------------------------------------------------
+
+def _host_url(host: str | None) -> str:
+    host = (host or os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST).strip().rstrip("/")
+    if "://" not in host:
+        host = "http://" + host
+        if not re.search(r":\d+$", host.split("://", 1)[1]):
+            host += ":11434"
+    return host
+
+
+def _open(host: str):
+    """urlopen, minus any HTTP proxy from the environment when Ollama is on this machine."""
+    import urllib.parse
+    import urllib.request
+
+    name = urllib.parse.urlsplit(host).hostname or ""
+    if name in ("localhost", "::1") or name.startswith("127."):
+        return urllib.request.build_opener(urllib.request.ProxyHandler({})).open
+    return urllib.request.urlopen
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class OllamaEmbedder:
+    """Embeddings from an Ollama server's /api/embed (e.g. `nomic-embed-text`)."""
+
+    def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0):
+        if not model.strip():
+            raise UserError("ollama embedder needs a model name", hint="e.g. ollama:nomic-embed-text")
+        self.model, self.host, self.timeout = model.strip(), _host_url(host), timeout
+        self.name = f"ollama:{self.model}"
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        try:
+            import ollama
+            use_client = hasattr(getattr(ollama, "Client", None), "embed")
+        except ImportError:
+            use_client = False
+        vectors = self._via_client(ollama, texts) if use_client else self._via_http(texts)
+        return self._checked(vectors, len(texts))
+
+    def _via_client(self, ollama, texts: list[str]):
+        import httpx
+
+        try:
+            response = ollama.Client(host=self.host, timeout=self.timeout).embed(model=self.model, input=texts)
+        except ollama.ResponseError as err:
+            raise self._refused(getattr(err, "status_code", 0), getattr(err, "error", str(err))) from None
+        except httpx.TimeoutException:
+            raise self._timeout() from None
+        except (ConnectionError, httpx.TransportError) as err:
+            raise self._unreachable(err) from None
+        except ValueError:  # the client's JSON or pydantic check refused the answer
+            raise self._malformed() from None
+        return response.get("embeddings") if isinstance(response, dict) else getattr(response, "embeddings", None)
+
+    def _via_http(self, texts: list[str]):
+        import http.client
+        import json
+        import socket
+        import urllib.error
+        import urllib.request  # here, not at the top: 35 ms that `sym --help` need not pay
+
+        body = json.dumps({"model": self.model, "input": texts}).encode()
+        request = urllib.request.Request(f"{self.host}/api/embed", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with _open(self.host)(request, timeout=self.timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as err:
+            detail = err.read().decode("utf-8", "replace")
+            try:  # Ollama says what went wrong as {"error": "..."}
+                detail = str(json.loads(detail)["error"])
+            except (ValueError, KeyError, TypeError):
+                pass
+            raise self._refused(err.code, detail) from None
+        except urllib.error.URLError as err:
+            if isinstance(err.reason, (TimeoutError, socket.timeout)):
+                raise self._timeout() from None
+            raise self._unreachable(err.reason) from None
+        except (TimeoutError, socket.timeout):
+            raise self._timeout() from None
+        except OSError as err:  # reset or closed mid-answer
+            raise self._unreachable(err) from None
+        except http.client.HTTPException as err:  # not an HTTP server we understand
+            raise UserError(f"malformed answer from Ollama at {self.host}: {_one_line(err)}",
+                            hint="is OLLAMA_HOST pointing at an Ollama server?") from None
+        try:
+            return json.loads(raw).get("embeddings")
+        except (ValueError, AttributeError):
+            return None
+
+    def _checked(self, vectors, expected: int) -> list[list[float]]:
+        number = (int, float)
+        if not (isinstance(vectors, list) and len(vectors) == expected and all(
+                isinstance(v, list) and v and all(type(x) in number for x in v) for v in vectors)
+                and len({len(v) for v in vectors}) == 1):
+            raise self._malformed(expected)
+        return [[float(x) for x in v] for v in vectors]
+
+    def _malformed(self, expected: int | None = None) -> UserError:
+        wanted = f" (expected {expected} vectors)" if expected is not None else ""
+        return UserError(f"malformed embeddings from Ollama model {self.model!r}{wanted}",
+                         hint=f"is {self.model!r} an embedding model? try ollama:nomic-embed-text")
+
+    def _refused(self, status: int, detail: str) -> UserError:
+        detail = _one_line(detail)
+        low = detail.lower()
+        if "not found" in low and "model" in low:  # Ollama: model "x" not found, try pulling it first
+            return UserError(f"Ollama model {self.model!r} not found on {self.host}",
+                             hint=f"run: ollama pull {self.model}")
+        if status == 404:  # no Ollama error in the body: not Ollama, or one without /api/embed
+            return UserError(f"no Ollama embed API at {self.host} (HTTP 404{': ' + detail if detail else ''})",
+                             hint="check OLLAMA_HOST; Ollama older than 0.3 lacks /api/embed, upgrade it")
+        hint = "shorten the text or use a model with a longer context" if "context" in low \
+            else "see the Ollama server log"
+        return UserError(f"Ollama embed failed (HTTP {status}): {detail or 'no details'}", hint=hint)
+
+    def _timeout(self) -> UserError:
+        return UserError(f"Ollama at {self.host} did not answer within {self.timeout:g} s",
+                         hint="the model may still be loading; try again, or embed fewer texts at once")
+
+    def _unreachable(self, reason) -> UserError:
+        return UserError(f"Ollama server not reachable at {self.host} ({_one_line(reason, 80)})",
+                         hint="is `ollama serve` running? set OLLAMA_HOST if it listens elsewhere")
+
+
+# -- sentence-transformers ------------------------------------------------------------
+
+def _st_missing() -> UserError:
+    return UserError("sentence-transformers is not installed", hint="pip install 'sym-shell[st]'")
+
+
+class SentenceTransformerEmbedder:
+    """A local sentence-transformers model (by name in the local cache, or by path); never downloads."""
+
+    def __init__(self, name_or_path: str, *, device: str | None = None):
+        import importlib.util
+
+        if not name_or_path.strip():
+            raise UserError("st embedder needs a model name or path", hint="e.g. st:all-MiniLM-L6-v2")
+        if importlib.util.find_spec("sentence_transformers") is None:
+            raise _st_missing()
+        self.name_or_path, self.device = name_or_path.strip(), device
+        self.name = f"st:{self.name_or_path}"
+        self._model = None
+
+    def _load(self):
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise _st_missing() from None
+        try:  # local_files_only (sentence-transformers >= 2.3): a missing model fails, never downloads
+            return SentenceTransformer(self.name_or_path, device=self.device, local_files_only=True)
+        except Exception as err:
+            raise UserError(f"sentence-transformers model {self.name_or_path!r} is not available locally "
+                            f"({_one_line(err, 80)})",
+                            hint="give a local path, or download the model once outside sym") from None
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        if self._model is None:
+            self._model = self._load()
+        return [[float(x) for x in v] for v in self._model.encode(list(texts), convert_to_numpy=True)]
+
+
+# -- choosing one ----------------------------------------------------------------------
+
+def make_embedder(spec: str, *, ollama_host: str | None = None) -> Embedder:
+    """`hash`, `hash:DIM`, `ollama:MODEL` or `st:NAME_OR_PATH` -> an embedder."""
+    kind, sep, arg = (spec or "").strip().partition(":")
+    kind = kind.lower()
+    if kind == "hash":
+        if not sep:
+            return HashEmbedder()
+        if not arg.strip().isdigit():
+            raise UserError(f"bad embedder {spec!r}: the hash dimension must be a number", hint="e.g. hash:512")
+        return HashEmbedder(int(arg))
+    if kind == "ollama" and sep:
+        return OllamaEmbedder(arg, ollama_host)
+    if kind == "st" and sep:
+        return SentenceTransformerEmbedder(arg)
+    raise UserError(f"unknown embedder {spec!r}", hint=f"use {SPECS}")
+
+
+def cosine(a, b) -> float:
+    """Cosine similarity of two vectors; 0.0 when either is all zeros."""
+    if len(a) != len(b):
+        raise UserError(f"cannot compare vectors of different dimensions ({len(a)} and {len(b)})",
+                        hint="vectors from different embedders do not mix; /reindex with one embedder")
+    dot = sum([x * y for x, y in zip(a, b)])
+    na = math.sqrt(sum([x * x for x in a]))
+    nb = math.sqrt(sum([y * y for y in b]))
+    if na == 0.0 or nb == 0.0:
+        return 0.0
+    return max(-1.0, min(1.0, dot / (na * nb)))

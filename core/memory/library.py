@@ -1,0 +1,77 @@
+"""Documents in a workspace: load (chunk, embed, store with offsets), list, and search by meaning.
+
+Re-loading a file replaces its chunks: new chunks are written first (same ids overwrite),
+then chunks left over from a longer earlier version are removed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import UserError
+from core.memory.store import ChromaStore, Hit, Record
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    id: str
+    name: str
+    path: str
+    chunks: int
+    chars: int
+    loaded_at: float
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "path": self.path, "chunks": self.chunks, "chars": self.chars}
+
+
+def require_store(store: ChromaStore | None) -> ChromaStore:
+    if store is None:
+        raise UserError("this memory is not stored in a workspace", hint="run sym with a workspace (the default)")
+    return store
+
+
+def load(store: ChromaStore | None, path: Path, *, progress=None) -> tuple[DocumentInfo, int]:
+    """Store a document's chunks; returns its info and how many chunks it had before (0 if new)."""
+    from core.memory.documents import chunk_id, load_document
+
+    store = require_store(store)
+    doc = load_document(path)
+    before = [r for r in store.all("docs") if r.meta.get("doc_id") == doc.id]
+    now = time.time()
+    records = [Record(chunk_id(doc.id, c.index), c.text,
+                      {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": c.index,
+                       "start": c.start, "end": c.end, "chars": doc.chars, "loaded_at": now})
+               for c in doc.chunks]
+    store.add("docs", records, progress=progress)
+    stale = [r.id for r in before if r.meta.get("index", 0) >= len(doc.chunks)]
+    if stale:
+        store.delete("docs", stale)
+    return DocumentInfo(doc.id, doc.name, doc.path, len(doc.chunks), doc.chars, now), len(before)
+
+
+def documents(store: ChromaStore | None) -> list[DocumentInfo]:
+    if store is None:
+        return []
+    by_doc: dict[str, list[Record]] = {}
+    for r in store.all("docs"):
+        by_doc.setdefault(r.meta.get("doc_id", "?"), []).append(r)
+    out = []
+    for doc_id, chunks in by_doc.items():
+        m = chunks[0].meta
+        out.append(DocumentInfo(doc_id, m.get("name", "?"), m.get("path", "?"), len(chunks), int(m.get("chars", 0)),
+                                float(m.get("loaded_at", 0.0))))
+    return sorted(out, key=lambda d: d.loaded_at)
+
+
+KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts", "rule": "rules",
+              "doc": "docs", "documents": "docs"}
+
+
+def search(store: ChromaStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
+           k: int = 5) -> list[Hit]:
+    if not text.strip():
+        raise UserError("nothing to search for", hint="/search who is the father of don")
+    return require_store(store).search(text, kinds, k)

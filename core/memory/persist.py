@@ -1,0 +1,130 @@
+"""Items to store records and back: what a fact, rule or document chunk looks like in Chroma.
+
+Symbolic forms are stored as their canonical one-line text and read back in bulk through
+the logic parser (never evaluated). The embedded text is the NL form when there is one,
+else the symbolic form spelled as words, so meaning search finds `father_of(a, b)` by "father".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from core.logic.parser import parse_program
+from core.logic.terms import Atom, Rule
+from core.memory.store import ChromaStore, Record, dumps
+
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def words(text: str) -> str:
+    """`fatherOf(joshua, 'Don Q')` -> `father of joshua don q`."""
+    return " ".join(w.lower() for w in _WORDS.findall(_CAMEL.sub(" ", text.replace("_", " "))))
+
+
+def kind_of(item_kind: str) -> str:
+    return "facts" if item_kind == "fact" else "rules"
+
+
+def item_record(item) -> Record:
+    clause = item.clause
+    atom = clause if isinstance(clause, Atom) else clause.head
+    meta = {"kind": item.kind, "nl": item.nl, "source": item.source, "created_at": float(item.created_at),
+            "pred": atom.pred if atom is not None else "", "arity": len(atom.args) if atom is not None else 0}
+    return Record(item.id, item.text, meta)
+
+
+def embed_text(item) -> str:
+    return item.nl or words(item.text)   # as embedding_text() for a stored fact or rule
+
+
+def save_items(store: ChromaStore, items: list, progress=None) -> None:
+    """Write items to their collections; on failure nothing of this call stays written."""
+    for kind in ("facts", "rules"):
+        part = [it for it in items if kind_of(it.kind) == kind]
+        if not part:
+            continue
+        try:
+            store.add(kind, [item_record(it) for it in part], [embed_text(it) for it in part], progress)
+        except Exception:
+            if kind == "rules":  # the facts went in already: take them out again
+                written = [it.id for it in items if kind_of(it.kind) == "facts"]
+                if written:
+                    store.delete("facts", written)
+            raise
+
+
+def delete_items(store: ChromaStore, items: list) -> None:
+    for kind in ("facts", "rules"):
+        ids = [it.id for it in items if kind_of(it.kind) == kind]
+        if ids:
+            store.delete(kind, ids)
+
+
+def load_items(store: ChromaStore, make_item) -> list:
+    """Every stored fact and rule as items, oldest first (`make_item(id, kind, clause, nl, source, created_at)`)."""
+    records = store.all("facts") + store.all("rules")
+    records.sort(key=lambda r: (r.meta.get("created_at", 0.0), r.id))
+    if not records:
+        return []
+    located = parse_program("\n".join(r.text for r in records), source=f"workspace {store.workspace}")
+    if len(located) != len(records):
+        raise ValueError("stored clauses did not read back one per record")
+    items = []
+    for rec, loc in zip(records, located):
+        clause = loc.clause
+        if not isinstance(clause, (Atom, Rule)):
+            continue
+        m = rec.meta
+        items.append(make_item(rec.id, m.get("kind", "fact"), clause, m.get("nl", ""), m.get("source", "typed"),
+                               m.get("created_at", 0.0)))
+    return items
+
+
+SCHEMA_ID = "schema"
+
+
+def save_schema(store: ChromaStore, schema) -> None:
+    """The schema's templates and merges persist as one JSON record (counts are rebuilt from items)."""
+    text = dumps(schema.to_dict())
+    store.add("schema", [Record(SCHEMA_ID, text, {"kind": "schema"})], ["schema of the workspace"])
+
+
+def load_templates(store: ChromaStore, schema) -> None:
+    for rec in store.all("schema"):
+        if rec.id != SCHEMA_ID:
+            continue
+        try:
+            saved = type(schema).from_dict(json.loads(rec.text))
+        except (ValueError, TypeError, KeyError):
+            return  # an unreadable schema record loses templates only, never items
+        for key, pred in saved.predicates.items():
+            if pred.template and key in schema.predicates:
+                schema.predicates[key].template = pred.template
+
+
+def embedding_text(kind: str, rec: Record) -> str:
+    """What a stored record's vector is computed from (the same rule `save_items` follows)."""
+    if kind in ("facts", "rules"):
+        return rec.meta.get("nl") or words(rec.text)
+    if kind == "schema":
+        return "schema of the workspace"
+    return rec.text
+
+
+def rebuild(store: ChromaStore, new_store: ChromaStore, progress=None) -> int:
+    """Copy every record into `new_store` (another embedder), embedding all first so that a
+    failing embedder leaves the old collections untouched. Returns the records copied."""
+    from core.memory.store import KINDS
+
+    kept = {kind: store.all(kind) for kind in KINDS}
+    vectors = {}
+    for kind, records in kept.items():
+        texts = [embedding_text(kind, r) for r in records]
+        vectors[kind] = [v for start in range(0, len(texts), 512)
+                         for v in new_store.embedder.embed(texts[start:start + 512])]
+    store.drop()
+    for kind, records in kept.items():
+        new_store.add(kind, records, vectors=vectors[kind], progress=progress)
+    return sum(len(r) for r in kept.values())

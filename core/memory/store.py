@@ -1,0 +1,214 @@
+"""The Chroma store behind a workspace: one collection per kind, embeddings we compute.
+
+Collections are created with `embedding_function=None` and the embedder's name in their
+metadata; Chroma never picks an embedder (its default downloads a model). chromadb is
+imported only when a store is opened. Nothing here parses logic or knows about commands.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+from urllib.parse import urlparse
+
+from core.errors import UserError
+
+KINDS = ("facts", "rules", "docs", "schema")
+FORMAT = 1
+_WORKSPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z")
+
+
+class BackendUnavailable(UserError):
+    """A server sym needs (Chroma, Ollama) does not answer (batch exit code 3)."""
+
+    exit_code = 3
+
+
+def check_workspace_name(name: str) -> str:
+    if not _WORKSPACE.match(name or ""):
+        raise UserError(f"bad workspace name {name!r}",
+                        hint="use letters, digits, '-' and '_' (up to 63 characters), starting with a letter or digit")
+    return name
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored entry: id, document text, metadata (flat JSON values)."""
+
+    id: str
+    text: str
+    meta: dict
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str
+    id: str
+    text: str
+    meta: dict
+    score: float     # cosine similarity, 1 = same direction
+
+
+def _quiet_settings():
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+def connect(*, path: Path | None = None, url: str | None = None):
+    """A Chroma client: embedded at `path`, or the server at `url`."""
+    try:
+        import chromadb
+    except ImportError:  # pragma: no cover - chromadb is a dependency
+        raise UserError("chromadb is not installed", hint="pip install -e '.[dev]'") from None
+    if url:
+        parsed = urlparse(url if "://" in url else f"http://{url}")
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise UserError(f"bad Chroma URL {url!r}", hint="e.g. --chroma-url http://127.0.0.1:8000")
+        port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+        try:
+            client = chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
+                                         settings=_quiet_settings())
+            client.heartbeat()
+        except Exception as err:  # the client raises assorted connection errors
+            raise BackendUnavailable(f"cannot reach the Chroma server at {url}",
+                                     hint=f"is `chroma run` listening there? ({type(err).__name__})") from None
+        return client
+    assert path is not None
+    try:
+        return chromadb.PersistentClient(path=str(path), settings=_quiet_settings())
+    except Exception as err:
+        raise UserError(f"cannot open the Chroma store at {path}: {err}".splitlines()[0],
+                        hint="the workspace may be corrupt; move it aside or pick another with --memory") from None
+
+
+class ChromaStore:
+    """The collections of one workspace in one Chroma client."""
+
+    def __init__(self, client, workspace: str, embedder):
+        self.client = client
+        self.workspace = check_workspace_name(workspace)
+        self.embedder = embedder
+        self._collections: dict[str, object] = {}
+        self._batch = max(1, min(int(client.get_max_batch_size()), 4096))
+
+    def name(self, kind: str) -> str:
+        return f"sym_{self.workspace}_{kind}"
+
+    def recorded_embedder(self) -> str | None:
+        """The embedder this workspace was built with (None for a new workspace)."""
+        for kind in KINDS:
+            try:
+                col = self.client.get_collection(self.name(kind), embedding_function=None)
+            except Exception:
+                continue
+            return (col.metadata or {}).get("embedder")
+        return None
+
+    def collection(self, kind: str):
+        col = self._collections.get(kind)
+        if col is None:
+            meta = {"embedder": self.embedder.name, "sym_kind": kind, "sym_format": FORMAT, "hnsw:space": "cosine"}
+            col = self.client.get_or_create_collection(self.name(kind), metadata=meta, embedding_function=None)
+            built_with = (col.metadata or {}).get("embedder")
+            if built_with != self.embedder.name:
+                raise UserError(f"workspace {self.workspace!r} was built with embedder {built_with!r}, not "
+                                f"{self.embedder.name!r}", hint=f"/reindex {self.embedder.name} rebuilds it")
+            self._collections[kind] = col
+        return col
+
+    def add(self, kind: str, records: list[Record], texts_to_embed: list[str] | None = None,
+            progress=None, vectors: list | None = None) -> None:
+        """Upsert records in batches, embedding `texts_to_embed` (default their text) unless
+        `vectors` are given. On failure, what this call wrote is removed again."""
+        if not records:
+            return
+        col = self.collection(kind)
+        texts = texts_to_embed if texts_to_embed is not None else [r.text for r in records]
+        done: list[str] = []
+        try:
+            for start in range(0, len(records), self._batch):
+                part = records[start:start + self._batch]
+                batch_vectors = (vectors[start:start + self._batch] if vectors is not None
+                                 else self.embedder.embed(texts[start:start + self._batch]))
+                col.upsert(ids=[r.id for r in part], documents=[r.text for r in part],
+                           embeddings=batch_vectors, metadatas=[r.meta or {"_": 0} for r in part])
+                done += [r.id for r in part]
+                if progress is not None:
+                    progress(len(done), len(records))
+        except UserError:
+            self._undo(col, done)
+            raise
+        except Exception as err:
+            self._undo(col, done)
+            raise UserError(f"could not write to the store: {err}".splitlines()[0]) from None
+
+    @staticmethod
+    def _undo(col, ids: list[str]) -> None:
+        if ids:
+            try:
+                col.delete(ids=ids)
+            except Exception:
+                pass
+
+    def delete(self, kind: str, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        for start in range(0, len(ids), self._batch):
+            self.collection(kind).delete(ids=ids[start:start + self._batch])
+
+    def delete_where(self, kind: str, where: dict) -> None:
+        self.collection(kind).delete(where=where)
+
+    def all(self, kind: str) -> list[Record]:
+        """Every record of a kind, in the order Chroma returns them (use created_at to sort)."""
+        col = self.collection(kind)
+        out: list[Record] = []
+        total = col.count()
+        for offset in range(0, total, 10_000):
+            got = col.get(include=["documents", "metadatas"], limit=10_000, offset=offset)
+            out += [Record(i, d or "", m or {}) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])]
+        return out
+
+    def count(self, kind: str) -> int:
+        return self.collection(kind).count()
+
+    def search(self, text: str, kinds: Iterable[str], k: int = 5) -> list[Hit]:
+        (vector,) = self.embedder.embed([text])
+        hits: list[Hit] = []
+        for kind in kinds:
+            col = self.collection(kind)
+            n = col.count()
+            if not n:
+                continue
+            got = col.query(query_embeddings=[vector], n_results=min(k, n),
+                            include=["documents", "metadatas", "distances"])
+            for i, d, m, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0]):
+                hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
+        hits.sort(key=lambda h: -h.score)
+        return hits[:k]
+
+    def drop(self) -> None:
+        """Delete this workspace's collections (for /reindex, which then re-adds everything)."""
+        for kind in KINDS:
+            try:
+                self.client.delete_collection(self.name(kind))
+            except Exception:
+                pass
+        self._collections.clear()
+
+    def workspaces(self) -> list[str]:
+        names = set()
+        for col in self.client.list_collections():
+            name = getattr(col, "name", col)
+            m = re.fullmatch(r"sym_(.+)_(facts|rules|docs|schema)", name)
+            if m:
+                names.add(m.group(1))
+        return sorted(names)
+
+
+def dumps(value: object) -> str:
+    """Metadata values must be flat: nested data is stored as JSON text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,156 @@
+"""Workspace and memory commands: workspaces, documents, search, schema, reindex."""
+
+from __future__ import annotations
+
+import shlex
+
+from core.errors import UserError
+from core.memory import library
+from repl.context import Context
+from repl.registry import command
+from repl.results import Hits, Listing, Message, Table
+
+
+def _workspaces(ctx: Context):
+    if ctx.workspaces is None:
+        raise UserError("this shell keeps memory in the process only", hint="start sym normally to use workspaces")
+    return ctx.workspaces
+
+
+@command("/workspace", args="[NAME]", group="memory")
+def workspace(ctx: Context, arg: str) -> Message:
+    """Show the current workspace, or switch to another (created when new)."""
+    name = arg.strip()
+    if not name:
+        return Message(f"workspace {ctx.memory.workspace}", {"workspace": ctx.memory.workspace})
+    ctx.memory = _workspaces(ctx).open(name)
+    counts = ctx.memory.counts()
+    return Message(f"workspace {name}: {counts['fact']} facts, {counts['rule']} rules, "
+                   f"{counts['constraint']} constraints", {"workspace": name, **counts})
+
+
+@command("/workspaces", group="memory")
+def workspaces(ctx: Context, arg: str) -> Table:
+    """List the workspaces (the current one is marked)."""
+    names = _workspaces(ctx).names()
+    return Table("workspaces", [(n, "current" if n == ctx.memory.workspace else "", "") for n in names])
+
+
+_PARTS = ("facts", "rules", "schema", "docs")
+
+
+@command("/memory", args="[facts|rules|schema|docs]", group="memory",
+         completer=lambda ctx, text: [p for p in _PARTS if p.startswith(text.strip())])
+def memory(ctx: Context, arg: str):
+    """Counts of what the working memory holds, or a listing of one part."""
+    part = arg.strip()
+    m = ctx.memory
+    if part in ("facts", "rules"):
+        kinds = ("fact",) if part == "facts" else ("rule", "constraint")
+        return Listing([it for it in m.items.values() if it.kind in kinds])
+    if part == "schema":
+        return schema(ctx, "")
+    if part == "docs":
+        return docs(ctx, "")
+    if part:
+        raise UserError(f"no memory part {part!r}", hint="choose one of: " + ", ".join(_PARTS))
+    counts = m.counts()
+    store = m.store
+    where = "process only" if store is None else (ctx.workspaces.url if ctx.workspaces and ctx.workspaces.url
+                                                  else "embedded Chroma")
+    return Table(f"workspace {m.workspace} ({where})", [
+        ("facts", counts["fact"], ""), ("rules", counts["rule"], ""), ("constraints", counts["constraint"], ""),
+        ("predicates", len(m.schema.predicates), ""), ("objects", len(m.schema.objects), ""),
+        ("documents", len(library.documents(store)), ""),
+        ("embedder", store.embedder.name if store is not None else "none", ""),
+    ])
+
+
+@command("/load", args="FILE", group="memory")
+def load(ctx: Context, arg: str) -> Message:
+    """Load a .txt, .md or .pdf document: chunked by paragraphs, embedded, stored with offsets."""
+    name = arg.strip()
+    if not name:
+        raise UserError("no file given", hint="/load notes.md")
+    info, before = library.load(ctx.memory.store, ctx.path(name), progress=ctx.progress(f"loading {name}"))
+    verb = f"reloaded (replacing {before} chunks)" if before else "loaded"
+    return Message(f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters", info.to_dict())
+
+
+@command("/docs", group="memory")
+def docs(ctx: Context, arg: str) -> Table:
+    """List the loaded documents."""
+    found = library.documents(ctx.memory.store)
+    return Table("documents" if found else "no documents loaded (/load FILE)",
+                 [(d.name, f"{d.chunks} chunks", d.path) for d in found])
+
+
+@command("/search", args="TEXT [--k N] [--kind facts|rules|docs]", group="memory")
+def search(ctx: Context, arg: str) -> Hits:
+    """Find facts, rules and document chunks by meaning, ranked, with scores and sources."""
+    try:
+        words = shlex.split(arg)
+    except ValueError as err:
+        raise UserError(f"cannot read the search: {err}") from None
+    k, kinds, text = ctx.settings.search_k, ("facts", "rules", "docs"), []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("--k", "-k", "--kind") and i + 1 >= len(words):
+            raise UserError(f"{w} needs a value")
+        if w in ("--k", "-k"):
+            if not words[i + 1].isdigit() or int(words[i + 1]) < 1:
+                raise UserError(f"--k wants a positive number, not {words[i + 1]!r}")
+            k, i = int(words[i + 1]), i + 2
+        elif w == "--kind":
+            chosen = [library.KIND_NAMES.get(x) for x in words[i + 1].split(",")]
+            if None in chosen:
+                raise UserError(f"unknown kind {words[i + 1]!r}", hint="--kind facts|rules|docs")
+            kinds, i = tuple(dict.fromkeys(chosen)), i + 2
+        else:
+            text.append(w)
+            i += 1
+    return Hits(" ".join(text), library.search(ctx.memory.store, " ".join(text), kinds=kinds, k=k))
+
+
+@command("/schema", args="[template PRED/N TEXT | merge OLD/N INTO/N]", group="memory")
+def schema(ctx: Context, arg: str):
+    """Show predicates (arity, NL template, uses) and objects; set a template; merge two predicates."""
+    m = ctx.memory
+    parts = arg.split(None, 2)
+    if not parts:
+        rows = [(p.key, p.count, p.template or "") for p in sorted(m.schema.predicates.values(), key=lambda p: p.key)]
+        objects = ", ".join(sorted(m.schema.objects)[:40])
+        more = len(m.schema.objects) - 40
+        rows.append(("objects", len(m.schema.objects), objects + (f" … and {more} more" if more > 0 else "")))
+        return Table(f"schema of {m.workspace}", rows)
+    if parts[0] == "template" and len(parts) == 3:
+        key, template = parts[1], parts[2].strip().strip('"')
+        if key not in m.schema.predicates:
+            raise UserError(f"unknown predicate {key}", hint="/schema lists predicates as name/arity")
+        m.schema.set_template(key, template)
+        if m.store is not None:
+            from core.memory.persist import save_schema
+
+            save_schema(m.store, m.schema)
+        return Message(f"{key}: {template}")
+    if parts[0] == "merge" and len(parts) == 3:
+        items = m.merge_predicates(parts[1], parts[2].strip())
+        if m.store is not None:
+            from core.memory.persist import save_schema
+
+            save_schema(m.store, m.schema)
+        return Message(f"merged {parts[1]} into {parts[2].strip()}: {len(items)} items rewritten",
+                       {"rewritten": [it.id for it in items]})
+    raise UserError("unknown /schema form", hint='/schema, /schema template father_of/2 "{0} is the father of {1}", '
+                                                 "/schema merge located_at/2 located_in/2")
+
+
+@command("/reindex", args="[EMBEDDER]", group="memory")
+def reindex(ctx: Context, arg: str) -> Message:
+    """Rebuild the workspace's collections with an embedder: hash, ollama:MODEL or st:NAME."""
+    ws = _workspaces(ctx)
+    spec = arg.strip() or (ctx.memory.store.embedder.name if ctx.memory.store is not None else "hash")
+    memory, count = ws.reindex(spec, progress=ctx.progress("reindexing"))
+    ctx.memory = memory
+    return Message(f"reindexed {count} records with {spec}", {"records": count, "embedder": spec})
