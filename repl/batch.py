@@ -26,7 +26,7 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
     out, err = out or sys.stdout, err or sys.stderr
     renderer = JsonRenderer(out, err) if json_lines else TextRenderer(out, err, echo=echo)
     if source == "-":
-        text, base_dir = sys.stdin.read(), None
+        text, base_dir, label = sys.stdin.read(), None, "stdin"
     else:
         path = Path(source)
         try:
@@ -37,7 +37,7 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
         except (OSError, UnicodeDecodeError) as e:
             err.write(f"sym: cannot read {source}: {getattr(e, 'strerror', None) or e}\n")
             return USAGE
-        base_dir = path.resolve().parent
+        base_dir, label = path.resolve().parent, path.name
 
     narrate = narrator(renderer, err)
     try:
@@ -49,7 +49,7 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
     try:
         for item in split_inputs(text):
             renderer.begin(item.line, item.text)
-            name, result = shell.execute(item.text)
+            name, result = shell.execute(item.text, source=f"{label}:{item.line}")
             renderer.result(item.line, item.text, name, result)
             if isinstance(result, Failure):
                 failures += 1

@@ -19,6 +19,7 @@ class Context:
     emit: Emit = ignore
     base_dir: Path | None = None     # where a batch script lives: relative paths are tried there too
     workspaces: object | None = None  # a core.memory.workspace.Workspaces when memory persists
+    source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
 
     def progress(self, task: str):
         """A callback (done, total) that emits Progress events for long work."""

@@ -88,10 +88,12 @@ class Shell:
         if self.ctx.workspaces is not None:
             self.ctx.workspaces.close()
 
-    def execute(self, text: str) -> tuple[str, Result]:
-        """Run one input; returns (command name, result). Never raises for user errors."""
+    def execute(self, text: str, *, source: str = "typed") -> tuple[str, Result]:
+        """Run one input; returns (command name, result). Never raises for user errors.
+        `source` labels what it stores (typed, or SCRIPT:LINE in batch mode)."""
         from repl.commands.logic import add_text
 
+        self.ctx.source = source
         name, arg = route(text)
         try:
             if not name:

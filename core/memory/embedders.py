@@ -34,6 +34,11 @@ _SEED_WORD, _SEED_BIGRAM, _SEED_CHAR = 0x5157, 0xB16A, 0xC4A3
 # Whole words say most about meaning; 3-grams only tie spellings together (fatherof ~ father_of).
 WORD_WEIGHT, BIGRAM_WEIGHT, CHAR_WEIGHT = 1.0, 0.6, 0.5
 _CACHE_LIMIT = 200_000
+# Function words and one-letter words (rule variables) say little about what a text is about:
+# they keep a small weight of their own and contribute no 3-grams.
+STOPWORDS = frozenset("""a an the of in at on to is are was were be been who what which whom whose
+does do did has have had it its this that these those and or for with by as from if then not""".split())
+STOPWORD_WEIGHT = 0.15
 
 
 def words_of(text: str) -> list[str]:
@@ -64,6 +69,10 @@ class HashEmbedder:
 
     def _word_features(self, word: str) -> tuple:
         """The word's own features, merged by bucket: the word and its space-padded 3-grams (cached)."""
+        if word in STOPWORDS or len(word) == 1:
+            got = (self._feature(word, _SEED_WORD, STOPWORD_WEIGHT),)
+            self._words[word] = got
+            return got
         i, x = self._feature(word, _SEED_WORD, WORD_WEIGHT)
         merged = {i: x}
         get, gget, gram_of, padded = merged.get, self._grams.get, self._gram, f" {word} "

@@ -11,7 +11,7 @@ import json
 import re
 
 from core.logic.parser import parse_program
-from core.logic.terms import Atom, Rule
+from core.logic.terms import Atom, Compare, Naf, Rule, Var
 from core.memory.store import ChromaStore, Record, dumps
 
 _WORDS = re.compile(r"[A-Za-z0-9]+")
@@ -35,8 +35,23 @@ def item_record(item) -> Record:
     return Record(item.id, item.text, meta)
 
 
+def clause_words(clause) -> str:
+    """What a clause is about, as words: its predicates and constants, not its variables
+    (`father_of(F, C) :- parent_of(F, C), male(F).` -> `father of parent of male`)."""
+    if isinstance(clause, Atom):
+        atoms = [clause]
+    else:
+        atoms = [a for a in [clause.head] if a is not None]
+        atoms += [lit.atom if isinstance(lit, Naf) else lit for lit in clause.body if not isinstance(lit, Compare)]
+    parts = []
+    for atom in atoms:
+        parts.append(atom.pred)
+        parts += [str(a) for a in atom.args if not isinstance(a, Var)]
+    return words(" ".join(parts))
+
+
 def embed_text(item) -> str:
-    return item.nl or words(item.text)   # as embedding_text() for a stored fact or rule
+    return item.nl or clause_words(item.clause)   # as embedding_text() for a stored fact or rule
 
 
 def save_items(store: ChromaStore, items: list, progress=None) -> None:
@@ -107,7 +122,11 @@ def load_templates(store: ChromaStore, schema) -> None:
 def embedding_text(kind: str, rec: Record) -> str:
     """What a stored record's vector is computed from (the same rule `save_items` follows)."""
     if kind in ("facts", "rules"):
-        return rec.meta.get("nl") or words(rec.text)
+        if rec.meta.get("nl"):
+            return rec.meta["nl"]
+        from core.logic.parser import parse_one
+
+        return clause_words(parse_one(rec.text))
     if kind == "schema":
         return "schema of the workspace"
     return rec.text

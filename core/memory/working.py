@@ -212,9 +212,13 @@ class WorkingMemory:
         from core.logic.strata import stratify
 
         stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
+        template = self.schema.predicates[old].template
         self.remove(it.id for it in affected)
         outcome = self.add(replacement, merge="off")
         self.schema.merge(old, into)
+        target = self.schema.predicates.get(into)
+        if template and target is not None and not target.template:
+            target.template = template
         return outcome.items
 
     # -- finding items -----------------------------------------------------------

@@ -35,8 +35,7 @@ def _files(ctx: Context, text: str) -> list[str]:
         return []
 
 
-def add_text(ctx: Context, text: str, *, source: str = "typed", only: str | None = None,
-             file_label: str | None = None) -> Added:
+def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None) -> Added:
     """Parse logic text and assert its clauses; queries in it are answered after loading."""
     located = parse_program(text, source=file_label)
     stored, queries = [], []
@@ -49,7 +48,7 @@ def add_text(ctx: Context, text: str, *, source: str = "typed", only: str | None
             raise UserError(f"not a fact: {clause}", hint="use /rule for rules and constraints")
         if only == "rule" and not isinstance(clause, Rule):
             raise UserError(f"not a rule: {clause}.", hint="use /fact for facts")
-        where = f"{file_label}:{loc.line}" if file_label else source
+        where = f"{file_label}:{loc.line}" if file_label else ctx.source
         stored.append((clause, where))
     if only and not stored:
         raise UserError(f"no {only} given", hint=f"e.g. {'/fact father_of(joshua, don).' if only == 'fact' else '/rule p(X) :- q(X).'}")
