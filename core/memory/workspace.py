@@ -128,8 +128,6 @@ class Workspaces:
         from core.events import ignore
         from core.memory.working import WorkingMemory
 
-        if self.current is not None and self.current.name == name:
-            raise UserError(f"already in workspace {name!r}")
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host)
         try:
             memory = WorkingMemory.open(ws.store, emit=self.emit or ignore)

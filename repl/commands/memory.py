@@ -23,6 +23,8 @@ def workspace(ctx: Context, arg: str) -> Message:
     name = arg.strip()
     if not name:
         return Message(f"workspace {ctx.memory.workspace}", {"workspace": ctx.memory.workspace})
+    if name == ctx.memory.workspace:
+        return Message(f"already in workspace {name}", {"workspace": name})
     ctx.memory = _workspaces(ctx).open(name)
     counts = ctx.memory.counts()
     return Message(f"workspace {name}: {counts['fact']} facts, {counts['rule']} rules, "

@@ -38,7 +38,8 @@ def test_json_mode_gives_one_object_per_command(sym_exe):
     assert any(o.get("truth") == "unknown" for o in queries)
     proof = next(o for o in objects if o["kind"] == "proof")
     assert proof["proofs"][0]["status"] == "derived"
-    assert objects[0]["line"] == 4 and objects[0]["command"] == "/consult"
+    assert objects[0]["command"] == "/workspace" and objects[0]["workspace"] == "kinship-example"
+    assert objects[1]["line"] == 5 and objects[1]["command"] == "/consult"
 
 
 # (script after "ok(1).", the error it must give, facts and rules stored afterwards)
@@ -152,3 +153,12 @@ def test_sym_without_a_terminal_reads_commands_from_its_input(sym_exe):
     proc = run(sym_exe, stdin="p(a).\nq(X) :-\n  p(X).\n?- q(a).\n/bye\n?- q(b).\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-2:] == ["true.", "bye."]
+
+
+def test_running_the_example_again_finds_its_memory_and_answers_the_same(sym_exe):
+    first = run(sym_exe, "--batch", str(EXAMPLE))
+    second = run(sym_exe, "--batch", str(EXAMPLE))
+    assert second.returncode == 0, second.stderr
+    assert "consulted family.pl: nothing new" in second.stdout
+    answers = [line for line in first.stdout.splitlines() if " = " in line or line.endswith(".")]
+    assert all(line in second.stdout for line in answers if line.startswith(("X =", "Who =", "true", "unknown")))
