@@ -8,7 +8,8 @@ from core.errors import UserError
 from core.memory import library
 from repl.context import Context
 from repl.registry import command
-from repl.results import Hits, Listing, Message, Table
+from repl.commands.shell import kind_listing
+from repl.results import Hits, Message, Table
 
 
 def _workspaces(ctx: Context):
@@ -48,8 +49,7 @@ def memory(ctx: Context, arg: str):
     part = arg.strip()
     m = ctx.memory
     if part in ("facts", "rules"):
-        kinds = ("fact",) if part == "facts" else ("rule", "constraint")
-        return Listing([it for it in m.items.values() if it.kind in kinds])
+        return kind_listing(m, part)
     if part == "schema":
         return schema(ctx, "")
     if part == "docs":

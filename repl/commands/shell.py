@@ -49,6 +49,12 @@ def set_(ctx: Context, arg: str) -> Table | Message:
 _SECTIONS = ("facts", "rules", "derived", "violations", "settings")
 
 
+def kind_listing(memory, part: str) -> Listing:
+    """The stored facts, or the stored rules and constraints."""
+    kinds = ("fact",) if part == "facts" else ("rule", "constraint")
+    return Listing([it for it in memory.items.values() if it.kind in kinds])
+
+
 @command("/show", args="[facts|rules|derived|violations|settings]", group="shell",
          completer=lambda ctx, text: [s for s in _SECTIONS if s.startswith(text.strip())])
 def show(ctx: Context, arg: str):
@@ -56,8 +62,7 @@ def show(ctx: Context, arg: str):
     what = arg.strip()
     memory = ctx.memory
     if what in ("facts", "rules"):
-        kinds = ("fact",) if what == "facts" else ("rule", "constraint")
-        return Listing([it for it in memory.items.values() if it.kind in kinds])
+        return kind_listing(memory, what)
     if what == "derived":
         return Listing([], [str(f) for f in memory.engine.facts(derived=True)])
     if what == "violations":
