@@ -20,6 +20,7 @@ class ItemAdded:
     kind: str          # fact | rule | constraint
     text: str
     source: str
+    workspace: str = ""
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class ItemRemoved:
     item_id: str
     kind: str
     text: str
+    workspace: str = ""
 
 
 @dataclass(frozen=True)

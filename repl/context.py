@@ -20,6 +20,7 @@ class Context:
     base_dir: Path | None = None     # where a batch script lives: relative paths are tried there too
     workspaces: object | None = None  # a core.memory.workspace.Workspaces when memory persists
     source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
+    session: object | None = None     # the sessions.log.SessionLog recording this shell, if any
 
     def progress(self, task: str):
         """A callback (done, total) that emits Progress events for long work."""

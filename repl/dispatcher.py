@@ -6,6 +6,7 @@ types can raise out of `Shell.execute`, and a failed command leaves memory as it
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,14 +31,29 @@ class MemoryOptions:
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
-               debug: bool = False) -> Shell:
-    """A shell on the workspace the options name (raises UserError if it cannot be opened)."""
+               debug: bool = False, record: bool = True) -> Shell:
+    """A shell on the workspace the options name (raises UserError if it cannot be opened).
+    With `record`, everything it does is appended to a new session log."""
+    settings = Settings()
+    session = None
+    if record:
+        from sessions.log import SessionLog
+
+        session = SessionLog.start(workspace=options.workspace, settings=settings.model_dump(),
+                                   extra={"cwd": os.getcwd(), "base_dir": str(base_dir) if base_dir else None})
+        emit = session.recorder(emit)
     workspaces = None
     if options.persistent:
         from core.memory.workspace import Workspaces
 
         workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit)
-    return Shell(emit=emit, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace)
+    try:
+        return Shell(emit=emit, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
+                     settings=settings, session=session)
+    except BaseException:
+        if session is not None:
+            session.close()
+        raise
 
 
 @dataclass(frozen=True)
@@ -65,13 +81,15 @@ class Shell:
 
     def __init__(self, *, registry: Registry | None = None, memory: WorkingMemory | None = None,
                  settings: Settings | None = None, emit: Emit = ignore, plugins: bool = True,
-                 base_dir: Path | None = None, debug: bool = False, workspaces=None, workspace: str = "default"):
+                 base_dir: Path | None = None, debug: bool = False, workspaces=None, workspace: str = "default",
+                 session=None):
         """`workspaces` (a core.memory.workspace.Workspaces) makes memory persistent: `workspace`
         is opened from it (raises UserError when it cannot be). Without it memory lives in the process."""
         self.registry = registry or builtin_registry()
         if memory is None:
             memory = workspaces.open(workspace) if workspaces is not None else WorkingMemory(emit=emit)
         self.ctx = Context(memory, self.registry, settings or Settings(), emit, base_dir, workspaces)
+        self.ctx.session = session
         self.debug = debug
         if plugins:
             from plugins.loader import load_plugins
@@ -87,6 +105,8 @@ class Shell:
         """Release the workspace (its lock) — also done by the OS when the process ends."""
         if self.ctx.workspaces is not None:
             self.ctx.workspaces.close()
+        if self.ctx.session is not None:
+            self.ctx.session.close()
 
     def execute(self, text: str, *, source: str = "typed") -> tuple[str, Result]:
         """Run one input; returns (command name, result). Never raises for user errors.
@@ -94,6 +114,17 @@ class Shell:
         from repl.commands.logic import add_text
 
         self.ctx.source = source
+        session = self.ctx.session
+        if session is not None:
+            session.input(text, source)
+        name, result = self._run(text)
+        if session is not None:
+            session.output(name, result)
+        return name, result
+
+    def _run(self, text: str) -> tuple[str, Result]:
+        from repl.commands.logic import add_text
+
         name, arg = route(text)
         try:
             if not name:

@@ -133,7 +133,7 @@ class WorkingMemory:
         self.items.update(new)
         for it in new.values():
             self._observe(it.clause, +1)
-            self.emit(ItemAdded(it.id, it.kind, it.text, it.source))
+            self.emit(ItemAdded(it.id, it.kind, it.text, it.source, self.workspace))
         return AddOutcome(list(new.values()), duplicates, notes)
 
     def remove(self, ids: Iterable[str]) -> list[Item]:
@@ -149,7 +149,7 @@ class WorkingMemory:
             else:
                 self.engine.remove_rule(it.id)
             self._observe(it.clause, -1)
-            self.emit(ItemRemoved(it.id, it.kind, it.text))
+            self.emit(ItemRemoved(it.id, it.kind, it.text, self.workspace))
         return doomed
 
     def forget_derived(self) -> int:

@@ -1,0 +1,98 @@
+"""Session commands: name the session, list sessions, resume one, write a script of it."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from pathlib import Path
+
+from core.errors import UserError
+from core.memory.store import check_workspace_name
+from repl.context import Context
+from repl.registry import command
+from repl.results import Message, Table
+
+
+def _session(ctx: Context):
+    if ctx.session is None:
+        raise UserError("this shell is not recording a session")
+    return ctx.session
+
+
+@command("/save", args="NAME | --script FILE", group="session")
+def save(ctx: Context, arg: str) -> Message:
+    """Name the current session (it is always being recorded), or write its inputs as a .sym script."""
+    from sessions.log import read_session
+
+    words = shlex.split(arg) if arg.strip() else []
+    session = _session(ctx)
+    if words[:1] == ["--script"]:
+        if len(words) != 2:
+            raise UserError("give one file", hint="/save --script replay.sym")
+        lines = []
+        for event in read_session(session.path).inputs():
+            text = event["text"]
+            if text.startswith("/save"):
+                continue  # saving is not part of what the script does
+            lines.append(f'"""\n{text}\n"""' if "\n" in text and text.startswith("/") else text)
+        path = Path(words[1]).expanduser()
+        try:
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        except OSError as err:
+            raise UserError(f"cannot write {words[1]}: {err.strerror or err}") from None
+        return Message(f"wrote {len(lines)} inputs to {path}", {"path": str(path), "inputs": len(lines)})
+    if len(words) != 1:
+        raise UserError("give the session a name", hint="/save kinship-study")
+    name = check_workspace_name(words[0])
+    path = session.rename(name)
+    return Message(f"session saved as {name} ({path})", {"name": name, "path": str(path)})
+
+
+@command("/sessions", group="session")
+def sessions(ctx: Context, arg: str) -> Table:
+    """List recorded sessions: name, date, commands, workspace."""
+    from sessions.log import read_session, sessions_dir
+
+    rows = []
+    folder = sessions_dir()
+    for path in sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []:
+        try:
+            rec = read_session(path)
+        except UserError:
+            rows.append((path.stem, "unreadable", ""))
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(rec.header.get("started", 0)))
+        current = " (this one)" if ctx.session is not None and ctx.session.path == path else ""
+        rows.append((path.stem, when, f"{len(rec.inputs())} commands, workspace {rec.header.get('workspace')}{current}"))
+    return Table("sessions" if rows else "no sessions recorded yet", rows)
+
+
+@command("/resume", args="NAME [--fresh]", group="session")
+def resume(ctx: Context, arg: str) -> Message:
+    """Rebuild the memory a session ended with: in its workspace, or with --fresh in a new one named after it."""
+    from core.logic.parser import parse_program
+    from sessions.log import final_state, find_session, read_session
+
+    words = arg.split()
+    fresh = "--fresh" in words
+    words = [w for w in words if w != "--fresh"]
+    if len(words) != 1:
+        raise UserError("name one session", hint="/resume kinship-study  (/sessions lists them)")
+    rec = read_session(find_session(words[0]))
+    workspace, items = final_state(rec)
+    if ctx.workspaces is None:
+        raise UserError("this shell keeps memory in the process only; resume needs workspaces")
+    target = check_workspace_name(rec.path.stem if fresh else workspace)
+    if fresh and target in ctx.workspaces.names():
+        raise UserError(f"workspace {target!r} exists already", hint=f"/workspace {target}, or /resume without --fresh")
+    clauses = parse_program("\n".join(e["text"] for e in items.values()), source=rec.path.name) if items else []
+    if target != ctx.memory.workspace:
+        ctx.memory = ctx.workspaces.open(target)
+    memory = ctx.memory
+    extra = [i for i in memory.items if i not in items]
+    memory.remove(extra)
+    outcome = memory.add([(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())],
+                         merge="off")
+    return Message(f"resumed {rec.path.stem} in workspace {target}: {len(outcome.items)} items added, "
+                   f"{len(extra)} removed, {len(memory.items)} in all",
+                   {"workspace": target, "added": len(outcome.items), "removed": len(extra)})

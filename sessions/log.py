@@ -1,0 +1,187 @@
+"""The session log: one JSON object per line, appended and flushed per event.
+
+Events: `header` (format, sym version, workspace, settings), `input` (what the user typed),
+`output` (the command's result as data), `memory` (items added or removed, with content),
+`llm` (requests and responses, once a backend records them). Reading never evaluates
+anything: it is `json.loads` per line and a check of the shape.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from core import __version__
+from core.errors import UserError
+
+FORMAT = 1
+EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
+
+
+def sessions_dir() -> Path:
+    from core.memory.workspace import data_dir
+
+    return data_dir() / "sessions"
+
+
+class SessionLog:
+    """Appends events to a session file; each line is complete and flushed when written."""
+
+    def __init__(self, path: Path, *, workspace: str, settings: dict, extra: dict | None = None):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file: IO[str] | None = open(path, "a", encoding="utf-8")
+        self.seq = 0
+        self.current_input: int | None = None
+        self.write("header", format=FORMAT, sym=__version__, workspace=workspace, settings=settings,
+                   started=time.time(), pid=os.getpid(), **(extra or {}))
+
+    @classmethod
+    def start(cls, *, workspace: str, settings: dict, extra: dict | None = None) -> SessionLog:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return cls(sessions_dir() / f"{stamp}-{os.getpid()}.jsonl", workspace=workspace, settings=settings,
+                   extra=extra)
+
+    def write(self, event_type: str, /, **fields) -> None:
+        if self._file is None:
+            return
+        self.seq += 1
+        line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=False, default=str)
+        try:
+            self._file.write(line + "\n")
+            self._file.flush()
+        except OSError:  # a full disk stops the log, never the command that was being logged
+            self._file = None
+
+    # -- what a shell records ----------------------------------------------------
+
+    def input(self, text: str, source: str) -> None:
+        self.write("input", text=text, source=source, ts=time.time())
+        self.current_input = self.seq
+
+    def output(self, command: str, result) -> None:
+        payload = {"command": command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
+        self.write("output", input=self.current_input, result=payload)
+
+    def recorder(self, emit):
+        """An event subscriber that records memory changes, then passes every event on."""
+        from core.events import ItemAdded, ItemRemoved
+
+        def record(event) -> None:
+            if isinstance(event, ItemAdded):
+                self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
+                           text=event.text, source=event.source, workspace=event.workspace)
+            elif isinstance(event, ItemRemoved):
+                self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
+                           text=event.text, workspace=event.workspace)
+            emit(event)
+
+        return record
+
+    def rename(self, name: str) -> Path:
+        """Give the session a name: the file moves to NAME.jsonl and logging goes on there."""
+        target = self.path.with_name(f"{name}.jsonl")
+        if target.exists() and target != self.path:
+            raise UserError(f"a session named {name!r} exists already", hint="/sessions lists them; pick another name")
+        assert self._file is not None
+        self._file.close()
+        os.replace(self.path, target)
+        self.path = target
+        self._file = open(target, "a", encoding="utf-8")
+        return target
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+@dataclass
+class Recording:
+    """A session file read back: its header and events (up to the last complete one)."""
+
+    path: Path
+    header: dict
+    events: list[dict] = field(default_factory=list)
+    truncated: bool = False      # the file ended mid-event; `events` stops before it
+
+    def inputs(self) -> list[dict]:
+        return [e for e in self.events if e["t"] == "input"]
+
+    def outputs(self) -> list[dict]:
+        return [e for e in self.events if e["t"] == "output"]
+
+
+def read_session(path: Path) -> Recording:
+    """Parse a session file. A last line cut short is dropped (with `truncated` set); any other
+    damage, or a format newer than this sym understands, is a UserError."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"no such session file: {path}") from None
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    truncated = False
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        truncated = True   # no final newline: the writer died mid-line
+        lines.pop()
+    events: list[dict] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UserError(f"{path.name}:{number}: not a session event (damaged file?)") from None
+        if not isinstance(event, dict) or event.get("t") not in EVENT_TYPES:
+            raise UserError(f"{path.name}:{number}: not a session event (damaged file?)")
+        events.append(event)
+    if not events or events[0]["t"] != "header":
+        if not events and truncated:
+            raise UserError(f"{path.name} ends before its header was complete")
+        raise UserError(f"{path.name} is not a sym session (no header)")
+    header = events.pop(0)
+    version = header.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise UserError(f"{path.name}: the header has no format version")
+    if version > FORMAT:
+        raise UserError(f"{path.name} was written by a newer sym (session format {version}, this sym reads {FORMAT})",
+                        hint="upgrade sym to replay it")
+    for number, event in enumerate(events, start=2):
+        if event["t"] == "input" and not isinstance(event.get("text"), str):
+            raise UserError(f"{path.name}:{number}: an input event without text")
+    return Recording(path, header, events, truncated)
+
+
+def find_session(name_or_path: str) -> Path:
+    """A session by name (in the sessions directory) or by path."""
+    p = Path(name_or_path).expanduser()
+    if p.exists():
+        return p
+    named = sessions_dir() / f"{name_or_path}.jsonl"
+    if named.exists():
+        return named
+    raise UserError(f"no session {name_or_path!r}", hint="/sessions lists them")
+
+
+def final_state(rec: Recording) -> tuple[str, dict[str, dict]]:
+    """The workspace a session ended in and its items then (id -> memory event), from the log."""
+    workspace = rec.header.get("workspace", "default")
+    for e in rec.events:
+        if e["t"] == "memory" and e.get("workspace"):
+            workspace = e["workspace"]
+    items: dict[str, dict] = {}
+    for e in rec.events:
+        if e["t"] != "memory" or e.get("workspace", workspace) != workspace:
+            continue
+        if e.get("op") == "add" and isinstance(e.get("text"), str):
+            items[e["id"]] = e
+        elif e.get("op") == "remove":
+            items.pop(e.get("id"), None)
+    return workspace, items

@@ -1,0 +1,113 @@
+"""Replay a recorded session: re-run its inputs in a scratch data dir and compare with the record.
+
+`--verify` compares every command's result and every memory change with what was recorded
+(ignoring timestamps) and exits 0 only when all are equal. Inputs are re-typed into the
+dispatcher exactly as recorded; nothing from the file is evaluated.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from core.errors import UserError
+from core.events import ItemAdded, ItemRemoved
+from sessions.log import Recording
+
+VOLATILE = {"created_at", "loaded_at", "started", "ts"}
+
+
+def normalise(value):
+    """Results without the fields that differ on every run (timestamps)."""
+    if isinstance(value, dict):
+        return {k: normalise(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    return value
+
+
+def memory_change(event) -> dict | None:
+    if isinstance(event, ItemAdded):
+        return {"op": "add", "id": event.item_id, "kind": event.kind, "text": event.text}
+    if isinstance(event, ItemRemoved):
+        return {"op": "remove", "id": event.item_id, "kind": event.kind, "text": event.text}
+    return None
+
+
+@dataclass
+class ReplayReport:
+    commands: int = 0
+    differences: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until: int | None = None,
+           out: TextIO, err: TextIO, echo: bool = False) -> ReplayReport:
+    """Re-run the recording's inputs in a fresh scratch data directory."""
+    from repl.dispatcher import MemoryOptions, open_shell
+    from repl.render import to_text
+
+    if rec.truncated:
+        err.write(f"warning: {rec.path.name} ends mid-event; replaying up to its last complete event\n")
+    report = ReplayReport()
+    outputs = {e.get("input"): e for e in rec.outputs()}
+    recorded_changes: dict[int | None, list[dict]] = {}
+    for e in rec.events:
+        if e["t"] == "memory":
+            recorded_changes.setdefault(e.get("input"), []).append(
+                {k: e.get(k) for k in ("op", "id", "kind", "text")})
+    changes: list[dict] = []
+
+    def collect(event) -> None:
+        change = memory_change(event)
+        if change is not None:
+            changes.append(change)
+
+    old_home = os.environ.get("SYM_HOME")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="sym-replay-") as scratch:
+        os.environ["SYM_HOME"] = scratch
+        try:
+            where = rec.header.get("base_dir") or rec.header.get("cwd")
+            shell = open_shell(MemoryOptions(rec.header.get("workspace", "default")), emit=collect, record=False,
+                               base_dir=Path(where) if isinstance(where, str) else None)
+            for key, value in (rec.header.get("settings") or {}).items():
+                try:
+                    shell.ctx.settings.set(key, "none" if value is None else str(value))
+                except UserError:
+                    pass  # a setting this sym does not know: the outputs will tell
+            try:
+                for n, event in enumerate(rec.inputs(), start=1):
+                    if until is not None and n > until:
+                        break
+                    changes.clear()
+                    if echo:
+                        out.write(f"» {event['text']}\n")
+                    name, result = shell.execute(event["text"], source=event.get("source", "typed"))
+                    report.commands += 1
+                    if not verify:
+                        body = to_text(result)
+                        if body:
+                            out.write(body + "\n")
+                        continue
+                    recorded = outputs.get(event.get("seq"))
+                    got = normalise({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()})
+                    if recorded is None:
+                        report.differences.append(f"input {n}: no recorded output for {event['text']!r}")
+                    elif normalise(recorded.get("result")) != got:
+                        report.differences.append(f"input {n} ({event['text'][:60]!r}): output differs")
+                    if recorded_changes.get(event.get("seq"), []) != changes:
+                        report.differences.append(f"input {n} ({event['text'][:60]!r}): memory changes differ")
+            finally:
+                shell.close()
+        finally:
+            if old_home is None:
+                os.environ.pop("SYM_HOME", None)
+            else:
+                os.environ["SYM_HOME"] = old_home
+    report.seconds = time.perf_counter() - started
+    return report
