@@ -17,7 +17,8 @@ Per size N it measures:
           engine index). raw: `chromadb.PersistentClient` + `get_or_create_collection(
           embedding_function=None, metadata={"hnsw:space": "cosine"})` + `collection.add`
           in batches of `client.get_max_batch_size()`, with the very same records: same
-          documents (the canonical clause text), same metadata dicts as sym writes, same ids.
+          documents (the canonical clause text), same metadata dicts as sym writes, ids of
+          sym's shape but 16 hex digits (sym's 7-digit item_id collides at 100k, see below).
           Fairness: for BOTH the hash embeddings are computed inside the timed region, by
           the same HashEmbedder, batch by batch; the raw side gets its embedding texts, ids
           and metadata prepared before the clock starts (that preparation is sym's own work).
@@ -25,7 +26,8 @@ Per size N it measures:
           modules (reported on its own), then the timed "time to a usable engine":
           `open_workspace` + `WorkingMemory.open(store)` + the first engine query
           `memory.ask(parse_query("parent_of(p1, X)"))`. raw: `PersistentClient` +
-          `get_collection` + `get` of every record (documents and metadatas).
+          `get_collection` + `get` of every record (documents and metadatas), in pages of
+          30,000 (one unpaged get of 100k fails: "too many SQL variables"; sym pages by 10k).
   search  p50/p95 over 200 random queries of `library.search(store, text, k=5)` against
           raw `collection.query(query_embeddings=[...], n_results=5)`; both embed the query
           text inside the timed region. Measured in a fresh process after reopening
@@ -33,7 +35,11 @@ Per size N it measures:
           side is a warm-up and not counted.
 
 Then a table with the times and the sym/raw ratios, and one verdict line per target:
-reopen-to-usable-engine <= 3 s at 100k, sym/raw <= 1.5x for add, reopen, search p50, p95.
+reopen-to-usable-engine <= 3 s at 100k, sym/raw <= 1.5x for add, reopen, search p50, p95,
+and a MISS line when sym stores fewer than the N distinct facts it was given (the generated
+facts are distinct, so a reported "duplicate" is an item-id collision).
+
+The default run takes about 4-5 minutes on 2 cores, nearly all of it the two 100k adds.
 """
 
 from __future__ import annotations

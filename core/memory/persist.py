@@ -81,9 +81,14 @@ def load_items(store: ChromaStore, make_item) -> list:
     """Every stored fact and rule as items, oldest first (`make_item(id, kind, clause, nl, source, created_at)`)."""
     records = store.all("facts") + store.all("rules")
     records.sort(key=lambda r: (r.meta.get("created_at", 0.0), r.id))
+    return items_from_records(records, make_item, f"workspace {store.workspace}")
+
+
+def items_from_records(records: list[Record], make_item, label: str) -> list:
+    """Items from stored records (in their order), their clauses read back in one parse."""
     if not records:
         return []
-    located = parse_program("\n".join(r.text for r in records), source=f"workspace {store.workspace}")
+    located = parse_program("\n".join(r.text for r in records), source=label)
     if len(located) != len(records):
         raise ValueError("stored clauses did not read back one per record")
     items = []

@@ -93,6 +93,7 @@ class ChromaStore:
         self.workspace = check_workspace_name(workspace)
         self.embedder = embedder
         self._collections: dict[str, object] = {}
+        self._filled: dict[str, bool] = {}   # kind -> holds records (count() is slow on big collections)
         self._batch = max(1, min(int(client.get_max_batch_size()), 4096))
 
     def name(self, kind: str) -> str:
@@ -137,6 +138,7 @@ class ChromaStore:
                 col.upsert(ids=[r.id for r in part], documents=[r.text for r in part],
                            embeddings=batch_vectors, metadatas=[r.meta or {"_": 0} for r in part])
                 done += [r.id for r in part]
+                self._filled[kind] = True
                 if progress is not None:
                     progress(len(done), len(records))
         except UserError:
@@ -158,9 +160,7 @@ class ChromaStore:
         ids = list(ids)
         for start in range(0, len(ids), self._batch):
             self.collection(kind).delete(ids=ids[start:start + self._batch])
-
-    def delete_where(self, kind: str, where: dict) -> None:
-        self.collection(kind).delete(where=where)
+        self._filled.pop(kind, None)
 
     def all(self, kind: str) -> list[Record]:
         """Every record of a kind, in the order Chroma returns them (use created_at to sort)."""
@@ -173,18 +173,24 @@ class ChromaStore:
         return out
 
     def count(self, kind: str) -> int:
-        return self.collection(kind).count()
+        n = self.collection(kind).count()
+        self._filled[kind] = n > 0
+        return n
+
+    def filled(self, kind: str) -> bool:
+        """Whether a kind holds records (remembered, since counting a big collection is slow)."""
+        if kind not in self._filled:
+            self.count(kind)
+        return self._filled[kind]
 
     def search(self, text: str, kinds: Iterable[str], k: int = 5) -> list[Hit]:
         (vector,) = self.embedder.embed([text])
         hits: list[Hit] = []
         for kind in kinds:
-            col = self.collection(kind)
-            n = col.count()
-            if not n:
-                continue
-            got = col.query(query_embeddings=[vector], n_results=min(k, n),
-                            include=["documents", "metadatas", "distances"])
+            if not self.filled(kind):
+                continue  # querying an empty collection costs a round trip for nothing
+            got = self.collection(kind).query(query_embeddings=[vector], n_results=k,
+                                              include=["documents", "metadatas", "distances"])
             for i, d, m, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0]):
                 hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
         hits.sort(key=lambda h: -h.score)
@@ -198,6 +204,7 @@ class ChromaStore:
             except Exception:
                 pass
         self._collections.clear()
+        self._filled.clear()
 
     def workspaces(self) -> list[str]:
         names = set()

@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable
 
 from core.errors import UserError
@@ -33,7 +34,7 @@ class Item:
     source: str = "typed"     # typed, FILE:LINE, tell, llm, …
     created_at: float = field(default_factory=time.time)
 
-    @property
+    @cached_property
     def text(self) -> str:
         return clause_text(self.clause)
 
@@ -45,7 +46,9 @@ class Item:
 def item_id(clause: Atom | Rule) -> str:
     """A stable id from the clause's canonical text: same clause, same id, in every session."""
     kind = "f" if isinstance(clause, Atom) else ("c" if clause.head is None else "r")
-    return kind + hashlib.sha1(clause_text(clause).encode()).hexdigest()[:7]
+    # 12 hex digits (48 bits): ids stay short to type (a unique prefix is enough) while a
+    # collision between two different clauses is unlikely below ~10^7 items per workspace
+    return kind + hashlib.sha1(clause_text(clause).encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -74,22 +77,30 @@ class AddOutcome:
 
 
 class WorkingMemory:
-    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None):
+    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None, snapshot=None):
         self.workspace = workspace
         self.emit = emit
         self.store = store                  # a ChromaStore, or None for a memory that lives in the process
+        self.snapshot = snapshot            # a core.memory.snapshot.Snapshot for fast start-up, or None
         self.engine = Engine()
         self.items: dict[str, Item] = {}
         self.schema = Schema()
 
     @classmethod
-    def open(cls, store, *, emit: Emit = ignore) -> WorkingMemory:
-        """A memory rebuilt from a workspace's store: items, engine index, schema."""
-        from core.memory.persist import load_items
+    def open(cls, store, *, emit: Emit = ignore, snapshot=None) -> WorkingMemory:
+        """A memory rebuilt from a workspace's store (or its snapshot while that agrees with
+        the store's count): items, engine index, schema."""
+        from core.memory.persist import items_from_records, load_items
 
-        memory = cls(store.workspace, emit=emit, store=store)
+        memory = cls(store.workspace, emit=emit, store=store, snapshot=snapshot)
+        make = lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at)  # noqa: E731
         try:
-            items = load_items(store, lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at))
+            if snapshot is not None and snapshot.count() == store.count("facts") + store.count("rules"):
+                items = items_from_records(snapshot.records(), make, f"workspace {store.workspace}")
+            else:
+                items = load_items(store, make)
+                if snapshot is not None:
+                    snapshot.replace_all(items)
         except (UserError, ValueError) as err:
             raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
                             hint="it may be corrupt; /reindex or move it aside") from None
@@ -128,6 +139,8 @@ class WorkingMemory:
             from core.memory.persist import save_items
 
             save_items(self.store, list(new.values()), progress)
+            if self.snapshot is not None:
+                self.snapshot.add(new.values())
         self.engine.add_facts(it.clause for it in new.values() if it.kind == "fact")
         self.engine.add_rules(rules)
         self.items.update(new)
@@ -142,6 +155,8 @@ class WorkingMemory:
             from core.memory.persist import delete_items
 
             delete_items(self.store, doomed)
+            if self.snapshot is not None:
+                self.snapshot.remove(it.id for it in doomed)
         for it in doomed:
             del self.items[it.id]
             if it.kind == "fact":

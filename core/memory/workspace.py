@@ -64,8 +64,15 @@ class Workspace:
 
     def __init__(self, name: str, store: ChromaStore, lock: WorkspaceLock | None, url: str | None):
         self.name, self.store, self.lock, self.url = name, store, lock, url
+        self.snapshot = None
+        if lock is not None:  # embedded: keep a start-up snapshot beside the Chroma files
+            from core.memory.snapshot import Snapshot
+
+            self.snapshot = Snapshot(lock.path.parent / "items.sqlite")
 
     def close(self) -> None:
+        if self.snapshot is not None:
+            self.snapshot.close()
         if self.lock is not None:
             self.lock.release()
 
@@ -130,7 +137,7 @@ class Workspaces:
 
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host)
         try:
-            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore)
+            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore, snapshot=ws.snapshot)
         except Exception:
             ws.close()
             raise
@@ -154,7 +161,7 @@ class Workspaces:
         new_store = ChromaStore(ws.store.client, ws.name, make_embedder(spec, ollama_host=self.ollama_host))
         count = rebuild(ws.store, new_store, progress)
         ws.store = new_store
-        return WorkingMemory.open(new_store, emit=self.emit or ignore), count
+        return WorkingMemory.open(new_store, emit=self.emit or ignore, snapshot=ws.snapshot), count
 
     def close(self) -> None:
         if self.current is not None:

@@ -157,7 +157,7 @@ def listing(ctx: Context, arg: str) -> Listing:
     return Listing(items, extra)
 
 
-_ID = re.compile(r"[frc][0-9a-f]{2,7}\Z")
+_ID = re.compile(r"[frc][0-9a-f]{2,12}\Z")
 
 
 @command("/forget", args="ID…|PATTERN|--derived", completer=_predicates)

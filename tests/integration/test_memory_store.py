@@ -228,3 +228,20 @@ def test_server_mode_shares_memory_between_runs(sym_exe, chroma_server, tmp_path
     assert second.returncode == 0, second.stderr
     assert second.stdout.splitlines()[0] == "X = ben" and "team" in second.stdout
     assert not (tmp_path / "elsewhere" / "workspaces").exists()
+
+
+def test_start_up_uses_the_snapshot_only_while_it_agrees_with_chroma(psym, sym_home):
+    sym = psym()
+    sym("p(a). p(b). q(X) :- p(X).")
+    sym.shell.close()
+    snapshot = sym_home / "workspaces" / "default" / "items.sqlite"
+    assert snapshot.exists()
+    snapshot.write_bytes(b"garbage, not sqlite" * 50)            # a damaged snapshot is rebuilt
+    again = psym()
+    assert sorted(it.text for it in again.shell.memory.items.values()) == ["p(a).", "p(b).", "q(X) :- p(X)."]
+    store = again.shell.memory.store
+    store.delete("facts", [it.id for it in again.shell.memory.items.values() if it.text == "p(b)."])
+    again.shell.close()                                        # chroma changed behind sym's back
+    third = psym()
+    assert sorted(it.text for it in third.shell.memory.items.values()) == ["p(a).", "q(X) :- p(X)."]
+    assert third("?- q(b).").answer.truth == "false"

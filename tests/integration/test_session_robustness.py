@@ -1,0 +1,544 @@
+"""Session logs under abuse: writers killed with SIGKILL mid-stream, `sym --batch` killed mid-run
+and replayed, and `read_session` fed arbitrary bytes, text and JSON. Reading a log must only ever
+give a Recording or a UserError, and nothing in a log is ever executed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from core.errors import UserError
+from repl.dispatcher import MemoryOptions, open_shell
+from repl.results import Failure
+from sessions.log import EVENT_TYPES, FORMAT, SessionLog, read_session
+from sessions.replay import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+# The crash writer runs as `python -c WRITER PATH` and appends events forever, as fast as it can;
+# the test execs the same source to know event n exactly. Every seventh event is several hundred
+# kilobytes, so a kill often lands inside one write and leaves a line cut short.
+WRITER = r'''
+import sys
+from pathlib import Path
+
+SAMPLES = ["ancêtre(ann, ben).", "父亲(张, 李).", "🧠🔥 emoji", "e\u0301 combining", "مرحبا RTL",
+           "a\u2028b\u2029c", 'quote " back \\ slash', "tab\tnl\ncr\r", "nul\x00", "zw\u200bj\u200d",
+           "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "__import__('os').system('touch PWNED')"]
+
+
+def event(n):
+    """Event n (n >= 2; the header is 1): input, memory, output, input, ..."""
+    last_input = n - (n - 2) % 3
+    text = f"{n}:" + SAMPLES[n % len(SAMPLES)] * (1 + n % 5)
+    if n % 7 == 0:
+        text *= 20000
+    kind = ("input", "memory", "output")[(n - 2) % 3]
+    if kind == "input":
+        return kind, {"text": text, "source": f"crash:{n}"}
+    if kind == "memory":
+        return kind, {"op": "add" if n % 2 else "remove", "input": last_input, "id": f"f{n:07x}",
+                      "kind": "fact", "text": text, "source": "crash", "workspace": "default"}
+    return kind, {"input": last_input, "result": {"command": "/assert", "ok": True, "kind": "added",
+                                                  "added": [{"text": text}], "n": n, "x": [1, 2.5, None, True]}}
+
+
+if __name__ == "__main__":
+    from sessions.log import SessionLog
+
+    log = SessionLog(Path(sys.argv[1]), workspace="default", settings={"world": "closed"})
+    while True:
+        kind, fields = event(log.seq + 1)
+        if kind == "input":
+            log.input(**fields)
+        else:
+            log.write(kind, **fields)
+'''
+
+
+def writer_event():
+    namespace = {"__name__": "crash_writer"}
+    exec(compile(WRITER, "crash_writer", "exec"), namespace)  # our own constant source, never a log
+    return namespace["event"]
+
+
+def await_size(path: Path, size: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+    """Until the file at `path` holds at least `size` bytes (the writer must still be running)."""
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.stat().st_size >= size):
+        assert proc.poll() is None, f"the writer exited early with {proc.returncode}"
+        assert time.monotonic() < deadline, f"{path} did not reach {size} bytes"
+        time.sleep(0.0005)
+
+
+def sigkill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+
+
+def complete_lines(raw: bytes) -> int:
+    return raw.count(b"\n")
+
+
+# -- a writer killed at any moment ---------------------------------------------------
+
+
+def test_a_log_killed_at_any_moment_reads_back_as_a_prefix_of_what_was_written(tmp_path):
+    event = writer_event()
+    rng = random.Random(20240601)
+    sizes = [int(10 ** rng.uniform(2, 6.6)) for _ in range(20)]   # 100 bytes .. 4 MB
+    cut_mid_line = 0
+    for trial, size in enumerate(sizes):
+        path = tmp_path / f"crash-{trial}.jsonl"
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            await_size(path, size, proc)
+        finally:
+            sigkill(proc)
+        raw = path.read_bytes()
+        if b"\n" not in raw:      # killed inside the header itself: refused, not misread
+            with pytest.raises(UserError, match="before its header was complete"):
+                read_session(path)
+            continue
+        rec = read_session(path)
+        assert rec.truncated == (not raw.endswith(b"\n")), trial
+        cut_mid_line += rec.truncated
+        assert rec.header["t"] == "header" and rec.header["format"] == FORMAT and rec.header["seq"] == 1
+        assert len(rec.events) + 1 == complete_lines(raw), "every complete line is an event"
+        assert [e["seq"] for e in rec.events] == list(range(2, len(rec.events) + 2))
+        for e in rec.events:
+            kind, fields = event(e["seq"])
+            assert e["t"] == kind
+            assert {k: v for k, v in e.items() if k not in ("t", "seq", "ts")} == fields, e["seq"]
+        path.unlink()   # some trials leave megabytes behind
+    print(f"{cut_mid_line} of {len(sizes)} kills cut a line short")
+
+
+# -- `sym --batch` killed mid-run, then replayed ---------------------------------------------
+
+
+def run(sym_exe, *args, env=None, stdin=None):
+    return subprocess.run([*sym_exe, *args], capture_output=True, text=True, timeout=120, env=env, input=stdin)
+
+
+def test_a_batch_run_killed_mid_way_replays_up_to_its_last_complete_event(sym_exe, sym_home, tmp_path):
+    script = tmp_path / "many.sym"
+    script.write_text("".join(f"p({i}).\n" for i in range(5000)))
+    sessions = sym_home / "sessions"
+    size = random.Random().randint(2_000, 8_000)     # a dozen facts or so in
+    with script.open() as stdin, (tmp_path / "stderr").open("w") as stderr:
+        proc = subprocess.Popen([*sym_exe, "--batch", "-"], stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            deadline = time.monotonic() + 60
+            while not any(sessions.glob("*.jsonl")):
+                assert proc.poll() is None, (tmp_path / "stderr").read_text()
+                assert time.monotonic() < deadline
+                time.sleep(0.001)
+            (path,) = sessions.glob("*.jsonl")
+            await_size(path, size, proc, timeout=60)
+        finally:
+            sigkill(proc)
+    assert proc.returncode == -signal.SIGKILL
+
+    raw = path.read_bytes()
+    rec = read_session(path)
+    assert rec.truncated == (not raw.endswith(b"\n"))
+    inputs = rec.inputs()
+    n = len(inputs)
+    assert n >= 1 and [e["text"] for e in inputs] == [f"p({i})." for i in range(n)]
+    finished = inputs[-1]["seq"] in {e["input"] for e in rec.outputs()}
+    print(f"killed after {n} inputs; last one {'finished' if finished else 'unfinished'}"
+          f"{', mid-line' if rec.truncated else ''}")
+
+    played = run(sym_exe, "replay", str(path))
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.count("added fact ") == n
+    assert ("ends mid-event" in played.stderr) == rec.truncated
+    assert "Traceback" not in played.stderr
+
+    verified = run(sym_exe, "replay", str(path), "--verify")
+    assert f"replayed {n} commands" in verified.stderr and "Traceback" not in verified.stderr
+    differs = [line for line in verified.stderr.splitlines() if line.startswith("differs: ")]
+    if finished:
+        assert verified.returncode == 0 and differs == [], verified.stderr
+    else:
+        # The kill came between the last input and its output. replay.py compares that input
+        # too and reports its missing output (see the xfail below for what it should do).
+        assert differs[0] == f"differs: input {n}: no recorded output for 'p({n - 1}).'", verified.stderr
+        assert all(line.startswith(f"differs: input {n}") for line in differs)
+        assert verified.returncode == (1 if differs else 0)
+        upto = run(sym_exe, "replay", str(path), "--verify", "--until", str(n - 1))
+        assert upto.returncode == 0 and "equal" in upto.stderr, upto.stderr
+
+
+def recorded_session(lines: list[str]) -> Path:
+    shell = open_shell(MemoryOptions())
+    try:
+        for line in lines:
+            shell.execute(line)
+        return shell.ctx.session.path
+    finally:
+        shell.close()
+
+
+def replay_quietly(path: Path, **kwargs):
+    out, err = io.StringIO(), io.StringIO()
+    report = replay(read_session(path), out=out, err=err, **kwargs)
+    return report, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: replay --verify counts an input whose output the crash never let "
+                                       "the log record as a difference ('no recorded output'), so a log cut by a "
+                                       "crash never verifies equal; the unfinished last input should be replayed "
+                                       "but not compared")
+def test_a_log_cut_between_an_input_and_its_output_verifies_equal(sym_home):
+    path = recorded_session(["p(a).", "p(b).", "q(X) :- p(X).", "?- q(X)."])
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    last_input = max(i for i, line in enumerate(lines) if json.loads(line)["t"] == "input")
+    path.write_text("".join(lines[: last_input + 1]), encoding="utf-8")   # as a SIGKILL leaves it
+    report, _, _ = replay_quietly(path, verify=True)
+    assert report.commands == 4
+    assert report.differences == []
+
+
+# -- fuzzing read_session ------------------------------------------------------------
+
+
+class Pwn:
+    def __reduce__(self):
+        return (os.system, ("touch PWNED",))
+
+
+PAYLOADS = [
+    "__import__('os').system('touch PWNED')",
+    '{"t": "input", "text": "__import__(\'os\').system(\'touch PWNED\')"}',
+    '{"t": "input", "text": "__import__(\'os\')"}',
+    "!!python/object/apply:os.system ['touch PWNED']",
+    "${touch PWNED}", "$(touch PWNED)", "`touch PWNED`",
+    '{"__class__": "os.system", "args": ["touch PWNED"]}',
+]
+PICKLES = [pickle.dumps(Pwn(), protocol=p) for p in (0, 2, 4, 5)] + [b"\x80\x04\x95\x1d\x00\x00\x00\x00\x00\x00\x00"]
+HEADER = json.dumps({"t": "header", "seq": 1, "format": FORMAT, "sym": "0.1.0", "workspace": "default",
+                     "settings": {"world": "closed"}}) + "\n"
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text() | st.sampled_from(PAYLOADS),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=25,
+)
+event_like = st.one_of(
+    json_values,
+    st.dictionaries(st.text(max_size=8), json_values, max_size=5).flatmap(
+        lambda d: st.sampled_from(list(EVENT_TYPES) + ["", "Input", "header ", "__import__"]).map(
+            lambda t: {**d, "t": t})),
+    st.builds(lambda d, t: {**d, "t": t}, st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+              st.text(max_size=12)),
+    st.builds(lambda text: {"t": "input", "seq": 2, "text": text}, json_values),
+)
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """Run in an empty directory and make sure nothing was executed there (or in SYM_HOME)."""
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+    home = Path(os.environ["SYM_HOME"])
+    assert not [*tmp_path.rglob("PWNED"), *home.rglob("PWNED")], "something ran a payload"
+    assert not (ROOT / "PWNED").exists() and not Path("PWNED").exists()
+
+
+def read_or_refuse(path: Path, data: bytes):
+    """read_session's answer, or None for a UserError; anything else fails the test."""
+    path.write_bytes(data)
+    try:
+        rec = read_session(path)
+    except UserError as err:
+        assert str(err) and "\n" not in err.message
+        return None
+    assert rec.header["t"] == "header" and isinstance(rec.header["format"], int)
+    assert all(isinstance(e, dict) and e["t"] in EVENT_TYPES for e in rec.events)
+    assert rec.truncated == (not data.endswith(b"\n"))
+    return rec
+
+
+@FUZZ
+@given(data=st.binary(max_size=2000) | st.sampled_from(PICKLES), after_header=st.booleans())
+@example(data=b"", after_header=False)
+@example(data=b"\xff\xfe\x00\n", after_header=True)
+def test_arbitrary_bytes_are_read_or_refused(workdir, data, after_header):
+    read_or_refuse(workdir / "fuzz.jsonl", (HEADER.encode() if after_header else b"") + data)
+
+
+@FUZZ
+@given(lines=st.lists(st.text(max_size=60) | st.sampled_from(PAYLOADS), max_size=12), final_newline=st.booleans(),
+       after_header=st.booleans())
+def test_arbitrary_text_lines_are_read_or_refused(workdir, lines, final_newline, after_header):
+    text = (HEADER if after_header else "") + "\n".join(lines) + ("\n" if final_newline else "")
+    read_or_refuse(workdir / "fuzz.jsonl", text.encode("utf-8", "surrogatepass"))
+
+
+@FUZZ
+@given(events=st.lists(event_like, max_size=8), final_newline=st.booleans(), ascii_only=st.booleans())
+def test_a_valid_header_then_any_json_is_read_or_refused(workdir, events, final_newline, ascii_only):
+    lines = [json.dumps(e, ensure_ascii=ascii_only) for e in events]
+    data = (HEADER + "\n".join(lines) + ("\n" if final_newline and lines else "")).encode("utf-8", "surrogatepass")
+    rec = read_or_refuse(workdir / "fuzz.jsonl", data)
+    if rec is not None and ascii_only:   # (raw lone surrogates come back as U+FFFD)
+        kept = events if final_newline or not events else events[:-1]
+        assert [json.dumps(e) for e in rec.events] == [json.dumps(e) for e in kept]
+
+
+@FUZZ
+@given(header=st.dictionaries(st.text(max_size=8), json_values, max_size=6), fmt=json_values | st.integers())
+def test_any_header_is_read_or_refused(workdir, header, fmt):
+    line = json.dumps({**header, "t": "header", "format": fmt})
+    read_or_refuse(workdir / "fuzz.jsonl", (line + "\n" + '{"t": "note", "seq": 2}\n').encode("utf-8", "surrogatepass"))
+
+
+DEEP = 10_000
+
+
+@pytest.mark.parametrize("line", [
+    "[" * DEEP + "]" * DEEP,
+    '{"a":' * DEEP + "1" + "}" * DEEP,
+    '{"t": "input", "seq": 2, "text": ' + "[" * DEEP + "]" * DEEP + "}",
+    '{"t": "memory", "seq": 2, "x": ' + '{"t": ' * DEEP + '"note"' + "}" * DEEP + "}",
+    "[" * (DEEP * 10),
+], ids=["list", "dict", "input-text", "memory-field", "unclosed"])
+@pytest.mark.parametrize("where", ["header", "event"])
+def test_absurd_nesting_is_refused_not_a_crash(workdir, line, where):
+    data = (line + "\n") if where == "header" else (HEADER + line + "\n")
+    assert read_or_refuse(workdir / "deep.jsonl", data.encode()) is None
+
+
+def test_moderate_nesting_in_an_event_is_kept_as_data(workdir):
+    nested = '{"t": "note", "seq": 2, "x": ' + "[" * 300 + "]" * 300 + "}\n"
+    rec = read_or_refuse(workdir / "nested.jsonl", (HEADER + nested).encode())
+    assert rec is not None and rec.events[0]["t"] == "note"
+
+
+def small_log(path: Path) -> bytes:
+    log = SessionLog(path, workspace="default", settings={"world": "closed"})
+    for text in ["ancêtre(ann, ben).", "?- 父亲(X, 李).", "/why 🧠(x)", PAYLOADS[0]]:
+        log.input(text, "typed")
+        log.write("memory", op="add", input=log.current_input, id="f1", kind="fact", text=text, workspace="default")
+        log.write("output", input=log.current_input, result={"command": "/assert", "ok": True, "kind": "added"})
+    log.close()
+    return path.read_bytes()
+
+
+def test_a_log_cut_at_every_byte_offset_reads_as_its_complete_prefix(workdir):
+    raw = small_log(workdir / "whole.jsonl")
+    whole = read_session(workdir / "whole.jsonl")
+    header_end = raw.index(b"\n") + 1
+    cut = workdir / "cut.jsonl"
+    for k in range(len(raw) + 1):
+        rec = read_or_refuse(cut, raw[:k])
+        if k < header_end:
+            assert rec is None, k
+            continue
+        assert rec is not None, k
+        complete = raw[:k].count(b"\n") - 1
+        assert rec.events == whole.events[:complete], k
+        assert rec.truncated == (raw[k - 1:k] != b"\n"), k
+
+
+def test_replaying_logged_payloads_runs_nothing_but_sym_commands(workdir, sym_home):
+    path = workdir / "payloads.jsonl"
+    header = {"t": "header", "seq": 1, "format": FORMAT, "workspace": "default",
+              "settings": {"world": PAYLOADS[0], PAYLOADS[0]: "x"}}
+    events = [header] + [{"t": "input", "seq": i, "text": text, "source": "typed"}
+                         for i, text in enumerate(PAYLOADS, start=2)]
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    report, out, err = replay_quietly(path, verify=True)
+    assert report.commands == len(PAYLOADS)
+    assert len([d for d in report.differences if "no recorded output" in d]) == len(PAYLOADS)
+
+
+# -- what a log is refused for ------------------------------------------------------------
+
+
+def test_a_log_from_a_newer_sym_says_so(workdir):
+    data = json.dumps({"t": "header", "seq": 1, "format": FORMAT + 1}) + "\n"
+    (workdir / "future.jsonl").write_text(data)
+    with pytest.raises(UserError, match=r"was written by a newer sym \(session format 2, this sym reads 1\)") as err:
+        read_session(workdir / "future.jsonl")
+    assert err.value.hint == "upgrade sym to replay it"
+
+
+def test_a_log_without_a_header_is_refused(workdir):
+    (workdir / "headless.jsonl").write_text('{"t": "input", "seq": 2, "text": "p(a)."}\n')
+    with pytest.raises(UserError, match="is not a sym session \\(no header\\)"):
+        read_session(workdir / "headless.jsonl")
+
+
+def test_an_empty_log_is_refused(workdir):
+    (workdir / "empty.jsonl").write_bytes(b"")
+    with pytest.raises(UserError, match="is not a sym session"):
+        read_session(workdir / "empty.jsonl")
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"", "is not a sym session (no header)"),
+    (b'{"t": "input", "seq": 2, "text": "p(a)."}\n', "is not a sym session (no header)"),
+    (b'{"t": "header", "seq": 1, "form', "ends before its header was complete"),
+    (json.dumps({"t": "header", "seq": 1, "format": FORMAT + 1}).encode() + b"\n", "was written by a newer sym"),
+    (pickle.dumps(Pwn(), protocol=0), "not a session event"),
+])
+def test_sym_replay_refuses_an_unreadable_log_with_exit_2(sym_exe, workdir, content, message):
+    path = workdir / "bad.jsonl"
+    path.write_bytes(content)
+    proc = run(sym_exe, "replay", str(path), "--verify")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("sym: ") and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- bugs found on the way ----------------------------------------------------------------
+
+# Files read_session accepts, whose fields have the wrong types: replay must refuse them with a
+# UserError (or replay them), not die with a traceback.
+ODD_FIELDS = {
+    "output-input-is-a-list": [{"t": "input", "seq": 2, "text": "p(a)."},
+                               {"t": "output", "seq": 3, "input": [2], "result": {}}],
+    "input-seq-is-a-list": [{"t": "input", "seq": [2], "text": "p(a)."}],
+    "memory-input-is-a-dict": [{"t": "input", "seq": 2, "text": "p(a)."},
+                               {"t": "memory", "seq": 3, "input": {}, "op": "add"}],
+    "settings-is-a-list": [{"t": "header", "settings": [1]}, {"t": "input", "seq": 2, "text": "p(a)."}],
+    "workspace-is-a-number": [{"t": "header", "workspace": 5}, {"t": "input", "seq": 2, "text": "p(a)."}],
+}
+
+
+def odd_log(path: Path, events: list[dict]) -> Path:
+    header = {"t": "header", "seq": 1, "format": FORMAT, "workspace": "default", "settings": {}}
+    if events[0]["t"] == "header":
+        header, events = {**header, **events[0]}, events[1:]
+    path.write_text("".join(json.dumps(e) + "\n" for e in [header, *events]))
+    return path
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: read_session checks only `t` (and input `text`), so a log with "
+                                       "wrongly typed fields (unhashable seq/input, settings not a dict, workspace "
+                                       "not a string) reaches replay(), which raises TypeError or AttributeError: "
+                                       "`sym replay` prints a traceback, exit 1")
+@pytest.mark.parametrize("name", sorted(ODD_FIELDS))
+def test_a_log_with_oddly_typed_fields_is_replayed_or_refused(workdir, name):
+    path = odd_log(workdir / f"{name}.jsonl", ODD_FIELDS[name])
+    try:
+        replay_quietly(path, verify=True)
+    except UserError:
+        pass
+
+
+def deepest_accepted(path: Path) -> int:
+    """The deepest `[[...]]` in an output's result that read_session still accepts (it refuses deeper)."""
+    low, high = 1, 200_000
+    while low < high:
+        mid = (low + high + 1) // 2
+        odd_log(path, [{"t": "input", "seq": 2, "text": "p(a)."}, {"t": "note", "seq": 3}])
+        with path.open("a") as f:
+            f.write('{"t": "output", "seq": 4, "input": 2, "result": {"a": ' + "[" * mid + "]" * mid + "}}\n")
+        try:
+            read_session(path)
+            low = mid
+        except UserError:
+            high = mid - 1
+    return low
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: replay's normalise() recurses over recorded results; a result nested "
+                                       "as deep as read_session accepts makes `replay --verify` raise RecursionError")
+def test_a_deeply_nested_result_that_reads_back_also_replays(workdir):
+    path = workdir / "deep.jsonl"
+    depth = deepest_accepted(path)
+    odd_log(path, [{"t": "input", "seq": 2, "text": "p(a)."}, {"t": "note", "seq": 3}])
+    with path.open("a") as f:
+        f.write('{"t": "output", "seq": 4, "input": 2, "result": {"a": ' + "[" * depth + "]" * depth + "}}\n")
+    try:
+        replay_quietly(path, verify=True)
+    except UserError:
+        pass
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: same as above, end to end: a traceback from `sym replay`")
+def test_sym_replay_of_an_oddly_typed_log_gives_one_line_not_a_traceback(sym_exe, workdir):
+    path = odd_log(workdir / "odd.jsonl", ODD_FIELDS["settings-is-a-list"])
+    proc = run(sym_exe, "replay", str(path), "--verify")
+    assert "Traceback" not in proc.stderr and proc.returncode == 2
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: SessionLog.write catches only OSError; text with a lone surrogate "
+                                       "(what stdin gives for invalid UTF-8 under surrogateescape) makes the file's "
+                                       "write raise UnicodeEncodeError out of Shell.execute, and the seq it took "
+                                       "is lost")
+def test_input_with_a_lone_surrogate_is_logged_not_raised(sym_home):
+    shell = open_shell(MemoryOptions())
+    try:
+        name, result = shell.execute("q(\udcff).")
+        assert isinstance(result, Failure) or result.ok
+        shell.execute("p(a).")
+        path = shell.ctx.session.path
+    finally:
+        shell.close()
+    rec = read_session(path)
+    assert [e["seq"] for e in rec.events] == list(range(2, len(rec.events) + 2))
+    assert [e["text"] for e in rec.inputs()][-1] == "p(a)."
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: `sym --batch -` under the C locale (stdin decodes with "
+                                       "surrogateescape) dies with a UnicodeEncodeError traceback from "
+                                       "SessionLog.write on a script with one invalid UTF-8 byte")
+def test_batch_stdin_with_an_invalid_utf8_byte_gives_an_error_not_a_traceback(sym_exe, tmp_path):
+    env = {**os.environ, "LC_ALL": "C"}
+    proc = subprocess.run([*sym_exe, "--batch", "-"], input=b"p(a).\nq(\xff).\np(b).\n", capture_output=True,
+                          timeout=120, env=env)
+    assert b"Traceback" not in proc.stderr and proc.returncode in (0, 1, 2), proc.stderr[-500:]
+
+
+def write_sessions_file(sym_home: Path, name: str, events: list[dict]) -> None:
+    folder = sym_home / "sessions"
+    folder.mkdir(exist_ok=True)
+    odd_log(folder / f"{name}.jsonl", events)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: /sessions formats header `started` with time.localtime without "
+                                       "checking it: a string gives 'internal error: TypeError', 1e300 "
+                                       "'internal error: OverflowError', and one such file breaks the whole listing")
+@pytest.mark.parametrize("started", ["yesterday", 1e300])
+def test_sessions_lists_a_log_with_an_odd_start_time(sym, sym_home, started):
+    write_sessions_file(sym_home, "odd", [{"t": "header", "started": started}])
+    result = sym("/sessions")
+    assert result.ok and any(row[0] == "odd" for row in result.rows)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: final_state indexes memory events with e['id'] unchecked: "
+                                       "/resume of a log with an add event without `id` is 'internal error: KeyError'")
+def test_resume_of_a_log_with_an_id_less_memory_event_is_a_user_error(sym, sym_home):
+    write_sessions_file(sym_home, "noid", [{"t": "memory", "seq": 2, "op": "add", "text": "p(a).",
+                                            "workspace": "default"}])
+    result = sym("/resume noid --fresh")
+    assert not (isinstance(result, Failure) and result.message.startswith("internal error"))
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: replay runs with record=False, so /save and /sessions (and /save "
+                                       "--script) fail or list other sessions in the replay: a session in which "
+                                       "the user typed /save never verifies equal")
+def test_a_session_that_used_save_verifies_equal(sym_home):
+    recorded_session(["p(a).", "/save study", "?- p(X)."])
+    report, _, _ = replay_quietly(sym_home / "sessions" / "study.jsonl", verify=True)
+    assert report.commands == 3 and report.differences == []
