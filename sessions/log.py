@@ -50,11 +50,12 @@ class SessionLog:
         if self._file is None:
             return
         self.seq += 1
-        line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=False, default=str)
+        # ASCII escapes keep any text writable, lone surrogates from undecodable input included
+        line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=True, default=str)
         try:
             self._file.write(line + "\n")
             self._file.flush()
-        except OSError:  # a full disk stops the log, never the command that was being logged
+        except (OSError, ValueError):  # a full disk stops the log, never the command being logged
             self._file = None
 
     # -- what a shell records ----------------------------------------------------
@@ -153,10 +154,32 @@ def read_session(path: Path) -> Recording:
     if version > FORMAT:
         raise UserError(f"{path.name} was written by a newer sym (session format {version}, this sym reads {FORMAT})",
                         hint="upgrade sym to replay it")
+    _check_shape(path.name, 1, header)
     for number, event in enumerate(events, start=2):
-        if event["t"] == "input" and not isinstance(event.get("text"), str):
-            raise UserError(f"{path.name}:{number}: an input event without text")
+        _check_shape(path.name, number, event)
     return Recording(path, header, events, truncated)
+
+
+# the fields each event type must have, and their JSON types (None: may be absent)
+_FIELDS: dict[str, dict[str, tuple]] = {
+    "header": {"workspace": (str,), "settings": (dict, type(None))},
+    "input": {"text": (str,), "source": (str, type(None))},
+    "output": {"input": (int, type(None)), "result": (dict,)},
+    "memory": {"op": (str,), "id": (str,), "kind": (str,), "text": (str,), "input": (int, type(None)),
+               "workspace": (str, type(None))},
+}
+
+
+def _check_shape(name: str, number: int, event: dict) -> None:
+    """Refuse an event whose fields have the wrong JSON types (so nothing downstream trips on them)."""
+    if not isinstance(event.get("seq"), int) or isinstance(event.get("seq"), bool):
+        raise UserError(f"{name}:{number}: an event without a sequence number (damaged file?)")
+    for key, types in _FIELDS.get(event["t"], {}).items():
+        value = event.get(key)
+        optional = type(None) in types
+        if (value is None and not optional) or (value is not None and
+                                               (not isinstance(value, types) or isinstance(value, bool))):
+            raise UserError(f"{name}:{number}: a {event['t']} event with a bad {key!r} (damaged file?)")
 
 
 def find_session(name_or_path: str) -> Path:

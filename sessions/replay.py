@@ -18,7 +18,7 @@ from core.errors import UserError
 from core.events import ItemAdded, ItemRemoved
 from sessions.log import Recording
 
-VOLATILE = {"created_at", "loaded_at", "started", "ts"}
+VOLATILE = {"created_at", "loaded_at", "started", "ts", "path"}
 
 
 def normalise(value):
@@ -73,7 +73,8 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
         os.environ["SYM_HOME"] = scratch
         try:
             where = rec.header.get("base_dir") or rec.header.get("cwd")
-            shell = open_shell(MemoryOptions(rec.header.get("workspace", "default")), emit=collect, record=False,
+            # the replay records into the scratch directory, so /save and friends work as they did
+            shell = open_shell(MemoryOptions(rec.header.get("workspace", "default")), emit=collect, record=True,
                                base_dir=Path(where) if isinstance(where, str) else None)
             for key, value in (rec.header.get("settings") or {}).items():
                 try:
@@ -81,7 +82,8 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 except UserError:
                     pass  # a setting this sym does not know: the outputs will tell
             try:
-                for n, event in enumerate(rec.inputs(), start=1):
+                inputs = rec.inputs()
+                for n, event in enumerate(inputs, start=1):
                     if until is not None and n > until:
                         break
                     changes.clear()
@@ -95,13 +97,10 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                             out.write(body + "\n")
                         continue
                     recorded = outputs.get(event.get("seq"))
-                    got = normalise({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()})
-                    if recorded is None:
-                        report.differences.append(f"input {n}: no recorded output for {event['text']!r}")
-                    elif normalise(recorded.get("result")) != got:
-                        report.differences.append(f"input {n} ({event['text'][:60]!r}): output differs")
-                    if recorded_changes.get(event.get("seq"), []) != changes:
-                        report.differences.append(f"input {n} ({event['text'][:60]!r}): memory changes differ")
+                    if recorded is None and n == len(inputs):
+                        continue  # the run ended (or crashed) before recording this output: nothing to compare
+                    report.differences += _compare(n, event["text"], name, result, recorded,
+                                                   recorded_changes.get(event.get("seq"), []), changes)
             finally:
                 shell.close()
         finally:
@@ -111,3 +110,19 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 os.environ["SYM_HOME"] = old_home
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _compare(n: int, text: str, name: str, result, recorded: dict | None, recorded_changes: list, changes: list) -> list[str]:
+    label = f"input {n} ({text[:60]!r})"
+    if recorded is None:
+        return [f"{label}: no recorded output"]
+    out = []
+    try:
+        got = normalise({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()})
+        if normalise(recorded.get("result")) != got:
+            out.append(f"{label}: output differs")
+    except RecursionError:
+        out.append(f"{label}: the recorded output is nested too deeply to compare")
+    if recorded_changes != changes:
+        out.append(f"{label}: memory changes differ")
+    return out

@@ -45,7 +45,7 @@ def save(ctx: Context, arg: str) -> Message:
         raise UserError("give the session a name", hint="/save kinship-study")
     name = check_workspace_name(words[0])
     path = session.rename(name)
-    return Message(f"session saved as {name} ({path})", {"name": name, "path": str(path)})
+    return Message(f"session saved as {name}", {"name": name, "path": str(path)})
 
 
 @command("/sessions", group="session")
@@ -61,7 +61,7 @@ def sessions(ctx: Context, arg: str) -> Table:
         except UserError:
             rows.append((path.stem, "unreadable", ""))
             continue
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(rec.header.get("started", 0)))
+        when = _when(rec.header.get("started"))
         current = " (this one)" if ctx.session is not None and ctx.session.path == path else ""
         rows.append((path.stem, when, f"{len(rec.inputs())} commands, workspace {rec.header.get('workspace')}{current}"))
     return Table("sessions" if rows else "no sessions recorded yet", rows)
@@ -96,3 +96,10 @@ def resume(ctx: Context, arg: str) -> Message:
     return Message(f"resumed {rec.path.stem} in workspace {target}: {len(outcome.items)} items added, "
                    f"{len(extra)} removed, {len(memory.items)} in all",
                    {"workspace": target, "added": len(outcome.items), "removed": len(extra)})
+
+
+def _when(started: object) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(float(started)))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "unknown date"
