@@ -24,7 +24,7 @@ Per size N it measures:
           and metadata prepared before the clock starts (that preparation is sym's own work).
   reopen  in a fresh process: import chromadb (reported on its own), import sym's memory
           modules (reported on its own), then the timed "time to a usable engine":
-          `open_workspace` + `WorkingMemory.open(store)` + the first engine query
+          `open_workspace` + `WorkingMemory.open(store, snapshot=...)` + the first engine query
           `memory.ask(parse_query("parent_of(p1, X)"))`. raw: `PersistentClient` +
           `get_collection` + `get` of every record (documents and metadatas), in pages of
           30,000 (one unpaged get of 100k fails: "too many SQL variables"; sym pages by 10k).
@@ -145,7 +145,7 @@ def worker_sym_add(n: int, profile_path: str | None = None) -> dict:
 
     text = "\n".join(fact_lines(n)) + "\n"
     ws = open_workspace(WORKSPACE, embedder="hash")
-    memory = WorkingMemory(ws.name, store=ws.store)
+    memory = WorkingMemory(ws.name, store=ws.store, snapshot=ws.snapshot)   # as Workspaces.open builds it
 
     def add():
         t0 = time.perf_counter()
@@ -175,7 +175,7 @@ def worker_sym_reopen(profile_path: str | None = None) -> dict:
         a = time.perf_counter()
         ws = open_workspace(WORKSPACE)
         b = time.perf_counter()
-        memory = WorkingMemory.open(ws.store)
+        memory = WorkingMemory.open(ws.store, snapshot=ws.snapshot)           # as Workspaces.open does
         c = time.perf_counter()
         answer = memory.ask(parse_query("parent_of(p1, X)"))
         d = time.perf_counter()
