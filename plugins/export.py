@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.errors import UserError
-from core.logic.terms import Atom, Compare, Naf, Rule, format_const, format_term
+from core.logic.terms import Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
 
 
 def _atom(atom: Atom) -> str:
@@ -38,10 +38,7 @@ def to_prolog(memory) -> str:
     heads: set[str] = set()
     for it in items:
         clause = it.clause
-        atoms = [clause] if isinstance(clause, Atom) else \
-            [*(a for a in [clause.head] if a is not None),
-             *(lit if isinstance(lit, Atom) else lit.atom for lit in clause.body if not isinstance(lit, Compare))]
-        for a in atoms:
+        for a in clause_atoms(clause):
             preds[format_const(("~" if a.neg else "") + a.pred)] = len(a.args)
         if isinstance(clause, Rule) and clause.head is not None:
             heads.add(format_const(("~" if clause.head.neg else "") + clause.head.pred) + f"/{len(clause.head.args)}")

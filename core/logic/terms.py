@@ -179,6 +179,14 @@ class Located(NamedTuple):
     column: int = 1
 
 
+def clause_atoms(clause: Atom | Rule | Query) -> list[Atom]:
+    """Every atom a clause mentions: the head, positive and negated body atoms (not comparisons)."""
+    if isinstance(clause, Atom):
+        return [clause]
+    head = [clause.head] if isinstance(clause, Rule) and clause.head is not None else []
+    return head + [lit.atom if isinstance(lit, Naf) else lit for lit in clause.body if not isinstance(lit, Compare)]
+
+
 def clause_text(clause: Atom | Rule | Query) -> str:
     """The canonical text of a clause, as the parser would read it back."""
     return f"{clause}." if isinstance(clause, Atom) else str(clause)

@@ -8,19 +8,15 @@ else the symbolic form spelled as words, so meaning search finds `father_of(a, b
 from __future__ import annotations
 
 import json
-import re
 
 from core.logic.parser import parse_program
-from core.logic.terms import Atom, Compare, Naf, Rule, Var
+from core.logic.terms import Atom, Rule, Var, clause_atoms
+from core.memory.embedders import words_of
 from core.memory.store import ChromaStore, Record, dumps
 
-_WORDS = re.compile(r"[A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-
-
 def words(text: str) -> str:
-    """`fatherOf(joshua, 'Don Q')` -> `father of joshua don q`."""
-    return " ".join(w.lower() for w in _WORDS.findall(_CAMEL.sub(" ", text.replace("_", " "))))
+    """`fatherOf(joshua, 'Don Q')` -> `father of joshua don q` (the embedder's own word split)."""
+    return " ".join(words_of(text))
 
 
 def kind_of(item_kind: str) -> str:
@@ -38,13 +34,8 @@ def item_record(item) -> Record:
 def clause_words(clause) -> str:
     """What a clause is about, as words: its predicates and constants, not its variables
     (`father_of(F, C) :- parent_of(F, C), male(F).` -> `father of parent of male`)."""
-    if isinstance(clause, Atom):
-        atoms = [clause]
-    else:
-        atoms = [a for a in [clause.head] if a is not None]
-        atoms += [lit.atom if isinstance(lit, Naf) else lit for lit in clause.body if not isinstance(lit, Compare)]
     parts = []
-    for atom in atoms:
+    for atom in clause_atoms(clause):
         parts.append(atom.pred)
         parts += [str(a) for a in atom.args if not isinstance(a, Var)]
     return words(" ".join(parts))

@@ -19,7 +19,7 @@ from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, ignore
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from core.logic.plan import compare_op
 from core.logic.provenance import ProofNode, proof_tree
-from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text, is_anonymous
+from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
 from core.memory.schema import Schema
 
 
@@ -176,10 +176,7 @@ class WorkingMemory:
     # -- schema ------------------------------------------------------------------
 
     def _observe(self, clause: Atom | Rule, sign: int) -> None:
-        atoms = [clause] if isinstance(clause, Atom) else \
-            [*([clause.head] if clause.head is not None else []),
-             *(lit.atom if isinstance(lit, Naf) else lit for lit in clause.body if not isinstance(lit, Compare))]
-        for atom in atoms:
+        for atom in clause_atoms(clause):
             ground = tuple(a for a in atom.args if not isinstance(a, Var))
             if sign > 0:
                 self.schema.observe(atom.pred, ground if isinstance(clause, Atom) else (), arity=len(atom.args))
@@ -192,10 +189,7 @@ class WorkingMemory:
         seen: set[tuple[str, int]] = set()
         embedder = self.store.embedder if self.store is not None else None
         for clause in clauses:
-            atoms = [clause] if isinstance(clause, Atom) else \
-                [a for a in ([clause.head] if getattr(clause, "head", None) else [])] + \
-                [lit.atom if isinstance(lit, Naf) else lit for lit in getattr(clause, "body", ()) if not isinstance(lit, Compare)]
-            for atom in atoms:
+            for atom in clause_atoms(clause):
                 sig = (atom.pred, len(atom.args))
                 if sig in seen or f"{atom.pred}/{len(atom.args)}" in self.schema.predicates:
                     continue
