@@ -42,3 +42,18 @@ class UsageError(UserError):
     """Bad command-line usage or configuration (batch exit code 2)."""
 
     exit_code = 2
+
+
+class Cancelled(UserError):
+    """The user stopped the running job (Esc / Ctrl+C); whatever it had not written is dropped."""
+
+    exit_code = 130
+
+    def __init__(self, message: str = "cancelled", *, hint: str | None = None):
+        super().__init__(message, hint=hint)
+
+
+class TimedOut(UserError):
+    """A solver or model call ran past its time limit (batch exit code 4)."""
+
+    exit_code = 4

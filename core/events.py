@@ -59,6 +59,74 @@ class SettingChanged:
     value: object
 
 
+@dataclass(frozen=True)
+class LLMCall:
+    """One model call finished (or failed): what the call log holds, in brief."""
+
+    call_id: int | None
+    model: str
+    purpose: str                  # chat, tell, ask.goal, ask.rule, prove, explore.or, …
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class LLMToken:
+    """A chunk of streamed model text (the transcript shows it as it arrives)."""
+
+    text: str
+    purpose: str = "chat"
+
+
+@dataclass(frozen=True)
+class TraceNode:
+    """One node of a reasoning trace: a step of /ask, a node of /explore, an attempt of /prove.
+    `node` ids are unique within `run`; `parent` is None for a run's root."""
+
+    run: str                      # run id, e.g. "ask-3"
+    node: str
+    parent: str | None
+    kind: str                     # ask.goal, ask.step, ask.fact, explore.or, explore.and, prove.attempt, …
+    label: str
+    detail: str = ""
+    status: str = ""              # ok, failed, rejected, proved, refuted, unknown, …
+
+
+@dataclass(frozen=True)
+class ModelShown:
+    """Something for the Models pane: a Z3 model / counter-model / unsat core, a Horn minimal
+    model, or the last program. `text` is ready to show; `data` is the structured form."""
+
+    kind: str                     # z3.model, z3.counter-model, z3.core, horn.model, program
+    title: str
+    text: str
+    data: object = None
+
+
+@dataclass(frozen=True)
+class JobStarted:
+    name: str                     # the command, e.g. "/ask"
+    run: str = ""
+
+
+@dataclass(frozen=True)
+class JobFinished:
+    name: str
+    run: str = ""
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class PolicyApplied:
+    run: str
+    rule: str
+    target: str
+    changes: dict
+
+
 Emit = Callable[[object], None]
 
 

@@ -27,6 +27,22 @@ class Settings(BaseModel):
     """New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check."""
     search_k: int = 5
     """How many results /search returns by default."""
+    model: str = "llama3.1:8b"
+    """The Ollama model used for chat and extraction (/models lists what the server has)."""
+    ollama_host: str | None = None
+    """Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434)."""
+    temperature: float = 0.0
+    """Sampling temperature; at 0, identical requests are answered from the call log."""
+    llm_timeout: float = 120.0
+    """Seconds one model call may take."""
+    llm_retries: int = 2
+    """Retries (with backoff) after a transient failure (refused connection, 5xx)."""
+    llm_cache: bool = True
+    """Answer identical temperature-0 requests from the call log."""
+    proof_timeout: float = 10.0
+    """Seconds one Z3 check may take."""
+    proof_attempts: int = 3
+    """How many programs /prove QUESTION lets the LLM write (errors are fed back)."""
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +23,35 @@ class Context:
     workspaces: object | None = None  # a core.memory.workspace.Workspaces when memory persists
     source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
     session: object | None = None     # the sessions.log.SessionLog recording this shell, if any
+    cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
+    llm_override: object | None = None  # a core.llm.LLM to use instead of one built from settings
+    _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _llm: object | None = None
+
+    @property
+    def llm(self):
+        """The `core.llm.facade.LLM` for this shell, built on first use from the settings
+        (model, host, timeout, cache) and recording into the session log."""
+        if self.llm_override is not None:
+            return self.llm_override
+        from core.llm.facade import LLM
+
+        key = (self.settings.model, self.settings.ollama_host)
+        if self._llm is None or getattr(self._llm, "key", None) != key:
+            self._llm = LLM.for_context(self)
+        return self._llm
+
+    def new_run(self, prefix: str) -> str:
+        """A run id for trace events and policy logs, unique within this shell: "ask-3"."""
+        return f"{prefix}-{next(self._runs)}"
+
+    def check_cancel(self) -> None:
+        """Raise Cancelled (a UserError) when the user asked to stop the running job."""
+        if self.cancel.is_set():
+            self.cancel.clear()
+            from core.errors import Cancelled
+
+            raise Cancelled()
 
     def progress(self, task: str):
         """A callback (done, total) that emits Progress events for long work."""

@@ -1,0 +1,71 @@
+"""The LLM layer: a `Backend` protocol, the Ollama backend, the call log/cache, and `LLM`,
+the facade every reasoner calls.
+
+Reasoners never talk to a backend directly: they call `LLM.chat` / `LLM.stream` /
+`LLM.json`, which add the model and options from settings, answer identical temperature-0
+requests from the call log, retry transient failures, emit `LLMCall` events and raise
+`LLMError` (a UserError, one clear line) when a call fails. A failed call changes nothing.
+
+Heavy imports (the `ollama` client) happen inside `core.llm.ollama_backend`, only when a
+call is made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Protocol
+
+from core.errors import UserError
+
+Message = dict  # {"role": "system" | "user" | "assistant", "content": str}
+
+
+class LLMError(UserError):
+    """A failed model call. `reason` is one of: unreachable, no-model, timeout, context,
+    bad-output, server, cancelled, offline."""
+
+    def __init__(self, message: str, *, reason: str, hint: str | None = None, exit_code: int = 1):
+        super().__init__(message, hint=hint)
+        self.reason = reason
+        self.exit_code = exit_code   # 3 unreachable, 4 timeout, 130 cancelled, else 1
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+    call_id: int | None = None      # row in the call log
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    size: int = 0
+    family: str = ""
+    parameters: str = ""
+    quantization: str = ""
+    details: dict = field(default_factory=dict)
+
+
+class Backend(Protocol):
+    """What a model server offers. Implementations raise LLMError with a specific `reason`."""
+
+    name: str
+
+    def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
+             options: dict | None = None, timeout: float | None = None) -> Reply: ...
+
+    def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
+               timeout: float | None = None) -> Iterator[str | Reply]:
+        """Yields text chunks, then one final Reply (with token counts)."""
+        ...
+
+    def embed(self, texts: list[str], *, model: str) -> list[list[float]]: ...
+
+    def models(self) -> list[ModelInfo]: ...
+
+    def ping(self) -> bool: ...
