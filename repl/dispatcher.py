@@ -7,6 +7,7 @@ types can raise out of `Shell.execute`, and a failed command leaves memory as it
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +74,21 @@ def route(text: str) -> tuple[str, str]:
         return name, rest.strip()
     if text.startswith("?-"):
         return "/query", text
+    if looks_like_chat(text):
+        return "/chat", text
     return "", text     # logic text: facts, rules, constraints (and queries) to assert
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
+
+
+def looks_like_chat(text: str) -> bool:
+    """Natural language rather than logic: a question, or several words with no `(` or `:-`
+    outside quoted atoms ("Bob is big." is chat; "big(bob)." and "'bald eagle'." are logic)."""
+    bare = _QUOTED.sub("q", text.strip())
+    if bare.endswith("?"):
+        return True
+    return "(" not in bare and ":-" not in bare and len(bare.rstrip(".").split()) > 1
 
 
 class Shell:

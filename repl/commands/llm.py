@@ -1,0 +1,3 @@
+"""llm commands (filled in by their issue)."""
+
+from __future__ import annotations
