@@ -24,6 +24,7 @@ class Context:
     source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
     session: object | None = None     # the sessions.log.SessionLog recording this shell, if any
     cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
+    streams: bool = False             # the front-end shows LLMToken events as they arrive
     llm_override: object | None = None  # a core.llm.LLM to use instead of one built from settings
     _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
     _llm: object | None = None

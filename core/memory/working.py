@@ -38,9 +38,17 @@ class Item:
     def text(self) -> str:
         return clause_text(self.clause)
 
+    @property
+    def soft(self) -> bool:
+        """A soft rule: kept with its NL form and premises, applied by the LLM, never by the engine."""
+        return self.source.startswith(SOFT)
+
     def to_dict(self) -> dict:
         return {"id": self.id, "kind": self.kind, "text": self.text, "nl": self.nl,
                 "source": self.source, "created_at": self.created_at}
+
+
+SOFT = "soft:"   # source prefix of soft rules ("soft:tell", "soft:llm")
 
 
 def item_id(clause: Atom | Rule) -> str:
@@ -105,7 +113,7 @@ class WorkingMemory:
             raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
                             hint="it may be corrupt; /reindex or move it aside") from None
         memory.engine.add_facts(it.clause for it in items if it.kind == "fact")
-        memory.engine.add_rules({it.id: it.clause for it in items if it.kind != "fact"})
+        memory.engine.add_rules({it.id: it.clause for it in items if it.kind != "fact" and not it.soft})
         memory.items = {it.id: it for it in items}
         for it in items:
             memory._observe(it.clause, +1)
@@ -133,7 +141,7 @@ class WorkingMemory:
                 continue
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
             new[iid] = Item(iid, kind, clause, nl, source)
-        rules = {i: it.clause for i, it in new.items() if it.kind != "fact"}
+        rules = {i: it.clause for i, it in new.items() if it.kind != "fact" and not it.soft}
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
             from core.memory.persist import save_items

@@ -1,13 +1,199 @@
-"""Natural-language commands: /tell, /ask and chat (the SWM reasoner)."""
+"""Natural-language commands: /tell, /ask and chat (the SWM reasoner in core/reason/swm)."""
 
 from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from core.errors import UserError
 from repl.context import Context
 from repl.registry import command
+from repl.render import to_text
+from repl.results import Result
+
+
+@dataclass
+class Told(Result):
+    kind: ClassVar[str] = "told"
+    sentences: list = field(default_factory=list)      # core.reason.swm.reasoner.Told
+    llm_calls: int = 0
+
+    def to_dict(self) -> dict:
+        return {"sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls}
+
+
+@dataclass
+class Asked(Result):
+    kind: ClassVar[str] = "asked"
+    outcome: object = None                              # core.reason.swm.reasoner.AskOutcome
+
+    def to_dict(self) -> dict:
+        return self.outcome.to_dict()
+
+
+@dataclass
+class Chatted(Result):
+    kind: ClassVar[str] = "chat"
+    text: str = ""
+    cited: list[str] = field(default_factory=list)
+    streamed: bool = False
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "cited": self.cited}
+
+
+_PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": "state change", "none": "—"}
+
+
+@to_text.register
+def _(r: Told) -> str:
+    lines = []
+    for s in r.sentences:
+        where = _PATHS.get(s.path, s.path)
+        if s.problem:
+            lines.append(f"✗ {s.sentence}  ({s.problem})")
+            continue
+        lines.append(f"{s.sentence}  [{where}]")
+        lines += [f"  - removed {it.id}: {it.text}" for it in s.removed]
+        lines += [f"  + {it.kind} {it.id}: {it.text}" for it in s.items]
+        if s.duplicates:
+            lines.append(f"  = {s.duplicates} already known")
+    if r.llm_calls:
+        lines.append(f"({r.llm_calls} LLM call{'s' if r.llm_calls != 1 else ''})")
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Asked) -> str:
+    o = r.outcome
+    answer = o.answer or ("unknown" if o.kind == "truth" else "no answer found")
+    head = f"{answer}" if o.verified else f"{answer}\n(unverified: the model's answer, not derived from memory)"
+    lines = [head]
+    if o.steps:
+        lines.append("because:")
+        lines += [f"  {n}. {s}" for n, s in enumerate(o.steps, start=1)]
+    extra = [f"goal {o.goal}", f"{o.rounds} soft-rule step{'s' if o.rounds != 1 else ''}" if o.rounds else "",
+             f"{o.llm_calls} LLM call{'s' if o.llm_calls != 1 else ''}" if o.llm_calls else "",
+             "mode paper" if o.mode == "paper" else ""]
+    lines.append("(" + ", ".join(e for e in extra if e) + ")")
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Chatted) -> str:
+    if r.streamed:      # the front-end already showed the text as it arrived
+        return f"(cites {', '.join(r.cited)})" if r.cited else ""
+    return r.text + (f"\n(cites {', '.join(r.cited)})" if r.cited else "")
+
+
+def reasoner(ctx: Context, prefix: str):
+    from core.reason.swm.reasoner import SWM
+
+    return SWM(ctx.memory, llm=lambda: ctx.llm, emit=ctx.emit, cancel=ctx.cancel,
+               merge=ctx.settings.schema_merge, run=ctx.new_run(prefix))
+
+
+def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
+    """(text, source label) for /tell --from FILE|DOC."""
+    path = ctx.path(ref)
+    if path.is_file():
+        from core.memory.documents import load_document
+
+        return "\n\n".join(c.text for c in load_document(path).chunks), path.name
+    store = ctx.memory.store
+    if store is not None:
+        chunks = sorted((r for r in store.all("docs") if ref in (r.meta.get("doc_id"), r.meta.get("name"))),
+                        key=lambda r: r.meta.get("index", 0))
+        if chunks:
+            return "\n\n".join(r.text for r in chunks), str(chunks[0].meta.get("name", ref))
+    raise UserError(f"no file or loaded document {ref!r}", hint="/docs lists loaded documents")
+
+
+@command("/tell", args="TEXT | --from FILE|DOC", group="llm")
+def tell(ctx: Context, arg: str) -> Told:
+    """Add natural-language statements: templated sentences become facts/rules directly, the
+    rest go to the LLM. Each added item is shown with its sentence and the path it took."""
+    text, source = arg.strip(), "tell"
+    if text.startswith("--from"):
+        ref = text[len("--from"):].strip()
+        if not ref:
+            raise UserError("--from needs a file or document name")
+        text, name = _tell_source(ctx, ref)
+        source = f"tell:{name}"
+    if not text:
+        raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
+    swm = reasoner(ctx, "tell")
+    sentences = swm.tell(text, source=source)
+    return Told(sentences, swm.llm_calls)
+
+
+def _ask_args(arg: str) -> tuple[dict, str]:
+    opts = {"mode": "hybrid", "max_steps": None, "fallback": True, "open_world": True}
+    try:
+        words = shlex.split(arg)
+    except ValueError:
+        words = arg.split()
+    rest = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "--mode" and i + 1 < len(words):
+            opts["mode"] = words[i + 1]
+            i += 2
+            continue
+        if w == "--max-steps" and i + 1 < len(words):
+            if not words[i + 1].isdigit():
+                raise UserError(f"--max-steps takes a whole number, not {words[i + 1]!r}")
+            opts["max_steps"] = int(words[i + 1])
+            i += 2
+            continue
+        if w in ("--no-fallback", "--closed"):
+            opts["fallback" if w == "--no-fallback" else "open_world"] = False
+            i += 1
+            continue
+        if w.startswith("--"):
+            raise UserError(f"unknown option {w}", hint="/ask [--mode hybrid|paper] [--max-steps N] "
+                                                        "[--no-fallback] [--closed] QUESTION")
+        rest.append(w)
+        i += 1
+    if opts["mode"] not in ("hybrid", "paper"):
+        raise UserError(f"unknown mode {opts['mode']!r}", hint="--mode hybrid or --mode paper")
+    return opts, " ".join(rest)
+
+
+@command("/ask", args="[--mode hybrid|paper] [--max-steps N] QUESTION", group="llm")
+def ask(ctx: Context, arg: str) -> Asked:
+    """Answer a question from memory: formal rules run symbolically, soft rules through the LLM;
+    true/false/unknown or the values, with the steps that justify them."""
+    opts, question = _ask_args(arg)
+    if not question:
+        raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
+    swm = reasoner(ctx, "ask")
+    max_steps = opts.pop("max_steps") or ctx.settings.max_steps
+    return Asked(swm.ask(question, max_steps=max_steps, **opts))
+
+
+_HISTORY: dict[int, list[dict]] = {}
 
 
 @command("/chat", args="TEXT", group="llm")
-def chat(ctx: Context, arg: str):
-    """Talk to the model; relevant memory items are put in the prompt and cited by id."""
-    raise UserError("chat is not available yet")
+def chat(ctx: Context, arg: str) -> Chatted:
+    """Talk to the model (also: type a sentence without a slash); relevant memory items are
+    put in the prompt and cited by id."""
+    import re
+
+    from core.reason.swm import prompts
+    from core.reason.swm.reasoner import relevant_items
+
+    text = arg.strip()
+    if not text:
+        raise UserError("say something", hint="e.g. what do you know about Bob?")
+    items = relevant_items(ctx.memory, text, k=ctx.settings.search_k + 3)
+    lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]
+    history = _HISTORY.setdefault(id(ctx), [])
+    reply = ctx.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
+    history += [{"role": "user", "content": text}, {"role": "assistant", "content": reply.text}]
+    known = {it.id for it in items} | set(ctx.memory.items)
+    cited = [i for i in dict.fromkeys(re.findall(r"\[([a-z][0-9a-f]{12})\]", reply.text)) if i in known]
+    return Chatted(reply.text, cited, streamed=getattr(ctx, "streams", False))

@@ -1,0 +1,485 @@
+"""The Symbolic Working Memory reasoner: `tell` (NL → facts and rules) and `ask` (question →
+goal → step-wise rule application → three-valued answer with its justification).
+
+Hybrid mode: templated sentences go through the controlled-English fast path; the rest
+through the LLM against the current schema. Formal rules run in the engine (zero LLM
+calls); soft rules are grounded symbolically and implemented by the LLM, one call per new
+instance, instances of a step in parallel. Paper mode lets the LLM implement every rule
+instance, as the published method does, in a scratch copy that never touches memory.
+
+Every LLM call happens before anything is written, so a failed call changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from core.errors import ParseError, UserError
+from core.events import Emit, TraceNode, ignore
+from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from core.logic.parser import parse_atom, parse_program, parse_query
+from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_text
+from core.memory.working import SOFT, Item, WorkingMemory, item_id
+from core.reason.swm import english
+from core.reason.swm import prompts
+
+
+@dataclass
+class Told:
+    """What one sentence became."""
+
+    sentence: str
+    path: str                        # fast | llm | soft | state | none
+    items: list[Item] = field(default_factory=list)
+    removed: list[Item] = field(default_factory=list)
+    duplicates: int = 0
+    problem: str = ""
+
+    def to_dict(self) -> dict:
+        out = {"sentence": self.sentence, "path": self.path, "added": [it.to_dict() for it in self.items]}
+        if self.removed:
+            out["removed"] = [it.id for it in self.removed]
+        if self.duplicates:
+            out["duplicates"] = self.duplicates
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass
+class AskOutcome:
+    question: str
+    goal: str
+    kind: str                        # truth | values | relation
+    answer: str                      # true/false/unknown, the values, or the relation sentence
+    verified: bool = True            # False: an LLM's guess, not derived
+    steps: list[str] = field(default_factory=list)
+    rounds: int = 0
+    llm_calls: int = 0
+    values: list[dict] = field(default_factory=list)
+    mode: str = "hybrid"
+    run: str = ""
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "goal": self.goal, "kind": self.kind, "answer": self.answer,
+                "verified": self.verified, "steps": self.steps, "rounds": self.rounds,
+                "llm_calls": self.llm_calls, "mode": self.mode,
+                **({"values": self.values} if self.values else {})}
+
+
+def _llm_or_none(llm_factory):
+    return llm_factory() if callable(llm_factory) else llm_factory
+
+
+class SWM:
+    """One reasoner over one working memory. `llm` is a core.llm.facade.LLM, a zero-argument
+    callable returning one (built only when a sentence or rule needs it), or None (no model)."""
+
+    def __init__(self, memory: WorkingMemory, *, llm=None, emit: Emit = ignore, cancel=None,
+                 merge: str = "ask", run: str = "swm"):
+        self.memory = memory
+        self._llm = llm
+        self.emit = emit
+        self.cancel = cancel
+        self.merge = merge
+        self.run = run
+        self._nodes = 0
+        self.llm_calls = 0
+
+    # -- plumbing ------------------------------------------------------------------
+
+    @property
+    def llm(self):
+        llm = _llm_or_none(self._llm)
+        if llm is None:
+            raise UserError("this needs a language model, and none is configured",
+                            hint="start Ollama and /set model NAME, or use templated sentences")
+        self._llm = llm
+        return llm
+
+    def _node(self, kind: str, label: str, parent: str | None = None, detail: str = "", status: str = "") -> str:
+        self._nodes += 1
+        node = f"{self.run}.{self._nodes}"
+        self.emit(TraceNode(self.run, node, parent, kind, label, detail, status))
+        return node
+
+    def _check_cancel(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            self.cancel.clear()
+            from core.errors import Cancelled
+
+            raise Cancelled()
+
+    def schema_lines(self) -> list[str]:
+        preds = self.memory.schema.predicates
+        return [f"{key}: {p.template}" if getattr(p, "template", "") else key for key, p in sorted(preds.items())][:80]
+
+    # -- tell ----------------------------------------------------------------------
+
+    def tell(self, text: str, *, source: str = "tell") -> list[Told]:
+        sentences = english.split_sentences(text)
+        if not sentences:
+            raise UserError("nothing to tell", hint="e.g. /tell Bob is big. All big things are red.")
+        plan = [(s, english.translate(s)) for s in sentences]
+        unknown = [s for s, tr in plan if tr is None]
+        extracted = self._extract(unknown) if unknown else {}
+        told: list[Told] = []
+        for sentence, tr in plan:
+            self._check_cancel()
+            if tr is not None:
+                told.append(self._store_translation(sentence, tr, source))
+            else:
+                told.append(self._store_extracted(sentence, extracted.get(sentence, []), source))
+        return told
+
+    def _store_translation(self, sentence: str, tr, source: str) -> Told:
+        out = Told(sentence, "state" if tr.updates else "fast")
+        for update in tr.updates:
+            removed, added = self._apply_update(update, sentence, source)
+            out.removed += removed
+            out.items += added
+        if tr.clauses:
+            clauses = [(loc.clause, source) for text in tr.clauses for loc in parse_program(text)]
+            outcome = self.memory.add(clauses, nl=tr.nl or sentence, merge=self.merge)
+            out.items += outcome.items
+            out.duplicates += outcome.duplicates
+        return out
+
+    def _store_extracted(self, sentence: str, clauses: list[tuple[str, object]], source: str) -> Told:
+        if not clauses:
+            return Told(sentence, "none", problem="not understood")
+        soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]
+        hard = [(c, "llm:" + source) for kind, c in clauses if kind != "soft"]
+        out = Told(sentence, "soft" if soft and not hard else "llm")
+        for group in (hard, soft):
+            if group:
+                outcome = self.memory.add(group, nl=sentence, merge=self.merge)
+                out.items += outcome.items
+                out.duplicates += outcome.duplicates
+        return out
+
+    def _apply_update(self, update, sentence: str, source: str) -> tuple[list[Item], list[Item]]:
+        """A state change: for each binding of `match`, remove then add (Boxes-style operations)."""
+        bindings: list[dict] = [{}]
+        if update.match.strip():
+            query = parse_query(update.match)
+            try:
+                bindings = self.memory.ask(query).bindings if not query.is_ground else (
+                    [{}] if self.memory.ask(query).truth == TRUE else [])
+            except UserError:      # a predicate nobody has used yet: nothing matches
+                bindings = []
+        doomed, fresh = [], []
+        for b in bindings:
+            doomed += [_ground(parse_atom(t), b) for t in update.remove]
+            fresh += [_ground(parse_atom(t), b) for t in update.add]
+        removed = self.memory.remove([item_id(a) for a in doomed])
+        outcome = self.memory.add([(a, source) for a in fresh], nl=sentence, merge="off") if fresh else None
+        return removed, (outcome.items if outcome else [])
+
+    def _extract(self, sentences: list[str]) -> dict[str, list[tuple[str, object]]]:
+        """Sentences → (kind, clause) lists via the LLM, with one repair round for clauses that
+        do not parse. Nothing is written here."""
+        llm = self.llm
+        messages = prompts.extraction_messages(sentences, self.schema_lines())
+        node = self._node("tell.llm", f"extract {len(sentences)} sentence(s)")
+        reply = llm.json(messages, prompts.Extraction, purpose="tell")
+        self.llm_calls += 1
+        good, problems = self._check_extraction(reply, sentences)
+        if problems:
+            retry = prompts.repair_messages(messages, reply.model_dump_json(), problems)
+            self._node("tell.repair", f"repair {len(problems)} clause(s)", node, "; ".join(problems)[:300])
+            again = llm.json(retry, prompts.Extraction, purpose="tell.repair")
+            self.llm_calls += 1
+            good, problems = self._check_extraction(again, sentences)
+        return good
+
+    def _check_extraction(self, reply: prompts.Extraction, sentences: list[str]):
+        good: dict[str, list[tuple[str, object]]] = {}
+        problems = []
+        for entry in reply.items:
+            if not 1 <= entry.sentence <= len(sentences):
+                problems.append(f"sentence number {entry.sentence} does not exist")
+                continue
+            text = entry.logic.strip()
+            text = text if text.endswith(".") else text + "."
+            try:
+                clauses = [loc.clause for loc in parse_program(text)]
+            except ParseError as err:
+                problems.append(f"{entry.logic!r}: {err.message}")
+                continue
+            if any(not isinstance(c, (Atom, Rule)) for c in clauses):
+                problems.append(f"{entry.logic!r}: a question is not a statement")
+                continue
+            kind = entry.kind if entry.kind in ("fact", "rule", "soft") else "rule"
+            good.setdefault(sentences[entry.sentence - 1], []).extend(
+                (kind, self._canonical(c)) for c in clauses)
+        return good, problems
+
+    def _canonical(self, clause):
+        """Predicates the model misspelt or cased differently mapped onto known ones."""
+        known = {}
+        for key in self.memory.schema.predicates:
+            name, _, arity = key.rpartition("/")
+            known.setdefault(int(arity), []).append(name)
+
+        def fix(atom: Atom) -> Atom:
+            names = known.get(len(atom.args), [])
+            pred = atom.pred.lower() if atom.pred.lower() in names else atom.pred
+            if pred not in names:
+                squash = lambda n: n.replace("_", "").rstrip("s")  # noqa: E731
+                close = [n for n in names if squash(n) == squash(pred.lower())]
+                close = close or difflib.get_close_matches(pred.lower(), names, n=1, cutoff=0.88)
+                pred = close[0] if close else pred
+            return Atom(pred, atom.args, atom.neg)
+
+        if isinstance(clause, Atom):
+            return fix(clause)
+        body = tuple(fix(b) if isinstance(b, Atom) else Naf(fix(b.atom)) if isinstance(b, Naf) else b
+                     for b in clause.body)
+        return Rule(fix(clause.head) if clause.head is not None else None, body)
+
+    # -- ask -----------------------------------------------------------------------
+
+    def goal(self, question: str):
+        goal = english.question_goal(question)
+        if goal is not None:
+            return goal
+        reply = self.llm.json(prompts.goal_messages(question, self.schema_lines()), prompts.GoalModel,
+                              purpose="ask.goal")
+        self.llm_calls += 1
+        text = reply.query.strip().rstrip(".").removeprefix("?-").strip()
+        try:
+            query = parse_query(text)
+        except ParseError as err:
+            raise UserError(f"the model's goal {text!r} does not parse: {err.message}",
+                            hint="rephrase the question, or ask with ?- in logic") from None
+        atoms = [lit for lit in query.body if isinstance(lit, Atom)]
+        kind = reply.kind if reply.kind in ("truth", "values", "relation") else (
+            "truth" if query.is_ground else "values")
+        if kind == "relation" and atoms and len(atoms[0].args) == 2:
+            return english.Goal("relation", text, tuple(atoms[0].args), question)
+        canon = [self._canonical(a) for a in atoms]
+        text = ", ".join(str(a) for a in canon) if canon else text
+        return english.Goal(kind if kind != "relation" else "truth", text, (), question)
+
+    def ask(self, question: str, *, mode: str = "hybrid", max_steps: int | None = None,
+            open_world: bool = True, fallback: bool = True) -> AskOutcome:
+        goal = self.goal(question)
+        root = self._node("ask.goal", f"{goal.kind}: {goal.query}", detail=question)
+        if mode == "paper":
+            out = self._ask_paper(goal, root, max_steps, open_world)
+        else:
+            out = self._ask_hybrid(goal, root, max_steps, open_world)
+        out.mode, out.run = mode, self.run
+        undecided = out.answer in ("", UNKNOWN) and (goal.kind != "truth" or not self._mentions(goal))
+        if undecided and fallback and _llm_or_none(self._llm) is not None:
+            guess = self.llm.chat(prompts.fallback_messages(question, self.context_lines(question)),
+                                  purpose="ask.fallback")
+            self.llm_calls += 1
+            out.answer, out.verified = guess.text.strip(), False
+            self._node("ask.fallback", "unverified LLM answer", root, out.answer[:200], "unverified")
+        out.llm_calls = self.llm_calls
+        return out
+
+    def _mentions(self, goal) -> bool:
+        """Whether memory knows the goal's predicate at all (else 'unknown' is not an answer)."""
+        keys = self.memory.engine.relation_keys()
+        try:
+            atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
+        except ParseError:
+            return False
+        return all(a.key in keys or a.negate().key in keys for a in atoms)
+
+    def _ask_hybrid(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+        done: set[tuple[str, tuple]] = set()
+        rounds = 0
+        while True:
+            self._check_cancel()
+            self.memory.infer()
+            answer, values = self._check(goal, self.memory.engine, open_world)
+            if self._solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
+                break
+            soft = [it for it in self.memory.items.values() if it.soft and it.kind == "rule"]
+            instances = _instances(soft, self.memory.engine, done)
+            if not instances:
+                break
+            rounds += 1
+            step = self._node("ask.step", f"step {rounds}: {len(instances)} soft rule instance(s)", root)
+            new = self._implement(instances, step)
+            added = self.memory.add([(fact, f"llm:{self.run}") for fact, _ in new],
+                                    nl="", merge="off").items if new else []
+            for it in added:
+                why = next(why for fact, why in new if item_id(fact) == it.id)
+                self._node("ask.fact", it.text, step, why, "ok")
+            if not added:
+                break
+        steps = self._justify(goal, answer)
+        return AskOutcome(goal.question, goal.query, goal.kind, answer, True, steps, rounds, 0, values)
+
+    def _ask_paper(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+        """Every rule instance implemented by the LLM, in a scratch engine (memory untouched)."""
+        scratch = Engine()
+        scratch.add_facts(it.clause for it in self.memory.items.values() if it.kind == "fact")
+        rules = [it for it in self.memory.items.values() if it.kind == "rule"]
+        done: set[tuple[str, tuple]] = set()
+        rounds = 0
+        answer, values = self._check(goal, scratch, open_world)
+        while not self._solved(goal, answer) and (max_steps is None or rounds < max_steps):
+            self._check_cancel()
+            instances = _instances(rules, scratch, done)
+            if not instances:
+                break
+            rounds += 1
+            step = self._node("ask.step", f"step {rounds}: {len(instances)} rule instance(s) for the LLM", root)
+            new = self._implement(instances, step)
+            if not new:
+                break
+            scratch.add_facts(fact for fact, _ in new)
+            answer, values = self._check(goal, scratch, open_world)
+        return AskOutcome(goal.question, goal.query, goal.kind, answer, True,
+                          [f"{rounds} step(s) of LLM rule implementation"], rounds, 0, values)
+
+    def _implement(self, instances: list[tuple[Item, dict, list[Atom]]], parent: str) -> list[tuple[Atom, str]]:
+        llm = self.llm
+        batches = [prompts.implementation_messages(it.nl, it.text, [_premise_text(self.memory, p) for p in premises],
+                                                   str(_ground(it.clause.head, b)))
+                   for it, b, premises in instances]
+        replies = llm.chat_many(batches, purpose="ask.rule", format=prompts.Implementation.model_json_schema())
+        self.llm_calls += len(replies)
+        out: list[tuple[Atom, str]] = []
+        from core.llm.jsonout import parse_json_reply
+
+        for (it, _b, premises), reply in zip(instances, replies):
+            why = f"rule {it.id} on {', '.join(map(str, premises))}"
+            try:
+                impl = parse_json_reply(reply.text, prompts.Implementation)
+            except UserError as err:
+                self._node("ask.rejected", f"unusable reply for {it.id}", parent, err.message, "failed")
+                continue
+            if not impl.applies:
+                self._node("ask.rejected", f"{it.id} does not apply", parent, why, "rejected")
+                continue
+            for text in impl.facts:
+                try:
+                    fact = self._canonical(parse_atom(text.strip().rstrip(".")))
+                except ParseError as err:
+                    self._node("ask.rejected", f"bad fact {text!r}", parent, err.message, "failed")
+                    continue
+                if any(isinstance(a, Var) for a in fact.args):
+                    continue
+                out.append((fact, why))
+        return out
+
+    def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict]]:
+        if goal.kind == "relation":
+            found = english.relation_answer(engine.facts(), goal)
+            return (found or ""), []
+        query = parse_query(goal.query)
+        if query.is_ground:
+            values = []
+            for lit in query.body:
+                if isinstance(lit, Atom):
+                    values.append(engine.truth(lit, open_world=open_world))
+                elif isinstance(lit, Naf):
+                    values.append(FALSE if engine.holds(lit.atom) else TRUE)
+            truth = FALSE if FALSE in values else UNKNOWN if UNKNOWN in values else TRUE
+            return truth, []
+        rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
+        return (goal.render(rows) if rows else ""), rows
+
+    @staticmethod
+    def _solved(goal, answer: str) -> bool:
+        return goal.kind == "truth" and answer in (TRUE, FALSE) or goal.kind == "relation" and bool(answer)
+
+    def _justify(self, goal, answer: str) -> list[str]:
+        if goal.kind != "truth" or answer not in (TRUE, FALSE):
+            return []
+        query = parse_query(goal.query)
+        atoms = [lit for lit in query.body if isinstance(lit, Atom)]
+        steps: list[str] = []
+        for atom in atoms:
+            target = atom if answer == TRUE or self.memory.engine.holds(atom) else atom.negate()
+            _walk(self.memory, self.memory.why(target), steps)
+        return steps
+
+    # -- context for chat and fallbacks --------------------------------------------
+
+    def context_lines(self, text: str, k: int = 8) -> list[str]:
+        return [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in relevant_items(self.memory, text, k)]
+
+
+def relevant_items(memory: WorkingMemory, text: str, k: int = 8) -> list[Item]:
+    """Memory items most related to a text: Chroma search when stored, word overlap otherwise."""
+    if memory.store is not None:
+        try:
+            hits = memory.store.search(text, ("facts", "rules"), k=k)
+            found = [memory.items[h.id] for h in hits if h.id in memory.items]
+            if found:
+                return found
+        except UserError:
+            pass
+    words = set(re.findall(r"[a-z0-9]+", text.lower()))
+    scored = []
+    for it in memory.items.values():
+        mine = set(re.findall(r"[a-z0-9]+", (it.text + " " + it.nl).lower().replace("_", " ")))
+        overlap = len(words & mine)
+        if overlap:
+            scored.append((-overlap, it.created_at, it))
+    return [it for *_, it in sorted(scored, key=lambda t: (t[0], t[1]))[:k]]
+
+
+def _ground(atom: Atom, binding: dict) -> Atom:
+    args = tuple(binding.get(a.name, a) if isinstance(a, Var) else a for a in atom.args)
+    return Atom(atom.pred, args, atom.neg)
+
+
+def _instances(rules: list[Item], engine: Engine, done: set) -> list[tuple[Item, dict, list[Atom]]]:
+    """New applicable instances of rules: their bodies solved over the current model
+    (grounding), minus instances already implemented and those whose conclusion holds."""
+    out = []
+    for it in rules:
+        rule = it.clause
+        if not isinstance(rule, Rule) or rule.head is None:
+            continue
+        try:
+            rows = engine.solve(Query(rule.body))
+        except UserError:
+            continue
+        for row in rows:
+            binding = {v.name: val for v, val in row.items()}
+            key = (it.id, tuple(sorted(binding.items(), key=lambda kv: kv[0])))
+            if key in done:
+                continue
+            done.add(key)
+            head = _ground(rule.head, binding)
+            if engine.holds(head):
+                continue
+            premises = [_ground(b, binding) for b in rule.body if isinstance(b, Atom)]
+            out.append((it, binding, premises))
+    return out
+
+
+def _premise_text(memory: WorkingMemory, atom: Atom) -> str:
+    item = memory.items.get(item_id(atom))
+    return f"{atom}  ({item.nl})" if item is not None and item.nl else str(atom)
+
+
+def _walk(memory: WorkingMemory, node, steps: list[str]) -> None:
+    """Proof tree → justification lines, premises before conclusions."""
+    for child in node.children:
+        _walk(memory, child, steps)
+    lit = clause_text(node.literal) if isinstance(node.literal, Atom) else str(node.literal)
+    if node.status == "derived":
+        rule = memory.items.get(node.rule_id)
+        via = f"by {node.rule_id}" + (f" ({rule.nl})" if rule is not None and rule.nl else "")
+        line = f"{lit}  {via}"
+    elif node.status == "asserted":
+        item = memory.items.get(item_id(node.literal))
+        line = f"{lit}  given" + (f" ({item.nl})" if item is not None and item.nl else "") + \
+               (f" [{item.source}]" if item is not None and item.source.startswith("llm:") else "")
+    else:
+        return
+    if line not in steps:
+        steps.append(line)
