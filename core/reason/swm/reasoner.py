@@ -118,8 +118,10 @@ class SWM:
 
     # -- tell ----------------------------------------------------------------------
 
-    def tell(self, text: str, *, source: str = "tell") -> list[Told]:
-        sentences = english.split_sentences(text)
+    def tell(self, text: str | list[str], *, source: str = "tell") -> list[Told]:
+        """Add statements (a text, or sentences already split). LLM calls happen first;
+        a failed call writes nothing."""
+        sentences = english.split_sentences(text) if isinstance(text, str) else [s for s in text if s.strip()]
         if not sentences:
             raise UserError("nothing to tell", hint="e.g. /tell Bob is big. All big things are red.")
         plan = [(s, english.translate(s)) for s in sentences]
@@ -374,7 +376,9 @@ class SWM:
 
     def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict]]:
         if goal.kind == "relation":
-            found = english.relation_answer(engine.facts(), goal)
+            from core.reason.swm.symbolic import support
+
+            found = english.relation_answer(engine.facts(), goal, rank=support(engine))
             return (found or ""), []
         query = parse_query(goal.query)
         if query.is_ground:
