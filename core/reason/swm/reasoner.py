@@ -204,7 +204,7 @@ class SWM:
             if not 1 <= entry.sentence <= len(sentences):
                 problems.append(f"sentence number {entry.sentence} does not exist")
                 continue
-            text = entry.logic.strip()
+            text = lower_predicates(entry.logic.strip())
             text = text if text.endswith(".") else text + "."
             try:
                 clauses = [loc.clause for loc in parse_program(text)]
@@ -251,7 +251,7 @@ class SWM:
         reply = self.llm.json(prompts.goal_messages(question, self.schema_lines()), prompts.GoalModel,
                               purpose="ask.goal")
         self.llm_calls += 1
-        text = reply.query.strip().rstrip(".").removeprefix("?-").strip()
+        text = lower_predicates(reply.query.strip().rstrip(".").removeprefix("?-").strip())
         try:
             query = parse_query(text)
         except ParseError as err:
@@ -275,7 +275,7 @@ class SWM:
         else:
             out = self._ask_hybrid(goal, root, max_steps, open_world)
         out.mode, out.run = mode, self.run
-        undecided = out.answer in ("", UNKNOWN) and (goal.kind != "truth" or not self._mentions(goal))
+        undecided = self._undecided(goal, out.answer, out.values) and not self._mentions(goal)
         if undecided and fallback and _llm_or_none(self._llm) is not None:
             guess = self.llm.chat(prompts.fallback_messages(question, self.context_lines(question)),
                                   purpose="ask.fallback")
@@ -365,7 +365,7 @@ class SWM:
                 continue
             for text in impl.facts:
                 try:
-                    fact = self._canonical(parse_atom(text.strip().rstrip(".")))
+                    fact = self._canonical(parse_atom(lower_predicates(text.strip().rstrip("."))))
                 except ParseError as err:
                     self._node("ask.rejected", f"bad fact {text!r}", parent, err.message, "failed")
                     continue
@@ -391,11 +391,15 @@ class SWM:
             truth = FALSE if FALSE in values else UNKNOWN if UNKNOWN in values else TRUE
             return truth, []
         rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
-        return (goal.render(rows) if rows else ""), rows
+        return goal.render(rows), rows
 
     @staticmethod
     def _solved(goal, answer: str) -> bool:
         return goal.kind == "truth" and answer in (TRUE, FALSE) or goal.kind == "relation" and bool(answer)
+
+    @staticmethod
+    def _undecided(goal, answer: str, values: list) -> bool:
+        return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
 
     def _justify(self, goal, answer: str) -> list[str]:
         if goal.kind != "truth" or answer not in (TRUE, FALSE):
@@ -432,6 +436,15 @@ def relevant_items(memory: WorkingMemory, text: str, k: int = 8) -> list[Item]:
         if overlap:
             scored.append((-overlap, it.created_at, it))
     return [it for *_, it in sorted(scored, key=lambda t: (t[0], t[1]))[:k]]
+
+
+_CASED_PRED = re.compile(r"(?<![\w'])([A-Z]\w*)\s*\(")
+
+
+def lower_predicates(text: str) -> str:
+    """`Likes(bob, X)` → `likes(bob, X)`: models capitalise predicate names, which the grammar
+    would read as variables; a name directly before `(` is never a variable."""
+    return _CASED_PRED.sub(lambda m: m.group(1).lower() + "(", text)
 
 
 def _ground(atom: Atom, binding: dict) -> Atom:

@@ -1,0 +1,195 @@
+"""/tell, /ask and chat: the fast path without a model, and the LLM paths through the real
+`ollama` client against the Ollama-protocol test server (messy replies, faults)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from repl.results import Failure
+from tests.ollama_server import unused_url
+
+
+@pytest.fixture
+def llm_sym(ollama_server, sym):
+    sym.shell.ctx.settings.ollama_host = ollama_server.url
+    sym.server = ollama_server
+    return sym
+
+
+def texts(memory) -> set[str]:
+    return {it.text for it in memory.items.values()}
+
+
+# -- fast path: no model at all ----------------------------------------------------------
+
+def test_tell_fast_path_needs_no_model(sym):
+    sym.shell.ctx.settings.ollama_host = unused_url()   # any call would fail loudly
+    r = sym("/tell Bob is big. If something is big then it is red. The cat does not eat the mouse.")
+    assert r.ok, r
+    assert [s.path for s in r.sentences] == ["fast", "fast", "fast"]
+    assert {"big(bob).", "red(X) :- big(X).", "~eats(cat, mouse)."} <= texts(sym.shell.memory)
+    item = next(it for it in sym.shell.memory.items.values() if it.text == "big(bob).")
+    assert item.nl == "Bob is big." and item.source == "tell"
+
+
+def test_ask_three_valued_open_world_with_justification(sym):
+    sym("/tell Bob is big. All big things are red. All red things are not green.")
+    yes = sym("/ask Bob is red.").outcome
+    assert yes.answer == "true" and yes.verified
+    assert any("big(bob)" in s and "given" in s for s in yes.steps)
+    assert any(s.startswith("red(bob)") for s in yes.steps)
+    no = sym("/ask Bob is green.").outcome
+    assert no.answer == "false" and any(s.startswith("~green(bob)") for s in no.steps)
+    unknown = sym("/ask --no-fallback Bob is kind.").outcome
+    assert unknown.answer == "unknown"
+
+
+def test_ask_relation_and_values(sym):
+    sym("/tell James is the son of Frances. Natasha is the daughter of James. "
+        "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A.")
+    r = sym("/ask How is Natasha related to Frances?").outcome
+    assert r.answer == "Natasha is the granddaughter of Frances."
+    sym("/tell Box 1 contains the apple and the pen. Move the apple from Box 1 to Box 2. Put the cup into Box 1.")
+    v = sym("/ask What is contained in Box 1?").outcome
+    assert set(v.answer.split(", ")) == {"the pen", "the cup"}
+
+
+def test_state_updates_replace_facts(sym):
+    sym("/tell Box 0 contains the glass. Box 1 contains the key.")
+    r = sym("/tell Move the contents of Box 0 to Box 1.")
+    assert r.sentences[0].path == "state"
+    assert [it.text for it in r.sentences[0].removed] == ["contains(box_0, glass)."]
+    assert texts(sym.shell.memory) >= {"contains(box_1, glass).", "contains(box_1, key)."}
+    assert "contains(box_0, glass)." not in texts(sym.shell.memory)
+
+
+def test_bad_ask_options_are_one_line_errors(sym):
+    for line in ("/ask --mode fancy Bob is big.", "/ask --max-steps x Bob is big.", "/ask", "/tell"):
+        r = sym(line)
+        assert isinstance(r, Failure) and "\n" not in r.message
+
+
+# -- LLM paths ---------------------------------------------------------------------------
+
+def test_tell_unknown_sentence_goes_to_the_llm_with_the_schema(llm_sym):
+    llm_sym("/tell Bob is big.")
+    reply = ('Sure! Here is the JSON:\n```json\n{"items": [{"sentence": 1, "kind": "Fact", '
+             '"logic": "Likes(bob, jazz)."}, {"sentence": 1, "kind": "FACT", "logic": "plays(bob, jazz)"}]}\n```')
+    llm_sym.server.reply(reply, when="jazz")
+    r = llm_sym("/tell Bob adores jazz and plays it every night.")
+    assert r.ok, r
+    assert r.sentences[0].path == "llm" and r.llm_calls == 1
+    assert "plays(bob, jazz)." in texts(llm_sym.shell.memory)
+    sent = llm_sym.server.chats[-1]
+    assert "big/1" in sent.system            # the current schema went into the prompt
+    assert sent.format is not None           # structured output requested
+    item = next(it for it in llm_sym.shell.memory.items.values() if it.text == "plays(bob, jazz).")
+    assert item.source == "llm:tell" and item.nl.startswith("Bob adores jazz")
+
+
+def test_tell_near_miss_predicate_names_map_onto_known_ones(llm_sym):
+    llm_sym("/fact located_in(paris, france).")
+    llm_sym.server.reply(json={"items": [{"sentence": 1, "kind": "fact", "logic": "Located_In(rome, italy)."}]})
+    llm_sym("/tell Rome lies within Italy, as everyone knows.")
+    assert "located_in(rome, italy)." in texts(llm_sym.shell.memory)
+
+
+def test_tell_repairs_a_clause_that_does_not_parse(llm_sym):
+    bad = {"items": [{"sentence": 1, "kind": "fact", "logic": "owns(alice,, car)"}]}
+    good = {"items": [{"sentence": 1, "kind": "fact", "logic": "owns(alice, car)."}]}
+    llm_sym.server.reply(json.dumps(bad), json.dumps(good))
+    r = llm_sym("/tell Alice happens to own a car.")
+    assert r.ok and r.llm_calls == 2
+    assert "owns(alice, car)." in texts(llm_sym.shell.memory)
+    assert "could not be used" in llm_sym.server.chats[-1].last_user
+
+
+def test_tell_reports_a_sentence_the_model_cannot_translate(llm_sym):
+    bad = {"items": [{"sentence": 1, "kind": "fact", "logic": "((("}]}
+    llm_sym.server.reply(json.dumps(bad))
+    r = llm_sym("/tell Something vague happened once.")
+    assert r.sentences[0].path == "none" and r.sentences[0].problem
+    assert not llm_sym.shell.memory.items
+
+
+@pytest.mark.parametrize("fault", ["server", "no-model", "garbage", "context", "truncated"])
+def test_a_failed_call_leaves_memory_and_session_unchanged(llm_sym, fault):
+    llm_sym("/tell Bob is big.")
+    before = texts(llm_sym.shell.memory)
+    llm_sym.server.fail(fault, times=None)
+    r = llm_sym("/tell Bob is big. Bob quietly adores jazz music.")
+    assert isinstance(r, Failure) and "\n" not in r.message
+    assert texts(llm_sym.shell.memory) == before          # the fast-path sentence was not written either
+
+
+def test_unreachable_server_is_one_clear_line(sym):
+    sym.shell.ctx.settings.ollama_host = unused_url()
+    sym.shell.ctx.settings.llm_retries = 0
+    r = sym("/tell The weather seems rather gloomy today.")
+    assert isinstance(r, Failure) and r.exit_code == 3
+    assert not sym.shell.memory.items
+
+
+def test_ask_soft_rule_implemented_by_the_llm_with_provenance(llm_sym):
+    extraction = {"items": [{"sentence": 1, "kind": "soft", "logic": "happy(X) :- kind(X)."}]}
+    llm_sym.server.reply(json=extraction, when="usually", times=1)
+    r = llm_sym("/tell Kind people are usually happy.")
+    assert r.sentences[0].path == "soft"
+    rule = r.sentences[0].items[0]
+    assert rule.soft and "happy(X) :- kind(X)." == rule.text
+    llm_sym("/tell Anne is kind. Fiona is kind.")
+    llm_sym.server.reply(json={"applies": True, "facts": ["Happy(anne)"]}, when="anne")
+    llm_sym.server.reply('no JSON here, {"applies": false}', when="fiona")
+    out = llm_sym("/ask Anne is happy.").outcome
+    assert out.answer == "true" and out.verified and out.rounds == 1
+    assert out.llm_calls == 2                       # one per soft-rule instance, none for the formal parts
+    fact = next(it for it in llm_sym.shell.memory.items.values() if it.text == "happy(anne).")
+    assert fact.source.startswith("llm:ask")
+    assert "happy(fiona)." not in texts(llm_sym.shell.memory)
+    # the engine never fires a soft rule on its own
+    assert llm_sym("?- happy(fiona).").answer.truth == "false"
+
+
+def test_formal_rules_make_zero_llm_calls(llm_sym):
+    llm_sym("/tell Dave is big. If something is big then it is strong.")
+    out = llm_sym("/ask Dave is strong.").outcome
+    assert out.answer == "true" and out.llm_calls == 0
+    assert not llm_sym.server.chats
+
+
+def test_ask_question_parsed_by_the_llm(llm_sym):
+    llm_sym("/tell Bob is big. If something is big then it is heavy.")
+    llm_sym.server.reply('```\n{"kind": "Truth", "query": "Heavy(bob)."}\n```', when="weigh")
+    out = llm_sym("/ask Does Bob weigh a lot, would you say?").outcome
+    assert out.goal == "heavy(bob)" and out.answer == "true"
+
+
+def test_unsolved_question_falls_back_to_an_unverified_answer(llm_sym):
+    llm_sym.server.reply("Paris, most likely.", when="Question:")
+    llm_sym.server.reply(json={"kind": "values", "query": "capital(france, X)"}, when="capital")
+    out = llm_sym("/ask What is the capital of France?").outcome
+    assert not out.verified and out.answer == "Paris, most likely."
+    from repl.render import to_text
+
+    assert "unverified" in to_text(llm_sym("/ask What is the capital of France?"))
+
+
+def test_paper_mode_lets_the_llm_implement_every_rule_and_leaves_memory_alone(llm_sym):
+    llm_sym("/tell Dave is big. If something is big then it is strong.")
+    before = texts(llm_sym.shell.memory)
+    llm_sym.server.reply(json={"applies": True, "facts": ["strong(dave)"]}, when="dave")
+    out = llm_sym("/ask --mode paper Dave is strong.").outcome
+    assert out.answer == "true" and out.mode == "paper" and out.llm_calls == 1
+    assert texts(llm_sym.shell.memory) == before
+
+
+def test_chat_cites_memory_items(llm_sym):
+    r = llm_sym("/fact likes(bob, jazz).")
+    fid = r.items[0].id
+    llm_sym.server.reply(f"Bob likes jazz [{fid}], and nothing else is known [fzzzzzzzzzzzz].", when="Bob")
+    out = llm_sym("What does Bob like?")
+    assert out.text.startswith("Bob likes jazz") and out.cited == [fid]
+    assert f"[{fid}]" in llm_sym.server.chats[-1].system     # retrieved items went into the prompt
+    assert llm_sym.server.chats[-1].stream
