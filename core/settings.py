@@ -43,6 +43,8 @@ class Settings(BaseModel):
     """Seconds one Z3 check may take."""
     proof_attempts: int = 3
     """How many programs /prove QUESTION lets the LLM write (errors are fed back)."""
+    judge_model: str | None = None
+    """Model that grades each steered run with a rubric for /policy stats (none = no judge)."""
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""

@@ -31,6 +31,11 @@ def _literal(lit) -> str:
     return f"{format_term(lit.left)} {op} {format_term(lit.right)}"
 
 
+# 0-ary control constructs SWI-Prolog will not let a program declare (a sym atom of that
+# name behaves the same way there: `fail`/`false` never hold, `true` always does)
+_CONTROL = {"true", "fail", "false", "halt", "otherwise", "nl", "listing", "abort", "trace", "notrace", "break"}
+
+
 def to_prolog(memory) -> str:
     """The asserted facts, rules and constraints of a memory as SWI-Prolog source."""
     items = list(memory.items.values())
@@ -43,8 +48,9 @@ def to_prolog(memory) -> str:
         if isinstance(clause, Rule) and clause.head is not None:
             heads.add(format_const(("~" if clause.head.neg else "") + clause.head.pred) + f"/{len(clause.head.args)}")
     lines = [f"% exported by sym from workspace {memory.workspace}", ""]
-    lines += [f":- dynamic {name}/{arity}." for name, arity in sorted(preds.items())]
-    lines += [f":- discontiguous {name}/{arity}." for name, arity in sorted(preds.items())]
+    declared = sorted((n, a) for n, a in preds.items() if not (a == 0 and n in _CONTROL))
+    lines += [f":- dynamic {name}/{arity}." for name, arity in declared]
+    lines += [f":- discontiguous {name}/{arity}." for name, arity in declared]
     lines += [f":- table {h}." for h in sorted(heads)]
     lines.append("")
     for n, it in enumerate(items, start=1):

@@ -16,11 +16,12 @@ def load_plugins(registry, *, group: str = GROUP) -> list[str]:
     problems: list[str] = []
     for ep in sorted(entry_points(group=group), key=lambda e: e.name):
         before_cmds, before_exp = dict(registry.commands), dict(registry.exporters)
-        before_alias = dict(registry._aliases)
+        before_alias, before_packs = dict(registry._aliases), dict(registry.prompters)
         try:
             register = ep.load()
             register(registry)
         except Exception as err:  # a broken plugin must not take the shell down
             registry.commands, registry.exporters, registry._aliases = before_cmds, before_exp, before_alias
+            registry.prompters = before_packs
             problems.append(f"plugin {ep.name!r} failed and was skipped: {type(err).__name__}: {err}")
     return problems

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Optional
 
 import typer
@@ -35,13 +36,19 @@ def main_command(
                                              help="Keep memory in a Chroma server (http://HOST:PORT)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
                                            help="hash, ollama:MODEL or st:NAME (default: the workspace's own)."),
+    model: Optional[str] = typer.Option(None, "--model", metavar="NAME",
+                                        help="The Ollama model for chat and extraction (/set model NAME later)."),
+    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL",
+                                              help="The Ollama server (default: $OLLAMA_HOST or 127.0.0.1:11434)."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for internal errors."),
+    plain: bool = typer.Option(False, "--plain", help="A line REPL (prompt-toolkit) instead of the full-screen TUI."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Start the interactive shell, or run a script with --batch."""
     if ctx.invoked_subcommand is not None:
         return
+    _llm_options(model, ollama_host)
     from repl.dispatcher import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder)
@@ -52,9 +59,54 @@ def main_command(
     if json_lines or bail or echo:
         typer.echo("sym: --json, --bail and --echo only apply with --batch FILE", err=True)
         raise typer.Exit(2)
-    from repl.plain import run_plain
+    if not sys.stdin.isatty():  # a pipe: read lines, print results (no terminal to draw on)
+        from repl.plain import run_plain
 
-    raise typer.Exit(run_plain(debug=debug, memory=options))
+        raise typer.Exit(run_plain(debug=debug, memory=options))
+    if plain or not sys.stdout.isatty():
+        from repl.prompt import run_prompt
+
+        raise typer.Exit(run_prompt(debug=debug, memory=options))
+    from repl.tui import run_tui
+
+    raise typer.Exit(run_tui(debug=debug, memory=options))
+
+
+def _llm_options(model: str | None, host: str | None) -> None:
+    """--model / --ollama-host: this process's defaults for the settings of every shell it opens."""
+    import os
+
+    if host:
+        os.environ["OLLAMA_HOST"] = host   # the host a shell uses when settings.ollama_host is unset
+    if model:
+        os.environ["SYM_MODEL"] = model    # the default of settings.model (core/settings.py)
+
+
+@app.command("logs")
+def logs_command(
+    n: int = typer.Option(20, "-n", min=1, metavar="N", help="How many of the latest calls to show."),
+    json_lines: bool = typer.Option(False, "--json", help="One JSON object per call (full request and reply)."),
+) -> None:
+    """Show the latest model calls from the call log (oldest first)."""
+    from core.llm.calllog import CallLog, canonical
+
+    log = CallLog()
+    rows = log.recent(n) if log.path.exists() else []
+    for row in rows:
+        if json_lines:
+            typer.echo(canonical(row))
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row["ts"]))
+        if row["error"]:
+            outcome = f"error: {row['error']}"
+        else:
+            text = " ".join((row["output"] or "").split())
+            outcome = (text[:70] + "…") if len(text) > 70 else text
+        tokens = f"{row['prompt_tokens']}+{row['completion_tokens']} tok"
+        flag = " cached" if row["cached"] else f" {row['seconds']:.2f}s"
+        typer.echo(f"#{row['id']} {when} {row['model']} {row['purpose']} {tokens}{flag}  {outcome}")
+    if not rows and not json_lines:
+        typer.echo("no model calls logged yet", err=True)
 
 
 @app.command("replay")
@@ -85,6 +137,39 @@ def replay_command(
         verdict = "equal" if not report.differences else f"{len(report.differences)} differences"
         typer.echo(f"replayed {report.commands} commands in {report.seconds:.2f} s: {verdict}", err=True)
         raise typer.Exit(0 if not report.differences else 1)
+
+
+bench_app = typer.Typer(help="Measure the reasoners on datasets.", add_completion=False)
+app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("swm")
+def bench_swm(
+    data: str = typer.Option(..., "--data", metavar="DIR", help="A folder with proofwriter/, clutrr/, boxes/, lsat-ar/."),
+    mode: str = typer.Option("hybrid", "--mode", help="hybrid, paper, or both."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", metavar="NAME", help="Only this dataset (repeatable)."),
+    gold_facts: bool = typer.Option(True, "--gold-facts/--extract",
+                                    help="CLUTRR: use the gold chain facts, or extract facts from the story with the LLM."),
+    llm: str = typer.Option("auto", "--llm", help="auto (use Ollama if it answers), on, or off."),
+    model: Optional[str] = typer.Option(None, "--model", metavar="NAME", help="The Ollama model."),
+    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL", help="The Ollama server."),
+    json_lines: bool = typer.Option(False, "--json", help="One JSON object per dataset and mode."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N problems of each."),
+) -> None:
+    """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
+    from core.errors import UserError
+    from repl.bench import run_swm
+
+    modes = ["hybrid", "paper"] if mode == "both" else [mode]
+    if any(m not in ("hybrid", "paper") for m in modes) or llm not in ("auto", "on", "off"):
+        typer.echo("sym: --mode is hybrid, paper or both; --llm is auto, on or off", err=True)
+        raise typer.Exit(2)
+    try:
+        raise typer.Exit(run_swm(data, modes=modes, datasets=dataset, gold_facts=gold_facts, llm_mode=llm,
+                                 model=model, host=ollama_host, as_json=json_lines, limit=limit))
+    except UserError as err:
+        typer.echo(f"sym: {err}", err=True)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
 
 
 def main() -> None:

@@ -26,6 +26,9 @@ class Context:
     cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
     streams: bool = False             # the front-end shows LLMToken events as they arrive
     llm_override: object | None = None  # a core.llm.LLM to use instead of one built from settings
+    policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log
+    run_id: str | None = None           # the run a policy application opened for the current command
+    run_attributes: dict = field(default_factory=dict)   # that run's attributes and policy hints
     _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
     _llm: object | None = None
 
@@ -43,7 +46,10 @@ class Context:
         return self._llm
 
     def new_run(self, prefix: str) -> str:
-        """A run id for trace events and policy logs, unique within this shell: "ask-3"."""
+        """A run id for trace events and policy logs, unique within this shell: "ask-3". Inside a
+        run that policies opened, that run's id (so its trace and its policy log line up)."""
+        if self.run_id:
+            return self.run_id
         return f"{prefix}-{next(self._runs)}"
 
     def check_cancel(self) -> None:

@@ -145,7 +145,9 @@ class Shell:
             if not name:
                 return "/assert", add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
             cmd = self.registry.lookup(name)
-            return cmd.name, cmd.handler(self.ctx, arg)
+            from core.reason.policy.apply import steer  # runs the handler under the workspace's policies
+
+            return cmd.name, steer(self.ctx, cmd, arg)
         except UserError as err:
             return name or "/assert", Failure(err.message, err.hint, err.exit_code)
         except RecursionError:

@@ -55,6 +55,7 @@ class Registry:
     commands: dict[str, Command] = field(default_factory=dict)
     _aliases: dict[str, str] = field(default_factory=dict)
     exporters: dict[str, Callable] = field(default_factory=dict)
+    prompters: dict = field(default_factory=dict)     # name -> prompter pack (plugins/prompters.py)
 
     def add(self, cmd: Command) -> None:
         for name in (cmd.name, *cmd.aliases):

@@ -2,7 +2,7 @@
 
 Events: `header` (format, sym version, workspace, settings), `input` (what the user typed),
 `output` (the command's result as data), `memory` (items added or removed, with content),
-`llm` (requests and responses, once a backend records them). Reading never evaluates
+`llm` (one per model call: request key, purpose, model, request, reply or error). Reading never evaluates
 anything: it is `json.loads` per line and a check of the shape.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ class SessionLog:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._file: IO[str] | None = open(path, "a", encoding="utf-8")
+        self._lock = threading.Lock()   # parallel model calls record from several threads
         self.seq = 0
         self.current_input: int | None = None
         self.write("header", format=FORMAT, sym=__version__, workspace=workspace, settings=settings,
@@ -47,16 +49,17 @@ class SessionLog:
                    extra=extra)
 
     def write(self, event_type: str, /, **fields) -> None:
-        if self._file is None:
-            return
-        self.seq += 1
-        # ASCII escapes keep any text writable, lone surrogates from undecodable input included
-        line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=True, default=str)
-        try:
-            self._file.write(line + "\n")
-            self._file.flush()
-        except (OSError, ValueError):  # a full disk stops the log, never the command being logged
-            self._file = None
+        with self._lock:
+            if self._file is None:
+                return
+            self.seq += 1
+            # ASCII escapes keep any text writable, lone surrogates from undecodable input included
+            line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=True, default=str)
+            try:
+                self._file.write(line + "\n")
+                self._file.flush()
+            except (OSError, ValueError):  # a full disk stops the log, never the command being logged
+                self._file = None
 
     # -- what a shell records ----------------------------------------------------
 
@@ -67,6 +70,12 @@ class SessionLog:
     def output(self, command: str, result) -> None:
         payload = {"command": command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
         self.write("output", input=self.current_input, result=payload)
+
+    def llm(self, *, key: str, purpose: str, model: str, request: dict, reply: dict | None, cached: bool = False,
+            error: dict | None = None) -> None:
+        """One model call: what was asked (`key` is the call log's request key) and what came back."""
+        self.write("llm", input=self.current_input, key=key, purpose=purpose, model=model, request=request,
+                   reply=reply, cached=cached, error=error)
 
     def recorder(self, emit):
         """An event subscriber that records memory changes, then passes every event on."""
@@ -115,6 +124,9 @@ class Recording:
 
     def outputs(self) -> list[dict]:
         return [e for e in self.events if e["t"] == "output"]
+
+    def llm_calls(self) -> list[dict]:
+        return [e for e in self.events if e["t"] == "llm"]
 
 
 def read_session(path: Path) -> Recording:
@@ -167,6 +179,8 @@ _FIELDS: dict[str, dict[str, tuple]] = {
     "output": {"input": (int, type(None)), "result": (dict,)},
     "memory": {"op": (str,), "id": (str,), "kind": (str,), "text": (str,), "input": (int, type(None)),
                "workspace": (str, type(None))},
+    "llm": {"key": (str,), "purpose": (str,), "model": (str,), "input": (int, type(None)),
+            "reply": (dict, type(None)), "error": (dict, type(None))},
 }
 
 

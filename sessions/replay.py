@@ -2,7 +2,9 @@
 
 `--verify` compares every command's result and every memory change with what was recorded
 (ignoring timestamps) and exits 0 only when all are equal. Inputs are re-typed into the
-dispatcher exactly as recorded; nothing from the file is evaluated.
+dispatcher exactly as recorded; nothing from the file is evaluated. `--offline` answers
+every model call from the recorded `llm` events (matched by request key) and never opens a
+connection; a request the recording lacks fails with LLMError(reason="offline").
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Iterator, TextIO
 
 from core.errors import UserError
 from core.events import ItemAdded, ItemRemoved
@@ -36,6 +39,79 @@ def memory_change(event) -> dict | None:
     if isinstance(event, ItemRemoved):
         return {"op": "remove", "id": event.item_id, "kind": event.kind, "text": event.text}
     return None
+
+
+class OfflineBackend:
+    """A Backend that answers from a recording's `llm` events: each request key gets its recorded
+    outcomes in order (the last one repeats); recorded failures fail the same way again."""
+
+    name = "offline"
+    host = "the recording"
+
+    def __init__(self, events: list[dict]):
+        self._outcomes: dict[str, list[dict]] = defaultdict(list)
+        for event in events:
+            if isinstance(event.get("reply"), dict) or isinstance(event.get("error"), dict):
+                self._outcomes[event["key"]].append(event)
+        self._served: dict[str, int] = defaultdict(int)
+
+    def _outcome(self, model: str, messages: list, format, options: dict | None) -> dict:
+        from core.llm import LLMError
+        from core.llm.calllog import request_key
+
+        key = request_key(model, messages, format, options)
+        outcomes = self._outcomes.get(key)
+        if not outcomes:
+            raise LLMError(f"the recording has no reply for this request to {model}", reason="offline",
+                           hint="replay without --offline to ask the model")
+        n = self._served[key]
+        self._served[key] = n + 1
+        event = outcomes[min(n, len(outcomes) - 1)]
+        error = event.get("error")
+        if isinstance(error, dict):
+            raise LLMError(str(error.get("message") or "the recorded call failed"),
+                           reason=str(error.get("reason") or "server"),
+                           hint=error.get("hint") if isinstance(error.get("hint"), str) else None)
+        return event["reply"]
+
+    def chat(self, messages, *, model, format=None, options=None, timeout=None):
+        from core.llm import Reply
+
+        reply = self._outcome(model, messages, format, options)
+        return Reply(str(reply.get("text") or ""), model, _count(reply.get("prompt_tokens")),
+                     _count(reply.get("completion_tokens")))
+
+    def stream(self, messages, *, model, options=None, timeout=None) -> Iterator:
+        reply = self.chat(messages, model=model, options=options)
+        if reply.text:
+            yield reply.text
+        yield reply
+
+    def embed(self, texts, *, model):
+        from core.llm import LLMError
+
+        raise LLMError("embeddings are not recorded in a session", reason="offline",
+                       hint="replay without --offline")
+
+    def models(self):
+        from core.llm import LLMError
+
+        raise LLMError("the model list is not recorded in a session", reason="offline",
+                       hint="replay without --offline")
+
+    def ping(self) -> bool:
+        return False
+
+
+def _count(value) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def offline_llm(rec: Recording, ctx):
+    """An LLM for `ctx` whose every call is answered from `rec`."""
+    from core.llm.facade import LLM
+
+    return LLM(OfflineBackend(rec.llm_calls()), ctx.settings, context=ctx)
 
 
 @dataclass
@@ -81,6 +157,8 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                     shell.ctx.settings.set(key, "none" if value is None else str(value))
                 except UserError:
                     pass  # a setting this sym does not know: the outputs will tell
+            if offline:
+                shell.ctx.llm_override = offline_llm(rec, shell.ctx)
             try:
                 inputs = rec.inputs()
                 for n, event in enumerate(inputs, start=1):

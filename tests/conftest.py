@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from repl.dispatcher import Shell
+from tests.ollama_server import OllamaServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,6 +22,13 @@ def sym_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("SYM_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def ollama_server():
+    """A started Ollama-protocol server on 127.0.0.1 (see tests/ollama_server.py); stopped after the test."""
+    with OllamaServer() as server:
+        yield server
 
 
 @pytest.fixture

@@ -1,3 +1,103 @@
-"""llm commands (filled in by their issue)."""
+"""LLM commands: what the model server has (/models), what this session's calls cost (/cost), and a
+raw prompt to the model (/llm)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from core.errors import UserError
+from repl.context import Context
+from repl.registry import command
+from repl.render import to_text
+from repl.results import Message, Result
+
+
+@dataclass
+class Models(Result):
+    """The models an Ollama server has, and which one the shell uses."""
+
+    kind: ClassVar[str] = "models"
+    host: str
+    current: str
+    models: list = field(default_factory=list)   # core.llm.ModelInfo
+
+    @property
+    def has_current(self) -> bool:
+        names = {m.name for m in self.models} | {m.name.removesuffix(":latest") for m in self.models}
+        return self.current in names
+
+    def to_dict(self) -> dict:
+        return {"host": self.host, "current": self.current, "current_pulled": self.has_current,
+                "models": [{"name": m.name, "size": m.size, "family": m.family, "parameters": m.parameters,
+                            "quantization": m.quantization} for m in self.models]}
+
+
+@dataclass
+class Cost(Result):
+    """Model calls and tokens of this session."""
+
+    kind: ClassVar[str] = "cost"
+    calls: int
+    cached: int
+    prompt_tokens: int
+    completion_tokens: int
+
+    def to_dict(self) -> dict:
+        return {"calls": self.calls, "cached": self.cached, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "tokens": self.prompt_tokens + self.completion_tokens}
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return ""
+
+
+@to_text.register
+def _(r: Models) -> str:
+    if not r.models:
+        return f"the Ollama server at {r.host} has no models — pull one: ollama pull {r.current}"
+    width = max(len(m.name) for m in r.models)
+    lines = [f"models on {r.host}:"]
+    current = {r.current, r.current + ":latest"}
+    for m in r.models:
+        mark = "*" if m.name in current else " "
+        about = "  ".join(x for x in (_size(m.size) if m.size else "", m.family, m.parameters, m.quantization) if x)
+        lines.append(f"{mark} {m.name.ljust(width)}  {about}".rstrip())
+    if not r.has_current:
+        lines.append(f"the current model {r.current} is not pulled — run: ollama pull {r.current}, or /set model NAME")
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Cost) -> str:
+    fresh = r.calls - r.cached
+    return (f"{r.calls} model call{'s' if r.calls != 1 else ''} this session ({fresh} to the model, "
+            f"{r.cached} from the cache); tokens: {r.prompt_tokens} in, {r.completion_tokens} out")
+
+
+@command("/models", group="llm")
+def models(ctx: Context, arg: str) -> Models:
+    """List the models the Ollama server has; * marks the one in use (/set model NAME to change)."""
+    llm = ctx.llm
+    return Models(llm.host, ctx.settings.model, llm.models())
+
+
+@command("/cost", group="llm")
+def cost(ctx: Context, arg: str) -> Cost:
+    """Model calls (and how many the cache answered) and tokens used in this session."""
+    stats = ctx.llm.stats()
+    return Cost(stats["calls"], stats["cached"], stats["prompt_tokens"], stats["completion_tokens"])
+
+
+@command("/llm", args="TEXT", group="llm")
+def llm_prompt(ctx: Context, arg: str) -> Message:
+    """Send TEXT to the model as it is (no memory, no reasoning) and show the reply."""
+    if not arg.strip():
+        raise UserError("give the text to send", hint="/llm Say hello in French.")
+    reply = ctx.llm.chat([{"role": "user", "content": arg.strip()}], purpose="llm")
+    return Message(reply.text, {"model": reply.model, "tokens": reply.prompt_tokens + reply.completion_tokens})

@@ -1,3 +1,315 @@
-"""proof commands (filled in by their issue)."""
+"""Proof commands: /prove (a program file, or a question the LLM turns into a program),
+/check (Z3 consistency of the working memory), /program, /math, and the `smt2` exporter.
+
+The reasoners live in core/reason/pot and core/reason/math; this module parses arguments,
+keeps the last program per memory, and turns reports into results.
+"""
 
 from __future__ import annotations
+
+import json
+import shlex
+import weakref
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from core.errors import UserError
+from core.events import ModelShown, TraceNode
+from repl.context import Context
+from repl.registry import command
+from repl.render import to_text
+from repl.results import Result
+
+# the last program each memory's shell proved: /program and /export smt2 read it
+_LAST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "inconsistent": "!"}
+MODEL_LINES = 12
+
+
+@dataclass
+class LastProgram:
+    program: object          # core.reason.pot.schema.Program
+    source: str              # a file name, or "llm: QUESTION"
+
+
+@dataclass
+class ProofResult(Result):
+    kind: ClassVar[str] = "prove"
+    report: object = None    # core.reason.pot.interpret.ProofReport
+    source: str = ""
+    attempts: int = 1
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "attempts": self.attempts, **self.report.to_dict()}
+
+
+@dataclass
+class Consistency(Result):
+    kind: ClassVar[str] = "check"
+    outcome: object = None   # core.reason.pot.check_memory.Consistency
+    texts: dict = field(default_factory=dict)   # core id -> clause text
+
+    def to_dict(self) -> dict:
+        return self.outcome.to_dict()
+
+
+@dataclass
+class ProgramShown(Result):
+    kind: ClassVar[str] = "program"
+    source: str = ""
+    program: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "program": self.program}
+
+
+@dataclass
+class MathAnswer(Result):
+    kind: ClassVar[str] = "math"
+    answer: object = None    # core.reason.math.MathResult
+    latex: bool = False
+
+    def to_dict(self) -> dict:
+        return self.answer.to_dict()
+
+
+def _model_lines(model: dict, indent: str = "    ") -> list[str]:
+    items = list(model.items())
+    lines = [f"{indent}{k} = {v}" for k, v in items[:MODEL_LINES]]
+    if len(items) > MODEL_LINES:
+        lines.append(f"{indent}… {len(items) - MODEL_LINES} more (the Models pane has them all)")
+    return lines
+
+
+@to_text.register
+def _(r: ProofResult) -> str:
+    rep = r.report
+    lines = []
+    if rep.consistent is False:
+        lines.append("the knowledge base is inconsistent; unsat core:")
+        lines += [f"    {label}" for label in rep.core]
+    for v in rep.verifications:
+        lines.append(f"{_MARK.get(v.status, '?')} {v.status:<8} {v.name}")
+        if v.status == "refuted" and v.counter_model:
+            lines += ["  counter-model:", *_model_lines(v.counter_model)]
+        elif v.status == "proved" and v.model and any("(" not in k for k in v.model):
+            witnesses = {k: x for k, x in v.model.items() if "(" not in k}
+            lines += ["  model:", *_model_lines(witnesses)]
+        elif v.status == "unknown":
+            if v.reason:
+                lines.append(f"  {v.reason}")
+            if v.model:
+                lines += ["  model (holds):", *_model_lines(v.model)]
+            if v.counter_model:
+                lines += ["  counter-model (fails):", *_model_lines(v.counter_model)]
+    opt = rep.optimization
+    if opt is not None:
+        lines.append(f"optimization: {opt.status}")
+        lines += [f"  {o['type']} {o['expression']} = {o['optimum']}" for o in opt.objectives]
+        if opt.model:
+            lines += _model_lines(opt.model, "  ")
+    if not lines:
+        lines.append("nothing to verify (the knowledge base is consistent)")
+    if r.attempts > 1:
+        lines.append(f"(program written in {r.attempts} attempts)")
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Consistency) -> str:
+    o = r.outcome
+    if o.consistent:
+        return f"consistent ({o.checked} items)"
+    if o.consistent is None:
+        return f"undecided: Z3 says {o.reason}"
+    lines = [f"inconsistent: {len(o.core)} items clash"]
+    lines += [f"  {i}: {r.texts.get(i, '')}" for i in o.core]
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: ProgramShown) -> str:
+    return f"% {r.source}\n" + json.dumps(r.program, indent=2)
+
+
+@to_text.register
+def _(r: MathAnswer) -> str:
+    return r.answer.latex if r.latex else r.answer.text
+
+
+# -- helpers ------------------------------------------------------------------------
+
+def _timeout_ms(ctx: Context) -> int:
+    return max(1, int(ctx.settings.proof_timeout * 1000))
+
+
+def _remember(ctx: Context, program, source: str) -> None:
+    _LAST[ctx.memory] = LastProgram(program, source)
+    ensure_exporter(ctx.registry)
+    ctx.emit(ModelShown("program", source, program.model_dump_json(indent=2, exclude_defaults=True),
+                        program.model_dump(exclude_defaults=True)))
+
+
+def export_smt2(memory) -> str:
+    """The `smt2` exporter: the last program proved in this memory's shell."""
+    from core.reason.pot.smt2 import to_smt2
+
+    last = _LAST.get(memory)
+    if last is None:
+        raise UserError("no program to export yet", hint="/prove --file PROGRAM.json or /prove QUESTION first")
+    return to_smt2(last.program, last.source)
+
+
+def ensure_exporter(registry) -> None:
+    registry.exporters.setdefault("smt2", export_smt2)
+
+
+def register(registry) -> None:
+    """Plugin-style hook: adds the smt2 exporter to a registry."""
+    ensure_exporter(registry)
+
+
+# -- /prove ---------------------------------------------------------------------------
+
+@command("/prove", args="QUESTION | --file PROGRAM.json", group="reason")
+def prove(ctx: Context, arg: str) -> Result:
+    """Prove or refute claims with Z3, from a JSON program or a question.
+
+    `--file F` checks a program; a QUESTION has the LLM write the program (up to
+    proof.attempts tries, interpreter errors fed back). Each verification comes out proved,
+    refuted, unknown (model and counter-model) or inconsistent (unsat core)."""
+    ensure_exporter(ctx.registry)
+    try:
+        words = shlex.split(arg)
+    except ValueError as err:
+        raise UserError(f"cannot read the arguments: {err}") from None
+    if words[:1] == ["--file"]:
+        if len(words) != 2:
+            raise UserError("usage: /prove --file PROGRAM.json")
+        return _prove_file(ctx, words[1])
+    if not arg.strip():
+        raise UserError("nothing to prove", hint="/prove QUESTION or /prove --file PROGRAM.json")
+    return _prove_question(ctx, arg.strip())
+
+
+def _prove_file(ctx: Context, name: str) -> Result:
+    from core.reason.pot.interpret import run
+    from core.reason.pot.schema import load_program
+
+    path = ctx.path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read {name}: {err.strerror or err}") from None
+    program = load_program(text, source=path.name)
+    report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit)
+    _remember(ctx, program, str(name))
+    return ProofResult(report, str(name))
+
+
+def _prove_question(ctx: Context, question: str) -> Result:
+    from core.llm import LLMError
+    from core.reason.pot.build import build
+    from core.reason.pot.interpret import run
+    from core.reason.pot.prompts import feedback, first_messages
+    from core.reason.pot.schema import Program
+
+    run_id = ctx.new_run("prove")
+    ctx.emit(TraceNode(run_id, "q", None, "prove.question", question))
+    messages = first_messages(question, _relevant_items(ctx, question))
+    attempts = max(1, ctx.settings.proof_attempts)
+    last_error = ""
+    for n in range(1, attempts + 1):
+        ctx.check_cancel()
+        node = f"a{n}"
+        try:
+            program = ctx.llm.json(messages, Program, purpose="prove")
+        except LLMError as err:
+            if err.reason != "bad-output":
+                raise
+            last_error = err.message
+            ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", last_error, "failed"))
+            messages = messages + [{"role": "user", "content": feedback(last_error)}]
+            continue
+        try:
+            built = build(program)
+            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit, built=built)
+        except UserError as err:
+            from core.errors import Cancelled, TimedOut
+
+            if isinstance(err, (Cancelled, TimedOut)):
+                raise
+            last_error = str(err)
+            ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", last_error, "failed"))
+            messages = messages + [
+                {"role": "assistant", "content": program.model_dump_json(exclude_defaults=True)},
+                {"role": "user", "content": feedback(last_error)}]
+            continue
+        summary = ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
+        ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", summary, "ok"))
+        _remember(ctx, program, f"llm: {question}")
+        return ProofResult(report, f"llm: {question}", n)
+    raise UserError(f"no valid program after {attempts} attempts; last error: {last_error}",
+                    hint="rephrase the question, /set proof.attempts N, or write the program: /prove --file")
+
+
+def _relevant_items(ctx: Context, question: str, limit: int = 40) -> list[str]:
+    """Memory items that share a word with the question (all of them when memory is small)."""
+    import re
+
+    items = list(ctx.memory.items.values())
+    if len(items) > limit:
+        words = {w for w in re.findall(r"[a-z0-9]+", question.lower()) if len(w) > 2}
+        items = [it for it in items if words & set(re.findall(r"[a-z0-9]+", (it.text + " " + it.nl).lower()))]
+    return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
+
+
+# -- /check, /program, /math ---------------------------------------------------------
+
+@command("/check", group="reason")
+def check(ctx: Context, arg: str) -> Result:
+    """Check the working memory for consistency with Z3 (clashing items listed by id).
+
+    Facts, rules and constraints are read classically over the memory's constants; soft
+    rules are left out. When they clash, the unsat core names the items."""
+    from core.reason.pot.check_memory import check_memory
+
+    if arg.strip():
+        raise UserError("/check takes no arguments")
+    ensure_exporter(ctx.registry)
+    outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
+    texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
+    if outcome.consistent is False:
+        ctx.emit(ModelShown("z3.core", "memory: unsat core",
+                            "\n".join(f"{i}: {t}" for i, t in texts.items()), list(outcome.core)))
+    return Consistency(outcome, texts)
+
+
+@command("/program", group="reason")
+def program_cmd(ctx: Context, arg: str) -> Result:
+    """Show the last program /prove checked (JSON)."""
+    ensure_exporter(ctx.registry)
+    last = _LAST.get(ctx.memory)
+    if last is None:
+        raise UserError("no program yet", hint="/prove --file PROGRAM.json or /prove QUESTION")
+    return ProgramShown(last.source, last.program.model_dump(exclude_defaults=True))
+
+
+@command("/math", args="simplify|factor|expand|solve|diff|integrate|collect EXPR [wrt VAR] [--latex]",
+         group="reason")
+def math_cmd(ctx: Context, arg: str) -> Result:
+    """Algebra with SymPy: simplify, factor, expand, solve, diff, integrate, collect.
+
+    `/math factor x**2 - 1`, `/math solve x**2 = 4`, `/math diff sin(x) wrt x --latex`.
+    Only arithmetic and whitelisted functions are read; --latex prints LaTeX."""
+    from core.reason.math import OPERATIONS, compute
+
+    text = arg.strip()
+    latex = False
+    if text.endswith("--latex") or text.startswith("--latex"):
+        latex = True
+        text = text.removesuffix("--latex").removeprefix("--latex").strip()
+    op, _, expr = text.partition(" ")
+    if not op:
+        raise UserError("usage: /math OPERATION EXPR", hint="operations: " + ", ".join(OPERATIONS))
+    return MathAnswer(compute(op, expr), latex)

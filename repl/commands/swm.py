@@ -31,6 +31,17 @@ class Asked(Result):
     def to_dict(self) -> dict:
         return self.outcome.to_dict()
 
+    @property
+    def verified(self) -> bool:      # read by policy scoring
+        return bool(self.outcome.verified and self.outcome.answer)
+
+    @property
+    def status(self) -> str:
+        answer = self.outcome.answer
+        if not self.outcome.verified:
+            return "unverified"
+        return answer if answer in ("true", "false", "unknown") else ("solved" if answer else "unknown")
+
 
 @dataclass
 class Chatted(Result):

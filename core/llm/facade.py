@@ -1,0 +1,375 @@
+"""`LLM`: the one object reasoners and commands call for a model (`ctx.llm`).
+
+It adds the model and options from settings, answers identical temperature-0 requests from
+the call log, retries transient failures with backoff, honours the cancel event, emits
+`LLMCall` / `LLMToken` events and records each call in the call log and the session log.
+It never touches memory; a failed call raises `LLMError` and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from core.events import LLMCall, LLMToken, ignore
+from core.llm import Backend, LLMError, Message, ModelInfo, Reply
+from core.llm.calllog import CallLog, request_key
+from core.llm.ollama_backend import transient
+
+BACKOFF = 0.25          # seconds before the first retry; doubles each time
+MAX_BACKOFF = 4.0
+MAX_PARALLEL = 4        # chat_many's threads
+
+
+def cancelled() -> LLMError:
+    return LLMError("cancelled", reason="cancelled", exit_code=130)
+
+
+class LLM:
+    """Model calls for one shell. `context` (a repl Context) is read live for emit, session and
+    cancel; without it, the explicit `emit` / `session` / `cancel` are used."""
+
+    def __init__(self, backend: Backend, settings, *, emit=None, session=None, cancel: threading.Event | None = None,
+                 calllog: CallLog | None = None, context=None, stats: dict | None = None):
+        self.backend = backend
+        self.settings = settings
+        self.calllog = calllog if calllog is not None else CallLog()
+        self.key = (settings.model, settings.ollama_host)
+        self._context = context
+        self._emit_fn, self._session, self._cancel = emit or ignore, session, cancel
+        self._stats = stats if stats is not None else {"calls": 0, "cached": 0, "prompt_tokens": 0,
+                                                       "completion_tokens": 0}
+        self._stats_lock = threading.Lock()
+        self._local = threading.local()   # chat_many's workers defer events to the calling thread
+
+    @classmethod
+    def for_context(cls, ctx) -> LLM:
+        """The LLM a shell's Context uses: Ollama at the configured host, the shared call log.
+        Counters carry over when the model or host changes."""
+        from core.llm.ollama_backend import OllamaBackend
+
+        previous = getattr(ctx, "_llm", None)
+        stats = getattr(previous, "_stats", None)
+        calllog = getattr(previous, "calllog", None)
+        backend = OllamaBackend(ctx.settings.ollama_host, timeout=ctx.settings.llm_timeout)
+        return cls(backend, ctx.settings, context=ctx, stats=stats, calllog=calllog)
+
+    # -- what callers use -------------------------------------------------------------
+
+    def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict | str | None = None,
+             options: dict | None = None, model: str | None = None) -> Reply:
+        """One model call; `format` is a JSON schema (or "json") for structured output.
+        `model` overrides settings.model for this call (e.g. a judge model)."""
+        return self._public(lambda: self._chat(messages, purpose, format, options, model))
+
+    def stream(self, messages: list[Message], *, purpose: str = "chat", options: dict | None = None,
+               model: str | None = None) -> Reply:
+        """A streamed call: emits LLMToken events as text arrives, checks cancel between chunks,
+        returns the final Reply."""
+        return self._public(lambda: self._stream(messages, purpose, options, model))
+
+    def json(self, messages: list[Message], schema, *, purpose: str = "json", options: dict | None = None,
+             model: str | None = None):
+        """A `schema` (pydantic model class) instance from the model: the schema goes as `format`,
+        JSON is found in prose or fences and validated; one repair round, else bad-output."""
+        return self._public(lambda: self._json(messages, schema, purpose, options, model))
+
+    def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict | str | None = None,
+                  options: dict | None = None, model: str | None = None) -> list[Reply]:
+        """Several independent calls in parallel; replies in the order given. The first failure
+        (in that order) is raised once all have finished."""
+        return self._public(lambda: self._chat_many(batches, purpose, format, options, model))
+
+    def embed(self, texts: list[str], *, model: str | None = None) -> list[list[float]]:
+        return self._public(lambda: self.backend.embed(list(texts), model=model or self.settings.model))
+
+    def models(self) -> list[ModelInfo]:
+        return self.backend.models()
+
+    def ping(self) -> bool:
+        return self.backend.ping()
+
+    def stats(self) -> dict:
+        """Calls, cached calls and tokens made through this shell."""
+        with self._stats_lock:
+            return dict(self._stats)
+
+    @property
+    def host(self) -> str:
+        return getattr(self.backend, "host", "")
+
+    # -- live wiring -------------------------------------------------------------------
+
+    @property
+    def _cancel_event(self) -> threading.Event | None:
+        return getattr(self._context, "cancel", None) if self._context is not None else self._cancel
+
+    @property
+    def session(self):
+        return getattr(self._context, "session", None) if self._context is not None else self._session
+
+    def _emit(self, event) -> None:
+        sink = getattr(self._local, "sink", None)
+        if sink is not None:
+            sink.append(lambda: self._emit_now(event))
+        else:
+            self._emit_now(event)
+
+    def _emit_now(self, event) -> None:
+        (self._context.emit if self._context is not None else self._emit_fn)(event)
+
+    def _later(self, fn: Callable[[], None]) -> None:
+        sink = getattr(self._local, "sink", None)
+        if sink is not None:
+            sink.append(fn)
+        else:
+            fn()
+
+    def _check_cancel(self) -> None:
+        event = self._cancel_event
+        if event is not None and event.is_set():
+            raise cancelled()
+
+    def _public(self, call):
+        try:
+            return call()
+        except LLMError as err:
+            if err.reason == "cancelled" and self._cancel_event is not None:
+                self._cancel_event.clear()   # the job has stopped; the next one starts afresh
+            raise
+
+    # -- the work ------------------------------------------------------------------------
+
+    def _request(self, messages: list[Message], format, options: dict | None,
+                 model: str | None = None) -> tuple[str, list, dict, str]:
+        if not isinstance(messages, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                for m in messages):
+            raise TypeError("messages must be a list of {'role': str, 'content': str} dicts")
+        model = model or self.settings.model
+        clean = [{"role": m["role"], "content": m["content"]} for m in messages]
+        opts = {"temperature": self.settings.temperature, **(options or {})}
+        return model, clean, opts, request_key(model, clean, format, opts)
+
+    def _cacheable(self, opts: dict) -> bool:
+        return bool(self.settings.llm_cache) and float(opts.get("temperature", 0) or 0) == 0.0
+
+    def _chat(self, messages, purpose: str, format, options, model=None) -> Reply:
+        self._check_cancel()
+        model, msgs, opts, key = self._request(messages, format, options, model)
+        if self._cacheable(opts):
+            hit = self.calllog.lookup(key)
+            if hit is not None:
+                return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model))
+        reply = self._with_retries(key, purpose, model, msgs, format, opts, lambda: self._interruptible(
+            lambda: self.backend.chat(msgs, model=model, format=format, options=opts,
+                                      timeout=self.settings.llm_timeout)))
+        return self._finish(key, purpose, model, msgs, format, opts, reply)
+
+    def _stream(self, messages, purpose: str, options, model=None) -> Reply:
+        self._check_cancel()
+        model, msgs, opts, key = self._request(messages, None, options, model)
+        if self._cacheable(opts):
+            hit = self.calllog.lookup(key)
+            if hit is not None:
+                reply = self._cached(hit, model)
+                if reply.text:
+                    self._emit(LLMToken(reply.text, purpose))
+                return self._finish(key, purpose, model, msgs, None, opts, reply)
+
+        def attempt() -> Reply:
+            started = False
+            try:
+                parts = self.backend.stream(msgs, model=model, options=opts, timeout=self.settings.llm_timeout)
+                for part in self._interruptible_parts(parts):
+                    if isinstance(part, Reply):
+                        return part
+                    started = True
+                    self._emit(LLMToken(part, purpose))
+                    self._check_cancel()
+            except LLMError as err:
+                if started:
+                    err.transient = False   # text already shown: a retry would repeat it
+                raise
+            raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
+
+        reply = self._with_retries(key, purpose, model, msgs, None, opts, attempt)
+        return self._finish(key, purpose, model, msgs, None, opts, reply)
+
+    def _json(self, messages, schema, purpose: str, options, model=None):
+        from core.llm.jsonout import BadJSON, parse_json_reply, parse_model
+
+        format = schema.model_json_schema()
+        reply = self._chat(messages, purpose, format, options, model)
+        try:
+            return parse_model(reply.text, schema)
+        except BadJSON as err:
+            problem = str(err)
+        repair = list(messages) + [
+            {"role": "assistant", "content": reply.text},
+            {"role": "user", "content": f"That reply does not match the required JSON schema: {problem}. "
+                                        "Answer again with only the corrected JSON object, no other text."}]
+        reply = self._chat(repair, purpose, format, options, model)
+        return parse_json_reply(reply.text, schema)
+
+    def _chat_many(self, batches, purpose: str, format, options, model=None) -> list[Reply]:
+        batches = list(batches)
+        if len(batches) <= 1:
+            return [self._chat(b, purpose, format, options, model) for b in batches]
+        self._check_cancel()
+
+        def work(messages):
+            self._local.sink = sink = []
+            try:
+                return self._chat(messages, purpose, format, options, model), None, sink
+            except LLMError as err:
+                return None, err, sink
+            finally:
+                self._local.sink = None
+
+        with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(batches)), thread_name_prefix="llm") as pool:
+            futures = [pool.submit(work, b) for b in batches]
+            results = []
+            for future in futures:   # in order: events and records reach the session as the caller wrote them
+                reply, err, sink = future.result()
+                for deferred in sink:
+                    deferred()
+                results.append((reply, err))
+        for _, err in results:
+            if err is not None:
+                raise err
+        return [reply for reply, _ in results]
+
+    def _interruptible(self, call):
+        """Run a blocking call, but give up at once when the cancel event is set."""
+        event = self._cancel_event
+        if event is None or getattr(self._local, "sink", None) is not None:
+            return call()
+        box: dict = {}
+
+        def run():
+            try:
+                box["value"] = call()
+            except BaseException as err:  # noqa: BLE001 — handed to the waiting thread
+                box["error"] = err
+
+        worker = threading.Thread(target=run, name="llm-call", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if event.is_set() and worker.is_alive():
+                raise cancelled()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def _interruptible_parts(self, parts):
+        """Iterate a stream in a helper thread so that a cancel is noticed even while the server
+        is silent (before its first chunk, or between slow ones)."""
+        import queue
+
+        event = self._cancel_event
+        if event is None or getattr(self._local, "sink", None) is not None:
+            yield from parts
+            return
+        box: queue.Queue = queue.Queue()
+        stop = threading.Event()
+        done = object()
+
+        def pump():
+            try:
+                for part in parts:
+                    box.put(("part", part))
+                    if stop.is_set():
+                        break
+            except BaseException as err:  # noqa: BLE001 — handed to the consuming thread
+                box.put(("error", err))
+            finally:
+                box.put(("part", done))
+                close = getattr(parts, "close", None)
+                if close is not None:
+                    close()
+
+        threading.Thread(target=pump, name="llm-stream", daemon=True).start()
+        try:
+            while True:
+                try:
+                    kind, item = box.get(timeout=0.05)
+                except queue.Empty:
+                    if event.is_set():
+                        raise cancelled() from None
+                    continue
+                if kind == "error":
+                    raise item
+                if item is done:
+                    return
+                yield item
+        finally:
+            stop.set()
+
+    def _with_retries(self, key, purpose, model, msgs, format, opts, attempt) -> Reply:
+        retries = max(0, int(self.settings.llm_retries))
+        for n in range(retries + 1):
+            try:
+                return attempt()
+            except LLMError as err:
+                if err.reason == "offline":
+                    err = LLMError(f"{purpose}: {err.message}", reason="offline", hint=err.hint)
+                if not transient(err) or n == retries:
+                    self._failed(key, purpose, model, msgs, format, opts, err)
+                    raise err from None
+                event = self._cancel_event
+                delay = min(MAX_BACKOFF, BACKOFF * 2 ** n)
+                if event is not None and event.wait(delay):
+                    self._failed(key, purpose, model, msgs, format, opts, cancelled())
+                    raise cancelled() from None
+                if event is None:
+                    time.sleep(delay)
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _cached(row: dict, model: str) -> Reply:
+        return Reply(row.get("output") or "", row.get("model") or model, row.get("prompt_tokens") or 0,
+                     row.get("completion_tokens") or 0, 0.0, cached=True)
+
+    def _session_id(self) -> str | None:
+        session = self.session
+        path = getattr(session, "path", None)
+        return path.stem if path is not None else None
+
+    def _finish(self, key, purpose, model, msgs, format, opts, reply: Reply) -> Reply:
+        call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
+                                      output=reply.text, prompt_tokens=reply.prompt_tokens,
+                                      completion_tokens=reply.completion_tokens, seconds=reply.seconds,
+                                      cached=reply.cached, session=self._session_id(), host=self.host)
+        reply = Reply(reply.text, reply.model, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
+                      reply.cached, call_id)
+        with self._stats_lock:
+            self._stats["calls"] += 1
+            self._stats["cached"] += int(reply.cached)
+            self._stats["prompt_tokens"] += reply.prompt_tokens
+            self._stats["completion_tokens"] += reply.completion_tokens
+        self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, reply, None))
+        self._emit(LLMCall(call_id, model, purpose, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
+                           reply.cached))
+        return reply
+
+    def _failed(self, key, purpose, model, msgs, format, opts, err: LLMError) -> None:
+        call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
+                                      error=str(err), reason=err.reason, session=self._session_id(), host=self.host)
+        self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, None, err))
+        self._emit(LLMCall(call_id, model, purpose, error=err.message))
+
+    def _record_session(self, key, purpose, model, msgs, format, opts, reply: Reply | None,
+                        err: LLMError | None) -> None:
+        session = self.session
+        if session is None or not hasattr(session, "llm"):
+            return
+        session.llm(key=key, purpose=purpose, model=model,
+                    request={"messages": msgs, "format": format, "options": opts},
+                    reply=None if reply is None else {"text": reply.text, "prompt_tokens": reply.prompt_tokens,
+                                                      "completion_tokens": reply.completion_tokens},
+                    cached=bool(reply and reply.cached),
+                    error=None if err is None else {"reason": err.reason, "message": err.message, "hint": err.hint})

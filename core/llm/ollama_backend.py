@@ -1,0 +1,193 @@
+"""The Ollama backend: the `Backend` protocol on the official `ollama` client.
+
+It turns every way a call can fail (no server, model not pulled, timeout, context overflow,
+5xx, a body that is not Ollama's protocol, a stream cut short) into one `LLMError` with a
+specific `reason` and a one-line hint. It knows nothing of settings, caching or retries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+import urllib.parse
+from typing import Iterator
+
+from core.llm import LLMError, Message, ModelInfo, Reply
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+TRANSIENT = ("unreachable", "server")   # reasons worth a retry (see `transient`)
+_CONTEXT = re.compile(r"context (length|window|size)|exceeds? .*context|too many tokens|prompt is too long", re.I)
+_NO_MODEL = re.compile(r"model .*not found|not found.*pull|no such model|pull(ing)? it first", re.I)
+
+
+def resolve_host(host: str | None = None) -> str:
+    """settings.ollama_host, else $OLLAMA_HOST, else the local default — as a URL."""
+    host = (host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST).strip().rstrip("/")
+    if "://" not in host:
+        host = "http://" + host
+        if not re.search(r":\d+$", host.split("://", 1)[1]):
+            host += ":11434"
+    return host
+
+
+def transient(err: LLMError) -> bool:
+    """Whether a retry may help: a refused connection or a server error (not a bad request)."""
+    return bool(getattr(err, "transient", False))
+
+
+def _error(message: str, *, reason: str, hint: str | None = None, exit_code: int = 1,
+           retry: bool = False) -> LLMError:
+    err = LLMError(message, reason=reason, hint=hint, exit_code=exit_code)
+    err.transient = retry
+    return err
+
+
+def _one_line(text: object, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class OllamaBackend:
+    """Chat, stream, embed and list models on one Ollama server."""
+
+    name = "ollama"
+
+    def __init__(self, host: str | None = None, *, timeout: float = 120.0):
+        self.host = resolve_host(host)
+        self.timeout = timeout
+        self._clients: dict[float, object] = {}
+        self._lock = threading.Lock()
+
+    # -- the protocol ----------------------------------------------------------------
+
+    def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
+             options: dict | None = None, timeout: float | None = None) -> Reply:
+        client = self._client(timeout)
+        started = time.perf_counter()
+        try:
+            response = client.chat(model=model, messages=messages, format=format, options=options, stream=False)
+            text = response.message.content or ""
+        except Exception as err:  # noqa: BLE001 — every failure becomes one LLMError
+            raise self.failure(err, model=model, timeout=timeout) from None
+        return Reply(text, response.model or model, response.prompt_eval_count or 0, response.eval_count or 0,
+                     time.perf_counter() - started)
+
+    def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
+               timeout: float | None = None) -> Iterator[str | Reply]:
+        client = self._client(timeout)
+        started = time.perf_counter()
+        limit = timeout or self.timeout
+        parts: list[str] = []
+        try:
+            for chunk in client.chat(model=model, messages=messages, options=options, stream=True):
+                text = chunk.message.content or ""
+                if text:
+                    parts.append(text)
+                    yield text
+                if chunk.done:
+                    yield Reply("".join(parts), chunk.model or model, chunk.prompt_eval_count or 0,
+                                chunk.eval_count or 0, time.perf_counter() - started)
+                    return
+                if time.perf_counter() - started > limit:
+                    raise TimeoutError
+        except LLMError:
+            raise
+        except Exception as err:  # noqa: BLE001
+            raise self.failure(err, model=model, timeout=timeout) from None
+        raise _error(f"the reply from {self.host} stopped before it was complete", reason="server",
+                     hint="try again; check the Ollama server's log", retry=True)
+
+    def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
+        if not texts:
+            return []
+        try:
+            response = self._client(None).embed(model=model, input=texts)
+            vectors = [list(map(float, v)) for v in response.embeddings]
+        except Exception as err:  # noqa: BLE001
+            raise self.failure(err, model=model) from None
+        if len(vectors) != len(texts):
+            raise _error(f"the server at {self.host} sent {len(vectors)} embeddings for {len(texts)} texts",
+                         reason="bad-output")
+        return vectors
+
+    def models(self) -> list[ModelInfo]:
+        try:
+            listed = self._client(None).list().models
+            out = []
+            for m in listed:
+                d = m.details
+                out.append(ModelInfo(m.model or "", int(m.size or 0), (d.family or "") if d else "",
+                                     (d.parameter_size or "") if d else "", (d.quantization_level or "") if d else "",
+                                     d.model_dump(exclude_none=True) if d else {}))
+        except Exception as err:  # noqa: BLE001
+            raise self.failure(err, model="") from None
+        return out
+
+    def ping(self) -> bool:
+        """Whether the server answers (within a few seconds)."""
+        try:
+            self._client(min(self.timeout, 3.0)).list()
+        except Exception:  # noqa: BLE001
+            return False
+        return True
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def _client(self, timeout: float | None):
+        import ollama
+
+        seconds = float(timeout or self.timeout)
+        with self._lock:
+            client = self._clients.get(seconds)
+            if client is None:
+                # a proxy from the environment must not sit between us and a server on this machine
+                name = urllib.parse.urlsplit(self.host).hostname or ""
+                local = name in ("localhost", "::1") or name.startswith("127.")
+                client = ollama.Client(host=self.host, timeout=seconds, trust_env=not local)
+                self._clients[seconds] = client
+        return client
+
+    def close(self) -> None:
+        with self._lock:
+            for client in self._clients.values():
+                client.close()
+            self._clients.clear()
+
+    def failure(self, err: BaseException, *, model: str, timeout: float | None = None) -> LLMError:
+        """The LLMError for an exception raised by the client (or httpx under it)."""
+        import httpx
+        import ollama
+
+        host = self.host
+        if isinstance(err, LLMError):
+            return err
+        if isinstance(err, (httpx.TimeoutException, TimeoutError)):
+            seconds = timeout or self.timeout
+            return _error(f"{model or 'the server'} did not answer within {seconds:g} s", reason="timeout",
+                          hint="/set llm_timeout SECONDS to wait longer", exit_code=4)
+        if isinstance(err, ollama.ResponseError):
+            status, detail = err.status_code, _one_line(err.error)
+            if _CONTEXT.search(detail):
+                return _error(f"the request is too long for the context window of {model}", reason="context",
+                              hint="shorten the input, or use a model with a longer context")
+            if status == 404 and (_NO_MODEL.search(detail) or "model" in detail.lower()):
+                return _error(f'model "{model}" is not on the Ollama server at {host}', reason="no-model",
+                              hint=f"run `ollama pull {model}` (/models lists what it has)")
+            if status >= 500 or status == -1:
+                return _error(f"the Ollama server at {host} failed: {detail}", reason="server",
+                              hint="try again; check the Ollama server's log", retry=status >= 500)
+            return _error(f"the Ollama server at {host} refused the request ({status}): {detail}", reason="server",
+                          hint="check the model name and options")
+        if isinstance(err, (httpx.RemoteProtocolError, httpx.ReadError)):
+            return _error(f"the Ollama server at {host} closed the connection mid-reply", reason="server",
+                          hint="try again; check the Ollama server's log", retry=True)
+        if isinstance(err, (ConnectionError, httpx.TransportError)):
+            return _error(f"cannot reach the Ollama server at {host}", reason="unreachable", exit_code=3,
+                          hint="start it with `ollama serve`, or point --ollama-host / OLLAMA_HOST at it", retry=True)
+        if isinstance(err, (ValueError, TypeError, KeyError, AttributeError)):
+            # invalid JSON, or JSON that is not Ollama's reply shape (pydantic's check)
+            return _error(f"the server at {host} sent a reply that is not Ollama's protocol", reason="server",
+                          hint="is OLLAMA_HOST pointing at an Ollama server?")
+        return _error(f"the call to {host} failed: {type(err).__name__}: {_one_line(err)}", reason="server")

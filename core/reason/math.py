@@ -1,0 +1,226 @@
+"""/math: simplify, factor, expand, solve, diff, integrate and collect with SymPy, through
+a restricted parser: a Lark grammar builds SymPy objects from a whitelist of names. No
+attribute access, no dunders, no `sympify` of raw strings. SymPy is imported lazily.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from core.errors import UserError
+
+OPERATIONS = ("simplify", "factor", "expand", "solve", "diff", "integrate", "collect")
+MAX_CHARS = 2000
+MAX_EXPONENT = 1000          # 2**10**10 would hang the shell; symbolic exponents are fine
+MAX_NESTING = 100
+
+# name -> (sympy attribute, min args, max args)
+FUNCTIONS = {
+    "sin": ("sin", 1, 1), "cos": ("cos", 1, 1), "tan": ("tan", 1, 1), "cot": ("cot", 1, 1),
+    "asin": ("asin", 1, 1), "acos": ("acos", 1, 1), "atan": ("atan", 1, 1), "atan2": ("atan2", 2, 2),
+    "sinh": ("sinh", 1, 1), "cosh": ("cosh", 1, 1), "tanh": ("tanh", 1, 1),
+    "exp": ("exp", 1, 1), "log": ("log", 1, 2), "ln": ("log", 1, 1), "sqrt": ("sqrt", 1, 1),
+    "abs": ("Abs", 1, 1), "Abs": ("Abs", 1, 1), "sign": ("sign", 1, 1), "floor": ("floor", 1, 1),
+    "ceiling": ("ceiling", 1, 1), "factorial": ("factorial", 1, 1), "binomial": ("binomial", 2, 2),
+    "gamma": ("gamma", 1, 1), "Max": ("Max", 1, 16), "Min": ("Min", 1, 16), "re": ("re", 1, 1),
+    "im": ("im", 1, 1), "conjugate": ("conjugate", 1, 1),
+    "simplify": ("simplify", 1, 1), "expand": ("expand", 1, 1), "factor": ("factor", 1, 1),
+    "collect": ("collect", 2, 2), "diff": ("diff", 2, 3), "integrate": ("integrate", 2, 4),
+}
+CONSTANTS = {"pi": "pi", "E": "E", "I": "I", "oo": "oo", "e": "E"}
+
+
+@dataclass
+class MathResult:
+    operation: str
+    input: str
+    text: str
+    latex: str
+
+    def to_dict(self) -> dict:
+        return {"operation": self.operation, "input": self.input, "result": self.text, "latex": self.latex}
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+
+    grammar = Path(__file__).with_name("math.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="earley", propagate_positions=True)
+
+
+class _Build:
+    def __init__(self):
+        import sympy
+
+        self.sp = sympy
+
+    def node(self, tree):
+        from lark import Token
+
+        sp = self.sp
+        if isinstance(tree, Token):
+            raise UserError(f"unexpected {tree!s}")
+        kind, kids = tree.data, tree.children
+        if kind == "number":
+            text = str(kids[0])
+            if "." not in text:
+                return sp.Integer(int(text))
+            whole, _, frac = text.partition(".")
+            return sp.Rational(int((whole or "0") + frac or "0"), 10 ** len(frac))
+        if kind == "name":
+            return self.name(str(kids[0]), kids[0].column)
+        if kind == "neg":
+            return -self.node(kids[0])
+        if kind == "binop":
+            a, op, b = self.node(kids[0]), str(kids[1]), self.node(kids[2])
+            return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b}[op]()
+        if kind == "implicit_mul":
+            return self.node(kids[0]) * self.node(kids[1])
+        if kind == "pow":
+            base, exp = self.node(kids[0]), self.node(kids[2])
+            if exp.is_number and abs(exp) > MAX_EXPONENT:
+                raise UserError(f"column {kids[1].column}: exponent too large (at most {MAX_EXPONENT})")
+            return base ** exp
+        if kind == "equation":
+            return sp.Eq(self.node(kids[0]), self.node(kids[1]))
+        if kind == "call":
+            return self.call(str(kids[0]), [self.node(k) for k in kids[1:] if k is not None], kids[0].column)
+        raise UserError(f"unexpected {kind}")
+
+    def name(self, name: str, col: int):
+        if "__" in name:
+            raise UserError(f"column {col}: names may not contain '__'")
+        if name in CONSTANTS:
+            return getattr(self.sp, CONSTANTS[name])
+        if name in FUNCTIONS:
+            raise UserError(f"column {col}: {name} is a function; call it as {name}(…)")
+        return self.sp.Symbol(name)
+
+    def call(self, name: str, args: list, col: int):
+        if name not in FUNCTIONS:
+            raise UserError(f"column {col}: unknown function {name!r}",
+                            hint="functions: " + ", ".join(sorted(FUNCTIONS)))
+        attr, lo, hi = FUNCTIONS[name]
+        if not lo <= len(args) <= hi:
+            raise UserError(f"column {col}: {name} takes {lo}" + (f" to {hi}" if hi != lo else "")
+                            + f" argument(s), got {len(args)}")
+        if name == "factorial" and args[0].is_number and abs(args[0]) > MAX_EXPONENT:
+            raise UserError(f"column {col}: factorial argument too large (at most {MAX_EXPONENT})")
+        if name == "integrate" and len(args) == 3:   # integrate(f, x, a) is not a thing; (f, x, a, b) is
+            raise UserError(f"column {col}: integrate takes (f, x) or (f, x, a, b)")
+        if name == "integrate" and len(args) == 4:
+            return self.sp.integrate(args[0], (args[1], args[2], args[3]))
+        if name in ("diff", "collect", "integrate") and not isinstance(args[1], self.sp.Symbol):
+            raise UserError(f"column {col}: the second argument of {name} must be a variable")
+        return getattr(self.sp, attr)(*args)
+
+
+def _nesting(text: str) -> int:
+    depth = deepest = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def parse_math(text: str):
+    """A SymPy expression (or Eq) from text, built from the whitelist; raises UserError."""
+    from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+
+    if len(text) > MAX_CHARS:
+        raise UserError(f"expression longer than {MAX_CHARS} characters")
+    if not text.strip():
+        raise UserError("no expression given", hint="/math simplify EXPR")
+    if _nesting(text) > MAX_NESTING:
+        raise UserError(f"expression nests deeper than {MAX_NESTING}")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as err:
+        raise UserError(f"column {err.column}: unexpected character {text[err.pos_in_stream]!r}",
+                        hint="arithmetic, ** or ^, and calls like sin(x) only") from None
+    except UnexpectedEOF:
+        raise UserError("the expression ends too early") from None
+    except (UnexpectedInput, LarkError) as err:
+        column = getattr(err, "column", None)
+        raise UserError(f"column {column}: cannot parse here" if column else "cannot parse the expression") from None
+    try:
+        return _Build().node(tree), tree
+    except RecursionError:
+        raise UserError("expression nests too deeply") from None
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError, NotImplementedError) as err:
+        raise UserError(f"cannot build the expression: {err}") from None
+
+
+def split_wrt(text: str) -> tuple[str, str | None]:
+    """'x**2 wrt x' -> ('x**2', 'x')."""
+    head, sep, var = text.rpartition(" wrt ")
+    if not sep:
+        return text, None
+    var = var.strip()
+    if not var.isidentifier() or "__" in var:
+        raise UserError(f"bad variable after wrt: {var!r}")
+    return head, var
+
+
+def compute(operation: str, text: str) -> MathResult:
+    """Run one /math operation; raises UserError on bad input or when SymPy cannot do it."""
+    import sympy as sp
+
+    if operation not in OPERATIONS:
+        raise UserError(f"unknown operation {operation!r}", hint="operations: " + ", ".join(OPERATIONS))
+    body, wrt = split_wrt(text.strip())
+    expr, tree = parse_math(body)
+    var = sp.Symbol(wrt) if wrt else None
+    free = sorted(expr.free_symbols, key=str) if hasattr(expr, "free_symbols") else []
+    if var is None and operation in ("diff", "integrate", "solve", "collect"):
+        if operation == "collect" or len(free) != 1:
+            raise UserError(f"say which variable: /math {operation} EXPR wrt VAR")
+        var = free[0]
+    is_eq = isinstance(expr, sp.Equality)
+    if is_eq and operation != "solve":
+        raise UserError("an equation (=) goes with /math solve")
+    try:
+        if operation == "simplify":
+            out = sp.simplify(expr)
+        elif operation == "expand":
+            out = sp.expand(expr)
+        elif operation == "factor":
+            collected = _collect_call(tree)
+            if var is not None:
+                out = sp.collect(sp.expand(expr), var, func=sp.factor)
+            elif collected is not None:     # factor collect(E, v): factor each coefficient of v
+                out = sp.collect(expr, collected, func=sp.factor)
+            else:
+                out = sp.factor(expr)
+        elif operation == "collect":
+            out = sp.collect(sp.expand(expr), var)
+        elif operation == "diff":
+            out = sp.diff(expr, var)
+        elif operation == "integrate":
+            out = sp.integrate(expr, var)
+        else:
+            out = sp.solve(expr, var, dict=False)
+    except (TypeError, ValueError, NotImplementedError, ZeroDivisionError, AttributeError) as err:
+        raise UserError(f"SymPy cannot {operation} this: {err}") from None
+    if operation == "solve":
+        text_out = ", ".join(f"{var} = {sp.sstr(s)}" for s in out) or "no solution"
+        latex = ", ".join(f"{sp.latex(var)} = {sp.latex(s)}" for s in out)
+    else:
+        text_out, latex = sp.sstr(out), sp.latex(out)
+    return MathResult(operation, text.strip(), text_out, latex)
+
+
+def _collect_call(tree):
+    """The variable of a top-level collect(E, v) call, if that is what the input is."""
+    import sympy as sp
+    from lark import Tree
+
+    if isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == "collect":
+        arg = tree.children[2] if len(tree.children) > 2 else None
+        if isinstance(arg, Tree) and arg.data == "name":
+            return sp.Symbol(str(arg.children[0]))
+    return None

@@ -1,0 +1,502 @@
+"""A loaded program's expressions → Z3 terms, from a whitelist, with type checking.
+
+Every name is looked up among what the program declared (sorts, constants, functions,
+variables); every operator comes from a fixed table. Errors name the JSON path, the column
+and the problem: undefined symbol, arity, sort mismatch, unbound variable.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from core.errors import UserError
+from core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
+from core.reason.pot.schema import BUILTIN_SORTS, Assertion, Program
+
+MAX_SUM_TERMS = 10_000
+ARITH = {"+", "-", "*", "/", "%"}
+ORDER = {"<", "<=", ">", ">="}
+
+
+class BuildError(UserError):
+    """An expression that does not fit the declarations."""
+
+
+@dataclass
+class Env:
+    """What a program declared, as Z3 objects in one Z3 context."""
+
+    ctx: object
+    sorts: dict = field(default_factory=dict)          # sort name -> z3 sort
+    constants: dict = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
+    members: dict = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
+    functions: dict = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
+    variables: dict = field(default_factory=dict)      # declared variable name -> z3 sort
+    _fresh: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def symbol_taken(self, name: str) -> bool:
+        return name in self.constants or name in self.functions
+
+    def bound_const(self, name: str, sort):
+        """A Z3 constant for a bound variable that cannot capture a declared symbol."""
+        import z3
+
+        label = name if not self.symbol_taken(name) else f"{name}!{next(self._fresh)}"
+        return z3.Const(label, sort)
+
+
+@dataclass
+class Verification:
+    name: str
+    where: str
+    quantifier: str | None          # "forall" | "exists" | None
+    bound: list                     # z3 constants the quantifier binds
+    body: object                    # z3 Bool term over `bound`
+    binder_names: list[str]
+
+    @property
+    def formula(self):
+        import z3
+
+        if not self.bound:
+            return self.body
+        return (z3.ForAll if self.quantifier == "forall" else z3.Exists)(self.bound, self.body)
+
+
+@dataclass
+class Objective:
+    kind: str                       # minimize | maximize
+    text: str
+    term: object
+
+
+@dataclass
+class Built:
+    env: Env
+    background: list                # (label, z3 Bool) — knowledge base entries and rules
+    verifications: list[Verification]
+    constraints: list = field(default_factory=list)     # optimization constraints (label, term)
+    objectives: list[Objective] = field(default_factory=list)
+    decisions: dict = field(default_factory=dict)       # optimization variable name -> z3 const
+    has_optimization: bool = False
+
+
+def _sort_name(sort) -> str:
+    return sort.name()
+
+
+def is_numeric(sort) -> bool:
+    import z3
+
+    return sort.kind() in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
+
+
+def is_bool(sort) -> bool:
+    import z3
+
+    return sort.kind() == z3.Z3_BOOL_SORT
+
+
+def declare(program: Program, ctx=None) -> Env:
+    """Sorts, constants, functions and variables of a program, as Z3 objects."""
+    import z3
+
+    ctx = ctx or z3.Context()
+    env = Env(ctx)
+    builtin = {"Bool": z3.BoolSort(ctx), "Int": z3.IntSort(ctx), "Real": z3.RealSort(ctx)}
+    for alias, base in BUILTIN_SORTS.items():
+        env.sorts[alias] = builtin[base]
+    for i, s in enumerate(program.sorts):
+        where = f"sorts[{i}]"
+        if s.name in BUILTIN_SORTS:
+            if BUILTIN_SORTS[s.name] != {"IntSort": "Int", "RealSort": "Real", "BoolSort": "Bool"}.get(s.type):
+                raise BuildError(f"{where}: {s.name} is a built-in sort and cannot be a {s.type}")
+            continue
+        if s.name in env.sorts and not (s.name in BUILTIN_SORTS):
+            raise BuildError(f"{where}: sort {s.name} is declared twice")
+        if s.type == "DeclareSort":
+            env.sorts[s.name] = z3.DeclareSort(s.name, ctx)
+        elif s.type == "EnumSort":
+            if not s.values:
+                raise BuildError(f"{where}: an EnumSort needs `values`")
+            if len(set(s.values)) != len(s.values):
+                raise BuildError(f"{where}: an EnumSort lists a value twice")
+            sort, values = z3.EnumSort(s.name, s.values, ctx=ctx)
+            env.sorts[s.name] = sort
+            for name, term in zip(s.values, values):
+                _add_constant(env, name, term, f"{where}.values")
+        else:   # a named alias of a built-in sort: {"name": "Cost", "type": "IntSort"}
+            env.sorts[s.name] = builtin[s.type.removesuffix("Sort")]
+        if s.type != "EnumSort" and s.values:
+            raise BuildError(f"{where}: only an EnumSort has `values`")
+    for group, c in program.constants.items():
+        sort = _sort(env, c.sort, f"constants.{group}.sort")
+        for name in c.members:
+            _add_constant(env, name, z3.Const(name, sort), f"constants.{group}")
+    for i, f in enumerate(program.functions):
+        where = f"functions[{i}]"
+        if env.symbol_taken(f.name):
+            raise BuildError(f"{where}: {f.name} is declared twice")
+        domain = [_sort(env, d, f"{where}.domain[{j}]") for j, d in enumerate(f.domain)]
+        rng = _sort(env, f.range, f"{where}.range")
+        decl = z3.Function(f.name, *domain, rng) if domain else z3.Const(f.name, rng)
+        env.functions[f.name] = (decl, domain, rng)
+    for i, v in enumerate(program.variables):
+        env.variables[v.name] = _sort(env, v.sort, f"variables[{i}].sort")
+    return env
+
+
+def _add_constant(env: Env, name: str, term, where: str) -> None:
+    if env.symbol_taken(name):
+        raise BuildError(f"{where}: {name} is declared twice")
+    env.constants[name] = term
+    env.members.setdefault(_sort_name(term.sort()), []).append(name)
+
+
+def _sort(env: Env, name: str, where: str):
+    try:
+        return env.sorts[name]
+    except KeyError:
+        known = ", ".join(sorted(n for n in env.sorts if not n.endswith("Sort"))) or "none"
+        raise BuildError(f"{where}: undefined sort {name!r}", hint=f"declared sorts: {known}") from None
+
+
+def _decls(env: Env, variables, where: str) -> dict:
+    return {v.name: _sort(env, v.sort, f"{where}[{i}].sort") for i, v in enumerate(variables)}
+
+
+class Builder:
+    """Builds the expressions of one JSON entry; `local` holds that entry's declared variables."""
+
+    def __init__(self, env: Env, where: str, local: dict | None = None, free: dict | None = None):
+        self.env, self.where = env, where
+        self.local = local or {}          # extra declared variables (entry-local, optimization)
+        self.free = free or {}            # names usable without a binder (optimization decision variables)
+
+    def fail(self, col: int, problem: str, hint: str | None = None):
+        at = f"column {col}: " if col else ""
+        raise BuildError(f"{self.where}: {at}{problem}", hint=hint)
+
+    def formula(self, text: str, scope: dict | None = None):
+        term = self.term(parse_expr(text, self.where), dict(scope or {}))
+        if not is_bool(term.sort()):
+            self.fail(1, f"expected a true/false formula, got a term of sort {_sort_name(term.sort())}")
+        return term
+
+    def numeric(self, text: str, scope: dict | None = None):
+        term = self.term(parse_expr(text, self.where), dict(scope or {}))
+        if not is_numeric(term.sort()):
+            self.fail(1, f"expected a number, got a term of sort {_sort_name(term.sort())}")
+        return term
+
+    # -- terms -------------------------------------------------------------------
+
+    def term(self, node, scope: dict):
+        import z3
+
+        ctx = self.env.ctx
+        if isinstance(node, Num):
+            return z3.IntVal(node.text, ctx) if node.is_int else z3.RealVal(node.text, ctx)
+        if isinstance(node, Name):
+            return self.name(node, scope)
+        if isinstance(node, Neg):
+            inner = self.term(node.operand, scope)
+            if not is_numeric(inner.sort()):
+                self.fail(node.col, f"cannot negate a term of sort {_sort_name(inner.sort())}")
+            return -inner
+        if isinstance(node, BinOp):
+            return self.binop(node, scope)
+        if isinstance(node, Binders):
+            self.fail(node.col, "a variable list [...] only goes first in ForAll, Exists or Sum")
+        assert isinstance(node, Call)
+        special = _SPECIAL.get(node.fn)
+        if special is not None:
+            return special(self, node, scope)
+        return self.apply(node, scope)
+
+    def name(self, node: Name, scope: dict):
+        import z3
+
+        n = node.name
+        if n in scope:
+            return scope[n]
+        if n in ("True", "False"):
+            return z3.BoolVal(n == "True", self.env.ctx)
+        if n in self.env.constants:
+            return self.env.constants[n]
+        if n in self.free:
+            return self.free[n]
+        if n in self.env.functions:
+            decl, domain, _ = self.env.functions[n]
+            if domain:
+                self.fail(node.col, f"{n} takes {len(domain)} argument(s), used without any")
+            return decl
+        if n in self.local or n in self.env.variables:
+            self.fail(node.col, f"unbound variable {n}", hint=f"bind it: ForAll([{n}], …) or Exists([{n}], …)")
+        self.fail(node.col, f"undefined symbol {n}", hint="declare it under constants, functions or variables")
+
+    def apply(self, node: Call, scope: dict):
+        env = self.env
+        if node.fn not in env.functions:
+            what = "unbound variable" if node.fn in env.variables or node.fn in scope else "undefined function"
+            self.fail(node.col, f"{what} {node.fn}", hint="declare it under functions")
+        decl, domain, _ = env.functions[node.fn]
+        if len(node.args) != len(domain):
+            self.fail(node.col, f"{node.fn} takes {len(domain)} argument(s), got {len(node.args)}")
+        if not domain:
+            return decl
+        args = [self.coerce(self.term(a, scope), s, a, f"argument {i + 1} of {node.fn}")
+                for i, (a, s) in enumerate(zip(node.args, domain))]
+        return decl(*args)
+
+    def coerce(self, term, sort, node, what: str):
+        import z3
+
+        if term.sort() == sort:
+            return term
+        if sort.kind() == z3.Z3_REAL_SORT and term.sort().kind() == z3.Z3_INT_SORT:
+            return z3.ToReal(term)
+        self.fail(getattr(node, "col", 0), f"sort mismatch: {what} is {_sort_name(sort)}, "
+                                           f"got {_sort_name(term.sort())}")
+
+    def binop(self, node: BinOp, scope: dict):
+        import z3
+
+        left, right = self.term(node.left, scope), self.term(node.right, scope)
+        ls, rs = left.sort(), right.sort()
+        if node.op in ARITH or node.op in ORDER:
+            for t, side in ((ls, "left"), (rs, "right")):
+                if not is_numeric(t):
+                    self.fail(node.col, f"sort mismatch: {node.op} needs numbers, the {side} side is {_sort_name(t)}")
+            if node.op == "%" and (ls.kind() != z3.Z3_INT_SORT or rs.kind() != z3.Z3_INT_SORT):
+                self.fail(node.col, "% needs integers")
+        elif ls != rs and not (is_numeric(ls) and is_numeric(rs)):
+            self.fail(node.col, f"sort mismatch: cannot compare {_sort_name(ls)} with {_sort_name(rs)}")
+        return _OPS[node.op](left, right)
+
+    # -- binders -----------------------------------------------------------------
+
+    def binders(self, node, scope: dict) -> tuple[list[str], list]:
+        """Names and Z3 constants for a binder list; declared variables or inline {'name', 'sort'}."""
+        if not isinstance(node, Binders):
+            self.fail(getattr(node, "col", 0), "expected a variable list such as [x, y] first")
+        if not node.items:
+            self.fail(node.col, "empty variable list")
+        names, consts = [], []
+        for name, sort_name, col in node.items:
+            if sort_name is not None:
+                if sort_name not in self.env.sorts:
+                    self.fail(col, f"undefined sort {sort_name!r}")
+                sort = self.env.sorts[sort_name]
+            elif name in self.local:
+                sort = self.local[name]
+            elif name in self.env.variables:
+                sort = self.env.variables[name]
+            else:
+                self.fail(col, f"{name} is not a declared variable",
+                          hint=f"declare it under variables, or write {{'name': '{name}', 'sort': 'S'}}")
+            names.append(name)
+            consts.append(self.env.bound_const(name, sort))
+        return names, consts
+
+
+def _bools(b: Builder, node: Call, scope: dict, lo: int, hi: int | None):
+    n = len(node.args)
+    if n < lo or (hi is not None and n > hi):
+        want = f"{lo}" if hi == lo else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+        b.fail(node.col, f"{node.fn} takes {want} argument(s), got {n}")
+    out = []
+    for i, a in enumerate(node.args):
+        t = b.term(a, scope)
+        if not is_bool(t.sort()):
+            b.fail(getattr(a, "col", node.col), f"sort mismatch: argument {i + 1} of {node.fn} must be true/false, "
+                                                f"got {_sort_name(t.sort())}")
+        out.append(t)
+    return out
+
+
+def _and(b, node, scope):
+    import z3
+
+    args = _bools(b, node, scope, 0, None)
+    if not args:
+        return z3.BoolVal(True, b.env.ctx)
+    return z3.And(*args) if len(args) > 1 else args[0]
+
+
+def _or(b, node, scope):
+    import z3
+
+    args = _bools(b, node, scope, 0, None)
+    if not args:
+        return z3.BoolVal(False, b.env.ctx)
+    return z3.Or(*args) if len(args) > 1 else args[0]
+
+
+def _not(b, node, scope):
+    import z3
+
+    return z3.Not(_bools(b, node, scope, 1, 1)[0])
+
+
+def _implies(b, node, scope):
+    import z3
+
+    return z3.Implies(*_bools(b, node, scope, 2, 2))
+
+
+def _xor(b, node, scope):
+    import z3
+
+    return z3.Xor(*_bools(b, node, scope, 2, 2))
+
+
+def _if(b, node, scope):
+    import z3
+
+    if len(node.args) != 3:
+        b.fail(node.col, f"If takes 3 arguments, got {len(node.args)}")
+    cond = _bools(b, Call("If", node.args[:1], node.col), scope, 1, 1)[0]
+    then, other = b.term(node.args[1], scope), b.term(node.args[2], scope)
+    if then.sort() != other.sort() and not (is_numeric(then.sort()) and is_numeric(other.sort())):
+        b.fail(node.col, f"sort mismatch: If branches are {_sort_name(then.sort())} and {_sort_name(other.sort())}")
+    return z3.If(cond, then, other)
+
+
+def _distinct(b, node, scope):
+    import z3
+
+    if len(node.args) < 2:
+        b.fail(node.col, f"Distinct takes at least 2 arguments, got {len(node.args)}")
+    terms = [b.term(a, scope) for a in node.args]
+    first = terms[0].sort()
+    for a, t in zip(node.args[1:], terms[1:]):
+        if t.sort() != first and not (is_numeric(t.sort()) and is_numeric(first)):
+            b.fail(getattr(a, "col", node.col), f"sort mismatch: Distinct mixes {_sort_name(first)} and "
+                                                f"{_sort_name(t.sort())}")
+    return z3.Distinct(*terms)
+
+
+def _quantifier(b, node, scope):
+    import z3
+
+    if len(node.args) != 2:
+        b.fail(node.col, f"{node.fn} takes a variable list and a formula, got {len(node.args)} argument(s)")
+    names, consts = b.binders(node.args[0], scope)
+    inner = {**scope, **dict(zip(names, consts))}
+    body = b.term(node.args[1], inner)
+    if not is_bool(body.sort()):
+        b.fail(node.col, f"the body of {node.fn} must be true/false, got {_sort_name(body.sort())}")
+    return (z3.ForAll if node.fn == "ForAll" else z3.Exists)(consts, body)
+
+
+def _sum(b, node, scope):
+    import z3
+
+    if not node.args:
+        b.fail(node.col, "Sum takes a variable list and a term, or terms to add")
+    if not isinstance(node.args[0], Binders):
+        terms = [b.term(a, scope) for a in node.args]
+        for a, t in zip(node.args, terms):
+            if not is_numeric(t.sort()):
+                b.fail(getattr(a, "col", node.col), f"sort mismatch: Sum adds numbers, got {_sort_name(t.sort())}")
+        return z3.Sum(*terms) if len(terms) > 1 else terms[0]
+    if len(node.args) != 2:
+        b.fail(node.col, "Sum([vars], term) takes a variable list and one term")
+    names, consts = b.binders(node.args[0], scope)
+    domains = []
+    for name, c in zip(names, consts):
+        sort = c.sort()
+        if is_bool(sort):
+            domains.append([z3.BoolVal(True, b.env.ctx), z3.BoolVal(False, b.env.ctx)])
+        elif is_numeric(sort):
+            b.fail(node.args[0].col, f"Sum ranges over a finite sort; {name} is {_sort_name(sort)}")
+        else:
+            domains.append([b.env.constants[m] for m in b.env.members.get(_sort_name(sort), [])])
+    size = 1
+    for d in domains:
+        size *= len(d)
+    if size > MAX_SUM_TERMS:
+        b.fail(node.col, f"Sum would expand to {size} terms (at most {MAX_SUM_TERMS})")
+    terms = []
+    for combo in itertools.product(*domains):
+        t = b.term(node.args[1], {**scope, **dict(zip(names, combo))})
+        if not is_numeric(t.sort()):
+            b.fail(node.col, f"sort mismatch: Sum adds numbers, got {_sort_name(t.sort())}")
+        terms.append(t)
+    if not terms:
+        return z3.IntVal(0, b.env.ctx)
+    return z3.Sum(*terms) if len(terms) > 1 else terms[0]
+
+
+_SPECIAL = {"And": _and, "Or": _or, "Not": _not, "Implies": _implies, "Xor": _xor, "If": _if,
+            "Distinct": _distinct, "ForAll": _quantifier, "Exists": _quantifier, "Sum": _sum}
+
+_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "%": lambda a, b: a % b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def _quantified(b: Builder, variables: list, implies, constraint, where: str, kind: str):
+    """(names, bound consts, body) for a rule or verification with forall/exists + implies/constraint."""
+    import z3
+
+    decls = _decls(b.env, variables, f"{where}.{kind}")
+    names = list(decls)
+    consts = [b.env.bound_const(n, s) for n, s in decls.items()]
+    scope = dict(zip(names, consts))
+    if implies is not None:
+        b.where = f"{where}.implies.antecedent"
+        ante = b.formula(implies.antecedent, scope)
+        b.where = f"{where}.implies.consequent"
+        body = z3.Implies(ante, b.formula(implies.consequent, scope))
+    else:
+        b.where = f"{where}.constraint"
+        body = b.formula(constraint, scope)
+    return names, consts, body
+
+
+def build(program: Program, ctx=None) -> Built:
+    """Declare and build every expression of a program; raises BuildError on the first problem."""
+    import z3
+
+    env = declare(program, ctx)
+    background = []
+    for i, entry in enumerate(program.knowledge_base):
+        where = f"knowledge_base[{i}]"
+        if isinstance(entry, Assertion):
+            local = _decls(env, entry.variables, f"{where}.variables")
+            f = Builder(env, f"{where}.assertion", local).formula(entry.assertion)
+            background.append((where, f if entry.value else z3.Not(f)))
+        else:
+            background.append((where, Builder(env, where).formula(entry)))
+    for i, rule in enumerate(program.rules):
+        where = f"rules[{i}]"
+        names, consts, body = _quantified(Builder(env, where), rule.forall, rule.implies, rule.constraint,
+                                          where, "forall")
+        label = f"{where} {rule.name}".rstrip()
+        background.append((label, z3.ForAll(consts, body) if consts else body))
+    verifications = []
+    for i, v in enumerate(program.verifications):
+        where = f"verifications[{i}]"
+        kind = "exists" if v.exists else "forall"
+        names, consts, body = _quantified(Builder(env, where), v.exists or v.forall, v.implies, v.constraint,
+                                          where, kind)
+        verifications.append(Verification(v.name or where, where, kind if consts else None, consts, body, names))
+    built = Built(env, background, verifications)
+    opt = program.optimization
+    if opt is not None:
+        built.has_optimization = True
+        decls = _decls(env, opt.variables, "optimization.variables")
+        built.decisions = {n: env.bound_const(n, s) for n, s in decls.items()}
+        for i, text in enumerate(opt.constraints):
+            where = f"optimization.constraints[{i}]"
+            built.constraints.append((where, Builder(env, where, decls, built.decisions).formula(text)))
+        for i, o in enumerate(opt.objectives):
+            where = f"optimization.objectives[{i}].expression"
+            built.objectives.append(Objective(o.type, o.expression,
+                                              Builder(env, where, decls, built.decisions).numeric(o.expression)))
+    return built

@@ -1,0 +1,156 @@
+"""Expression strings → a small AST (no eval). The grammar admits Z3-style calls,
+arithmetic and comparisons only; `build` gives the names meaning from a whitelist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from core.errors import UserError
+
+MAX_EXPR_CHARS = 20_000
+MAX_NESTING = 200
+
+
+@dataclass(frozen=True)
+class Num:
+    text: str            # "3", "2.45"
+    is_int: bool
+    col: int
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    col: int
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple
+    col: int
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str              # + - * / % == != < <= > >=
+    left: object
+    right: object
+    col: int
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: object
+    col: int
+
+
+@dataclass(frozen=True)
+class Binders:
+    """`[x, y]` (declared variables) or `[{'name': 'p', 'sort': 'Person'}]` (inline)."""
+
+    items: tuple         # of (name, sort | None, col)
+    col: int
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+
+    grammar = (Path(__file__).with_name("expr.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _col(meta) -> int:
+    return getattr(meta, "column", 0) or 0
+
+
+def _to_ast(tree, where: str):
+    """Convert the Lark tree iteratively-bounded (nesting is capped before parsing)."""
+    from lark import Token, Tree
+
+    if isinstance(tree, Token):
+        if tree.type == "INT":
+            return Num(str(tree), True, tree.column)
+        if tree.type == "DECIMAL":
+            return Num(str(tree), False, tree.column)
+        if tree.type == "NAME":
+            return Name(str(tree), tree.column)
+        raise UserError(f"{where}: unexpected {tree!s}")
+    assert isinstance(tree, Tree)
+    kind, kids, col = tree.data, tree.children, _col(tree.meta)
+    if kind == "int":
+        return Num(str(kids[0]), True, kids[0].column)
+    if kind == "decimal":
+        return Num(str(kids[0]), False, kids[0].column)
+    if kind == "name":
+        return Name(str(kids[0]), kids[0].column)
+    if kind == "call":
+        fn = kids[0]
+        return Call(str(fn), tuple(_to_ast(k, where) for k in kids[1:] if k is not None), fn.column)
+    if kind in ("binop", "compare"):
+        left, op, right = kids
+        return BinOp(str(op), _to_ast(left, where), _to_ast(right, where), op.column)
+    if kind == "neg":
+        return Neg(_to_ast(kids[0], where), col)
+    if kind == "binders":
+        items = []
+        for b in kids:
+            if b is None:
+                continue
+            if b.data == "bare_binder":
+                items.append((str(b.children[0]), None, b.children[0].column))
+            else:
+                fields = {}
+                for pair in b.children:
+                    key, value = (str(t)[1:-1] for t in pair.children)
+                    fields[key] = value
+                if set(fields) != {"name", "sort"}:
+                    raise UserError(f"{where}: column {_col(b.meta)}: a binder is {{'name': …, 'sort': …}}")
+                items.append((fields["name"], fields["sort"], _col(b.meta)))
+        return Binders(tuple(items), col)
+    raise UserError(f"{where}: unexpected {kind}")
+
+
+def _nesting(text: str) -> int:
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    return deepest
+
+
+def parse_expr(text: str, where: str = "expression"):
+    """Parse one expression string; raises UserError naming `where` (a JSON path) and the column."""
+    from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+    if not isinstance(text, str):
+        raise UserError(f"{where}: expected an expression string")
+    if len(text) > MAX_EXPR_CHARS:
+        raise UserError(f"{where}: expression longer than {MAX_EXPR_CHARS} characters")
+    if not text.strip():
+        raise UserError(f"{where}: empty expression")
+    if _nesting(text) > MAX_NESTING:
+        raise UserError(f"{where}: expression nests deeper than {MAX_NESTING}")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as err:
+        raise UserError(f"{where}: column {err.column}: unexpected character {text[err.pos_in_stream]!r}",
+                        hint="expressions use calls like And(a, b), arithmetic and comparisons only") from None
+    except UnexpectedEOF:
+        raise UserError(f"{where}: the expression ends too early") from None
+    except UnexpectedToken as err:
+        tok = "end of expression" if err.token.type == "$END" else repr(str(err.token))
+        raise UserError(f"{where}: column {err.column}: unexpected {tok}") from None
+    except (UnexpectedInput, LarkError) as err:
+        raise UserError(f"{where}: cannot parse: {str(err).splitlines()[0]}") from None
+    try:
+        return _to_ast(tree, where)
+    except RecursionError:
+        raise UserError(f"{where}: expression nests too deeply") from None

@@ -1,0 +1,316 @@
+"""Run a built program on Z3: entailment per verification, consistency with unsat cores,
+optimization. Every check has a timeout and can be interrupted from another thread.
+
+Semantics: KB ∧ ¬v unsat → proved; KB ∧ v unsat → refuted; both sat → unknown (model and
+counter-model); KB unsat → inconsistent, with the core named by knowledge-base/rule entry.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from core.errors import Cancelled, TimedOut
+from core.events import Emit, ModelShown, ignore
+from core.reason.pot.build import Built, Verification, build, is_bool, is_numeric
+from core.reason.pot.schema import Program
+
+MAX_MODEL_ENTRIES = 200
+PROVED, REFUTED, UNKNOWN, INCONSISTENT = "proved", "refuted", "unknown", "inconsistent"
+
+
+@dataclass
+class VerificationResult:
+    name: str
+    status: str
+    model: dict | None = None           # a model of KB ∧ v
+    counter_model: dict | None = None   # a model of KB ∧ ¬v
+    reason: str = ""                    # why unknown, when Z3 said so
+
+    def to_dict(self) -> dict:
+        out: dict = {"name": self.name, "status": self.status}
+        if self.model is not None:
+            out["model"] = self.model
+        if self.counter_model is not None:
+            out["counter_model"] = self.counter_model
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class OptimizationResult:
+    status: str                         # optimal | infeasible | unknown | inconsistent
+    objectives: list[dict] = field(default_factory=list)   # {"type", "expression", "optimum"}
+    model: dict | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"status": self.status, "objectives": self.objectives}
+        if self.model is not None:
+            out["model"] = self.model
+        return out
+
+
+@dataclass
+class ProofReport:
+    verifications: list[VerificationResult]
+    consistent: bool | None             # None: Z3 could not decide
+    core: list[str] = field(default_factory=list)
+    optimization: OptimizationResult | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"consistent": self.consistent,
+                     "verifications": [v.to_dict() for v in self.verifications]}
+        if self.core:
+            out["core"] = self.core
+        if self.optimization is not None:
+            out["optimization"] = self.optimization.to_dict()
+        return out
+
+
+@contextmanager
+def interruptible(zctx, cancel: threading.Event | None):
+    """While inside, setting `cancel` interrupts whatever Z3 is doing in `zctx`."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            if cancel.wait(0.05):
+                zctx.interrupt()
+                return
+
+    watcher = threading.Thread(target=watch, name="z3-interrupt", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
+class Checker:
+    """One program's solver session: checks with timeouts, cancellation and readable models."""
+
+    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None):
+        self.built, self.env, self.timeout_ms, self.cancel = built, built.env, max(1, int(timeout_ms)), cancel
+
+    def solver(self, cls=None):
+        import z3
+
+        s = (cls or z3.Solver)(ctx=self.env.ctx)
+        s.set("timeout", self.timeout_ms)
+        return s
+
+    def check(self, s, what: str, *assumptions):
+        """sat / unsat / unknown, raising Cancelled or TimedOut when that is why Z3 gave up."""
+        import z3
+
+        result = s.check(*assumptions)
+        if self.cancel is not None and self.cancel.is_set():
+            self.cancel.clear()
+            raise Cancelled()
+        if result == z3.unknown:
+            reason = s.reason_unknown()
+            if "cancel" in reason or "interrupt" in reason:
+                raise Cancelled()
+            if "timeout" in reason or "resource" in reason:
+                raise TimedOut(f"Z3 ran past proof.timeout ({self.timeout_ms / 1000:g} s) on {what}",
+                               hint="raise it with /set proof.timeout SECONDS")
+        return result
+
+    # -- readable models -----------------------------------------------------------
+
+    def value(self, model, term):
+        import z3
+
+        v = model.eval(term, model_completion=True)
+        if z3.is_true(v) or z3.is_false(v):
+            return z3.is_true(v)
+        if z3.is_int_value(v):
+            return v.as_long()
+        if z3.is_rational_value(v):
+            if v.denominator_as_long() == 1:
+                return v.numerator_as_long()
+            return float(v.as_fraction())
+        if z3.is_algebraic_value(v):
+            return v.as_decimal(10).rstrip("?")
+        sort_name = v.sort().name()
+        for name in self.env.members.get(sort_name, []):
+            c = self.env.constants[name]
+            if z3.is_true(model.eval(c == v, model_completion=True)):
+                return name
+        return str(v)
+
+    def model_dict(self, model, witnesses: dict | None = None, decisions: bool = False) -> dict:
+        """Declared constants (not enum values), functions over named domains, and witnesses."""
+        import z3
+
+        out: dict = {}
+        for name, w in (witnesses or {}).items():
+            out[name] = self.value(model, w)
+        for name, term in self.env.constants.items():
+            if z3.is_app(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED and (
+                    is_bool(term.sort()) or is_numeric(term.sort())):
+                out[name] = self.value(model, term)
+        for name, term in (self.built.decisions.items() if decisions else ()):
+            out[name] = self.value(model, term)
+        for name, (decl, domain, _rng) in self.env.functions.items():
+            if not domain:
+                out[name] = self.value(model, decl)
+                continue
+            pools = [self._domain(s) for s in domain]
+            if any(p is None or not p for p in pools):
+                continue
+            for combo in itertools.product(*(p for p in pools)):
+                if len(out) >= MAX_MODEL_ENTRIES:
+                    return out
+                out[f"{name}({', '.join(n for n, _ in combo)})"] = self.value(model, decl(*(t for _, t in combo)))
+        return out
+
+    def _domain(self, sort):
+        import z3
+
+        if is_bool(sort):
+            return [("True", z3.BoolVal(True, self.env.ctx)), ("False", z3.BoolVal(False, self.env.ctx))]
+        if is_numeric(sort):
+            return None
+        return [(n, self.env.constants[n]) for n in self.env.members.get(sort.name(), [])]
+
+    def named_witnesses(self, bound: list, fresh: list):
+        """An assumption that each witness is one of the named constants of its sort, where it has any."""
+        import z3
+
+        parts = []
+        for b, w in zip(bound, fresh):
+            names = self.env.members.get(b.sort().name(), [])
+            if names and not (is_bool(b.sort()) or is_numeric(b.sort())):
+                parts.append(z3.Or(*[w == self.env.constants[n] for n in names]))
+        return z3.And(*parts) if parts else None
+
+    # -- the checks -----------------------------------------------------------------
+
+    def consistency(self):
+        """(consistent: True/False/None, core labels)."""
+        import z3
+
+        s = self.solver()
+        for _, f in self.built.background:
+            s.add(f)
+        result = self.check(s, "the knowledge base")
+        if result != z3.unsat:
+            return (True if result == z3.sat else None), [], s
+        tracked = self.solver()
+        labels = {}
+        for i, (label, f) in enumerate(self.built.background):
+            flag = z3.Bool(f"kb!{i}", self.env.ctx)
+            labels[str(flag)] = label
+            tracked.assert_and_track(f, flag)
+        core = []
+        if self.check(tracked, "the unsat core") == z3.unsat:
+            core = sorted((labels[str(c)] for c in tracked.unsat_core()), key=_entry_order)
+        return False, core, s
+
+    def _side(self, s, v: Verification, positive: bool):
+        """Check KB ∧ v (positive) or KB ∧ ¬v; returns (result, model dict or None)."""
+        import z3
+
+        existential = (v.quantifier == "exists") == positive    # the side whose witnesses a model can name
+        what = f"{v.name} ({'v' if positive else 'not v'})"
+        s.push()
+        try:
+            if v.quantifier and existential:
+                fresh = [z3.FreshConst(b.sort(), prefix=name) for b, name in zip(v.bound, v.binder_names)]
+                body = z3.substitute(v.body, *zip(v.bound, fresh))
+                s.add(body if positive else z3.Not(body))
+                prefer = self.named_witnesses(v.bound, fresh)
+                if prefer is not None and self.check(s, what, prefer) == z3.sat:
+                    return z3.sat, self.model_dict(s.model(), dict(zip(v.binder_names, fresh)))
+                result = self.check(s, what)
+                model = self.model_dict(s.model(), dict(zip(v.binder_names, fresh))) if result == z3.sat else None
+                return result, model
+            s.add(v.formula if positive else z3.Not(v.formula))
+            result = self.check(s, what)
+            return result, (self.model_dict(s.model()) if result == z3.sat else None)
+        finally:
+            s.pop()
+
+    def verification(self, s, v: Verification) -> VerificationResult:
+        import z3
+
+        neg, counter = self._side(s, v, positive=False)
+        pos, model = self._side(s, v, positive=True)
+        if neg == z3.unsat and pos == z3.unsat:
+            return VerificationResult(v.name, INCONSISTENT)
+        if neg == z3.unsat:
+            return VerificationResult(v.name, PROVED, model=model)
+        if pos == z3.unsat:
+            return VerificationResult(v.name, REFUTED, counter_model=counter)
+        reason = "" if (neg == z3.sat and pos == z3.sat) else f"Z3: {s.reason_unknown()}"
+        return VerificationResult(v.name, UNKNOWN, model=model, counter_model=counter, reason=reason)
+
+    def optimize(self) -> OptimizationResult:
+        import z3
+
+        opt = self.solver(z3.Optimize)
+        for _, f in [*self.built.background, *self.built.constraints]:
+            opt.add(f)
+        handles = [(o, opt.minimize(o.term) if o.kind == "minimize" else opt.maximize(o.term))
+                   for o in self.built.objectives]
+        result = self.check(opt, "the optimization")
+        if result == z3.unsat:
+            return OptimizationResult("infeasible")
+        if result != z3.sat:
+            return OptimizationResult(UNKNOWN)
+        model = opt.model()
+        objectives = [{"type": o.kind, "expression": o.text, "optimum": _optimum(self, model, o, h)}
+                      for o, h in handles]
+        return OptimizationResult("optimal", objectives, self.model_dict(model, decisions=True))
+
+
+def _optimum(checker: Checker, model, objective, handle):
+    value = handle.value()
+    text = str(value)
+    if "oo" in text or "epsilon" in text:
+        return text      # unbounded, or a strict bound
+    return checker.value(model, objective.term)
+
+
+def _entry_order(label: str):
+    section, _, rest = label.partition("[")
+    return (section != "knowledge_base", int(rest.split("]")[0]) if rest else 0)
+
+
+def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = None,
+        emit: Emit = ignore, built: Built | None = None) -> ProofReport:
+    """Build (unless given) and check a program; emits ModelShown for models, counter-models, cores."""
+    built = built or build(program)
+    checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel)
+    with interruptible(built.env.ctx, cancel):
+        consistent, core, solver = checker.consistency()
+        if consistent is False:
+            report = ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
+                                 False, core,
+                                 OptimizationResult(INCONSISTENT) if built.has_optimization else None)
+            emit(ModelShown("z3.core", "unsat core of the knowledge base", "\n".join(core), list(core)))
+            return report
+        results = [checker.verification(solver, v) for v in built.verifications]
+        optimum = checker.optimize() if built.has_optimization else None
+    report = ProofReport(results, consistent, [], optimum)
+    for r in results:
+        if r.model is not None:
+            emit(ModelShown("z3.model", f"{r.name}: model ({r.status})", format_model(r.model), r.model))
+        if r.counter_model is not None:
+            emit(ModelShown("z3.counter-model", f"{r.name}: counter-model ({r.status})",
+                            format_model(r.counter_model), r.counter_model))
+    if optimum is not None and optimum.model is not None:
+        emit(ModelShown("z3.model", "optimum", format_model(optimum.model), optimum.model))
+    return report
+
+
+def format_model(model: dict) -> str:
+    return "\n".join(f"{k} = {v}" for k, v in model.items())

@@ -1,0 +1,177 @@
+"""`sym --plain`: a prompt-toolkit REPL on the same dispatcher as the TUI and batch mode.
+
+History persists under the data dir (shared with the TUI), Tab completes slash commands
+and their arguments from the registry, `\"\"\"` opens a multi-line input, Ctrl+C cancels
+the running job (or clears the line), Ctrl+D or /bye leaves. Commands run on one shell thread (SQLite handles stay on the
+thread that opened them) so Ctrl+C reaches the job as `ctx.cancel` instead of interrupting it half-way.
+"""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TextIO
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+from core.errors import UserError
+from core.events import LLMToken
+from core.logic.parser import ends_clause
+from repl.batch import narrator
+from repl.dispatcher import MemoryOptions, Shell, looks_like_chat, open_shell
+from repl.render import TextRenderer
+from repl.results import Exit
+
+
+class SlashCompleter(Completer):
+    """`/lo` → `/load`; after a command name, that command's own completer."""
+
+    def __init__(self, shell: Shell):
+        self.shell = shell
+
+    def get_completions(self, document, complete_event):
+        text = document.text_before_cursor
+        if not text.startswith("/") or "\n" in text:
+            return
+        registry = self.shell.registry
+        try:
+            found = registry.complete(self.shell.ctx, text)
+        except Exception:  # a plugin's completer failing must not break typing
+            return
+        if " " not in text:
+            for name in found:
+                cmd = registry.get(name)
+                yield Completion(name, start_position=-len(text), display_meta=cmd.summary if cmd else "")
+            return
+        rest = text.partition(" ")[2]
+        for option in found:
+            yield Completion(option, start_position=-len(rest))
+
+
+class _Stream:
+    """Prints streamed model text as it arrives, and remembers to end the line after it."""
+
+    def __init__(self, out: TextIO, then):
+        self.out, self.then, self.open = out, then, False
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, LLMToken):
+            self.out.write(event.text)
+            self.out.flush()
+            self.open = True
+        else:
+            self.then(event)
+
+    def close(self) -> None:
+        if self.open:
+            self.out.write("\n")
+            self.open = False
+
+
+def read_turn(session: PromptSession) -> str | None:
+    """One whole input: a line, a `\"\"\"` block, or a clause spanning lines. None at Ctrl+D."""
+    pending: list[str] = []
+    in_block = False
+    while True:
+        try:
+            line = session.prompt("… " if pending else "sym> ")
+        except EOFError:
+            if pending:
+                return "\n".join(pending).replace('"""', "").strip()
+            return None
+        stripped = line.strip()
+        if in_block:
+            pending.append(line)
+            if '"""' in stripped:
+                return "\n".join(pending).replace('"""', "").strip()
+            continue
+        if not pending:
+            if not stripped or stripped.startswith("%"):
+                continue
+            if stripped.count('"""') % 2 == 1:
+                pending, in_block = [line], True
+                continue
+        pending.append(line)
+        text = "\n".join(pending).strip()
+        if text.startswith("/") or ends_clause(stripped) or looks_like_chat(text):
+            return text
+
+
+def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
+    """Run one input on the shell's thread; Ctrl+C sets ctx.cancel and waits for the job to stop cleanly."""
+    shell.ctx.cancel.clear()
+    job = worker.submit(shell.execute, text)
+    cancelling = False
+    while True:
+        try:
+            return job.result(timeout=0.05)  # re-raises an internal error (only with --debug)
+        except FutureTimeout:
+            continue
+        except KeyboardInterrupt:
+            shell.ctx.cancel.set()
+            if not cancelling:
+                err.write("cancelling…\n")
+                err.flush()
+            cancelling = True
+
+
+def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shell: Shell | None = None,
+               input=None, output=None, out: TextIO | None = None, err: TextIO | None = None,
+               history=None, stream: _Stream | None = None) -> int:
+    """The REPL loop; returns the exit code. `shell`, `input`/`output` (prompt-toolkit) and
+    `out`/`err` are for tests (with a given shell, pass the `_Stream` it emits to as `stream`);
+    by default it opens the workspace and talks to the terminal."""
+    out, err = out or sys.stdout, err or sys.stderr
+    renderer = TextRenderer(out, err)
+    stream = stream or _Stream(out, narrator(renderer, err))
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sym-shell")
+    owned = shell is None
+    if shell is None:
+        try:
+            shell = worker.submit(open_shell, memory or MemoryOptions(), emit=stream, debug=debug).result()
+        except UserError as e:
+            renderer.narrate(f"sym: {e}")
+            worker.shutdown()
+            return 2 if e.exit_code == 1 else e.exit_code
+    try:
+        return _loop(shell, _session(shell, history, input, output), renderer, stream, out, err, worker)
+    finally:
+        if owned:
+            worker.submit(shell.close).result()
+        worker.shutdown(wait=False)
+
+
+def _session(shell: Shell, history, input, output) -> PromptSession:
+    if history is None:
+        from repl.tui.history import history_path
+
+        path = history_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            history = FileHistory(str(path))
+        except OSError:
+            history = InMemoryHistory()
+    return PromptSession(history=history, completer=SlashCompleter(shell), complete_while_typing=False,
+                         input=input, output=output)
+
+
+def _loop(shell, session, renderer, stream, out, err, worker) -> int:
+    out.write("sym — type /help for commands, Ctrl+D or /bye to leave\n")
+    out.flush()
+    while True:
+        try:
+            text = read_turn(session)
+        except KeyboardInterrupt:  # Ctrl+C at the prompt: drop the line, keep going
+            continue
+        if text is None:
+            return 0
+        if not text:
+            continue
+        _, result = execute(shell, text, err, worker)
+        stream.close()
+        renderer.result(0, text, "", result)
+        if isinstance(result, Exit):
+            return 0

@@ -1,0 +1,307 @@
+"""The Textual app: wires the input, transcript, side panes and status line to one Shell.
+
+Commands run in workers on the shell's own thread (the UI never waits on a reasoner); their events come back
+through a `Bus` and `call_from_thread` and are handed to the panes. The app does no
+reasoning itself: it routes turns to `Shell.execute` and events to widgets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from core.errors import UserError
+from core.events import (InferenceFinished, ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMToken,
+                         ModelShown, PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
+from repl.results import Exit, Failure
+from repl.tui.bridge import Bus
+from repl.tui.entry import Entry
+from repl.tui.history import History, history_path
+from repl.tui.memory_pane import MemoryPane
+from repl.tui.models_pane import ModelsPane
+from repl.tui.palette import RegistryCommands
+from repl.tui.status import StatusLine, ollama_host, ping
+from repl.tui.trace_pane import TracePane
+from repl.tui.transcript import Transcript
+
+KEYS = "keys: Esc cancels the running job · F1 help · Ctrl+P commands · F9 side pane · Ctrl+S save session · " \
+       "Ctrl+Q quit · ↑/↓ history · Tab or → completes · \"\"\" starts and ends a multi-line input"
+_DOC_COMMANDS = ("/load", "/reindex", "/workspace", "/resume")
+
+
+class SymApp(App):
+    TITLE = "sym"
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 3fr; }
+    #side { width: 2fr; border-left: solid $primary; }
+    #side TabbedContent { height: 1fr; }
+    Entry { margin: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel_job", "Cancel job", show=False),
+        Binding("f1", "help", "Help", show=False),
+        Binding("f9", "toggle_side", "Side pane", show=False),
+        Binding("ctrl+s", "save", "Save session", show=False),
+    ]
+    COMMANDS = App.COMMANDS | {RegistryCommands}
+
+    def __init__(self, shell=None, *, bus: Bus | None = None, options=None, debug: bool = False,
+                 ping_every: float | None = 30.0, history: History | None = None) -> None:
+        """Give `shell` (built with `emit=bus`) to drive an existing shell, as the tests do; without
+        one the app opens the workspace `options` names in a worker after the first paint."""
+        super().__init__()
+        self.shell = shell
+        self.bus = bus or Bus()
+        self.options = options
+        self.debug_mode = debug
+        self.ping_every = ping_every
+        self.history = history if history is not None else History(history_path())
+        # every call into the shell runs on this one thread: SQLite handles (snapshot, call log)
+        # belong to the thread that opened them
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sym-shell")
+        self.job: Worker | None = None
+        self.queue: list[str] = []
+        self.cancelling = False
+        self.schema_dirty = False
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Transcript(id="transcript")
+                yield Entry(self.history, self._complete, id="entry", disabled=self.shell is None)
+            with Vertical(id="side"):
+                with TabbedContent(id="tabs"):
+                    with TabPane("Memory", id="tab-memory"):
+                        yield MemoryPane(id="memory")
+                    with TabPane("Trace", id="tab-trace"):
+                        yield TracePane(id="trace")
+                    with TabPane("Models", id="tab-models"):
+                        yield ModelsPane(id="models")
+        yield StatusLine(id="status")
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.query_one(Transcript)
+
+    @property
+    def entry(self) -> Entry:
+        return self.query_one(Entry)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    def on_mount(self) -> None:
+        self.bus.attach(self, self.on_shell_event)
+        self.query_one(MemoryPane).store_docs = self._documents
+        if self.shell is not None:
+            self._opened(self.shell, None)
+        else:
+            self.status.show(workspace=getattr(self.options, "workspace", "default") + " (opening…)")
+            self.run_worker(self.in_shell_thread(self._open), group="open", exit_on_error=False)
+
+    async def in_shell_thread(self, fn, *args):
+        """Await `fn(*args)` run on the shell's thread (the UI stays free meanwhile)."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+
+    def close_shell(self) -> None:
+        """Release the workspace and the session log, on the thread that opened them."""
+        if self.shell is not None:
+            self.executor.submit(self.shell.close).result()
+        self.executor.shutdown(wait=False)
+
+    def _open(self):
+        from repl.dispatcher import MemoryOptions, open_shell
+
+        shell = open_shell(self.options or MemoryOptions(), emit=self.bus, debug=self.debug_mode)
+        from core.memory import library
+
+        return shell, library.documents(shell.memory.store)
+
+    def _opened(self, shell, docs) -> None:
+        self.shell = shell
+        self.query_one(MemoryPane).load(shell.memory, docs)
+        self._update_status()
+        self.entry.disabled = False
+        self.entry.focus()
+        self.transcript.add_note("sym — type a fact, a rule, ?- a query, or /help (F1). " + KEYS.split(" · ")[0])
+        if self.ping_every:
+            self.ping_ollama()
+            self.set_interval(self.ping_every, self.ping_ollama)
+        self._next_turn()
+
+    def _documents(self):
+        from core.memory import library
+
+        return library.documents(self.shell.memory.store) if self.shell is not None else []
+
+    def _complete(self, text: str) -> list[str]:
+        return self.shell.registry.complete(self.shell.ctx, text) if self.shell is not None else []
+
+    # -- running turns ----------------------------------------------------------------
+
+    def on_entry_turn(self, message: Entry.Turn) -> None:
+        self.run_turn(message.text)
+
+    def run_turn(self, text: str) -> None:
+        """Run one input in a worker thread, or queue it while another is still running."""
+        if self.shell is None or self.job is not None:
+            self.queue.append(text)
+            if self.job is not None and self.cancelling:
+                self.transcript.add_note(f"queued until the cancelled job stops: {text}")
+            return
+        self.transcript.add_input(text)
+        self.query_one(TracePane).start_job(text)
+        self.shell.ctx.cancel.clear()
+        self.cancelling = False
+        self.entry.disabled = True
+        self.status.show(job=text.split(None, 1)[0] if text.startswith("/") else text)
+        self.job = self.run_worker(self.in_shell_thread(self.shell.execute, text), name=text, group="job",
+                                   exit_on_error=False)
+
+    def _next_turn(self) -> None:
+        if self.queue and self.job is None:
+            self.run_turn(self.queue.pop(0))
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "open":
+            if event.state == WorkerState.SUCCESS:
+                self._opened(*worker.result)
+            elif event.state == WorkerState.ERROR:
+                err = worker.error
+                message = f"sym: {err}" if isinstance(err, UserError) else f"sym: cannot open the workspace: {err!r}"
+                self.exit(return_code=2, message=message)
+            return
+        if worker is not self.job or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR,
+                                                          WorkerState.CANCELLED):
+            return
+        await self.transcript.end_stream()
+        name = ""
+        if event.state == WorkerState.SUCCESS:
+            name, result = worker.result
+            self.transcript.add_result(result)
+            if isinstance(result, Failure):
+                self.notify(result.message + (f" — {result.hint}" if result.hint else ""),
+                            title="cancelled" if result.exit_code == 130 else "error",
+                            severity="warning" if result.exit_code == 130 else "error")
+        else:
+            self.transcript.add_result(Failure(f"internal error: {worker.error!r}", "run with --debug"))
+            self.notify(f"internal error: {worker.error!r}", severity="error")
+            result = None
+        self.job = None
+        self.cancelling = False
+        self._after_job(name)
+        if isinstance(result, Exit):
+            self.exit(return_code=0)
+            return
+        self.entry.disabled = False
+        self.entry.focus()
+        self._next_turn()
+
+    def _after_job(self, name: str) -> None:
+        """Read memory for display where the events cannot say what changed (a new workspace)."""
+        pane = self.query_one(MemoryPane)
+        if self.shell.memory is not pane.memory:
+            pane.load(self.shell.memory)
+        else:
+            if self.schema_dirty or name == "/schema":
+                pane.refresh_schema()
+            if name in _DOC_COMMANDS:
+                pane.refresh_docs()
+        self.schema_dirty = False
+        self._update_status()
+
+    def _update_status(self) -> None:
+        counts = self.shell.memory.counts()
+        self.status.show(model=self.shell.ctx.settings.model, workspace=self.shell.memory.workspace,
+                        facts=counts["fact"], rules=counts["rule"] + counts["constraint"], job="")
+
+    # -- events from the shell (on the UI thread) -----------------------------------------
+
+    async def on_shell_event(self, event: object) -> None:
+        if isinstance(event, LLMToken):
+            await self.transcript.stream(event.text)
+        elif isinstance(event, (ItemAdded, ItemRemoved)):
+            self.query_one(MemoryPane).apply(event)
+            self.schema_dirty = True
+        elif isinstance(event, (TraceNode, LLMCall, PolicyApplied)):
+            self.query_one(TracePane).apply(event)
+        elif isinstance(event, ModelShown):
+            self.query_one(ModelsPane).show(event.kind, event.title, event.text)
+        elif isinstance(event, Warning):
+            self.transcript.add_note(f"warning: {event.message}")
+            self.notify(event.message, severity="warning")
+        elif isinstance(event, Progress):
+            self.status.show(job=f"{event.task} {event.done}/{event.total}")
+        elif isinstance(event, JobStarted):
+            self.status.show(job=event.name)
+        elif isinstance(event, SettingChanged) and event.key in ("model", "ollama_host"):
+            self.status.show(model=self.shell.ctx.settings.model)
+            if self.ping_every:
+                self.ping_ollama()
+        elif isinstance(event, (JobFinished, InferenceFinished)):
+            pass
+
+    # -- the Ollama ping ----------------------------------------------------------------
+
+    def ping_ollama(self) -> None:
+        if self.shell is not None:
+            host = ollama_host(self.shell.ctx.settings)
+            self.run_worker(partial(self._ping, host), thread=True, group="ping", exclusive=True)
+
+    def _ping(self, host: str) -> None:
+        up = ping(host)
+        try:
+            self.call_from_thread(self.status.show, ollama=up)
+        except RuntimeError:
+            pass
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def action_cancel_job(self) -> None:
+        """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back."""
+        if self.job is None or self.shell is None:
+            return
+        self.shell.ctx.cancel.set()
+        if not self.cancelling:
+            self.cancelling = True
+            self.transcript.add_note("cancelling…")
+        self.entry.disabled = False
+        self.entry.focus()
+
+    def action_help(self) -> None:
+        self.transcript.add_note(KEYS)
+        self.run_turn("/help")
+
+    def action_toggle_side(self) -> None:
+        side = self.query_one("#side")
+        side.display = not side.display
+
+    def action_save(self) -> None:
+        self.run_turn(time.strftime("/save tui-%Y%m%d-%H%M%S"))
+
+    async def action_quit(self) -> None:
+        if self.shell is not None and self.job is not None:
+            self.shell.ctx.cancel.set()
+        self.exit(return_code=0)
+
+    def choose_command(self, cmd) -> None:
+        """From the palette: run a command that needs nothing, else start typing it."""
+        if cmd.args and not cmd.args.startswith("["):
+            self.entry.value = cmd.name + " "
+            self.entry.cursor_position = len(self.entry.value)
+            self.entry.focus()
+        else:
+            self.run_turn(cmd.name)

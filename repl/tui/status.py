@@ -1,0 +1,53 @@
+"""The status line (model, whether Ollama answers, workspace, counts, running job) and the Ollama ping.
+
+The ping is a plain HTTP GET of /api/version with a short timeout, run by the app in a
+worker thread; the `ollama` client is not imported for it.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.error
+import urllib.request
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def ollama_host(settings) -> str:
+    host = settings.ollama_host or os.environ.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
+    return host if "://" in host else "http://" + host
+
+
+def ping(host: str, timeout: float = 1.5) -> bool:
+    """True when an Ollama server answers at `host`."""
+    try:
+        with urllib.request.urlopen(host.rstrip("/") + "/api/version", timeout=timeout) as reply:
+            return 200 <= reply.status < 300
+    except (OSError, ValueError, urllib.error.URLError):
+        return False
+
+
+class StatusLine(Static):
+    DEFAULT_CSS = "StatusLine { dock: bottom; height: 1; background: $panel; color: $text; padding: 0 1; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.model = "?"
+        self.ollama: bool | None = None
+        self.workspace = "…"
+        self.facts = 0
+        self.rules = 0
+        self.job = ""
+
+    def show(self, **fields) -> None:
+        for key, value in fields.items():
+            setattr(self, key, value)
+        self.update(self.line_text())
+
+    def line_text(self) -> Text:
+        state = {None: ("not checked", "dim"), True: ("up", "green"), False: ("down", "red")}[self.ollama]
+        job = ("running " + self.job[:40], "bold yellow") if self.job else ("idle", "dim")
+        return Text.assemble(
+            (self.model, "bold"), " · ollama ", state, f" · workspace {self.workspace} · "
+            f"{self.facts} facts, {self.rules} rules · ", job, ("   F1 help · Ctrl+P commands · Esc cancel", "dim"))

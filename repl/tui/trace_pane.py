@@ -1,0 +1,78 @@
+"""The Trace tab: a tree of runs (steps of /ask, nodes of /explore, attempts of /prove) and LLM calls.
+
+Built only from TraceNode, LLMCall and PolicyApplied events; it never asks a reasoner anything.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Tree
+
+from core.events import LLMCall, PolicyApplied, TraceNode
+
+_STATUS_STYLE = {"ok": "green", "proved": "green", "failed": "red", "refuted": "red", "rejected": "red",
+                 "unknown": "yellow", "cancelled": "yellow"}
+
+
+def node_label(kind: str, label: str, status: str) -> Text:
+    text = Text(label)
+    if kind:
+        text = Text.assemble((kind + " ", "dim"), text)
+    if status:
+        text.append(f"  [{status}]", style=_STATUS_STYLE.get(status, "bold"))
+    return text
+
+
+class TracePane(Tree):
+    """Runs are roots; a node whose parent is not known yet hangs from its run."""
+
+    DEFAULT_CSS = "TracePane { height: 1fr; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("runs", **kwargs)
+        self.show_root = False
+        self.runs: dict[str, object] = {}
+        self.nodes: dict[tuple[str, str], object] = {}
+        self.job_label = ""        # the input of the running command, for LLM calls outside any run
+        self.current_run: str | None = None
+
+    def start_job(self, text: str) -> None:
+        self.job_label, self.current_run = text, None
+
+    def _run(self, run: str):
+        if run not in self.runs:
+            for old in self.runs.values():
+                old.collapse()
+            self.runs[run] = self.root.add(Text(run, style="bold"), expand=True)
+        return self.runs[run]
+
+    def apply(self, event: object) -> None:
+        if isinstance(event, TraceNode):
+            self.current_run = event.run
+            key = (event.run, event.node)
+            label = node_label(event.kind, event.label, event.status)
+            if key in self.nodes:
+                self.nodes[key].set_label(label)
+                return
+            parent = self.nodes.get((event.run, event.parent)) if event.parent is not None else None
+            node = (parent or self._run(event.run)).add(label, expand=True)
+            if event.detail:
+                node.add_leaf(Text(event.detail, style="dim"))
+            self.nodes[key] = node
+        elif isinstance(event, LLMCall):
+            where = self._run(self.current_run) if self.current_run else self._job_node()
+            what = "cached" if event.cached else f"{event.seconds:.2f} s"
+            tokens = f"{event.prompt_tokens}+{event.completion_tokens} tokens"
+            status = "failed" if event.error else ""
+            text = node_label("llm", f"{event.purpose} · {event.model} · {tokens} · {what}", status)
+            leaf = where.add_leaf(text)
+            if event.error:
+                leaf.set_label(Text.assemble(text, (f"  {event.error}", "red")))
+        elif isinstance(event, PolicyApplied):
+            changes = ", ".join(f"{k}={v}" for k, v in event.changes.items())
+            self._run(event.run).add_leaf(node_label("policy", f"{event.rule} → {event.target}: {changes}", ""))
+
+    def _job_node(self):
+        key = f"job: {self.job_label}"[:60]
+        self.current_run = key
+        return self._run(key)

@@ -1,0 +1,104 @@
+"""The transcript: each turn's input, its streamed LLM text (Markdown) and its result.
+
+Results become words through `repl.render.to_text`, the same as in batch mode; a proof
+(`/why`) is also drawn as a collapsible tree. The transcript never runs anything.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static, Tree
+
+from core.logic.provenance import ABSENT, ASSERTED, DERIVED, ELIDED, NEGATION, ProofNode
+from core.memory.working import item_id
+from repl.render import to_text
+from repl.results import Failure, Proofs, Result
+
+
+class Transcript(VerticalScroll):
+    """A scrolling log of turns; `stream` appends model text to the current turn as it arrives."""
+
+    DEFAULT_CSS = """
+    Transcript { height: 1fr; padding: 0 1; }
+    Transcript > .input { color: $accent; text-style: bold; margin-top: 1; }
+    Transcript > .result { color: $text; }
+    Transcript > .error { color: $error; }
+    Transcript > .note { color: $text-muted; text-style: italic; }
+    Transcript > Markdown { padding: 0 0; margin: 0; }
+    Transcript > Tree { height: auto; max-height: 20; background: $surface; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._stream = None
+        self._markdown: Markdown | None = None
+        self.streamed = ""           # the text streamed into the current turn so far
+
+    def _add(self, widget) -> None:
+        self.mount(widget)
+        self.scroll_end(animate=False)
+
+    def add_input(self, text: str) -> None:
+        self._add(Static(Text("» " + text.replace("\n", "\n  ")), classes="input"))
+
+    def add_note(self, text: str) -> None:
+        self._add(Static(Text(text), classes="note"))
+
+    def add_result(self, result: Result) -> None:
+        body = to_text(result)
+        if isinstance(result, Proofs) and any(t.status != ABSENT for t in result.trees):
+            self._add(proof_widget(result))
+            body = body[body.index("rules used:"):] if "rules used:" in body else ""
+        if body:
+            self._add(Static(Text(body), classes="error" if isinstance(result, Failure) else "result"))
+
+    async def stream(self, text: str) -> None:
+        """Append a chunk of model text to this turn's Markdown block."""
+        if self._stream is None:
+            self._markdown = Markdown(classes="stream")
+            await self.mount(self._markdown)
+            self._stream = Markdown.get_stream(self._markdown)
+            self.streamed = ""
+        self.streamed += text
+        await self._stream.write(text)
+        self.scroll_end(animate=False)
+
+    async def end_stream(self) -> None:
+        """Close the current turn's stream (the block stays)."""
+        if self._stream is not None:
+            await self._stream.stop()
+        self._stream, self._markdown = None, None
+
+
+def proof_widget(result: Proofs) -> Tree:
+    """A proof as an expanded Tree: one root per proved literal, premises below."""
+    tree: Tree[None] = Tree("proof" if len(result.trees) == 1 else f"{len(result.trees)} proofs")
+    tree.show_root = len(result.trees) > 1
+    for node in result.trees:
+        _grow(tree.root, node, result.items)
+    tree.root.expand_all()
+    return tree
+
+
+def _grow(parent, node: ProofNode, items: dict) -> None:
+    branch = parent.add(Text(_label(node, items)), expand=True)
+    for child in node.children:
+        _grow(branch, child, items)
+    if not node.children:
+        branch.allow_expand = False
+
+
+def _label(node: ProofNode, items: dict) -> str:
+    if node.status == ASSERTED:
+        it = items.get(item_id(node.literal))
+        return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"
+    if node.status == DERIVED:
+        return f"{node.literal}  [rule {node.rule_id}, step {node.step}]"
+    if node.status == NEGATION:
+        return f"{node.literal}  [not derivable]"
+    if node.status == ELIDED:
+        return "…  (deeper steps elided)"
+    if node.status == ABSENT:
+        return f"{node.literal}  [does not hold]"
+    return f"{node.literal}  [{node.status}]"

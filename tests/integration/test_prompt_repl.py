@@ -1,0 +1,110 @@
+"""`sym --plain`: the prompt-toolkit REPL fed through a pipe input, rendering to a dummy output."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+
+import pytest
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from core.events import LLMToken
+from repl.dispatcher import Shell
+from repl.prompt import SlashCompleter, run_prompt
+from repl.registry import Command
+from repl.results import Message
+
+
+def run(shell, keys: str, history=None):
+    """Type `keys` into the REPL; returns (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        code = run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err, history=history)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_commands_run_and_bye_leaves(shell):
+    code, out, err = run(shell, "parent_of(ann, ben).\nanc(X, Y) :- parent_of(X, Y).\n?- anc(ann, ben).\n/bye\n/fact x(y).\n")
+    assert code == 0
+    assert "added fact" in out and out.rstrip().endswith("bye.")
+    assert "true." in out
+    assert "x(y)" not in out and len(shell.memory.items) == 2   # nothing after /bye ran
+
+
+def test_ctrl_d_leaves_and_errors_go_to_stderr(shell):
+    code, out, err = run(shell, "/fact p(\n\x04")
+    assert code == 0
+    assert err.startswith("error:") and shell.memory.items == {}
+
+
+def test_a_triple_quoted_block_is_one_input(shell):
+    run(shell, '"""\np(a).\nq(X) :- p(X).\n"""\n?- q(a).\n\x04')
+    assert shell.memory.counts() == {"fact": 1, "rule": 1, "constraint": 0}
+
+
+def test_a_clause_may_span_lines(shell):
+    code, out, _ = run(shell, "q(X) :-\n   p(X).\n\x04")
+    assert shell.memory.counts()["rule"] == 1
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line(shell):
+    run(shell, "p(a)\x03q(b).\n\x04")
+    assert [it.text for it in shell.memory.items.values()] == ["q(b)."]
+
+
+def test_history_is_persisted(shell, tmp_path):
+    path = tmp_path / "history"
+    run(shell, "p(a).\n/show\n\x04", history=FileHistory(str(path)))
+    assert list(FileHistory(str(path)).load_history_strings()) == ["/show", "p(a)."]
+
+
+def test_slash_completion_from_the_registry(shell):
+    completer = SlashCompleter(shell)
+    names = [c.text for c in completer.get_completions(Document("/lo"), None)]
+    assert "/load" in names
+    assert all(n.startswith("/lo") for n in names)
+    args = [c.text for c in completer.get_completions(Document("/memory f"), None)]
+    assert args == ["facts"]
+    assert list(completer.get_completions(Document("p(a)"), None)) == []
+
+
+def test_streamed_tokens_are_printed_as_they_arrive(sym_home):
+    from repl.prompt import _Stream
+    from repl.batch import narrator
+    from repl.render import TextRenderer
+
+    out, err = io.StringIO(), io.StringIO()
+    stream = _Stream(out, narrator(TextRenderer(out, err), err))
+    shell = Shell(emit=stream)
+
+    def talk(ctx, arg):
+        ctx.emit(LLMToken("Hello"))
+        assert out.getvalue().endswith("Hello")   # printed before the command returns
+        ctx.emit(LLMToken(" world"))
+        return Message("")
+
+    shell.registry.add(Command("/talk", talk, group="test"))
+    with create_pipe_input() as pipe:
+        pipe.send_text("/talk\n\x04")
+        run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err, stream=stream)
+    assert "Hello world\n" in out.getvalue()
+
+
+def test_ctrl_c_during_a_job_cancels_it(shell):
+    def stubborn(ctx, arg):
+        os.kill(os.getpid(), signal.SIGINT)     # the user presses Ctrl+C while this runs
+        assert ctx.cancel.wait(5)
+        ctx.check_cancel()
+        ctx.memory.add([])
+        return Message("finished")
+
+    shell.registry.add(Command("/stubborn", stubborn, group="test"))
+    code, out, err = run(shell, "/stubborn\np(a).\n\x04")
+    assert "cancelling" in err and "error: cancelled" in err
+    assert "finished" not in out
+    assert [it.text for it in shell.memory.items.values()] == ["p(a)."]   # the REPL went on

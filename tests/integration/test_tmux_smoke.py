@@ -1,0 +1,56 @@
+"""A real terminal: `sym` runs in a detached tmux session, a command is typed, the pane is captured.
+Skipped where tmux is not installed."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+
+def wait_for(session: str, text: str, timeout: float = 30.0) -> str:
+    """Capture the pane until `text` shows (an outside process: polling is all there is)."""
+    end = time.monotonic() + timeout
+    pane = ""
+    while time.monotonic() < end:
+        pane = tmux("capture-pane", "-p", "-t", session)
+        if text in pane:
+            return pane
+        time.sleep(0.2)
+    raise AssertionError(f"{text!r} never appeared; the pane shows:\n{pane}")
+
+
+@pytest.mark.parametrize("args, ready", [([], "workspace default ·"), (["--plain"], "sym>")])
+def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
+    session = f"sym-smoke-{uuid.uuid4().hex[:8]}"
+    command = " ".join(shlex.quote(a) for a in ["env", f"SYM_HOME={sym_home}", "TERM=xterm-256color",
+                                                 *sym_exe, *args])
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "35", command)
+    try:
+        wait_for(session, ready)
+        tmux("send-keys", "-t", session, "-l", "parent_of(ann, ben).")
+        tmux("send-keys", "-t", session, "Enter")
+        pane = wait_for(session, "added fact")
+        assert "parent_of(ann, ben)." in pane
+        tmux("send-keys", "-t", session, "-l", "?- parent_of(ann, Who).")
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "Who = ben")
+        tmux("send-keys", "-t", session, "C-q" if not args else "C-d")
+        end = time.monotonic() + 20
+        while time.monotonic() < end and subprocess.run(["tmux", "has-session", "-t", session],
+                                                        capture_output=True).returncode == 0:
+            time.sleep(0.2)
+        assert subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0, \
+            "sym did not exit"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -1,0 +1,92 @@
+"""Fuzzing the DSL loader, the expression parser and /math: only clean UserErrors, never
+another exception, never code execution."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from core.errors import UserError
+from core.reason.math import parse_math
+from core.reason.pot.build import build
+from core.reason.pot.expr import parse_expr
+from core.reason.pot.interpret import run
+from core.reason.pot.schema import load_program
+
+NASTY = [
+    "__import__('os').system('touch /tmp/pwned')", "os.system('x')", "a.b.c.d", "().__class__.__bases__[0]",
+    "lambda x: x", "(lambda: 1)()", "eval('1')", "exec('x')", "getattr(x, 'y')", "x[0]", "{1: 2}",
+    "f(*args)", "f(**kw)", "x if y else z", "not x", "x and y", "[x for x in y]", "'str'", "1e400",
+    "And(", ")", "ForAll([], x)", "Sum([x", "((((((((((x))))))))))", "(" * 500 + "x" + ")" * 500,
+    "ForAll([{'name': '__class__', 'sort': 'Int'}], True)", "f(x)(y)", "x == y == z", "--x", "1 +* 2",
+]
+TOKENS = ["And", "Or", "Not", "Implies", "If", "ForAll", "Exists", "Sum", "Distinct", "(", ")", "[", "]", ",",
+          "x", "p", "f", "g", "ann", "True", "1", "2.5", "+", "-", "*", "/", "%", "==", "!=", "<", ">=", " ",
+          ".", "__", "'", "{", "}", ":", "lambda", "import", "os"]
+
+PROGRAM = {
+    "sorts": [{"name": "P", "type": "DeclareSort"}],
+    "functions": [{"name": "f", "domain": ["P"], "range": "BoolSort"},
+                  {"name": "g", "domain": ["P", "P"], "range": "IntSort"}],
+    "constants": {"ps": {"sort": "P", "members": ["ann", "bob"]}},
+    "variables": [{"name": "p", "sort": "P"}, {"name": "x", "sort": "P"}],
+}
+
+expressions = st.one_of(st.sampled_from(NASTY), st.text(max_size=80),
+                        st.lists(st.sampled_from(TOKENS), max_size=30).map("".join))
+
+
+def only_user_errors(fn, *args):
+    try:
+        fn(*args)
+    except UserError:
+        pass
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions)
+def test_the_expression_parser_raises_only_user_errors(text):
+    only_user_errors(parse_expr, text, "knowledge_base[0]")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions)
+def test_building_and_running_any_expression_raises_only_user_errors(text):
+    def go():
+        program = load_program({**PROGRAM, "knowledge_base": [text], "verifications": [{"constraint": text}]})
+        run(program, timeout_ms=500, built=build(program))
+    only_user_errors(go)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.sampled_from(NASTY) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["sorts", "functions", "constants", "variables", "knowledge_base", "rules",
+                         "verifications", "optimization", "actions", "name", "type", "values", "domain",
+                         "range", "sort", "members", "assertion", "value", "forall", "exists", "implies",
+                         "antecedent", "consequent", "constraint", "objectives", "expression"]) | st.text(max_size=8),
+        children, max_size=5),
+    max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values)
+def test_the_loader_raises_only_user_errors(data):
+    def go():
+        program = load_program(json.dumps(data))
+        build(program)
+    only_user_errors(go)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.sampled_from(NASTY), st.text(max_size=60)))
+def test_the_loader_and_math_take_raw_text(text):
+    only_user_errors(load_program, text)
+    only_user_errors(parse_math, text)
+
+
+def test_nothing_ran(tmp_path):
+    import os
+
+    assert not os.path.exists("/tmp/pwned")
