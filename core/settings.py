@@ -5,9 +5,10 @@ Only plain values live here; where a setting takes effect is up to the reasoner 
 
 from __future__ import annotations
 
+import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import UserError
 
@@ -27,7 +28,7 @@ class Settings(BaseModel):
     """New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check."""
     search_k: int = 5
     """How many results /search returns by default."""
-    model: str = "llama3.1:8b"
+    model: str = Field(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b")
     """The Ollama model used for chat and extraction (/models lists what the server has)."""
     ollama_host: str | None = None
     """Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434)."""

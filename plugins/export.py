@@ -94,5 +94,8 @@ def register(registry) -> None:
     from repl.registry import Command
 
     registry.exporters["prolog"] = to_prolog
+    from repl.commands.proof import ensure_exporter
+
+    ensure_exporter(registry)   # /export smt2 (the last /prove program)
     registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",
                          completer=lambda ctx, text: [f for f in sorted(ctx.registry.exporters) if f.startswith(text)]))

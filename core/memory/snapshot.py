@@ -24,7 +24,7 @@ class Snapshot:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = sqlite3.connect(self.path)
+            self._db = sqlite3.connect(self.path, check_same_thread=False)  # one shell thread at a time uses it
             self._db.execute(_SCHEMA)
         return self._db
 

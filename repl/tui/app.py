@@ -109,6 +109,10 @@ class SymApp(App):
             self._opened(self.shell, None)
         else:
             self.status.show(workspace=getattr(self.options, "workspace", "default") + " (opening…)")
+
+    def on_ready(self) -> None:
+        """After the first paint: open the workspace (importing Chroma takes a while) in the shell's thread."""
+        if self.shell is None:
             self.run_worker(self.in_shell_thread(self._open), group="open", exit_on_error=False)
 
     async def in_shell_thread(self, fn, *args):
@@ -264,8 +268,16 @@ class SymApp(App):
     def _ping(self, host: str) -> None:
         up = ping(host)
         try:
-            self.call_from_thread(self.status.show, ollama=up)
+            self.call_from_thread(self._show_ping, up)   # widgets are looked up on the UI thread
         except RuntimeError:
+            pass
+
+    def _show_ping(self, up: bool) -> None:
+        from textual.css.query import NoMatches
+
+        try:
+            self.status.show(ollama=up)
+        except NoMatches:   # the app is closing
             pass
 
     # -- keys ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static, Tree
+from textual.widgets import Static, Tree
 
 from core.logic.provenance import ABSENT, ASSERTED, DERIVED, ELIDED, NEGATION, ProofNode
 from core.memory.working import item_id
@@ -32,7 +32,7 @@ class Transcript(VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._stream = None
-        self._markdown: Markdown | None = None
+        self._markdown = None
         self.streamed = ""           # the text streamed into the current turn so far
 
     def _add(self, widget) -> None:
@@ -56,6 +56,8 @@ class Transcript(VerticalScroll):
     async def stream(self, text: str) -> None:
         """Append a chunk of model text to this turn's Markdown block."""
         if self._stream is None:
+            from textual.widgets import Markdown  # markdown-it costs start-up time; only streams need it
+
             self._markdown = Markdown(classes="stream")
             await self.mount(self._markdown)
             self._stream = Markdown.get_stream(self._markdown)

@@ -285,7 +285,6 @@ def test_cli_ollama_host_option_reaches_the_shell(ollama_server, sym_exe, sym_ho
     assert proc.stdout.strip() == "Hello from the test server."
 
 
-@pytest.mark.xfail(strict=True, reason="needs core/settings.py: model defaults to $SYM_MODEL (see the llm report)")
 def test_cli_model_option_reaches_the_shell(ollama_server, sym_exe, sym_home, tmp_path):
     ollama_server.models.append("tiny:1b")
     ollama_server.reply("From tiny.", model="tiny:1b")

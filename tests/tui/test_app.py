@@ -294,3 +294,16 @@ async def test_cancelled_is_not_left_set_for_the_next_command(make_app):
         await type_turn(pilot, "/quick")
         await idle(pilot)
         assert transcript_text(app).splitlines()[-1] == "ok"
+
+
+async def test_chat_streams_a_scripted_reply_from_the_ollama_protocol_server(make_app, ollama_server):
+    app = make_app()
+    app.shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.strict_models = False
+    ollama_server.default = "Socrates is mortal because all men are mortal."
+    async with app.run_test(size=SIZE) as pilot:
+        await type_turn(pilot, "/chat Is Socrates mortal?")
+        await idle(pilot)
+        md = list(app.transcript.query(Markdown))
+        assert md and "Socrates is mortal" in md[-1].source
+        assert app.shell.memory.items == {}
