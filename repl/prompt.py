@@ -102,20 +102,35 @@ def read_turn(session: PromptSession) -> str | None:
 
 def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
     """Run one input on the shell's thread; Ctrl+C sets ctx.cancel and waits for the job to stop cleanly."""
+    import signal
+    import threading
+
     shell.ctx.cancel.clear()
-    job = worker.submit(shell.execute, text)
-    cancelling = False
-    while True:
-        try:
-            return job.result(timeout=0.05)  # re-raises an internal error (only with --debug)
-        except FutureTimeout:
-            continue
-        except KeyboardInterrupt:
-            shell.ctx.cancel.set()
-            if not cancelling:
-                err.write("cancelling…\n")
-                err.flush()
-            cancelling = True
+    notes = []
+
+    def cancel(*_args) -> None:
+        shell.ctx.cancel.set()
+        if not notes:
+            notes.append(1)
+            err.write("cancelling…\n")
+            err.flush()
+
+    # While a job runs, Ctrl+C only asks it to stop: a handler (not KeyboardInterrupt, which
+    # could land anywhere in this loop) sets ctx.cancel.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, cancel) if main else None
+    try:
+        job = worker.submit(shell.execute, text)
+        while True:
+            try:
+                return job.result(timeout=0.05)  # re-raises an internal error (only with --debug)
+            except FutureTimeout:
+                continue
+            except KeyboardInterrupt:        # SIGINT arriving where no handler could be set
+                cancel()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shell: Shell | None = None,
