@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.errors import UserError
 from core.logic.parser import ends_clause
-from core.events import Emit, Warning, ignore
+from core.events import Emit, JobFinished, JobStarted, Warning, ignore
 from core.memory.working import WorkingMemory
 from core.settings import Settings
 from repl.context import Context
@@ -147,7 +147,14 @@ class Shell:
             cmd = self.registry.lookup(name)
             from core.reason.policy.apply import steer  # runs the handler under the workspace's policies
 
-            return cmd.name, steer(self.ctx, cmd, arg)
+            self.ctx.emit(JobStarted(cmd.name))
+            finished = False
+            try:
+                result = steer(self.ctx, cmd, arg)
+                finished = result.ok
+                return cmd.name, result
+            finally:
+                self.ctx.emit(JobFinished(cmd.name, ok=finished))
         except UserError as err:
             return name or "/assert", Failure(err.message, err.hint, err.exit_code)
         except RecursionError:
