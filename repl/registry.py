@@ -31,7 +31,8 @@ class Command:
 
     @property
     def summary(self) -> str:
-        return self.doc.split("\n", 1)[0]
+        """The docstring's first paragraph, on one line."""
+        return " ".join(self.doc.split("\n\n", 1)[0].split())
 
     @property
     def usage(self) -> str:
