@@ -67,3 +67,46 @@ class Settings(BaseModel):
             raise UserError(f"bad value {raw!r} for {key}: {problem}") from None
         return getattr(self, key)
 
+
+
+def config_path():
+    """Where the user's defaults live: `$SYM_CONFIG`, else `config.toml` in the data dir."""
+    from pathlib import Path
+
+    explicit = os.environ.get("SYM_CONFIG")
+    if explicit:
+        return Path(explicit).expanduser()
+    from core.memory.workspace import data_dir
+
+    return data_dir() / "config.toml"
+
+
+def load_settings() -> Settings:
+    """Settings with the user's defaults from the config file (`[settings]` table, same keys as
+    /set: `model = "qwen2.5:7b"`, `ollama_host = "http://gpu:11434"`, `world = "open"`).
+    A bad file is one UsageError naming the file and key."""
+    import tomllib
+
+    from core.errors import UsageError
+
+    settings = Settings()
+    path = config_path()
+    if not path.is_file():
+        return settings
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}", hint="fix or remove the config file") from None
+    table = data.get("settings", {})
+    if not isinstance(table, dict):
+        raise UsageError(f"{path}: [settings] must be a table of KEY = VALUE")
+    overridden = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST"}   # --model / --ollama-host win
+    for key, value in table.items():
+        if os.environ.get(overridden.get(str(key), "")):
+            continue
+        raw = str(value).lower() if isinstance(value, bool) else str(value)
+        try:
+            settings.set(str(key), raw)
+        except UserError as err:
+            raise UsageError(f"{path}: {err.message}", hint=err.hint) from None
+    return settings

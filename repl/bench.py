@@ -15,9 +15,9 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
         return None
     from core.llm.facade import LLM
     from core.llm.ollama_backend import OllamaBackend
-    from core.settings import Settings
+    from core.settings import load_settings
 
-    settings = Settings()
+    settings = load_settings()
     if model:
         settings.model = model
     if host:

@@ -35,7 +35,9 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
                debug: bool = False, record: bool = True) -> Shell:
     """A shell on the workspace the options name (raises UserError if it cannot be opened).
     With `record`, everything it does is appended to a new session log."""
-    settings = Settings()
+    from core.settings import load_settings
+
+    settings = load_settings()
     session = None
     if record:
         from sessions.log import SessionLog
@@ -145,6 +147,8 @@ class Shell:
             if not name:
                 return "/assert", add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
             cmd = self.registry.lookup(name)
+            if not cmd.args and arg:
+                raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")
             from core.reason.policy.apply import steer  # runs the handler under the workspace's policies
 
             self.ctx.emit(JobStarted(cmd.name))
@@ -156,7 +160,7 @@ class Shell:
             finally:
                 self.ctx.emit(JobFinished(cmd.name, ok=finished))
         except UserError as err:
-            return name or "/assert", Failure(err.message, err.hint, err.exit_code)
+            return name or "/assert", Failure(one_line(err.message), err.hint and one_line(err.hint), err.exit_code)
         except RecursionError:
             return name or "/assert", Failure("input nests too deeply", "split it into smaller clauses")
         except Exception as err:  # a bug: report it as one line unless debugging
@@ -164,6 +168,12 @@ class Shell:
                 raise
             return name or "/assert", Failure(f"internal error: {type(err).__name__}: {err}",
                                               "please report this; run with --debug for a traceback")
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """An error message as one line of bounded length (it may quote what the user typed)."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def split_inputs(text: str) -> list[Input]:
