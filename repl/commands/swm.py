@@ -105,19 +105,24 @@ def reasoner(ctx: Context, prefix: str):
                merge=ctx.settings.schema_merge, run=ctx.new_run(prefix))
 
 
+def _statements(text: str) -> str:
+    """A document's text without Markdown headings (titles are not statements)."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
 def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
     """(text, source label) for /tell --from FILE|DOC."""
     path = ctx.path(ref)
     if path.is_file():
         from core.memory.documents import load_document
 
-        return "\n\n".join(c.text for c in load_document(path).chunks), path.name
+        return _statements("\n\n".join(c.text for c in load_document(path).chunks)), path.name
     store = ctx.memory.store
     if store is not None:
         chunks = sorted((r for r in store.all("docs") if ref in (r.meta.get("doc_id"), r.meta.get("name"))),
                         key=lambda r: r.meta.get("index", 0))
         if chunks:
-            return "\n\n".join(r.text for r in chunks), str(chunks[0].meta.get("name", ref))
+            return _statements("\n\n".join(r.text for r in chunks)), str(chunks[0].meta.get("name", ref))
     raise UserError(f"no file or loaded document {ref!r}", hint="/docs lists loaded documents")
 
 

@@ -193,3 +193,28 @@ def test_chat_cites_memory_items(llm_sym):
     assert out.text.startswith("Bob likes jazz") and out.cited == [fid]
     assert f"[{fid}]" in llm_sym.server.chats[-1].system     # retrieved items went into the prompt
     assert llm_sym.server.chats[-1].stream
+
+
+def test_tell_from_a_file_and_from_a_loaded_document(sym, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Animals\n\nThe cat is young. The dog is big.\n\nIf something is big then it is strong.\n")
+    r = sym(f"/tell --from {notes}")
+    assert r.ok, r
+    assert {"young(cat).", "big(dog).", "strong(X) :- big(X)."} <= texts(sym.shell.memory)
+    assert {it.source for it in sym.shell.memory.items.values()} == {"tell:notes.md"}
+    assert isinstance(sym("/tell --from nowhere.txt"), Failure)
+
+
+def test_tell_from_a_loaded_document_in_a_workspace(tmp_path):
+    from repl.dispatcher import MemoryOptions, open_shell
+
+    doc = tmp_path / "story.txt"
+    doc.write_text("Anne is kind. Anne is smart.\n")
+    shell = open_shell(MemoryOptions("docs"), record=False)
+    try:
+        assert shell.execute(f"/load {doc}")[1].ok
+        r = shell.execute("/tell --from story.txt")[1]
+        assert r.ok, r
+        assert {"kind(anne).", "smart(anne)."} <= texts(shell.memory)
+    finally:
+        shell.close()
