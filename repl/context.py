@@ -68,10 +68,16 @@ class Context:
 
     def path(self, name: str) -> Path:
         """Resolve a user-given file name (cwd first, then the script's directory)."""
-        p = Path(name).expanduser()
-        if p.exists() or p.is_absolute() or self.base_dir is None:
-            return p
-        alt = self.base_dir / p
-        if alt.exists():
-            return alt
-        return p
+        from core.errors import UserError
+
+        shown = name if len(name) <= 60 else name[:57] + "…"
+        if "\0" in name:
+            raise UserError(f"bad file name {shown!r}: it holds a NUL character")
+        try:
+            p = Path(name).expanduser()
+            if p.exists() or p.is_absolute() or self.base_dir is None:
+                return p
+            alt = self.base_dir / p
+            return alt if alt.exists() else p
+        except (OSError, RuntimeError) as err:  # a name too long for the OS, ~nosuchuser, …
+            raise UserError(f"bad file name {shown!r}: {getattr(err, 'strerror', None) or err}") from None

@@ -198,12 +198,15 @@ def _check_shape(name: str, number: int, event: dict) -> None:
 
 def find_session(name_or_path: str) -> Path:
     """A session by name (in the sessions directory) or by path."""
-    p = Path(name_or_path).expanduser()
-    if p.exists():
-        return p
-    named = sessions_dir() / f"{name_or_path}.jsonl"
-    if named.exists():
-        return named
+    try:
+        p = Path(name_or_path).expanduser()
+        if p.exists():
+            return p
+        named = sessions_dir() / f"{name_or_path}.jsonl"
+        if named.exists():
+            return named
+    except (OSError, ValueError, RuntimeError):  # a name too long for the OS, a NUL, ~nosuchuser
+        pass
     raise UserError(f"no session {name_or_path!r}", hint="/sessions lists them")
 
 

@@ -277,9 +277,16 @@ def parse_one(text: str, *, source: str | None = None) -> Atom | Rule | Query:
 def parse_query(text: str) -> Query:
     """A query, with or without the leading `?-` and the final '.'."""
     text = text.strip()
+    shift = 0
     if not text.startswith("?-"):
-        text = "?- " + text
-    clause = parse_one(text)
+        text, shift = "?- " + text, 3
+    try:
+        clause = parse_one(text)
+    except ParseError as err:  # point at the column the user typed, not the one of the added `?- `
+        if not shift or (err.line or 1) != 1 or not err.column or err.column <= shift:
+            raise
+        raise ParseError(err.problem, line=err.line, column=err.column - shift, source=err.source,
+                         hint=err.hint) from None
     assert isinstance(clause, Query)
     return clause
 

@@ -174,6 +174,8 @@ def forget(ctx: Context, arg: str) -> Forgotten | Message:
         items = [ctx.memory.resolve(w) for w in words]
     else:
         located = parse_program(arg if arg.endswith(".") else arg + ".")
+        if not located:  # only a comment
+            raise UserError("nothing to forget", hint="/forget f1a2b3c  or  /forget father_of(joshua, _)")
         items = []
         for loc in located:
             clause = loc.clause

@@ -24,7 +24,10 @@ def save(ctx: Context, arg: str) -> Message:
     """Name the current session (it is always being recorded), or write its inputs as a .sym script."""
     from sessions.log import read_session
 
-    words = shlex.split(arg) if arg.strip() else []
+    try:
+        words = shlex.split(arg) if arg.strip() else []
+    except ValueError as err:  # an unclosed quote, a trailing backslash
+        raise UserError(f"cannot read the arguments: {err}", hint="/save NAME  or  /save --script FILE") from None
     session = _session(ctx)
     if words[:1] == ["--script"]:
         if len(words) != 2:
@@ -35,11 +38,11 @@ def save(ctx: Context, arg: str) -> Message:
             if text.startswith("/save"):
                 continue  # saving is not part of what the script does
             lines.append(f'"""\n{text}\n"""' if "\n" in text and text.startswith("/") else text)
-        path = Path(words[1]).expanduser()
         try:
+            path = Path(words[1]).expanduser()
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as err:
-            raise UserError(f"cannot write {words[1]}: {err.strerror or err}") from None
+        except (OSError, ValueError, RuntimeError) as err:  # ValueError: a NUL; RuntimeError: ~nosuchuser
+            raise UserError(f"cannot write {words[1]}: {getattr(err, 'strerror', None) or err}") from None
         return Message(f"wrote {len(lines)} inputs to {path}", {"path": str(path), "inputs": len(lines)})
     if len(words) != 1:
         raise UserError("give the session a name", hint="/save kinship-study")

@@ -57,9 +57,12 @@ def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True) 
     if problem.dataset == "lsat-ar":
         if llm is None:
             raise UserError("lsat-ar needs a language model")
-        reply = llm.chat(_lsat_messages(problem), purpose="bench.lsat")
-        letters = [c for c in reply.text.strip().upper() if c in "ABCDE"]
-        return letters[0] if letters else ""
+        from core.reason.swm.lsat import answer_lsat
+
+        letter, detail = answer_lsat(problem, llm, attempts=getattr(llm.settings, "proof_attempts", 3))
+        if not letter:     # counted wrong, and tallied among the bench's failure messages
+            raise UserError(detail.get("error") or "no answer")
+        return letter
     memory = WorkingMemory()
     swm = SWM(memory, llm=llm, merge="off", run=f"bench-{problem.id}")
     if problem.dataset == "clutrr":
