@@ -46,12 +46,6 @@ def _tokens(llm) -> tuple[int, int]:
     return s.get("calls", 0), s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)
 
 
-def _lsat_messages(problem) -> list[dict]:
-    options = "\n".join(f"({'ABCDE'[i]}) {o}" for i, o in enumerate(problem.options))
-    return [{"role": "system", "content": "Solve the logic puzzle. Reply with the letter of the right option only."},
-            {"role": "user", "content": f"{problem.context}\n\n{problem.question}\n{options}"}]
-
-
 def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True) -> str:
     """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
     if problem.dataset == "lsat-ar":

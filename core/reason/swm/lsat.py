@@ -1,0 +1,276 @@
+"""AR-LSAT puzzles through the Proof-of-Thought DSL: the model encodes the puzzle once (rules as
+constraints, one verification per option), Z3 decides each option, and the question type picks
+the letter. The model only picks a letter itself when the solver leaves a tie (marked unverified).
+
+Nothing here evaluates model text: programs are loaded by the DSL's pydantic schema and built
+from the expression grammar's whitelist (core/reason/pot).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.errors import Cancelled, UserError
+from core.events import Emit, TraceNode, ignore
+
+LETTERS = "ABCDE"
+PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
+DEFAULT_TIMEOUT_S = 10.0
+
+# -- question types ----------------------------------------------------------------------
+
+COULD_BE_TRUE, MUST_BE_TRUE, MUST_BE_FALSE, COULD_BE_FALSE = (
+    "could be true", "must be true", "must be false", "could be false")
+
+# Tried in order: the negative forms first, since "could be false" also contains "could be".
+_PATTERNS = (
+    (COULD_BE_FALSE, r"\b(could|can|might|may) be false\b|\bneed not be( true)?\b|\bnot necessarily( be)? true\b"),
+    (MUST_BE_FALSE, r"\bmust be false\b|\bcannot\b|\bcan ?not\b|\bcan't\b|\bcould not\b|\bcouldn't\b"
+                    r"|\bimpossible\b|\bnot possible\b"),
+    (MUST_BE_TRUE, r"\bmust\b|\bnecessarily true\b"),
+    (COULD_BE_TRUE, r"\bcould\b|\bcan\b|\bmight\b|\bacceptable\b|\ballowable\b|\bpermissible\b|\bpossible\b"
+                    r"|\baccurate (list|listing|matching|order|ordering|assignment|schedule)\b"),
+)
+# the status test each type applies to one option (the knowledge base is consistent by then)
+_HOLDS = {
+    COULD_BE_TRUE: lambda status: status != REFUTED,   # KB ∧ option satisfiable
+    MUST_BE_TRUE: lambda status: status == PROVED,
+    MUST_BE_FALSE: lambda status: status == REFUTED,
+    COULD_BE_FALSE: lambda status: status != PROVED,   # KB ∧ ¬option satisfiable
+}
+
+
+@dataclass(frozen=True)
+class QuestionType:
+    kind: str              # one of the four above
+    except_: bool = False  # "each of the following … EXCEPT": the odd one out is the answer
+
+    def __str__(self) -> str:
+        return self.kind + (" EXCEPT" if self.except_ else "")
+
+
+def question_type(question: str) -> QuestionType | None:
+    """The kind of question asked, from its wording; None when it is none of the four."""
+    text = " ".join(str(question).split())
+    low = text.lower()
+    except_ = bool(re.search(r"\bEXCEPT\b", text) or re.search(r"\bexcept\s*[:?.]?\s*$", low))
+    for kind, pattern in _PATTERNS:
+        if re.search(pattern, low):
+            return QuestionType(kind, except_)
+    return None
+
+
+def candidates(qtype: QuestionType, statuses: dict[str, str], undecided: frozenset = frozenset()) -> list[str]:
+    """The letters whose status fits the question (the ones that do not, under EXCEPT).
+    Letters the solver could not decide stay candidates either way."""
+    holds = _HOLDS[qtype.kind]
+    return [letter for letter, status in statuses.items()
+            if letter in undecided or holds(status) != qtype.except_]
+
+
+# -- prompts ----------------------------------------------------------------------------
+
+PUZZLE = """You are given a logic puzzle (a setting and its rules), a question, and lettered options.
+Write ONE program for the whole puzzle; the Z3 solver then checks every option against it.
+- Declare the entities (people, items, days, groups) as EnumSort values, and the unknowns of the puzzle
+  as functions: positions or days as IntSort (with their bounds), membership or assignment as BoolSort
+  predicates or as functions into an EnumSort.
+- knowledge_base: the setting (ranges, "one per slot" with Distinct, how many are selected, …).
+- rules: every condition of the puzzle as a named `constraint`, in the order given.
+- If the question adds a supposition ("If X is ..., which ..."), add it to the knowledge_base
+  with the name "supposition".
+- verifications: exactly one per option, named by its letter ("A", "B", "C", "D", "E"); its constraint
+  says what the option says (for an order or assignment option: all of its parts joined with And).
+  State the option's own claim, never its negation, and do not try to decide which option is the
+  answer: the solver does that.
+Use only names you declared. Answer with the JSON only."""
+
+EXAMPLE_PUZZLE = """Four dogs, Rex, Sky, Tia and Uma, are walked one at a time, in slots first through fourth.
+Sky is walked before Tia. Rex is walked either first or fourth. Uma is not walked second.
+
+Question: Which one of the following could be the order in which the dogs are walked, from first to fourth?
+A) Rex, Uma, Sky, Tia
+B) Sky, Rex, Tia, Uma
+C) Uma, Sky, Tia, Rex
+D) Rex, Tia, Sky, Uma
+E) Tia, Sky, Uma, Rex"""
+
+EXAMPLE_PROGRAM = """{"sorts": [{"name": "Dog", "type": "EnumSort", "values": ["rex", "sky", "tia", "uma"]}],
+ "functions": [{"name": "slot", "domain": ["Dog"], "range": "IntSort"}],
+ "variables": [{"name": "d", "sort": "Dog"}],
+ "knowledge_base": [
+  {"name": "each dog is walked in one of the slots 1-4", "assertion": "ForAll([d], And(slot(d) >= 1, slot(d) <= 4))"},
+  {"name": "one dog per slot", "assertion": "Distinct(slot(rex), slot(sky), slot(tia), slot(uma))"}],
+ "rules": [
+  {"name": "Sky is walked before Tia", "constraint": "slot(sky) < slot(tia)"},
+  {"name": "Rex is walked first or fourth", "constraint": "Or(slot(rex) == 1, slot(rex) == 4)"},
+  {"name": "Uma is not walked second", "constraint": "slot(uma) != 2"}],
+ "verifications": [
+  {"name": "A", "constraint": "And(slot(rex) == 1, slot(uma) == 2, slot(sky) == 3, slot(tia) == 4)"},
+  {"name": "B", "constraint": "And(slot(sky) == 1, slot(rex) == 2, slot(tia) == 3, slot(uma) == 4)"},
+  {"name": "C", "constraint": "And(slot(uma) == 1, slot(sky) == 2, slot(tia) == 3, slot(rex) == 4)"},
+  {"name": "D", "constraint": "And(slot(rex) == 1, slot(tia) == 2, slot(sky) == 3, slot(uma) == 4)"},
+  {"name": "E", "constraint": "And(slot(tia) == 1, slot(sky) == 2, slot(uma) == 3, slot(rex) == 4)"}],
+ "actions": ["verify_conditions"]}"""
+
+PICK = ("Solve the logic puzzle. Think it through, then give the letter of the right option "
+        "on the last line, as: Answer: X")
+
+_OPTION_PREFIX = re.compile(r"^\s*\(?([A-Ea-e])\s*[).:]\s*")
+
+
+def option_text(option: str) -> str:
+    """An option without the letter it may already carry ("A) …", "(A) …")."""
+    return _OPTION_PREFIX.sub("", str(option), count=1).strip()
+
+
+def puzzle_text(problem, letters: str | list[str] | None = None) -> str:
+    """The puzzle, its question and its options (only `letters`, when given) as the model reads them."""
+    options = [f"{LETTERS[i]}) {option_text(o)}" for i, o in enumerate(problem.options[:len(LETTERS)])
+               if letters is None or LETTERS[i] in letters]
+    return f"{problem.context.strip()}\n\nQuestion: {problem.question.strip()}\n" + "\n".join(options)
+
+
+def program_messages(problem) -> list[dict]:
+    from core.reason.pot.prompts import SYSTEM
+
+    return [{"role": "system", "content": f"{SYSTEM}\n\n{PUZZLE}"},
+            {"role": "user", "content": EXAMPLE_PUZZLE},
+            {"role": "assistant", "content": EXAMPLE_PROGRAM},
+            {"role": "user", "content": puzzle_text(problem)}]
+
+
+# -- the program ----------------------------------------------------------------------------
+
+_VERIFICATION_NAME = re.compile(r"^\s*(?:(?i:option)\s*)?(?:\(([A-E])\)|([A-E])\s*(?:[:.)\-–]|$))")
+
+
+def option_letter(name: str) -> str | None:
+    """The option a verification is about, from its name ("A", "(B)", "Option C: …")."""
+    m = _VERIFICATION_NAME.match(name or "")
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset]:
+    """Status per option letter, and the letters Z3 gave up on; UserError when the program
+    does not answer the options one to one or its knowledge base is inconsistent."""
+    if report.consistent is False:
+        core = "; ".join(report.core[:8])
+        raise UserError(f"the puzzle's rules contradict each other (unsat core: {core}); "
+                        "the puzzle has a solution, so one of these entries is wrong")
+    found: dict[str, str] = {}
+    undecided = set()
+    for v in report.verifications:
+        letter = option_letter(v.name)
+        if letter is None or letter not in letters:
+            raise UserError(f"verification {v.name!r} is not named by an option letter "
+                            f"({', '.join(letters)})")
+        if letter in found:
+            raise UserError(f"option {letter} has two verifications; write exactly one per option")
+        found[letter] = v.status
+        if v.status == UNKNOWN and v.reason:
+            undecided.add(letter)
+    missing = [x for x in letters if x not in found]
+    if missing:
+        raise UserError(f"no verification for option{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+                        f"write exactly one per option, named {', '.join(letters)}")
+    return {x: found[x] for x in letters}, frozenset(undecided)
+
+
+def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str, detail: dict):
+    """(statuses, undecided letters) from the first program that checks, or None after `attempts`
+    tries; each interpreter error goes back to the model."""
+    from core.llm import LLMError
+    from core.reason.pot.build import build
+    from core.reason.pot.interpret import run
+    from core.reason.pot.prompts import feedback
+    from core.reason.pot.schema import Program
+
+    letters = LETTERS[:len(problem.options)]
+    messages = program_messages(problem)
+    for n in range(1, attempts + 1):
+        detail["attempts"] = n
+        node = f"a{n}"
+        program = None
+        try:
+            program = llm.json(messages, Program, purpose="bench.lsat.program")
+            report = run(program, timeout_ms=timeout_ms, built=build(program))
+            statuses, undecided = _statuses(report, letters)
+        except LLMError as err:
+            if err.reason != "bad-output":
+                raise
+            error = err.message
+        except Cancelled:
+            raise
+        except UserError as err:    # a build error, an inconsistent KB, options not matched, a Z3 timeout
+            error = str(err)
+        else:
+            summary = ", ".join(f"{x}: {s}" for x, s in statuses.items())
+            emit(TraceNode(run_id, node, "q", "lsat.attempt", f"attempt {n}", summary, "ok"))
+            return statuses, undecided
+        detail["errors"].append(error)
+        emit(TraceNode(run_id, node, "q", "lsat.attempt", f"attempt {n}", error, "failed"))
+        if program is not None:
+            messages = messages + [{"role": "assistant", "content": program.model_dump_json(exclude_defaults=True)}]
+        messages = messages + [{"role": "user", "content": feedback(error)}]
+    return None
+
+
+def pick(problem, llm, letters: list[str]) -> str:
+    """The model's own choice among `letters` (unverified); '' when it names none of them."""
+    reply = llm.chat([{"role": "system", "content": PICK},
+                      {"role": "user", "content": puzzle_text(problem, letters)
+                       + f"\n\nAnswer with one of: {', '.join(letters)}."}], purpose="bench.lsat.pick")
+    text = reply.text.strip()
+    named = (re.findall(r"(?i:answer)\s*(?:(?i:is)\s*)?[:\-]?\s*\(?([A-E])\b", text)
+             or re.findall(r"\b([A-E])\b", text))
+    chosen = [x for x in reversed(named) if x in letters]
+    return chosen[0] if chosen else ""
+
+
+# -- the method -----------------------------------------------------------------------------
+
+def answer_lsat(problem, llm, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
+                run_id: str = "lsat") -> tuple[str, dict]:
+    """(letter, detail) for one AR-LSAT problem; the letter is '' when no program checked.
+
+    `detail`: question_type, attempts, errors (one per failed attempt), statuses (letter →
+    proved/refuted/unknown), candidates, verified (False when the model picked among a tie or
+    the question type is not one the solver can decide), and error when it failed."""
+    if timeout_ms is None:
+        seconds = getattr(getattr(llm, "settings", None), "proof_timeout", DEFAULT_TIMEOUT_S)
+        timeout_ms = max(1, int(float(seconds) * 1000))
+    letters = LETTERS[:len(problem.options)]
+    qtype = question_type(problem.question)
+    detail: dict = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
+                    "statuses": {}, "candidates": [], "verified": False, "fallback": False}
+    emit(TraceNode(run_id, "q", None, "lsat.question", problem.question, str(qtype or "unrecognised")))
+    if not letters:
+        detail["error"] = "the problem has no options"
+        return "", detail
+    if qtype is None:     # nothing for the solver to decide: the model picks, unverified
+        detail["candidates"] = list(letters)
+        letter = pick(problem, llm, list(letters))
+        detail["fallback"] = True
+        if not letter:
+            detail["error"] = "the model named no option"
+        return letter, detail
+    found = write_program(problem, llm, attempts=max(1, attempts), timeout_ms=timeout_ms, emit=emit,
+                          run_id=run_id, detail=detail)
+    if found is None:
+        detail["error"] = f"no valid program after {detail['attempts']} attempts; last error: {detail['errors'][-1]}"
+        return "", detail
+    statuses, undecided = found
+    detail["statuses"] = statuses
+    chosen = candidates(qtype, statuses, undecided)
+    detail["candidates"] = chosen
+    if len(chosen) == 1:
+        detail["verified"] = True
+        return chosen[0], detail
+    remaining = chosen or list(letters)   # none fits: the encoding is off somewhere; let the model choose
+    detail["fallback"] = True
+    letter = pick(problem, llm, remaining)
+    if not letter:
+        detail["error"] = "the model named no option"
+    return letter, detail
