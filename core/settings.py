@@ -18,31 +18,31 @@ class Settings(BaseModel):
 
     world: Literal["closed", "open"] = "closed"
     """closed: what is not derivable is false; open: it is unknown unless its ~negation holds."""
-    max_steps: int | None = None
+    max_steps: int | None = Field(default=None, ge=0)
     """Stop inference after this many rounds (none = run to the fixpoint)."""
-    max_answers: int = 50
+    max_answers: int = Field(default=50, ge=1)
     """How many bindings a query prints before summarising the rest."""
-    proof_depth: int = 12
+    proof_depth: int = Field(default=12, ge=1)
     """How deep /why prints a proof tree."""
     schema_merge: Literal["ask", "auto", "off"] = "ask"
     """New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check."""
-    search_k: int = 5
+    search_k: int = Field(default=5, ge=1, le=1000)
     """How many results /search returns by default."""
-    model: str = Field(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b")
+    model: str = Field(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b", min_length=1)
     """The Ollama model used for chat and extraction (/models lists what the server has)."""
     ollama_host: str | None = None
     """Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434)."""
-    temperature: float = 0.0
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature; at 0, identical requests are answered from the call log."""
-    llm_timeout: float = 120.0
+    llm_timeout: float = Field(default=120.0, gt=0, allow_inf_nan=False)
     """Seconds one model call may take."""
-    llm_retries: int = 2
+    llm_retries: int = Field(default=2, ge=0, le=20)
     """Retries (with backoff) after a transient failure (refused connection, 5xx)."""
     llm_cache: bool = True
     """Answer identical temperature-0 requests from the call log."""
-    proof_timeout: float = 10.0
+    proof_timeout: float = Field(default=10.0, gt=0, allow_inf_nan=False)
     """Seconds one Z3 check may take."""
-    proof_attempts: int = 3
+    proof_attempts: int = Field(default=3, ge=1, le=20)
     """How many programs /prove QUESTION lets the LLM write (errors are fed back)."""
     judge_model: str | None = None
     """Model that grades each steered run with a rubric for /policy stats (none = no judge)."""
@@ -53,11 +53,13 @@ class Settings(BaseModel):
 
     def set(self, key: str, raw: str) -> object:
         """Set a setting from its text form; raises UserError and changes nothing on bad input."""
-        key = key.replace("-", "_").replace(".", "_")   # schema.merge == schema_merge
+        typed, key = key, key.replace("-", "_").replace(".", "_")   # schema.merge == schema_merge
         if key not in type(self).model_fields:
             known = ", ".join(type(self).model_fields)
-            raise UserError(f"unknown setting {key!r}", hint=f"settings: {known}")
+            raise UserError(f"unknown setting {typed!r}", hint=f"settings: {known}")
         value: object = raw.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":   # /set model "qwen2.5:7b"
+            value = value[1:-1].strip()
         if value in ("none", "None", "off", ""):
             value = None if type(self).model_fields[key].default is None else value
         try:

@@ -69,7 +69,10 @@ def to_prolog(memory) -> str:
 
 
 def export(ctx, arg: str):
-    """Write the working memory in another format: /export prolog [FILE] (stdout without FILE)."""
+    """Write the memory, the last proof program or the last exploration to FILE (shown without FILE).
+
+    prolog: the working memory; smt2: the last /prove program; explore-prolog, explore-problog,
+    explore-dot: the last /explore."""
     from repl.results import Message
 
     parts = arg.split()
@@ -79,14 +82,16 @@ def export(ctx, arg: str):
     fmt, *rest = parts
     if fmt not in exporters:
         raise UserError(f"unknown export format {fmt!r}", hint="formats: " + ", ".join(sorted(exporters)))
+    if len(rest) > 1:
+        raise UserError("give one file name", hint="/export prolog family.pl")
     text = exporters[fmt](ctx.memory)
     if not rest:
         return Message(text.rstrip("\n"), {"format": fmt})
-    path = Path(rest[0]).expanduser()
     try:
+        path = Path(rest[0]).expanduser()
         path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot write {rest[0]}: {err.strerror or err}") from None
+    except (OSError, ValueError, RuntimeError) as err:  # ValueError: a NUL; RuntimeError: ~nosuchuser
+        raise UserError(f"cannot write {rest[0]}: {getattr(err, 'strerror', None) or err}") from None
     return Message(f"wrote {fmt} export to {path}", {"format": fmt, "path": str(path)})
 
 

@@ -143,8 +143,9 @@ def _(r: Table) -> str:
 def _(r: HelpText) -> str:
     if r.detailed:
         return "\n\n".join(f"{u}\n  {d}" for u, _, d in r.entries)
-    width = max((len(u) for u, _, _ in r.entries), default=0)
-    lines = [f"  {u.ljust(width)}  {s}" for u, s, _ in r.entries]
+    width = min(max((len(u) for u, _, _ in r.entries), default=0), 36)
+    lines = [f"  {u.ljust(width)}  {s}" if len(u) <= width else f"  {u}\n  {'':{width}}  {s}"   # long usages wrap
+             for u, s, _ in r.entries]
     return "\n".join(["commands:"] + lines + ["", "facts, rules and ?- queries can also be typed directly; /? CMD for details"])
 
 

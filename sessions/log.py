@@ -207,7 +207,8 @@ def find_session(name_or_path: str) -> Path:
             return named
     except (OSError, ValueError, RuntimeError):  # a name too long for the OS, a NUL, ~nosuchuser
         pass
-    raise UserError(f"no session {name_or_path!r}", hint="/sessions lists them")
+    shown = name_or_path if len(name_or_path) <= 60 else name_or_path[:57] + "…"
+    raise UserError(f"no session {shown!r}", hint="/sessions lists them")
 
 
 def final_state(rec: Recording) -> tuple[str, dict[str, dict]]:

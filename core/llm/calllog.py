@@ -126,7 +126,7 @@ class CallLog:
                 return []
             try:
                 rows = db.execute(f"SELECT {', '.join(COLUMNS)} FROM calls ORDER BY id DESC LIMIT ?",
-                                  (max(0, n),)).fetchall()
+                                  (max(0, min(n, 1 << 62)),)).fetchall()   # SQLite integers are 64-bit
             except sqlite3.Error:
                 return []
         return [self._row(r) for r in reversed(rows)]

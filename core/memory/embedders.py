@@ -327,7 +327,7 @@ def make_embedder(spec: str, *, ollama_host: str | None = None) -> Embedder:
     if kind == "hash":
         if not sep:
             return HashEmbedder()
-        if not arg.strip().isdigit():
+        if not arg.strip().isdecimal():
             raise UserError(f"bad embedder {spec!r}: the hash dimension must be a number", hint="e.g. hash:512")
         return HashEmbedder(int(arg))
     if kind == "ollama" and sep:

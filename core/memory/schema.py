@@ -46,7 +46,7 @@ def _stem(word: str) -> str:
 def parse_key(key: str) -> tuple[str, int]:
     """`father_of/2` -> ("father_of", 2)."""
     name, sep, arity = str(key).strip().rpartition("/")
-    if not sep or not name or not arity.isdigit():
+    if not sep or not name or not arity.isdecimal():
         raise UserError(f"bad predicate {key!r}: expected NAME/ARITY", hint="e.g. father_of/2")
     return name, int(arity)
 

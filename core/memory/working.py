@@ -219,6 +219,8 @@ class WorkingMemory:
         (old_name, old_arity), (new_name, new_arity) = _indicator(old), _indicator(into)
         if old_arity != new_arity:
             raise UserError(f"cannot merge {old} into {into}: the arities differ")
+        if old_name == new_name:
+            raise UserError(f"cannot merge {old} into itself", hint="/schema merge OLD/N INTO/N")
         if old not in self.schema.predicates:
             raise UserError(f"unknown predicate {old}", hint="/schema lists predicates")
         renames = {(old_name, old_arity): new_name}
@@ -265,7 +267,7 @@ class WorkingMemory:
         if pred is None:
             return list(self.items.values())
         name, _, arity = pred.partition("/")
-        if arity and not arity.isdigit():
+        if arity and not arity.isdecimal():
             raise UserError(f"bad predicate indicator {pred!r}", hint="write name or name/arity, e.g. father_of/2")
         def relevant(it: Item) -> bool:
             atom = it.clause if isinstance(it.clause, Atom) else it.clause.head
@@ -360,7 +362,7 @@ def _matches(pattern: Atom, fact: Atom) -> bool:
 
 def _indicator(text: str) -> tuple[str, int]:
     name, _, arity = text.strip().partition("/")
-    if not name or not arity.isdigit():
+    if not name or not arity.isdecimal():
         raise UserError(f"bad predicate indicator {text!r}", hint="write name/arity, e.g. located_in/2")
     return name, int(arity)
 

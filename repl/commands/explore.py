@@ -240,16 +240,19 @@ def _show(ctx: Context, what: str) -> ExploreShown:
     return ExploreShown(what, "\n".join(lines))
 
 
-@command("/explore", args="TOPIC [--prompter P] [--depth N] [--refine truth|oracle|rater] [--threshold X] [--add]",
+@command("/explore", args=USAGE.removeprefix("/explore "),
          group="reason", completer=lambda ctx, text: [w for w in ("add", "show", *(f"show {s}" for s in SHOW),
                                                                     "--prompter", "--depth", "--refine",
                                                                     "--threshold", "--k", "--add")
                                                       if w.startswith(text)])
 def explore(ctx: Context, arg: str) -> Result:
-    """Explore TOPIC recursively: the model proposes alternatives (OR) and their sub-goals (AND) to
-    --depth N (default 2); leaves can be refined by memory similarity (truth), an oracle or a rater.
+    """Explore TOPIC recursively with the model into a Horn program and its minimal model.
+
+    The model proposes alternatives (OR) and their sub-goals (AND) to --depth N (default 2); leaves can be refined by memory similarity (truth), an oracle or a rater.
     Streams the tree, builds a propositional Horn program and its minimal model.
-    /explore show program|model|tree shows the last one; /explore add puts it into memory;
+    --threshold X (0..1, default 0.5) is the least similarity (truth) or probability (rater) a leaf
+    needs; --k N (default 3) is how many memory items the truth refiner compares a leaf with;
+    --add puts the program into memory. /explore show program|model|tree shows the last one; /explore add puts it into memory;
     /export explore-prolog|explore-problog|explore-dot [FILE] exports it."""
     install_exporters(ctx.registry)
     words = arg.split()
@@ -258,6 +261,8 @@ def explore(ctx: Context, arg: str) -> Result:
         return Added(outcome.items, outcome.duplicates)
     if words and words[0] == "show" and (len(words) == 1 or (len(words) == 2 and words[1] in SHOW)):
         return _show(ctx, words[1] if len(words) == 2 else "tree")
+    if len(words) == 2 and words[0] == "show":  # a typo such as `show modle` is no topic to explore
+        raise UserError(f"cannot show {words[1]!r}", hint="/explore show program|model|tree")
     opts = parse_options(arg)
     from plugins.prompters import available
 
@@ -288,8 +293,10 @@ def explore(ctx: Context, arg: str) -> Result:
 
 @command("/prompters", group="reason")
 def prompters(ctx: Context, arg: str) -> Table:
-    """List the prompter packs /explore can use, with where each came from (built-in, plugin,
-    or <workspace dir>/prompters/*.toml); packs that cannot be used are listed as problems."""
+    """List the prompter packs /explore can use, with where each came from.
+
+    Packs are built in, from plugins, or <workspace dir>/prompters/*.toml; packs that cannot be
+    used are listed as problems."""
     from plugins.prompters import available, workspace_packs_dir
 
     packs, problems = available(ctx)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from core.errors import UserError
+from core.errors import ParseError, UserError
 from core.logic.parser import parse_atom, parse_program, parse_query
 from core.logic.provenance import ABSENT, ProofNode, proof_tree
 from core.logic.terms import Atom, Query, Rule, Var
@@ -173,12 +173,17 @@ def forget(ctx: Context, arg: str) -> Forgotten | Message:
     if all(_ID.match(w) for w in words):
         items = [ctx.memory.resolve(w) for w in words]
     else:
-        located = parse_program(arg if arg.endswith(".") else arg + ".")
-        if not located:  # only a comment
+        try:
+            clauses = [loc.clause for loc in parse_program(arg if arg.endswith(".") else arg + ".")]
+        except ParseError as err:  # a pattern such as father_of(joshua, _) is no fact: read it as a query
+            try:
+                clauses = list(parse_query(arg.removesuffix(".")).body)
+            except ParseError:
+                raise err from None
+        if not clauses:  # only a comment
             raise UserError("nothing to forget", hint="/forget f1a2b3c  or  /forget father_of(joshua, _)")
         items = []
-        for loc in located:
-            clause = loc.clause
+        for clause in clauses:
             if isinstance(clause, Atom):
                 found = ctx.memory.matching(clause)
                 if not found:
@@ -192,5 +197,6 @@ def forget(ctx: Context, arg: str) -> Forgotten | Message:
                     raise UserError(f"no such rule: {clause}", hint="/listing shows rules and their ids")
                 items.append(ctx.memory.items[iid])
             else:
-                raise UserError("cannot forget a query")
+                raise UserError(f"cannot forget {'a query' if isinstance(clause, Query) else clause}",
+                                hint="/forget takes ids, fact patterns and rules")
     return Forgotten(ctx.memory.remove(dict.fromkeys(it.id for it in items)))

@@ -70,7 +70,7 @@ def memory(ctx: Context, arg: str):
 
 @command("/load", args="FILE", group="memory")
 def load(ctx: Context, arg: str) -> Message:
-    """Load a .txt, .md or .pdf document: chunked by paragraphs, embedded, stored with offsets."""
+    """Load a .txt, .md or .pdf document (or other UTF-8 text): chunked by paragraphs, embedded, stored with offsets."""
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/load notes.md")
@@ -101,14 +101,16 @@ def search(ctx: Context, arg: str) -> Hits:
         if w in ("--k", "-k", "--kind") and i + 1 >= len(words):
             raise UserError(f"{w} needs a value")
         if w in ("--k", "-k"):
-            if not words[i + 1].isdigit() or int(words[i + 1]) < 1:
-                raise UserError(f"--k wants a positive number, not {words[i + 1]!r}")
+            if not words[i + 1].isdecimal() or not 1 <= int(words[i + 1]) <= 1000:
+                raise UserError(f"--k wants a number from 1 to 1000, not {words[i + 1]!r}")
             k, i = int(words[i + 1]), i + 2
         elif w == "--kind":
             chosen = [library.KIND_NAMES.get(x) for x in words[i + 1].split(",")]
             if None in chosen:
                 raise UserError(f"unknown kind {words[i + 1]!r}", hint="--kind facts|rules|docs")
             kinds, i = tuple(dict.fromkeys(chosen)), i + 2
+        elif w.startswith("--") and len(w) > 2:
+            raise UserError(f"unknown option {w}", hint="/search TEXT [--k N] [--kind facts|rules|docs]")
         else:
             text.append(w)
             i += 1

@@ -234,7 +234,14 @@ def _add(book, text: str) -> Message:
                         hint="write it as a flow mapping: {name: N, target: llm, attributes: {model: M}}") from None
     rule = rule_from_data(data)
     book.add(rule)
-    return Message(f"added rule {rule.name!r}: {rule.summary()}", {"rule": rule.to_yaml_dict()})
+    from core.reason.policy.classify import run_attributes
+
+    known = run_attributes("/ask", "", workspace="default")
+    unknown = [k for k in rule.filter if k not in known]    # a typo such as `comand` never matches
+    note = (f"; note: {', '.join(unknown)} is no run attribute, so the rule never applies "
+            f"(filters use {', '.join(known)})") if unknown else ""
+    return Message(f"added rule {rule.name!r}: {rule.summary()}{note}",
+                   {"rule": rule.to_yaml_dict(), "unknown_filter_keys": unknown})
 
 
 def _show(ctx, state, book, name: str) -> Message:

@@ -128,8 +128,11 @@ def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
 
 @command("/tell", args="TEXT | --from FILE|DOC", group="llm")
 def tell(ctx: Context, arg: str) -> Told:
-    """Add natural-language statements: templated sentences become facts/rules directly, the
-    rest go to the LLM. Each added item is shown with its sentence and the path it took."""
+    """Add natural-language statements as facts and rules (templated sentences without the LLM).
+
+    Templated sentences ("Bob is big.", "If something is big then it is red.") become facts and
+    rules directly; the rest go to the LLM. Each added item is shown with its sentence and the
+    path it took; --from reads a file or a loaded document."""
     text, source = arg.strip(), "tell"
     if text.startswith("--from"):
         ref = text[len("--from"):].strip()
@@ -144,6 +147,9 @@ def tell(ctx: Context, arg: str) -> Told:
     return Told(sentences, swm.llm_calls)
 
 
+ASK_USAGE = "/ask [--mode hybrid|paper] [--max-steps N] [--no-fallback] [--closed] QUESTION"
+
+
 def _ask_args(arg: str) -> tuple[dict, str]:
     opts = {"mode": "hybrid", "max_steps": None, "fallback": True, "open_world": True}
     try:
@@ -154,12 +160,14 @@ def _ask_args(arg: str) -> tuple[dict, str]:
     i = 0
     while i < len(words):
         w = words[i]
+        if w in ("--mode", "--max-steps") and i + 1 == len(words):
+            raise UserError(f"{w} needs a value", hint=ASK_USAGE)
         if w == "--mode" and i + 1 < len(words):
             opts["mode"] = words[i + 1]
             i += 2
             continue
         if w == "--max-steps" and i + 1 < len(words):
-            if not words[i + 1].isdigit():
+            if not words[i + 1].isdecimal():
                 raise UserError(f"--max-steps takes a whole number, not {words[i + 1]!r}")
             opts["max_steps"] = int(words[i + 1])
             i += 2
@@ -169,8 +177,7 @@ def _ask_args(arg: str) -> tuple[dict, str]:
             i += 1
             continue
         if w.startswith("--"):
-            raise UserError(f"unknown option {w}", hint="/ask [--mode hybrid|paper] [--max-steps N] "
-                                                        "[--no-fallback] [--closed] QUESTION")
+            raise UserError(f"unknown option {w}", hint=ASK_USAGE)
         rest.append(w)
         i += 1
     if opts["mode"] not in ("hybrid", "paper"):
@@ -178,15 +185,22 @@ def _ask_args(arg: str) -> tuple[dict, str]:
     return opts, " ".join(rest)
 
 
-@command("/ask", args="[--mode hybrid|paper] [--max-steps N] QUESTION", group="llm")
+@command("/ask", args=ASK_USAGE.removeprefix("/ask "), group="llm")
 def ask(ctx: Context, arg: str) -> Asked:
-    """Answer a question from memory: formal rules run symbolically, soft rules through the LLM;
-    true/false/unknown or the values, with the steps that justify them."""
+    """Answer a question from memory: true/false/unknown or the values, with the steps that justify them.
+
+    Formal rules run symbolically, soft rules through the LLM; an undecided question gets the
+    model's answer, labelled unverified.
+
+    --mode paper has the LLM implement every rule (SWM as published); --max-steps N bounds the
+    rounds; --no-fallback gives no unverified LLM answer when memory cannot decide; --closed
+    reads what is not derivable as false (the default answers unknown)."""
     opts, question = _ask_args(arg)
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
     swm = reasoner(ctx, "ask")
-    max_steps = opts.pop("max_steps") or ctx.settings.max_steps
+    max_steps = opts.pop("max_steps")
+    max_steps = ctx.settings.max_steps if max_steps is None else max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))
 
 
@@ -195,8 +209,9 @@ _HISTORY: dict[int, list[dict]] = {}
 
 @command("/chat", args="TEXT", group="llm")
 def chat(ctx: Context, arg: str) -> Chatted:
-    """Talk to the model (also: type a sentence without a slash); relevant memory items are
-    put in the prompt and cited by id."""
+    """Talk to the model (also: type a sentence without a slash), citing memory items by id.
+
+    Relevant memory items are put in the prompt; the reply cites the ones it used."""
     import re
 
     from core.reason.swm import prompts

@@ -188,6 +188,8 @@ def _predicate(words: list[str], subject, plural: bool, scope: _Scope):
         words, low, neg, plural = words[1:], low[1:], True, True
     elif low[0] in ("does", "do") and len(low) > 2:
         words, low, plural = words[1:], low[1:], True
+    if not words:  # "Bob doesn't." says nothing
+        return None
     verb = _verb(words[0], plural)
     obj = _np(words[1:], scope)
     if verb is None or obj is None or _pred([verb]) is None:
