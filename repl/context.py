@@ -24,6 +24,7 @@ class Context:
     source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
     session: object | None = None     # the sessions.log.SessionLog recording this shell, if any
     cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
+    chat_history: list = field(default_factory=list)   # the turns of /chat in this shell
     streams: bool = False             # the front-end shows LLMToken events as they arrive
     llm_override: object | None = None  # a core.llm.LLM to use instead of one built from settings
     policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log

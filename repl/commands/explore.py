@@ -264,6 +264,11 @@ def explore(ctx: Context, arg: str) -> Result:
     if len(words) == 2 and words[0] == "show":  # a typo such as `show modle` is no topic to explore
         raise UserError(f"cannot show {words[1]!r}", hint="/explore show program|model|tree")
     opts = parse_options(arg)
+    from core.reason.policy import run_hints
+
+    hints = run_hints(ctx)      # a steering policy may pick the prompter (an explicit --prompter wins)
+    if "--prompter" not in arg.split() and isinstance(hints.get("prompter"), str):
+        opts.prompter = hints["prompter"]
     from plugins.prompters import available
 
     packs, problems = available(ctx)

@@ -134,7 +134,7 @@ def tell(ctx: Context, arg: str) -> Told:
     rules directly; the rest go to the LLM. Each added item is shown with its sentence and the
     path it took; --from reads a file or a loaded document."""
     text, source = arg.strip(), "tell"
-    if text.startswith("--from"):
+    if text == "--from" or text.startswith(("--from ", "--from\t")):
         ref = text[len("--from"):].strip()
         if not ref:
             raise UserError("--from needs a file or document name")
@@ -151,7 +151,7 @@ ASK_USAGE = "/ask [--mode hybrid|paper] [--max-steps N] [--no-fallback] [--close
 
 
 def _ask_args(arg: str) -> tuple[dict, str]:
-    opts = {"mode": "hybrid", "max_steps": None, "fallback": True, "open_world": True}
+    opts = {"mode": None, "max_steps": None, "fallback": True, "open_world": True}
     try:
         words = shlex.split(arg)
     except ValueError:
@@ -180,7 +180,7 @@ def _ask_args(arg: str) -> tuple[dict, str]:
             raise UserError(f"unknown option {w}", hint=ASK_USAGE)
         rest.append(w)
         i += 1
-    if opts["mode"] not in ("hybrid", "paper"):
+    if opts["mode"] not in (None, "hybrid", "paper"):
         raise UserError(f"unknown mode {opts['mode']!r}", hint="--mode hybrid or --mode paper")
     return opts, " ".join(rest)
 
@@ -198,13 +198,14 @@ def ask(ctx: Context, arg: str) -> Asked:
     opts, question = _ask_args(arg)
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
+    from core.reason.policy import run_hints
+
+    hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
+    opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
     swm = reasoner(ctx, "ask")
     max_steps = opts.pop("max_steps")
     max_steps = ctx.settings.max_steps if max_steps is None else max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))
-
-
-_HISTORY: dict[int, list[dict]] = {}
 
 
 @command("/chat", args="TEXT", group="llm")
@@ -222,7 +223,7 @@ def chat(ctx: Context, arg: str) -> Chatted:
         raise UserError("say something", hint="e.g. what do you know about Bob?")
     items = relevant_items(ctx.memory, text, k=ctx.settings.search_k + 3)
     lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]
-    history = _HISTORY.setdefault(id(ctx), [])
+    history = ctx.chat_history
     reply = ctx.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
     history += [{"role": "user", "content": text}, {"role": "assistant", "content": reply.text}]
     known = {it.id for it in items} | set(ctx.memory.items)

@@ -218,3 +218,28 @@ def test_tell_from_a_loaded_document_in_a_workspace(tmp_path):
         assert {"kind(anne).", "smart(anne)."} <= texts(shell.memory)
     finally:
         shell.close()
+
+
+def test_a_policy_can_pick_the_ask_mode(llm_sym):
+    llm_sym("/tell Dave is big. If something is big then it is strong.")
+    r = llm_sym("/policy add {name: paper-asks, target: reasoner, filter: {command: /ask}, attributes: {mode: paper}}")
+    assert r.ok, r
+    llm_sym.server.reply(json={"applies": True, "facts": ["strong(dave)"]}, when="dave")
+    out = llm_sym("/ask Dave is strong.").outcome
+    assert out.mode == "paper" and out.llm_calls == 1
+    assert llm_sym("/ask --mode hybrid Dave is strong.").outcome.mode == "hybrid"   # the user's flag wins
+
+
+def test_chat_history_belongs_to_its_shell(llm_sym):
+    llm_sym.server.reply("Hello.")
+    llm_sym("/chat hi there")
+    assert len(llm_sym.shell.ctx.chat_history) == 2
+    from repl.dispatcher import Shell
+
+    assert Shell(plugins=False).ctx.chat_history == []
+
+
+def test_tell_from_needs_the_flag_spelt_out(sym):
+    sym.shell.ctx.settings.ollama_host = unused_url()
+    r = sym("/tell --fromage is tasty")      # a sentence (for the model), not --from "age is tasty"
+    assert isinstance(r, Failure) and "document" not in r.message and r.exit_code == 3
