@@ -92,10 +92,21 @@ def resume(ctx: Context, arg: str) -> Message:
     if target != ctx.memory.workspace:
         ctx.memory = ctx.workspaces.open(target)
     memory = ctx.memory
+    wanted = [(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())]
+    from core.logic.strata import stratify
+    from core.logic.terms import Rule
+    from core.memory.working import SOFT
+
+    stratify([c for c, src in wanted if isinstance(c, Rule) and c.head is not None
+              and not str(src).startswith(SOFT)])          # refuse before anything changes
     extra = [i for i in memory.items if i not in items]
-    memory.remove(extra)
-    outcome = memory.add([(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())],
-                         merge="off")
+    removed = memory.remove(extra)
+    try:
+        outcome = memory.add(wanted, merge="off")
+    except BaseException:   # put back what was removed: a failed resume changes nothing
+        for it in removed:
+            memory.add([(it.clause, it.source)], nl=it.nl, merge="off")
+        raise
     return Message(f"resumed {rec.path.stem} in workspace {target}: {len(outcome.items)} items added, "
                    f"{len(extra)} removed, {len(memory.items)} in all",
                    {"workspace": target, "added": len(outcome.items), "removed": len(extra)})
