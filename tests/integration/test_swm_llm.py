@@ -243,3 +243,32 @@ def test_tell_from_needs_the_flag_spelt_out(sym):
     sym.shell.ctx.settings.ollama_host = unused_url()
     r = sym("/tell --fromage is tasty")      # a sentence (for the model), not --from "age is tasty"
     assert isinstance(r, Failure) and "document" not in r.message and r.exit_code == 3
+
+
+def test_a_session_with_tell_ask_and_chat_replays_offline_equal(ollama_server, sym_home, sym_exe):
+    """The reasoner's model calls (extraction, parallel soft-rule instances, chat) are recorded
+    and `sym replay --offline --verify` reproduces the session with no server."""
+    import os
+    import subprocess
+
+    from repl.dispatcher import MemoryOptions, open_shell
+
+    ollama_server.reply(json={"items": [{"sentence": 1, "kind": "soft", "logic": "happy(X) :- kind(X)."}]},
+                        when="usually", times=1)
+    ollama_server.reply(json={"applies": True, "facts": ["happy(anne)"]}, when="anne")
+    ollama_server.reply(json={"applies": False, "facts": []}, when="fiona")
+    ollama_server.reply("Anne is happy.", when="Who")
+    shell = open_shell(MemoryOptions("replayed"), record=True)
+    shell.ctx.settings.ollama_host = ollama_server.url
+    try:
+        for line in ["/tell Kind people are usually happy.", "/tell Anne is kind. Fiona is kind.",
+                     "/ask Anne is happy.", "/ask Fiona is happy.", "Who is happy?"]:
+            assert shell.execute(line)[1].ok, line
+        path = shell.ctx.session.path
+    finally:
+        shell.close()
+    ollama_server.stop()
+    proc = subprocess.run([*sym_exe, "replay", str(path), "--offline", "--verify"], capture_output=True, text=True,
+                          env={**os.environ, "SYM_HOME": str(sym_home)}, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert "replayed 5 commands" in proc.stderr and "equal" in proc.stderr
