@@ -50,7 +50,7 @@ def main_command(
     if ctx.invoked_subcommand is not None:
         return
     _llm_options(model, ollama_host)
-    from repl.dispatcher import MemoryOptions
+    from repl.options import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder)
     if batch is not None:

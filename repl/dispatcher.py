@@ -21,14 +21,7 @@ from repl.registry import Registry, builtin_registry
 from repl.results import Failure, Result
 
 
-@dataclass(frozen=True)
-class MemoryOptions:
-    """Where a front-end's memory lives (from --memory, --chroma-url, --embedder)."""
-
-    workspace: str = "default"
-    chroma_url: str | None = None
-    embedder: str | None = None
-    persistent: bool = True
+from repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,

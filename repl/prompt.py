@@ -141,6 +141,7 @@ def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shel
     by default it opens the workspace and talks to the terminal."""
     out, err = out or sys.stdout, err or sys.stderr
     renderer = TextRenderer(out, err)
+    shows_tokens = shell is None or stream is not None   # the shell emits to our _Stream
     stream = stream or _Stream(out, narrator(renderer, err))
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sym-shell")
     owned = shell is None
@@ -151,6 +152,8 @@ def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shel
             renderer.narrate(f"sym: {e}")
             worker.shutdown()
             return 2 if e.exit_code == 1 else e.exit_code
+    if shows_tokens:
+        shell.ctx.streams = True    # streamed text is printed as it arrives: results need not repeat it
     try:
         return _loop(shell, _session(shell, history, input, output), renderer, stream, out, err, worker)
     finally:

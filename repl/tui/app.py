@@ -3,6 +3,9 @@
 Commands run in workers on the shell's own thread (the UI never waits on a reasoner); their events come back
 through a `Bus` and `call_from_thread` and are handed to the panes. The app does no
 reasoning itself: it routes turns to `Shell.execute` and events to widgets.
+
+First paint is kept cheap: the side panes, the palette provider, results and rendering load
+only after the first frame (the workspace opens after it too); imports here stay light.
 """
 
 from __future__ import annotations
@@ -15,26 +18,25 @@ from functools import partial
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from core.errors import UserError
-from core.events import (InferenceFinished, ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMToken,
-                         ModelShown, PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
-from repl.results import Exit, Failure
 from repl.tui.bridge import Bus
 from repl.tui.entry import Entry
-from repl.tui.history import History, history_path
-from repl.tui.memory_pane import MemoryPane
-from repl.tui.models_pane import ModelsPane
-from repl.tui.palette import RegistryCommands
-from repl.tui.status import StatusLine, ollama_host, ping
-from repl.tui.trace_pane import TracePane
+from repl.tui.history import History
+from repl.tui.status import StatusLine
 from repl.tui.transcript import Transcript
 
 KEYS = "keys: Esc cancels the running job · F1 help · Ctrl+P commands · F9 side pane · Ctrl+S save session · " \
        "Ctrl+Q quit · ↑/↓ history · Tab or → completes · \"\"\" starts and ends a multi-line input"
 _DOC_COMMANDS = ("/load", "/reindex", "/workspace", "/resume")
+
+
+def _registry_commands():
+    """The palette's provider, loaded when the palette first opens (not on the paint path)."""
+    from repl.tui.palette import RegistryCommands
+
+    return RegistryCommands
 
 
 class SymApp(App):
@@ -43,7 +45,7 @@ class SymApp(App):
     #main { height: 1fr; }
     #left { width: 3fr; }
     #side { width: 2fr; border-left: solid $primary; }
-    #side TabbedContent { height: 1fr; }
+    #side > .note { color: $text-muted; padding: 1 1; }
     Entry { margin: 0 1; }
     """
     BINDINGS = [
@@ -52,7 +54,7 @@ class SymApp(App):
         Binding("f9", "toggle_side", "Side pane", show=False),
         Binding("ctrl+s", "save", "Save session", show=False),
     ]
-    COMMANDS = App.COMMANDS | {RegistryCommands}
+    COMMANDS = App.COMMANDS | {_registry_commands}
 
     def __init__(self, shell=None, *, bus: Bus | None = None, options=None, debug: bool = False,
                  ping_every: float | None = 30.0, history: History | None = None) -> None:
@@ -64,11 +66,13 @@ class SymApp(App):
         self.options = options
         self.debug_mode = debug
         self.ping_every = ping_every
-        self.history = history if history is not None else History(history_path())
+        self.history = history if history is not None else History(None)   # read when the workspace opens
+        self._load_history = history is None
         # every call into the shell runs on this one thread: SQLite handles (snapshot, call log)
         # belong to the thread that opened them
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sym-shell")
         self.job: Worker | None = None
+        self.jobs: list[str] = []          # commands running now, outermost first (JobStarted / JobFinished)
         self.queue: list[str] = []
         self.cancelling = False
         self.schema_dirty = False
@@ -81,13 +85,14 @@ class SymApp(App):
                 yield Transcript(id="transcript")
                 yield Entry(self.history, self._complete, id="entry", disabled=self.shell is None)
             with Vertical(id="side"):
-                with TabbedContent(id="tabs"):
-                    with TabPane("Memory", id="tab-memory"):
-                        yield MemoryPane(id="memory")
-                    with TabPane("Trace", id="tab-trace"):
-                        yield TracePane(id="trace")
-                    with TabPane("Models", id="tab-models"):
-                        yield ModelsPane(id="models")
+                if self.shell is not None:   # an open shell: nothing to wait for, build the panes now
+                    from repl.tui.side import SidePanes
+
+                    yield SidePanes()
+                else:                        # filled after the first paint (on_ready)
+                    from textual.widgets import Static
+
+                    yield Static("opening the workspace…", classes="note")
         yield StatusLine(id="status")
 
     @property
@@ -102,17 +107,29 @@ class SymApp(App):
     def status(self) -> StatusLine:
         return self.query_one(StatusLine)
 
+    def pane(self, name: str):
+        """The side pane `memory`, `trace` or `models`; None before it is mounted (or once closing)."""
+        found = self.query(f"#{name}")
+        return found.first() if found else None
+
     def on_mount(self) -> None:
         self.bus.attach(self, self.on_shell_event)
-        self.query_one(MemoryPane).store_docs = self._documents
         if self.shell is not None:
+            self.pane("memory").store_docs = self._documents
             self._opened(self.shell, None)
         else:
             self.status.show(workspace=getattr(self.options, "workspace", "default") + " (opening…)")
 
-    def on_ready(self) -> None:
-        """After the first paint: open the workspace (importing Chroma takes a while) in the shell's thread."""
+    async def on_ready(self) -> None:
+        """After the first paint: build the side panes, then open the workspace (importing Chroma
+        takes a while) in the shell's thread."""
         if self.shell is None:
+            from repl.tui.side import SidePanes
+
+            side = self.query_one("#side")
+            await side.remove_children()
+            await side.mount(SidePanes())
+            self.pane("memory").store_docs = self._documents
             self.run_worker(self.in_shell_thread(self._open), group="open", exit_on_error=False)
 
     async def in_shell_thread(self, fn, *args):
@@ -129,13 +146,18 @@ class SymApp(App):
         from repl.dispatcher import MemoryOptions, open_shell
 
         shell = open_shell(self.options or MemoryOptions(), emit=self.bus, debug=self.debug_mode)
+        if self._load_history:
+            from repl.tui.history import history_path
+
+            self.history.load(history_path())
         from core.memory import library
 
         return shell, library.documents(shell.memory.store)
 
     def _opened(self, shell, docs) -> None:
         self.shell = shell
-        self.query_one(MemoryPane).load(shell.memory, docs)
+        shell.ctx.streams = True          # LLMToken text is shown as it arrives: results need not repeat it
+        self.pane("memory").load(shell.memory, docs)
         self._update_status()
         self.entry.disabled = False
         self.entry.focus()
@@ -166,10 +188,11 @@ class SymApp(App):
                 self.transcript.add_note(f"queued until the cancelled job stops: {text}")
             return
         self.transcript.add_input(text)
-        self.query_one(TracePane).start_job(text)
+        self.pane("trace").start_job(text)
         self.shell.ctx.cancel.clear()
         self.cancelling = False
         self.entry.disabled = True
+        self.jobs = []
         self.status.show(job=text.split(None, 1)[0] if text.startswith("/") else text)
         self.job = self.run_worker(self.in_shell_thread(self.shell.execute, text), name=text, group="job",
                                    exit_on_error=False)
@@ -179,6 +202,8 @@ class SymApp(App):
             self.run_turn(self.queue.pop(0))
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        from repl.results import Exit, Failure
+
         worker = event.worker
         if worker.group == "open":
             if event.state == WorkerState.SUCCESS:
@@ -216,7 +241,7 @@ class SymApp(App):
 
     def _after_job(self, name: str) -> None:
         """Read memory for display where the events cannot say what changed (a new workspace)."""
-        pane = self.query_one(MemoryPane)
+        pane = self.pane("memory")
         if self.shell.memory is not pane.memory:
             pane.load(self.shell.memory)
         else:
@@ -235,37 +260,54 @@ class SymApp(App):
     # -- events from the shell (on the UI thread) -----------------------------------------
 
     async def on_shell_event(self, event: object) -> None:
+        from core.events import (ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMToken, ModelShown,
+                                 PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
+
         if isinstance(event, LLMToken):
             await self.transcript.stream(event.text)
         elif isinstance(event, (ItemAdded, ItemRemoved)):
-            self.query_one(MemoryPane).apply(event)
+            self._to_pane("memory", event)
             self.schema_dirty = True
         elif isinstance(event, (TraceNode, LLMCall, PolicyApplied)):
-            self.query_one(TracePane).apply(event)
+            self._to_pane("trace", event)
         elif isinstance(event, ModelShown):
-            self.query_one(ModelsPane).show(event.kind, event.title, event.text)
+            models = self.pane("models")
+            if models is not None:
+                models.show(event.kind, event.title, event.text)
         elif isinstance(event, Warning):
             self.transcript.add_note(f"warning: {event.message}")
             self.notify(event.message, severity="warning")
         elif isinstance(event, Progress):
             self.status.show(job=f"{event.task} {event.done}/{event.total}")
         elif isinstance(event, JobStarted):
-            self.status.show(job=event.name)
+            self.jobs.append(event.name)
+            self.status.show(job=" › ".join(self.jobs))
+        elif isinstance(event, JobFinished):
+            if event.name in self.jobs:
+                del self.jobs[len(self.jobs) - 1 - self.jobs[::-1].index(event.name):]
+            self.status.show(job=" › ".join(self.jobs))
         elif isinstance(event, SettingChanged) and event.key in ("model", "ollama_host"):
             self.status.show(model=self.shell.ctx.settings.model)
             if self.ping_every:
                 self.ping_ollama()
-        elif isinstance(event, (JobFinished, InferenceFinished)):
-            pass
+
+    def _to_pane(self, name: str, event: object) -> None:
+        pane = self.pane(name)
+        if pane is not None:     # events before the panes exist (opening) are read from memory later
+            pane.apply(event)
 
     # -- the Ollama ping ----------------------------------------------------------------
 
     def ping_ollama(self) -> None:
+        from repl.tui.status import ollama_host
+
         if self.shell is not None:
             host = ollama_host(self.shell.ctx.settings)
             self.run_worker(partial(self._ping, host), thread=True, group="ping", exclusive=True)
 
     def _ping(self, host: str) -> None:
+        from repl.tui.status import ping
+
         up = ping(host)
         try:
             self.call_from_thread(self._show_ping, up)   # widgets are looked up on the UI thread

@@ -11,8 +11,6 @@ import threading
 import time
 from typing import Callable
 
-from core.events import Progress
-
 
 class Bus:
     """An Emit that forwards events to one handler on the app's thread."""
@@ -29,6 +27,8 @@ class Bus:
         app, handler = self.app, self.handler
         if app is None or handler is None:
             return
+        from core.events import Progress   # loaded by the shell long before its first event
+
         if isinstance(event, Progress) and event.done < event.total:
             now = time.monotonic()
             if now - self._last_progress < 0.1:  # a bulk load emits thousands; ten a second is plenty

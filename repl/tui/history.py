@@ -57,6 +57,13 @@ class History:
         self.pos = len(self.entries)
         self._draft = ""
 
+    def load(self, path: Path, limit: int = 1000) -> None:
+        """Read the history at `path` (and persist there from now on): the app does this once its
+        workspace is open, so reading the data dir is not on the first-paint path."""
+        self.path = path
+        self.entries = read_history(path)[-limit:] + self.entries
+        self.pos = len(self.entries)
+
     def add(self, entry: str) -> None:
         if entry.strip() and (not self.entries or self.entries[-1] != entry):
             self.entries.append(entry)

@@ -7,8 +7,6 @@ worker thread; the `ollama` client is not imported for it.
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
 
 from rich.text import Text
 from textual.widgets import Static
@@ -21,6 +19,9 @@ def ollama_host(settings) -> str:
 
 def ping(host: str, timeout: float = 1.5) -> bool:
     """True when an Ollama server answers at `host`."""
+    import urllib.error
+    import urllib.request
+
     try:
         with urllib.request.urlopen(host.rstrip("/") + "/api/version", timeout=timeout) as reply:
             return 200 <= reply.status < 300

@@ -33,6 +33,7 @@ class TracePane(Tree):
         self.show_root = False
         self.runs: dict[str, object] = {}
         self.nodes: dict[tuple[str, str], object] = {}
+        self.details: dict[tuple[str, str], object] = {}   # a node's detail leaf
         self.job_label = ""        # the input of the running command, for LLM calls outside any run
         self.current_run: str | None = None
 
@@ -51,14 +52,15 @@ class TracePane(Tree):
             self.current_run = event.run
             key = (event.run, event.node)
             label = node_label(event.kind, event.label, event.status)
-            if key in self.nodes:
-                self.nodes[key].set_label(label)
+            node = self.nodes.get(key)
+            if node is not None:       # a node sent again (a leaf judged, a goal solved): update it in place
+                node.set_label(label)
+                self._detail(key, node, event.detail)
                 return
             parent = self.nodes.get((event.run, event.parent)) if event.parent is not None else None
             node = (parent or self._run(event.run)).add(label, expand=True)
-            if event.detail:
-                node.add_leaf(Text(event.detail, style="dim"))
             self.nodes[key] = node
+            self._detail(key, node, event.detail)
         elif isinstance(event, LLMCall):
             where = self._run(self.current_run) if self.current_run else self._job_node()
             what = "cached" if event.cached else f"{event.seconds:.2f} s"
@@ -71,6 +73,14 @@ class TracePane(Tree):
         elif isinstance(event, PolicyApplied):
             changes = ", ".join(f"{k}={v}" for k, v in event.changes.items())
             self._run(event.run).add_leaf(node_label("policy", f"{event.rule} → {event.target}: {changes}", ""))
+
+    def _detail(self, key: tuple[str, str], node, detail: str) -> None:
+        """A node's detail is its first child, a dim leaf; replaced (or added) when it changes."""
+        leaf = self.details.get(key)
+        if leaf is not None:
+            leaf.set_label(Text(detail, style="dim"))
+        elif detail:
+            self.details[key] = node.add_leaf(Text(detail, style="dim"), before=0 if node.children else None)
 
     def _job_node(self):
         key = f"job: {self.job_label}"[:60]

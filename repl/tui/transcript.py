@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.widgets import Static, Tree
+from textual.widgets import Static
 
-from core.logic.provenance import ABSENT, ASSERTED, DERIVED, ELIDED, NEGATION, ProofNode
-from core.memory.working import item_id
-from repl.render import to_text
-from repl.results import Failure, Proofs, Result
+# results, rendering and memory load with the first result, not with the first paint
 
 
 class Transcript(VerticalScroll):
@@ -45,7 +42,12 @@ class Transcript(VerticalScroll):
     def add_note(self, text: str) -> None:
         self._add(Static(Text(text), classes="note"))
 
-    def add_result(self, result: Result) -> None:
+    def add_result(self, result) -> None:
+        """A command's Result, in the words batch mode prints (a proof also as a tree)."""
+        from core.logic.provenance import ABSENT
+        from repl.render import to_text
+        from repl.results import Failure, Proofs
+
         body = to_text(result)
         if isinstance(result, Proofs) and any(t.status != ABSENT for t in result.trees):
             self._add(proof_widget(result))
@@ -73,9 +75,11 @@ class Transcript(VerticalScroll):
         self._stream, self._markdown = None, None
 
 
-def proof_widget(result: Proofs) -> Tree:
-    """A proof as an expanded Tree: one root per proved literal, premises below."""
-    tree: Tree[None] = Tree("proof" if len(result.trees) == 1 else f"{len(result.trees)} proofs")
+def proof_widget(result):
+    """A proof (a repl.results.Proofs) as an expanded Tree: one root per proved literal, premises below."""
+    from textual.widgets import Tree
+
+    tree = Tree("proof" if len(result.trees) == 1 else f"{len(result.trees)} proofs")
     tree.show_root = len(result.trees) > 1
     for node in result.trees:
         _grow(tree.root, node, result.items)
@@ -83,7 +87,7 @@ def proof_widget(result: Proofs) -> Tree:
     return tree
 
 
-def _grow(parent, node: ProofNode, items: dict) -> None:
+def _grow(parent, node, items: dict) -> None:
     branch = parent.add(Text(_label(node, items)), expand=True)
     for child in node.children:
         _grow(branch, child, items)
@@ -91,7 +95,10 @@ def _grow(parent, node: ProofNode, items: dict) -> None:
         branch.allow_expand = False
 
 
-def _label(node: ProofNode, items: dict) -> str:
+def _label(node, items: dict) -> str:
+    from core.logic.provenance import ABSENT, ASSERTED, DERIVED, ELIDED, NEGATION
+    from core.memory.working import item_id
+
     if node.status == ASSERTED:
         it = items.get(item_id(node.literal))
         return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"

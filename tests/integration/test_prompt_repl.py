@@ -108,3 +108,47 @@ def test_ctrl_c_during_a_job_cancels_it(shell):
     assert "cancelling" in err and "error: cancelled" in err
     assert "finished" not in out
     assert [it.text for it in shell.memory.items.values()] == ["p(a)."]   # the REPL went on
+
+
+def _streaming_shell(ollama_server):
+    """A shell whose events go to the REPL's own printer (what `sym --plain` builds), talking to
+    the Ollama-protocol test server."""
+    from repl.batch import narrator
+    from repl.prompt import _Stream
+    from repl.render import TextRenderer
+
+    out, err = io.StringIO(), io.StringIO()
+    stream = _Stream(out, narrator(TextRenderer(out, err), err))
+    shell = Shell(emit=stream)
+    shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.strict_models = False
+    return shell, stream, out, err
+
+
+def test_a_streamed_chat_reply_is_printed_exactly_once(ollama_server):
+    from core.logic.parser import parse_atom
+    from core.memory.working import item_id
+
+    shell, stream, out, err = _streaming_shell(ollama_server)
+    fid = item_id(parse_atom("mortal(socrates)"))
+    ollama_server.reply(f"Yes: Socrates is mortal [{fid}].", when="Socrates")
+    ollama_server.reply("Plato taught Aristotle.", when="Plato")
+    with create_pipe_input() as pipe:
+        pipe.send_text("mortal(socrates).\n/chat Is Socrates mortal?\nWho did Plato teach?\n\x04")
+        code = run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err, stream=stream)
+    text = out.getvalue()
+    assert code == 0 and shell.ctx.streams is True
+    assert text.count("Socrates is mortal") == 1          # streamed, not repeated by the result
+    assert f"(cites {fid})" in text
+    assert text.count("Plato taught Aristotle.") == 1     # a plain sentence routes to /chat
+    assert len(ollama_server.chats) == 2
+
+
+def test_without_a_stream_the_result_carries_the_reply_once(ollama_server, shell):
+    """A shell not wired to the REPL's printer (its tokens go elsewhere): the result shows the text."""
+    shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.strict_models = False
+    ollama_server.reply("Socrates is mortal.", when="Socrates")
+    code, out, err = run(shell, "/chat Is Socrates mortal?\n\x04")
+    assert shell.ctx.streams is False
+    assert out.count("Socrates is mortal.") == 1

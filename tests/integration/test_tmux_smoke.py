@@ -42,6 +42,12 @@ def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
         tmux("send-keys", "-t", session, "Enter")
         pane = wait_for(session, "added fact")
         assert "parent_of(ann, ben)." in pane
+        if not args:   # the side panes, built after the first frame, are on screen with the fact's row
+            assert all(tab in pane for tab in ("Memory", "Trace", "Models"))
+            from core.logic.parser import parse_atom
+            from core.memory.working import item_id
+
+            assert pane.count(item_id(parse_atom("parent_of(ann, ben)"))) >= 2   # "added fact ID" and a row
         tmux("send-keys", "-t", session, "-l", "?- parent_of(ann, Who).")
         tmux("send-keys", "-t", session, "Enter")
         wait_for(session, "Who = ben")

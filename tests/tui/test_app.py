@@ -261,15 +261,22 @@ async def test_ctrl_s_saves_the_session(sym_home):
 async def test_the_app_opens_its_workspace_after_the_first_paint(sym_home):
     from repl.dispatcher import MemoryOptions
     from repl.tui.app import SymApp
-    from repl.tui.history import History
+    from repl.tui.history import append_history
 
-    app = SymApp(options=MemoryOptions("tuitest"), ping_every=None, history=History(None))
+    append_history(sym_home / "history", "/show")          # from an earlier session
+    app = SymApp(options=MemoryOptions("tuitest"), ping_every=None)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.shell is not None and not app.entry.disabled, timeout=30)
+        assert app.shell.ctx.streams is True
         await type_turn(pilot, "p(a).")
         await idle(pilot)
         assert app.status.workspace == "tuitest" and app.status.facts == 1
+        assert app.query_one("#facts", DataTable).row_count == 1
+        app.entry.focus()
+        await pilot.press("up", "up")
+        assert app.entry.value == "/show"
     app.close_shell()
+    assert (sym_home / "history").read_text().count("+p(a).") == 1
 
 
 async def test_the_status_line_pings_ollama_without_blocking(make_app):
@@ -296,14 +303,36 @@ async def test_cancelled_is_not_left_set_for_the_next_command(make_app):
         assert transcript_text(app).splitlines()[-1] == "ok"
 
 
-async def test_chat_streams_a_scripted_reply_from_the_ollama_protocol_server(make_app, ollama_server):
-    app = make_app()
-    app.shell.ctx.settings.ollama_host = ollama_server.url
-    ollama_server.strict_models = False
-    ollama_server.default = "Socrates is mortal because all men are mortal."
-    async with app.run_test(size=SIZE) as pilot:
-        await type_turn(pilot, "/chat Is Socrates mortal?")
-        await idle(pilot)
-        md = list(app.transcript.query(Markdown))
-        assert md and "Socrates is mortal" in md[-1].source
-        assert app.shell.memory.items == {}
+PAINT_PATH = """
+import sys
+from repl.tui.app import SymApp
+from repl.tui.history import History
+
+class Painted(SymApp):
+    def on_ready(self, event):
+        event.prevent_default()      # stop at the first frame: no side panes, no workspace
+        print(" ".join(sorted(sys.modules)), flush=True)
+        self.exit(return_code=0)
+
+Painted(ping_every=None, history=History(None)).run(headless=True, size=(120, 35))
+"""
+
+
+async def test_the_first_frame_loads_no_memory_results_or_side_panes(sym_home):
+    """What the first paint must not wait for (benchmarks/startup_bench.py measures how long it takes)."""
+    import asyncio
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", PAINT_PATH], cwd=ROOT,
+                                   capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    loaded = set(proc.stdout.split())
+    assert "repl.tui.app" in loaded and "textual.app" in loaded
+    for heavy in ("chromadb", "core.memory", "core.memory.working", "core.logic.parser", "core.settings",
+                  "repl.dispatcher", "repl.results", "repl.render", "repl.tui.palette", "repl.tui.side",
+                  "repl.tui.memory_pane", "textual.widgets._markdown", "textual.widgets._data_table",
+                  "textual.widgets._tabbed_content", "urllib.request"):
+        assert heavy not in loaded, f"{heavy} is on the first-paint path"
