@@ -41,14 +41,23 @@ class MemoryPane(Vertical):
                 yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
         yield Static("select a row to see its natural-language form, source and provenance", id="detail")
 
+    COLUMNS = {"facts": ("id", "fact", "source"), "rules": ("id", "rule", "source"),
+               "schema": ("predicate", "uses", "template"), "docs": ("document", "chunks", "path")}
+
     def on_mount(self) -> None:
-        self.query_one("#facts", DataTable).add_columns("id", "fact", "source")
-        self.query_one("#rules", DataTable).add_columns("id", "rule", "source")
-        self.query_one("#schema", DataTable).add_columns("predicate", "uses", "template")
-        self.query_one("#docs", DataTable).add_columns("document", "chunks", "path")
+        for name in self.COLUMNS:
+            self._table(name)
+
+    def _table(self, name: str) -> DataTable:
+        """A table with its columns (added on first use: rows may arrive before on_mount ran,
+        and a row added to a table without columns gets columns sized to that row)."""
+        table = self.query_one(f"#{name}", DataTable)
+        if not table.columns:
+            table.add_columns(*self.COLUMNS[name])
+        return table
 
     def table(self, kind: str) -> DataTable:
-        return self.query_one("#facts" if kind == "fact" else "#rules", DataTable)
+        return self._table("facts" if kind == "fact" else "rules")
 
     # -- keeping up with memory ---------------------------------------------------
 
@@ -56,7 +65,7 @@ class MemoryPane(Vertical):
         """Show a (new) workspace's memory from scratch."""
         self.memory = memory
         for name in ("facts", "rules"):
-            self.query_one(f"#{name}", DataTable).clear()
+            self._table(name).clear()
         for it in memory.items.values():
             self._add_row(it.id, it.kind, it.text, it.source)
         self.refresh_schema()
@@ -76,7 +85,7 @@ class MemoryPane(Vertical):
             table.add_row(iid, Text(text), Text(source), key=iid)
 
     def refresh_schema(self) -> None:
-        table = self.query_one("#schema", DataTable)
+        table = self._table("schema")
         table.clear()
         if self.memory is None:
             return
@@ -84,7 +93,7 @@ class MemoryPane(Vertical):
             table.add_row(p.key, p.count, Text(p.template or ""), key=p.key)
 
     def refresh_docs(self, docs=None) -> None:
-        table = self.query_one("#docs", DataTable)
+        table = self._table("docs")
         table.clear()
         for d in docs if docs is not None else self.store_docs():
             table.add_row(Text(d.name), d.chunks, Text(str(d.path)), key=d.name)
