@@ -76,7 +76,7 @@ _MARK = {ASSERTED: "fact", DERIVED: "by", NEGATION: "not derivable", BUILTIN: "b
          ABSENT: "does not hold", ELIDED: "…"}
 
 
-def _proof_label(node: ProofNode, items: dict) -> str:
+def proof_label(node: ProofNode, items: dict) -> str:
     if node.status == ASSERTED:
         it = items.get(item_id(node.literal))
         return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"
@@ -91,7 +91,7 @@ def _proof_label(node: ProofNode, items: dict) -> str:
 
 def _tree_lines(node: ProofNode, items: dict, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
     connector = "" if root else ("└── " if last else "├── ")
-    lines = [prefix + connector + _proof_label(node, items)]
+    lines = [prefix + connector + proof_label(node, items)]
     child_prefix = prefix + ("" if root else ("    " if last else "│   "))
     for i, child in enumerate(node.children):
         lines += _tree_lines(child, items, child_prefix, i == len(node.children) - 1, False)

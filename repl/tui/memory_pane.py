@@ -6,6 +6,7 @@ reasoning over it) happens only when the workspace itself changes.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -83,6 +84,10 @@ class MemoryPane(Vertical):
         table = self.table(kind)
         if iid not in table.rows and table.row_count < MAX_ROWS:
             table.add_row(iid, Text(text), Text(source), key=iid)
+            # size the columns now rather than on the table's next idle (a screen drawn in
+            # between would show them at their labels' width)
+            for column, cell in zip(table.ordered_columns, (iid, text, source)):
+                column.content_width = max(column.content_width, cell_len(cell))
 
     def refresh_schema(self) -> None:
         table = self._table("schema")

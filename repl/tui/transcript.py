@@ -96,18 +96,6 @@ def _grow(parent, node, items: dict) -> None:
 
 
 def _label(node, items: dict) -> str:
-    from core.logic.provenance import ABSENT, ASSERTED, DERIVED, ELIDED, NEGATION
-    from core.memory.working import item_id
+    from repl.render import proof_label   # one wording for proof trees in every front-end
 
-    if node.status == ASSERTED:
-        it = items.get(item_id(node.literal))
-        return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"
-    if node.status == DERIVED:
-        return f"{node.literal}  [rule {node.rule_id}, step {node.step}]"
-    if node.status == NEGATION:
-        return f"{node.literal}  [not derivable]"
-    if node.status == ELIDED:
-        return "…  (deeper steps elided)"
-    if node.status == ABSENT:
-        return f"{node.literal}  [does not hold]"
-    return f"{node.literal}  [{node.status}]"
+    return proof_label(node, items)
