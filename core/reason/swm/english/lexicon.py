@@ -1,0 +1,180 @@
+"""Words of the controlled language: tokens with their grammatical type, and morphology.
+
+Morphology comes from `lemminflect` (chosen over `inflect`: it lemmatises AND inflects nouns and
+verbs, knows each word's parts of speech from a real lexicon, and has rules for words it has
+never seen, so invented words work too; its data ships inside the wheel, nothing downloads).
+It is imported on first use so that `sym --help` stays fast. This room decides nothing about
+meaning: it only says what a word can be.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Function words → token type. Everything not here is a content word (W, C) or a number (N).
+KEYWORDS: dict[str, str] = {
+    "is": "IS", "are": "ARE", "not": "NOT", "does": "DOES", "do": "DO",
+    "a": "A", "an": "A", "the": "THE", "and": "AND", "but": "BUT", "or": "OR",
+    "if": "IF", "then": "THEN", "all": "ALL", "every": "EVERY", "each": "EVERY", "any": "EVERY",
+    "no": "NO", "of": "OF", "to": "TO", "than": "THAN", "that": "THAT", "who": "WHO", "which": "WHICH",
+    "what": "WHAT", "whom": "WHO",
+    "something": "SOMETHING", "someone": "SOMETHING", "somebody": "SOMETHING",
+    "everything": "EVERYTHING", "everyone": "EVERYTHING", "everybody": "EVERYTHING",
+    "nothing": "NOTHING", "nobody": "NOTHING",
+    "it": "IT", "he": "IT", "she": "IT", "him": "IT", "itself": "IT",
+    "they": "THEY", "them": "THEY", "themselves": "THEY",
+    "thing": "THING", "things": "THING", "person": "THING", "persons": "THING", "people": "THING",
+}
+PREPOSITIONS = frozenset("""in on at from into with by for about under over near behind above below
+inside outside beside across through toward towards onto upon within against among around after
+before beneath between""".split())
+# Words that never carry content in this fragment: a sentence holding one is outside it.
+STOP = frozenset("""was were be been being am had will would can could shall should may might must
+some most many few several this these those my his her its their our your there here very rather
+quite too also only just always never often usually sometimes seldom rarely so because although
+though while when where how why yes either neither nor both more less least same other another
+such much own really already still even perhaps maybe probably today tomorrow yesterday now
+ever again almost nearly somewhat mostly generally typically none none""".split())
+_CONTRACTIONS = {"doesn't": ["does", "not"], "don't": ["do", "not"], "isn't": ["is", "not"],
+                 "aren't": ["are", "not"], "doesnt": ["does", "not"], "dont": ["do", "not"]}
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+|[,?]|\S")
+_WORDLIKE = re.compile(r"[A-Za-z][A-Za-z-]*(?:'[a-z]+)?\Z")
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str       # as written
+    type: str       # grammar terminal: a keyword type, W (lower-case), C (capitalised), N (number), P, COMMA, QMARK
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+def tokens(sentence: str) -> list[Word] | None:
+    """Typed tokens of one sentence (final "." dropped), or None when a character or word puts
+    it outside the fragment (quotes, possessives, semicolons, modal verbs, adverbs …)."""
+    text = sentence.strip()
+    if text.endswith("."):
+        text = text[:-1]
+    out: list[Word] = []
+    for at, raw in enumerate(_TOKEN.findall(text)):
+        low = raw.lower()
+        if at and len(raw) == 1 and raw.isupper():     # "If B is the son of A": a letter, not "a"
+            out.append(Word(raw, "C"))
+            continue
+        if raw == ",":
+            out.append(Word(raw, "COMMA"))
+        elif raw == "?":
+            out.append(Word(raw, "QMARK"))
+        elif raw.isdigit():
+            out.append(Word(raw, "N"))
+        elif low in _CONTRACTIONS:
+            out += [Word(w, KEYWORDS[w]) for w in _CONTRACTIONS[low]]
+        elif not _WORDLIKE.match(raw) or "'" in raw or low in STOP:
+            return None
+        elif low in KEYWORDS:
+            out.append(Word(raw, KEYWORDS[low]))
+        elif low in PREPOSITIONS:
+            out.append(Word(raw, "P"))
+        elif only_function_word(low):
+            return None
+        else:
+            out.append(Word(raw, "C" if raw[0].isupper() else "W"))
+    if any(w.type == "QMARK" for w in out[:-1]):
+        return None
+    return out or None
+
+
+# -- morphology (lemminflect, loaded on first use) ---------------------------------------
+
+@lru_cache(maxsize=1)
+def _lemminflect():
+    import lemminflect
+
+    return lemminflect
+
+
+@lru_cache(maxsize=65536)
+def parts_of_speech(word: str) -> frozenset[str]:
+    """The parts of speech the lexicon knows for `word` (empty for a word it has never seen)."""
+    return frozenset(_lemminflect().getAllLemmas(word.lower()))
+
+
+def only_function_word(word: str) -> bool:
+    """Known to the lexicon, but only as an adverb, auxiliary, determiner, pronoun, …"""
+    pos = parts_of_speech(word)
+    return bool(pos) and not pos & {"NOUN", "VERB", "ADJ", "PROPN"}
+
+
+@lru_cache(maxsize=65536)
+def noun_lemma(word: str) -> str:
+    """Singular of a noun ("wolves" → "wolf", "glorps" → "glorp", "mice" → "mouse")."""
+    word = word.lower()
+    lemmas = _lemminflect().getLemma(word, upos="NOUN")
+    return lemmas[0] if lemmas else word
+
+
+def is_plural_noun(word: str) -> bool:
+    """A plural noun form: its singular differs ("cats", "mice"; not "glass", "sheep")."""
+    word = word.lower()
+    pos = parts_of_speech(word)
+    if pos and "NOUN" not in pos:
+        return False
+    return noun_lemma(word) != word
+
+
+def can_be_noun(word: str) -> bool:
+    pos = parts_of_speech(word)
+    return not pos or "NOUN" in pos or "PROPN" in pos
+
+
+def can_be_adjective(word: str) -> bool:
+    """Unknown words, adjectives and participles; not a word known only as a noun or verb, and
+    not an unknown word shaped like a plural noun ("wumpuses")."""
+    word = word.lower()
+    pos = parts_of_speech(word)
+    if not pos:
+        return not is_plural_noun(word)
+    return "ADJ" in pos or ("VERB" in pos and word.endswith(("ed", "en", "ing")))
+
+
+@lru_cache(maxsize=65536)
+def verb_lemma(word: str) -> str:
+    word = word.lower()
+    lemmas = _lemminflect().getLemma(word, upos="VERB")
+    return lemmas[0] if lemmas else word
+
+
+@lru_cache(maxsize=65536)
+def third_person(verb: str) -> str:
+    """The 3rd person singular of a base-form verb ("chase" → "chases", "carry" → "carries")."""
+    verb = verb.lower()
+    forms = _lemminflect().getInflection(verb, tag="VBZ")
+    return forms[0] if forms else verb + "s"
+
+
+def verb_form(word: str, *, singular: bool) -> str | None:
+    """A finite verb agreeing with its subject → the predicate name (3rd person singular);
+    None when `word` cannot be that verb ("Bob chase", "Cats chases", a known non-verb)."""
+    word = word.lower()
+    pos = parts_of_speech(word)
+    if pos and "VERB" not in pos:
+        return None
+    if singular:
+        if not word.endswith("s") or word.endswith("ss"):
+            return None
+        lemma = verb_lemma(word)
+        return word if third_person(lemma) == word else None
+    if word.endswith("s") and not word.endswith("ss") and not pos:
+        return None  # an unknown word in -s after a plural subject: not a base form
+    if pos and verb_lemma(word) != word:
+        return None  # "they chased", "they chases"
+    return third_person(word)
+
+
+def base_verb(word: str) -> str | None:
+    """A bare infinitive after do/does (not) → the predicate name."""
+    return verb_form(word, singular=False)

@@ -1,0 +1,72 @@
+"""Sentences → every parse tree the grammar allows (its readings), fast.
+
+The grammar sees token types only (lexicon.py), so the trees of a sentence depend on its
+shape, not its words: they are parsed once per shape (Earley, all ambiguities kept) and
+cached; each leaf holds the index of its word. The cost per sentence is then a dictionary
+look-up, and one Earley parse per new shape of bounded length — linear in the text.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from core.reason.swm.english.lexicon import Word
+
+MAX_WORDS = 60          # longer sentences are outside the fragment (and would cost Earley time)
+MAX_READINGS = 64       # more readings than this: too ambiguous to be controlled English
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+    from lark.lexer import Lexer, Token
+
+    class _Feed(Lexer):
+        """Tokens come typed already: `text` is a tuple of terminal names."""
+
+        def __init__(self, lexer_conf):
+            pass
+
+        def lex(self, data, *_):
+            shape = getattr(data, "text", data)
+            for i, typ in enumerate(shape):
+                yield Token(typ, i)
+
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="earley", lexer=_Feed, ambiguity="explicit", propagate_positions=False)
+
+
+@lru_cache(maxsize=8192)
+def _readings(shape: tuple[str, ...]) -> tuple:
+    """All parse trees for a shape (tuple of token types); () when it has none or too many."""
+    from lark.exceptions import LarkError
+    from lark.visitors import CollapseAmbiguities
+
+    try:
+        tree = _parser().parse(shape)
+    except LarkError:
+        return ()
+    if _ambiguities(tree) > 12:
+        return ()
+    trees = CollapseAmbiguities().transform(tree)
+    return tuple(trees) if len(trees) <= MAX_READINGS else ()
+
+
+def _ambiguities(tree) -> int:
+    from lark import Tree
+
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree):
+            count += node.data == "_ambig"
+            stack.extend(node.children)
+    return count
+
+
+def readings(words: list[Word]) -> tuple:
+    """The parse trees of a typed sentence; leaves are Tokens whose value is a word index."""
+    if not words or len(words) > MAX_WORDS:
+        return ()
+    return _readings(tuple(w.type for w in words))

@@ -1,0 +1,212 @@
+"""Questions → goals: yes/no questions and statements to judge (truth), wh-questions (values),
+"How is X related to Y?" (relation). Answers name things in the user's words ("Bob", "the
+bald eagle", "wolves"). Like statements, a question is understood only with one meaning."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.logic.terms import Atom, Var, format_const
+from core.reason.swm.english import lexicon, parse, semantics, state
+from core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
+from core.reason.swm.english.sentences import split_sentences
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a question asks. truth: a ground statement (true/false/unknown); values: the
+    bindings of a query's variables; relation: which R_of(X, Y) holds between args."""
+
+    kind: str
+    query: str
+    args: tuple
+    question: str
+
+    def render(self, value) -> str:
+        if self.kind == "truth":
+            word = str(value).lower()
+            return {"true": "True", "false": "False"}.get(word, "Unknown")
+        if self.kind == "relation":
+            rel = str(value).removesuffix("_of").replace("_", "-")
+            x, y = _relation_names(self.question) or tuple(show_name(a) for a in self.args)
+            return f"{x} is the {rel} of {y}."
+        return _render_values(self.question, value)
+
+
+def show_name(const) -> str:
+    """A constant as the user would write it: `box_0` → "Box 0", 'bald eagle' → "the bald
+    eagle", a kind (`mice`) as it is."""
+    text = str(const)
+    if " " in text:
+        return f"the {text}"
+    if lexicon.is_plural_noun(text) and lexicon.parts_of_speech(text):
+        return text
+    return " ".join(w.capitalize() for w in text.split("_"))
+
+
+def _render_values(question: str, value) -> str:
+    rows = value if isinstance(value, (list, tuple)) else [value]
+    consts = []
+    for row in rows:
+        vals = list(row.values()) if isinstance(row, dict) else [row]
+        consts.extend(v for v in vals if v not in consts)
+    who = question.strip().lower().startswith("who")
+    if not consts:
+        return "nobody" if who else "nothing"
+    if who:
+        return ", ".join(show_name(c) for c in consts)
+    return ", ".join(show_name(c) if " " in str(c) or "_" in str(c) or lexicon.is_plural_noun(str(c))
+                     else f"the {c}" for c in consts)
+
+
+_WHAT_IN = re.compile(r"^what (?:is (?:contained )?in|is inside|are the contents of) (.+?)\s*\?$", re.I)
+_HOW_RELATED = re.compile(r"how is (.+?) related to (.+?)\s*\??\s*$", re.I)
+_JUDGE = re.compile(r"^(?:is|are) the following (?:statement|sentence|claim)s? (?:true|correct)\s*,?\s*"
+                    r"(?:or\s+)?(?:false|incorrect)(?:\s*,?\s*or\s+unknown)?\s*\?\s*(.+)$", re.I)
+
+
+def _relation_names(question: str) -> tuple[str, str] | None:
+    m = _HOW_RELATED.search(_last_question(question))
+    return (m.group(1).strip(), m.group(2).strip()) if m else None
+
+
+def _last_question(text: str) -> str:
+    sentences = split_sentences(text)
+    asked = [i for i, s in enumerate(sentences) if s.endswith("?")]
+    if not asked:
+        return sentences[-1] if sentences else ""
+    last = asked[-1]
+    if last + 1 < len(sentences) and _JUDGE.match(sentences[last] + " x"):
+        return " ".join(sentences[last:])          # "Is the following … true or false? Rex is sour."
+    return sentences[last]
+
+
+def _constant(words: str):
+    ws = words.split()
+    return state._np(ws) if ws else None
+
+
+def _truth(statement_text: str, question: str) -> Goal | None:
+    from core.reason.swm.english.statements import meanings
+
+    found = meanings(statement_text)
+    if len(found) != 1:
+        return None
+    ((kind, clauses),) = found
+    if kind != "fact":
+        return None
+    return Goal("truth", ", ".join(c.rstrip(".") for c in clauses), (), question)
+
+
+def question_goal(text: str) -> Goal | None:
+    """A question (or a statement to check) → Goal, or None when it is not understood."""
+    question = " ".join(_last_question(text).split())
+    if not question:
+        return None
+    judged = _JUDGE.match(question)
+    if judged:
+        return _truth(judged.group(1), question)
+    related = _relation_names(question)
+    if related:
+        a, b = (_constant(x) for x in related)
+        if a is None or b is None:
+            return None
+        return Goal("relation", f"R_of({format_const(a)}, {format_const(b)})", (a, b), question)
+    inside = _WHAT_IN.match(question)
+    if inside:
+        box = state.container(inside.group(1).split())
+        return Goal("values", state.has(box, Var("X")), (), question) if box is not None else None
+    if not question.endswith("?"):
+        return _truth(question, question)
+    words = lexicon.tokens(question)
+    if words is None:
+        return None
+    found = set()
+    for tree in parse.readings(words):
+        try:
+            found.add(_goal(words, tree))
+        except Rejected:
+            continue
+    found.discard(None)
+    if len(found) != 1:
+        return None
+    kind, query = found.pop()
+    return Goal(kind, query, (), question)
+
+
+def _goal(words, tree) -> tuple[str, str] | None:
+    (node,) = _kids(tree)
+    kind = node.data
+    meaning = Meaning(words, Scope(rule=False))
+    parts = _kids(node)
+    toks = _toks(node)
+    if kind == "yn_cop":
+        copula = _toks(parts[0])[0].type
+        terms, singular = meaning.subject(parts[1])
+        atoms = [a for t in terms for a in meaning.vp(parts[2], t, singular, copula=copula)]
+        return "truth", ", ".join(map(str, atoms))
+    if kind == "yn_do":
+        singular = toks[0].type == "DOES"
+        terms, number = meaning.subject(parts[0])
+        if number != singular:
+            raise Rejected("agreement")
+        atoms = [a for t in terms for a in meaning.vp(parts[1], t, singular, base=True)]
+        return "truth", ", ".join(map(str, atoms))
+    meaning.scope.rule = True
+    x = meaning.scope.fresh()
+    if kind == "wh_subject":
+        atoms = meaning.vp(parts[0], x, True)
+        return _values(atoms)
+    if kind == "wh_which":
+        body, singular = gnoun(meaning, parts[0], x, singular=None)
+        return _values(meaning.vp(parts[1], x, singular) + body)
+    if kind in ("wh_object", "wh_adj_of", "wh_dir_of", "wh_relation_of"):
+        subj_node = next(p for p in parts if p.data == "subject")
+        terms, singular = meaning.subject(subj_node)
+        if len(terms) != 1 or isinstance(terms[0], Var):
+            raise Rejected("one subject")
+        if kind == "wh_relation_of":
+            copula = _toks(parts[0])[0].type
+            if (copula == "IS") != singular:
+                raise Rejected("agreement")
+            rel = [meaning.content(p)[0] for p in parts[2:]]
+            return _values([Atom(_pred([w.text for w in rel] + ["of"]), (terms[0], x))])
+        verb_word = meaning.content(parts[-1])[0]
+        if kind == "wh_object":
+            if (toks[1].type == "DOES") != singular:
+                raise Rejected("agreement")
+            pred = lexicon.base_verb(verb_word.text) if verb_word.type == "W" else None
+            if pred is None:
+                raise Rejected("not a verb")
+            link = [words[t.value].low for t in toks if t.type == "P"]
+            return _values([Atom(_pred([pred, *link]), (terms[0], x))])
+        copula = _toks(parts[0])[0].type
+        if (copula == "IS") != singular:
+            raise Rejected("agreement")
+        link = toks[-2]
+        word = verb_word.text
+        if kind == "wh_dir_of":
+            return _values([Atom(_pred([word, "of"]), (terms[0], x))])
+        return _values([Atom(_pred([word, words[link.value].low]), (terms[0], x))])
+    return None
+
+
+def _values(atoms: list[Atom]) -> tuple[str, str]:
+    if not atoms or any(a.neg for a in atoms[:1]):
+        raise Rejected("values of a negation")
+    return "values", ", ".join(map(str, atoms))
+
+
+def relation_answer(facts, goal: Goal, rank=None) -> str | None:
+    """The answer sentence for a relation goal: an `R_of(X, Y)` among `facts` (atoms) whose
+    arguments are the goal's; None when none holds. When several hold, the one with the
+    highest `rank(atom)` wins (e.g. how many given facts its proof rests on: the relation
+    that uses the whole story), the first among equals."""
+    best, best_rank = None, None
+    for fact in facts:
+        if isinstance(fact, Atom) and not fact.neg and fact.pred.endswith("_of") and tuple(fact.args) == tuple(goal.args):
+            score = rank(fact) if rank is not None else 0
+            if best is None or score > best_rank:
+                best, best_rank = fact, score
+    return goal.render(best.pred) if best is not None else None

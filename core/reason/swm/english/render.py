@@ -1,0 +1,99 @@
+"""Clauses → controlled English that reads back to the same clause (the inverse of the
+grammar, used to show memory in English and to check the grammar by round trips). Variables
+are written as their capital letters ("If X is big then X is red."); a clause with no
+controlled-English form (arity > 2, numbers, comparisons, negation as failure) gives None."""
+
+from __future__ import annotations
+
+from core.logic.terms import Atom, Rule, Var
+from core.reason.swm.english import lexicon
+
+
+def _term(t) -> str | None:
+    if isinstance(t, Var):
+        return t.name if len(t.name) == 1 and t.name.isupper() and t.name not in "AI" else None
+    if not isinstance(t, str) or not t:
+        return None
+    if " " in t:
+        return f"the {t}"
+    if "_" in t:
+        parts = t.split("_")
+        if not parts[0].isalpha():
+            return None
+        return " ".join(p.capitalize() if p.isalpha() else p for p in parts)
+    return t.capitalize() if t.isalpha() else None
+
+
+def _atom(atom: Atom) -> str | None:
+    args = [_term(a) for a in atom.args]
+    if None in args or not atom.pred.replace("_", "").isalpha():
+        return None
+    words = atom.pred.split("_")
+    no = " not" if atom.neg else ""
+    if len(args) == 1:
+        (x,) = args
+        if len(words) != 1:
+            return None
+        if lexicon.can_be_adjective(atom.pred):
+            return f"{x} is{no} {atom.pred}"
+        if lexicon.verb_form(atom.pred, singular=True):
+            return f"{x} does not {lexicon.verb_lemma(atom.pred)}" if atom.neg else f"{x} {atom.pred}"
+        article = "an" if atom.pred[0] in "aeiou" else "a"
+        return f"{x} is{no} {article} {atom.pred}"
+    if len(args) != 2:
+        return None
+    x, y = args
+    if atom.args[1] == atom.args[0] and isinstance(atom.args[0], str):
+        pass
+    y = y if not (isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]) else atom.args[1]
+    last = words[-1]
+    if len(words) == 1:
+        if atom.pred in lexicon.PREPOSITIONS:
+            return f"{x} is{no} {atom.pred} {y}"
+        return _verb(x, atom.pred, y, atom.neg)
+    head = "_".join(words[:-1])
+    if last in ("of", "than") and len(words) == 2 and lexicon.can_be_adjective(head):
+        return f"{x} is{no} {head} {last} {y}"
+    if last == "of":
+        return f"{x} is{no} the {'-'.join(words[:-1])} of {y}"
+    if last in lexicon.PREPOSITIONS and len(words) == 2:
+        if lexicon.verb_form(head, singular=True):
+            return _verb(x, head, f"{last} {y}", atom.neg)
+        if lexicon.can_be_adjective(head):
+            return f"{x} is{no} {head} {last} {y}"
+    return None
+
+
+def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
+    if lexicon.verb_form(verb, singular=True) is None:
+        return None
+    if neg:
+        return f"{x} does not {lexicon.verb_lemma(verb)} {rest}"
+    return f"{x} {verb} {rest}"
+
+
+def render_clause(clause) -> str | None:
+    """A clause (text or parsed) → one English sentence, or None."""
+    if isinstance(clause, str):
+        from core.errors import ParseError
+        from core.logic.parser import parse_program
+
+        try:
+            parsed = [loc.clause for loc in parse_program(clause if clause.rstrip().endswith(".") else clause + ".")]
+        except ParseError:
+            return None
+        if len(parsed) != 1:
+            return None
+        clause = parsed[0]
+    if isinstance(clause, Atom):
+        text = _atom(clause)
+        return f"{text}." if text else None
+    if not isinstance(clause, Rule) or clause.head is None or not clause.body:
+        return None
+    if not all(isinstance(b, Atom) for b in clause.body):
+        return None
+    parts = [_atom(b) for b in clause.body]
+    head = _atom(clause.head)
+    if head is None or None in parts:
+        return None
+    return f"If {' and '.join(parts)} then {head}."

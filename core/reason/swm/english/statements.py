@@ -1,0 +1,65 @@
+"""One sentence → what it means (`Translation`), or None when the sentence is outside the
+controlled language or has more than one meaning. Containers and their operations (state.py)
+come first; everything else goes through the grammar (parse.py → semantics.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.reason.swm.english import lexicon, parse, semantics, state
+from core.reason.swm.english.state import Update
+
+
+@dataclass(frozen=True)
+class Translation:
+    """What one sentence means. A consumer applies `updates` first (in order), then adds
+    `clauses`; for a state sentence the updates clear the container and the clauses fill it."""
+
+    sentence: str
+    clauses: list[str]          # logic text, each parseable by core.logic.parser.parse_program
+    updates: list[Update] = field(default_factory=list)
+    kind: str = "fact"          # fact | rule | state | operation
+    nl: str = ""
+
+
+def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
+    """Every distinct (kind, clauses) the grammar's readings give the sentence."""
+    words = lexicon.tokens(sentence)
+    if words is None or words[-1].type == "QMARK":
+        return set()
+    found = set()
+    for tree in parse.readings(words):
+        try:
+            kind, clauses = semantics.statement(words, tree)
+        except semantics.Rejected:
+            continue
+        found.add((kind, tuple(clauses)))
+    return found
+
+
+def translate(sentence: str) -> Translation | None:
+    """One sentence → its Translation, or None (not understood, or ambiguous)."""
+    text = " ".join(sentence.split())
+    if not text or text.endswith("?"):
+        return None
+    words = state.words_of(text)
+    if words and words[0].lower() in state.OPERATION_VERBS:
+        ops = state.operation(words)
+        return Translation(text, [], ops, "operation", text) if ops else None
+    contents = state.state(words) if words else None
+    if contents is not None:
+        return Translation(text, contents[0], contents[1], "state", text)
+    found = meanings(text)
+    if len(found) != 1:
+        return None
+    ((kind, clauses),) = found
+    return Translation(text, list(clauses), [], kind, text)
+
+
+def why_not(sentence: str) -> str:
+    """A short reason why `translate` gave None (for messages)."""
+    words = lexicon.tokens(" ".join(sentence.split()))
+    if words is None:
+        return "uses words or signs outside the controlled language"
+    n = len(meanings(sentence))
+    return "has more than one reading" if n > 1 else "is not a form of the controlled language"
