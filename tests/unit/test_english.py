@@ -110,9 +110,7 @@ def test_boxes_state_and_operations():
     "Natasha, Francisco's daughter, wanted to come, but they thought she was too young.",
     "It is raining.",
     "Everything is big.",
-    "Bob and Anne are big.",
     "If Bob is big then something is red.",      # unsafe: the head's variable is unbound
-    "If something is big it is red.",             # no "then"
     "The weather is nice today.",
     "Is Bob big?",
     "",
@@ -171,7 +169,7 @@ def test_values_questions_render_items():
     assert who.query == "father_of(X, bob)" and who.render(["don"]) == "Don"
 
 
-@pytest.mark.parametrize("question", ["Why is the sky blue?", "What is the capital of France?", "Hello", "?"])
+@pytest.mark.parametrize("question", ["Why is the sky blue?", "What is the capital of France and Spain?", "Hello", "?"])
 def test_unknown_questions_return_none(question):
     assert question_goal(question) is None
 

@@ -126,6 +126,15 @@ def is_plural_noun(word: str) -> bool:
     return noun_lemma(word) != word
 
 
+@lru_cache(maxsize=65536)
+def can_be_plural(word: str) -> bool:
+    """A plural noun form, including the unchanging ones ("sheep", "fish")."""
+    word = word.lower()
+    if is_plural_noun(word):
+        return True
+    return "NOUN" in parts_of_speech(word) and word in _lemminflect().getInflection(word, tag="NNS")
+
+
 def can_be_noun(word: str) -> bool:
     pos = parts_of_speech(word)
     return not pos or "NOUN" in pos or "PROPN" in pos

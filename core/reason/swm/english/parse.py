@@ -50,7 +50,32 @@ def _readings(shape: tuple[str, ...]) -> tuple:
     if _ambiguities(tree) > 12:
         return ()
     trees = CollapseAmbiguities().transform(tree)
-    return tuple(trees) if len(trees) <= MAX_READINGS else ()
+    return tuple(_compact(t) for t in trees) if len(trees) <= MAX_READINGS else ()
+
+
+class Node:
+    """A parse-tree node, flattened once per shape so that reading it is cheap: `kids` are the
+    child nodes, `toks` the child tokens (type, value = word index), `leaves` every word index."""
+
+    __slots__ = ("data", "kids", "toks", "leaves")
+
+    def __init__(self, data: str, kids: tuple, toks: tuple, leaves: tuple):
+        self.data, self.kids, self.toks, self.leaves = data, kids, toks, leaves
+
+
+def _compact(tree) -> Node:
+    from lark import Token
+
+    kids, toks, leaves = [], [], []
+    for child in tree.children:
+        if isinstance(child, Token):
+            toks.append(child)
+            leaves.append(child.value)
+        else:
+            node = _compact(child)
+            kids.append(node)
+            leaves.extend(node.leaves)
+    return Node(str(tree.data), tuple(kids), tuple(toks), tuple(leaves))
 
 
 def _ambiguities(tree) -> int:

@@ -152,6 +152,10 @@ def _goal(words, tree) -> tuple[str, str] | None:
         if number != singular:
             raise Rejected("agreement")
         atoms = [a for t in terms for a in meaning.vp(parts[1], t, singular, base=True)]
+        if any(t.type == "NOT" for t in toks):
+            if len(atoms) != 1 or atoms[0].neg:
+                raise Rejected("'does X not A and B' does not say which part")
+            atoms = [atoms[0].negate()]
         return "truth", ", ".join(map(str, atoms))
     meaning.scope.rule = True
     x = meaning.scope.fresh()

@@ -51,31 +51,16 @@ def _pred(parts: list[str]) -> str:
     return name
 
 
-def leaves(node) -> list[int]:
-    from lark import Token
-
-    out, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Token):
-            out.append(n.value)
-        else:
-            stack.extend(reversed(n.children))
-    return out
+def leaves(node) -> tuple[int, ...]:
+    return node.leaves
 
 
-def _kids(node) -> list:
-    return [c for c in node.children if not _is_token(c)]
+def _kids(node) -> tuple:
+    return node.kids
 
 
-def _is_token(node) -> bool:
-    from lark import Token
-
-    return isinstance(node, Token)
-
-
-def _toks(node) -> list:
-    return [c for c in node.children if _is_token(c)]
+def _toks(node) -> tuple:
+    return node.toks
 
 
 class Meaning:
@@ -145,7 +130,8 @@ class Meaning:
     def nominal(self, words: list[Word], var, *, singular: bool) -> list[Atom]:
         """ADJ* NOUN about `var` → atoms (adjectives first, then the noun)."""
         *mods, head = words
-        if singular == lexicon.is_plural_noun(head.text) or not lexicon.can_be_noun(head.text):
+        number_ok = (not lexicon.is_plural_noun(head.text)) if singular else lexicon.can_be_plural(head.text)
+        if not number_ok or not lexicon.can_be_noun(head.text):
             raise Rejected("noun number or class")
         if head.type == "C" and head is not self.words[0]:
             raise Rejected("a capitalised noun")
@@ -196,7 +182,7 @@ class Meaning:
             raise Rejected("agreement")
         for i, conj in enumerate(_kids(node)):
             if conj.data == "sep":
-                if any(t.type == "BUT" for t in _toks(conj)) and not (i + 1 < len(node.children)):
+                if any(t.type == "BUT" for t in _toks(conj)) and not (i + 1 < len(node.kids)):
                     raise Rejected("dangling but")
                 continue
             new, last = self.vconj(conj, subject, singular, last, base=base and not atoms)
