@@ -109,10 +109,27 @@ def only_function_word(word: str) -> bool:
     return bool(pos) and not pos & {"NOUN", "VERB", "ADJ", "PROPN"}
 
 
+def _strip_s(word: str) -> str:
+    """Regular -s/-es/-ies endings off (for words the lexicon does not know)."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
+def _regular_plural(word: str) -> bool:
+    """An unknown word shaped like a regular plural: -s, but not -ss, -us, -is."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 2
+
+
 @lru_cache(maxsize=65536)
 def noun_lemma(word: str) -> str:
-    """Singular of a noun ("wolves" → "wolf", "glorps" → "glorp", "mice" → "mouse")."""
+    """Singular of a noun ("wolves" → "wolf", "mice" → "mouse"; unknown words by the regular
+    rules only: "glorps" → "glorp", "wumpuses" → "wumpus")."""
     word = word.lower()
+    if "NOUN" not in parts_of_speech(word):
+        return _strip_s(word) if _regular_plural(word) else word
     lemmas = _lemminflect().getLemma(word, upos="NOUN")
     return lemmas[0] if lemmas else word
 
@@ -123,6 +140,8 @@ def is_plural_noun(word: str) -> bool:
     pos = parts_of_speech(word)
     if pos and "NOUN" not in pos:
         return False
+    if not pos:
+        return _regular_plural(word)
     return noun_lemma(word) != word
 
 
@@ -153,6 +172,8 @@ def can_be_adjective(word: str) -> bool:
 @lru_cache(maxsize=65536)
 def verb_lemma(word: str) -> str:
     word = word.lower()
+    if "VERB" not in parts_of_speech(word):
+        return _strip_s(word) if word.endswith("s") and not word.endswith("ss") else word
     lemmas = _lemminflect().getLemma(word, upos="VERB")
     return lemmas[0] if lemmas else word
 
@@ -161,8 +182,15 @@ def verb_lemma(word: str) -> str:
 def third_person(verb: str) -> str:
     """The 3rd person singular of a base-form verb ("chase" → "chases", "carry" → "carries")."""
     verb = verb.lower()
-    forms = _lemminflect().getInflection(verb, tag="VBZ")
-    return forms[0] if forms else verb + "s"
+    if "VERB" in parts_of_speech(verb):
+        forms = _lemminflect().getInflection(verb, tag="VBZ")
+        if forms:
+            return forms[0]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def verb_form(word: str, *, singular: bool) -> str | None:
@@ -177,8 +205,8 @@ def verb_form(word: str, *, singular: bool) -> str | None:
             return None
         lemma = verb_lemma(word)
         return word if third_person(lemma) == word else None
-    if word.endswith("s") and not word.endswith("ss") and not pos:
-        return None  # an unknown word in -s after a plural subject: not a base form
+    if not pos and (word.endswith("s") and not word.endswith("ss") or word.endswith("ed")):
+        return None  # an unknown word in -s or -ed after a plural subject: not a base form
     if pos and verb_lemma(word) != word:
         return None  # "they chased", "they chases"
     return third_person(word)

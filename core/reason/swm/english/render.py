@@ -11,7 +11,7 @@ from core.reason.swm.english import lexicon
 
 def _term(t) -> str | None:
     if isinstance(t, Var):
-        return t.name if len(t.name) == 1 and t.name.isupper() and t.name not in "AI" else None
+        return t.name if len(t.name) == 1 and t.name.isupper() else None
     if not isinstance(t, str) or not t:
         return None
     if " " in t:

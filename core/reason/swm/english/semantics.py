@@ -214,8 +214,8 @@ class Meaning:
             if kind == "verb_prep":
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if not objs:
-                if not lexicon.parts_of_speech(word.text) and not pred.endswith("s"):
-                    raise Rejected("an unknown intransitive verb")
+                if not lexicon.parts_of_speech(word.text) and (not singular or base):
+                    raise Rejected("an unknown word alone after a plural subject may be an adjective")
                 return [Atom(_pred([pred]), (subject,))], ("verb", pred, False, True)
             return [Atom(_pred([pred]), (subject, self.obj(objs[0])))], ("verb", pred, False, False)
         if kind in ("neg_verb", "neg_verb_prep"):

@@ -1,0 +1,114 @@
+"""The controlled-English grammar, category by category, on sentences of invented words (see
+tests/english_gen.py): each must translate to exactly the clauses the naming scheme gives,
+up to variable names and body order; sentences outside the fragment must not translate."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.reason.swm.english import question_goal, translate
+from tests.english_gen import CATEGORIES, items, normal_clauses, normal_query
+
+PER_CATEGORY = 30
+SEED = 13
+
+
+def translated(sentence: str) -> list[str] | None:
+    found = translate(sentence)
+    return None if found is None else normal_clauses(found.clauses)
+
+
+def _cases(category: str):
+    return [pytest.param(item, id=f"{category}-{i:02d}") for i, item in enumerate(items(category, PER_CATEGORY, SEED))]
+
+
+STATEMENTS = [case for c in CATEGORIES if c not in ("questions", "outside") for case in _cases(c)]
+
+
+@pytest.mark.parametrize("item", STATEMENTS)
+def test_statement_translates_to_the_clauses_of_the_naming_scheme(item):
+    found = translate(item.sentence)
+    assert found is not None, f"not understood: {item.sentence!r} (expected {item.clauses})"
+    assert normal_clauses(found.clauses) == normal_clauses(item.clauses), \
+        f"{item.sentence!r} gave {found.clauses}, expected {item.clauses}"
+
+
+@pytest.mark.parametrize("item", _cases("questions"))
+def test_question_gives_the_goal_of_the_naming_scheme(item):
+    goal = question_goal(item.sentence)
+    kind, query = item.goal
+    assert goal is not None, f"not understood: {item.sentence!r} (expected {kind} {query})"
+    assert (goal.kind, normal_query(goal.query)) == (kind, normal_query(query)), \
+        f"{item.sentence!r} gave {goal.kind} {goal.query}, expected {kind} {query}"
+
+
+@pytest.mark.parametrize("item", _cases("outside"))
+def test_sentence_outside_the_fragment_is_not_translated(item):
+    found = translate(item.sentence)
+    assert found is None, f"{item.sentence!r} ({item.tags[0]}) gave {found.clauses}"
+
+
+# -- the wrong translations of issue 13, and the plain sentences it could not read ---------
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("Dogs are mammals.", ["mammal(X) :- dog(X)."]),
+    ("Jompuses are not shy.", ["~shy(X) :- jompus(X)."]),
+    ("Every dog is a mammal.", ["mammal(X) :- dog(X)."]),
+    ("Each cat is furry.", ["furry(X) :- cat(X)."]),
+    ("Alice and Bob are big.", ["big(alice).", "big(bob)."]),
+    ("bob is big.", ["big(bob)."]),
+    ("Rex is an umber.", ["umber(rex)."]),
+    ("No cats are cold.", ["~cold(X) :- cat(X)."]),
+    ("Big cats are red.", ["red(X) :- big(X), cat(X)."]),
+    ("Wolves are afraid of mice.", ["afraid_of(X, mice) :- wolf(X)."]),
+    ("Every mammal that lives in water is a swimmer.", ["swimmer(X) :- mammal(X), lives_in(X, water)."]),
+    ("People who are kind are nice.", ["nice(X) :- kind(X)."]),
+    ("Bob is big but not red.", ["big(bob).", "~red(bob)."]),
+    ("Bob doesn't like Alice.", ["~likes(bob, alice)."]),
+    ("Cats chase the dog.", ["chases(X, dog) :- cat(X)."]),
+    ("Jay is the great grandson of John.", ["great_grandson_of(jay, john)."]),
+    ("The triangle is to the left of the red square.", ["left_of(triangle, 'red square')."]),
+    ("Box 0 is north of Box 1.", ["north_of(box_0, box_1)."]),
+    ("If Bob is big then Alice is small.", ["small(alice) :- big(bob)."]),
+    ("If B is the son of A, and C is the daughter of B, then C is the granddaughter of A.",
+     ["granddaughter_of(C, A) :- son_of(B, A), daughter_of(C, B)."]),
+])
+def test_plain_sentences_from_the_issue_translate_by_the_naming_scheme(sentence, expected):
+    assert translated(sentence) == normal_clauses(expected)
+
+
+def test_a_bare_plural_is_a_kind_never_an_individual():
+    for sentence in ("Dogs are mammals.", "Jompuses are not shy."):
+        clauses = translate(sentence).clauses
+        assert not any(c in ("mammals(dogs).", "~shy(jompuses).") for c in clauses), clauses
+
+
+@pytest.mark.parametrize("sentence", [
+    "The sky seems rather blue today.", "Most cats are lazy.", "Some dogs bark.", "Bob was big.",
+    "Bob might be big.", "Bob likes a cat.", "Dogs is big.", "Bob usually runs.", "Big Bob is.",
+])
+def test_sentences_named_outside_by_the_naming_scheme_are_not_translated(sentence):
+    assert translate(sentence) is None
+
+
+@pytest.mark.parametrize("question, kind, query", [
+    ("Is Rex sour?", "truth", "sour(rex)"),
+    ("Is the following statement true or false? Rex is sour.", "truth", "sour(rex)"),
+    ("Is the following statement true, false, or unknown? Rex is sour.", "truth", "sour(rex)"),
+    ("Does Bob like Alice?", "truth", "likes(bob, alice)"),
+    ("Who is big?", "values", "big(X)"),
+    ("What is Emily afraid of?", "values", "afraid_of(emily, X)"),
+    ("Who is the grandparent of Kadw?", "values", "grandparent_of(X, kadw)"),
+    ("Which box contains the pen?", "values", "contains(X, pen), box(X)"),
+])
+def test_questions_from_the_issue(question, kind, query):
+    goal = question_goal(question)
+    assert goal is not None and (goal.kind, normal_query(goal.query)) == (kind, normal_query(query))
+
+
+def test_the_normaliser_ignores_variable_names_and_body_order_but_nothing_else():
+    assert normal_clauses(["p(Y) :- q(Y), r(Y, Z)."]) == normal_clauses(["p(A) :- r(A, B), q(A)."])
+    assert normal_clauses(["p(X) :- q(X), r(X, Y)."]) != normal_clauses(["p(X) :- q(Y), r(X, Y)."])
+    assert normal_clauses(["~p(X) :- q(X)."]) != normal_clauses(["p(X) :- q(X)."])
+    assert normal_clauses(["p('a b')."]) != normal_clauses(["p(a_b)."])
+    assert normal_query("contains(X, pen), box(X)") == normal_query("box(Y), contains(Y, pen)")
