@@ -82,6 +82,18 @@ class LLMToken:
 
 
 @dataclass(frozen=True)
+class LLMProgress:
+    """A structured (JSON) call under way: `tokens` generated so far, `seconds` since it was sent;
+    `done` on the last one. Emitted a few times a second at most, never for cached calls."""
+
+    purpose: str
+    tokens: int
+    seconds: float
+    model: str = ""
+    done: bool = False
+
+
+@dataclass(frozen=True)
 class TraceNode:
     """One node of a reasoning trace: a step of /ask, a node of /explore, an attempt of /prove.
     `node` ids are unique within `run`; `parent` is None for a run's root."""

@@ -46,6 +46,18 @@ class Settings(BaseModel):
     """How many programs /prove QUESTION lets the LLM write (errors are fed back)."""
     judge_model: str | None = None
     """Model that grades each steered run with a rubric for /policy stats (none = no judge)."""
+    math_timeout: float = Field(default=10.0, gt=0, le=3600, allow_inf_nan=False)
+    """Seconds one /math job may take (it runs in a worker process that is stopped after that)."""
+    math_memory: int = Field(default=1024, ge=128, le=1048576)
+    """Megabytes of address space the /math worker may use."""
+    max_facts: int = Field(default=5_000_000, ge=1)
+    """Stop inference (with a message) once it derives more facts, or a join holds more rows, than this."""
+    max_file_mb: float = Field(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False)
+    """Largest file (MB) that /consult, /load, /tell --from and /prove --file read."""
+    llm_max_tokens: int = Field(default=1024, ge=0, le=1_000_000)
+    """Most tokens one model reply may have (Ollama's num_predict; 0 = no cap): a runaway reply ends there."""
+    repair_temperature: float = Field(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False)
+    """Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong)."""
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""

@@ -1,7 +1,10 @@
 """Batch mode: run a script of commands headless; results on stdout, narration on stderr.
 
 Exit codes: 0 all commands succeeded, 1 a command failed, 2 usage or configuration,
-130 interrupted.
+3 the model server could not be reached, 4 a model or solver call timed out, 130 interrupted.
+With --bail the run stops at the first failure and exits with its code; without it every
+command runs and the exit code is the highest any failure had (so a run that met a dead server
+exits 3 even when a later command only failed with 1).
 """
 
 from __future__ import annotations
@@ -45,22 +48,30 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
-    failures = 0
+    code = OK
     try:
         for item in split_inputs(text):
             renderer.begin(item.line, item.text)
             name, result = shell.execute(item.text, source=f"{label}:{item.line}")
             renderer.result(item.line, item.text, name, result)
             if isinstance(result, Failure):
-                failures += 1
+                failed = failure_code(result)
                 if bail:
-                    return result.exit_code
+                    return failed
+                code = max(code, failed)
             if isinstance(result, Exit):
                 break
     except KeyboardInterrupt:
         renderer.narrate("interrupted")
         return INTERRUPTED
-    return COMMAND_ERROR if failures else OK
+    return code
+
+
+def failure_code(result: Failure) -> int:
+    """The exit code a failed result stands for (3 unreachable, 4 timeout, …; 1 when it names none).
+    A run without --bail exits with the highest of these (see the module docstring)."""
+    code = result.exit_code
+    return code if isinstance(code, int) and not isinstance(code, bool) and code > 0 else COMMAND_ERROR
 
 
 def narrator(renderer, err: TextIO):

@@ -31,34 +31,48 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     return None
 
 
+HEADER = (f"{'dataset':<13}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'calls':>7}{'cached':>8}"
+          f"{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+
+
+def _row(name: str, label: str, score) -> str:
+    return (f"{name:<13}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.llm_calls:>6}"
+            f"{score.cached_calls:>8}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
+
+
 def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_facts: bool, llm_mode: str,
             model: str | None, host: str | None, as_json: bool, limit: int | None, out=sys.stdout,
-            err=sys.stderr) -> int:
+            err=sys.stderr, baseline: str | None = None) -> int:
+    """Each dataset through sym (per mode) and, with baseline="llm", through the model alone,
+    side by side: n, correct, accuracy, calls (cached and failed apart), tokens, seconds per item."""
     from core.reason.swm import datasets as ds
     from core.reason.swm.evaluate import DATASETS, evaluate
 
     root = Path(data)
     if not root.is_dir():
         raise UserError(f"no dataset folder {data!r}", hint="point --data at a folder with proofwriter/, clutrr/, …")
+    if baseline not in (None, "none", "llm"):
+        raise UserError(f"unknown baseline {baseline!r}", hint="--baseline llm (the model alone) or none")
     wanted = datasets or [d for d in DATASETS if d in ds.available(root)]
     unknown = [d for d in wanted if d not in DATASETS]
     if unknown:
         raise UserError(f"unknown dataset {unknown[0]!r}", hint=f"datasets: {', '.join(DATASETS)}")
     if not wanted:
         raise UserError(f"{data} has none of {', '.join(DATASETS)}")
-    llm = make_llm(llm_mode, model, host, err)
+    llm = make_llm("on" if baseline == "llm" and llm_mode == "auto" else llm_mode, model, host, err)
     if not as_json:
-        out.write(f"{'dataset':<13}{'mode':<8}{'n':>5}{'correct':>9}{'accuracy':>10}{'LLM calls':>11}"
-                  f"{'tokens':>9}{'seconds':>9}\n")
-    for mode in modes:
-        for name in wanted:
-            score = evaluate(root, name, llm=llm, mode=mode, gold_facts=gold_facts, limit=limit)
+        out.write(HEADER)
+    for name in wanted:
+        runs = [(f"sym {mode}", dict(mode=mode)) for mode in modes]
+        if baseline == "llm":
+            runs.append(("llm alone", dict(baseline=True)))
+        for label, how in runs:
+            score = evaluate(root, name, llm=llm, gold_facts=gold_facts, limit=limit, **how)
             if as_json:
                 out.write(json.dumps(score.to_dict()) + "\n")
             else:
-                out.write(f"{name:<13}{mode:<8}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} "
-                          f"{score.llm_calls:>10}{score.tokens:>9}{score.seconds:>9.2f}\n")
+                out.write(_row(name, label, score))
                 for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:3]:
-                    err.write(f"  {name}: {count} × {message}\n")
+                    err.write(f"  {name} {label}: {count} × {message}\n")
             out.flush()
     return 0

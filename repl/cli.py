@@ -117,15 +117,20 @@ def replay_command(
     verify: bool = typer.Option(False, "--verify", help="Compare outputs and memory changes with the recording."),
     until: Optional[int] = typer.Option(None, "--until", min=1, metavar="N", help="Stop after N inputs."),
     echo: bool = typer.Option(False, "--echo", help="Print each input before its result."),
+    trust: bool = typer.Option(False, "--trust", help="Run every input, files and hosts included (your own logs only)."),
 ) -> None:
-    """Re-run a recorded session in a scratch data directory (exit 0 only when --verify finds it equal)."""
+    """Re-run a recorded session in a scratch data directory (exit 0 only when --verify finds it equal).
+
+    Without --trust, inputs that would read or write files outside the scratch directory, or
+    change hosts (header or /set), are skipped with one line each on stderr."""
     from core.errors import UserError
     from sessions.log import find_session, read_session
     from sessions.replay import replay
 
     try:
         rec = read_session(find_session(file))
-        report = replay(rec, verify=verify, offline=offline, until=until, out=sys.stdout, err=sys.stderr, echo=echo)
+        report = replay(rec, verify=verify, offline=offline, until=until, out=sys.stdout, err=sys.stderr, echo=echo,
+                        trust=trust)
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
         raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
@@ -136,8 +141,9 @@ def replay_command(
         if more > 0:
             typer.echo(f"… and {more} more differences", err=True)
         verdict = "equal" if not report.differences else f"{len(report.differences)} differences"
-        typer.echo(f"replayed {report.commands} commands in {report.seconds:.2f} s: {verdict}", err=True)
-        raise typer.Exit(0 if not report.differences else 1)
+        skipped = f", {len(report.skipped)} skipped (not verified; --trust runs them)" if report.skipped else ""
+        typer.echo(f"replayed {report.commands} commands{skipped} in {report.seconds:.2f} s: {verdict}", err=True)
+        raise typer.Exit(0 if not report.differences and not report.skipped else 1)
 
 
 bench_app = typer.Typer(help="Measure the reasoners on datasets.", add_completion=False, rich_markup_mode=None)

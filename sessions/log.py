@@ -8,6 +8,7 @@ anything: it is `json.loads` per line and a check of the shape.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
@@ -21,6 +22,66 @@ from core.errors import UserError
 
 FORMAT = 1
 EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
+TEXT_LIMIT = 64 * 1024        # a longer text in an output or a model call is logged as prefix + length + sha256
+KEEP = 4 * 1024               # how much of it the log keeps
+EVENT_LIMIT = 1024 * 1024     # an output still larger than this is logged as its length and sha256 only
+BOUNDED = "\u2026[sym: "      # what a bounded text has after its prefix
+
+
+VOLATILE = {"created_at", "loaded_at", "started", "ts", "path"}
+
+
+def normalise(value):
+    """Results without the fields that differ on every run (timestamps)."""
+    if isinstance(value, dict):
+        return {k: normalise(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    return value
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bound_text(text: str) -> str:
+    """`text` itself, or its first KEEP characters + its length and sha256 when it is over TEXT_LIMIT."""
+    if len(text) <= TEXT_LIMIT:
+        return text
+    return f"{text[:KEEP]}{BOUNDED}{len(text)} characters in all, sha256 {_digest(text)}]"
+
+
+def is_bounded(value: object) -> bool:
+    """Whether a logged text is a bounded copy (so it cannot stand in for the original)."""
+    return isinstance(value, str) and BOUNDED in value[KEEP - 1:KEEP + len(BOUNDED) + 1]
+
+
+def bound_payload(value, depth: int = 0):
+    """A copy of an event payload with every long text bounded, and, when the whole is still over
+    EVENT_LIMIT, only its command, kind, length and sha256 (replay --verify bounds its results alike)."""
+    def walk(v, d):
+        if isinstance(v, str):
+            return bound_text(v)
+        if d > 200:
+            return v
+        if isinstance(v, dict):
+            return {k: walk(x, d + 1) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [walk(x, d + 1) for x in v]
+        return v
+
+    out = walk(value, depth)
+    if isinstance(out, dict):
+        try:
+            whole = json.dumps(out, ensure_ascii=True, default=str)
+            if len(whole) > EVENT_LIMIT:   # the digest leaves out timestamps, so a replay can compare it
+                whole = json.dumps(normalise(out), ensure_ascii=True, default=str, sort_keys=True)
+        except (ValueError, RecursionError, TypeError):
+            return out
+        if len(whole) > EVENT_LIMIT:
+            keep = {k: out[k] for k in ("command", "ok", "kind") if k in out}
+            return {**keep, "bounded": {"length": len(whole), "sha256": _digest(whole)}}
+    return out
 
 
 def sessions_dir() -> Path:
@@ -33,9 +94,15 @@ class SessionLog:
     """Appends events to a session file; each line is complete and flushed when written."""
 
     def __init__(self, path: Path, *, workspace: str, settings: dict, extra: dict | None = None):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from core.errors import UsageError
+
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file: IO[str] | None = open(path, "a", encoding="utf-8")
+        except OSError as err:   # SYM_HOME under a file, read-only, full: one line (exit 2), no traceback
+            raise UsageError(f"cannot write the session log in {path.parent}: {err.strerror or err}",
+                             hint="set SYM_HOME to a writable directory") from None
         self.path = path
-        self._file: IO[str] | None = open(path, "a", encoding="utf-8")
         self._lock = threading.Lock()   # parallel model calls record from several threads
         self.seq = 0
         self.current_input: int | None = None
@@ -69,13 +136,13 @@ class SessionLog:
 
     def output(self, command: str, result) -> None:
         payload = {"command": command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
-        self.write("output", input=self.current_input, result=payload)
+        self.write("output", input=self.current_input, result=bound_payload(payload))
 
     def llm(self, *, key: str, purpose: str, model: str, request: dict, reply: dict | None, cached: bool = False,
             error: dict | None = None) -> None:
         """One model call: what was asked (`key` is the call log's request key) and what came back."""
-        self.write("llm", input=self.current_input, key=key, purpose=purpose, model=model, request=request,
-                   reply=reply, cached=cached, error=error)
+        self.write("llm", input=self.current_input, key=key, purpose=purpose, model=model,
+                   request=bound_payload(request), reply=bound_payload(reply), cached=cached, error=error)
 
     def recorder(self, emit):
         """An event subscriber that records memory changes, then passes every event on."""

@@ -5,6 +5,8 @@
 dispatcher exactly as recorded; nothing from the file is evaluated. `--offline` answers
 every model call from the recorded `llm` events (matched by request key) and never opens a
 connection; a request the recording lacks fails with LLMError(reason="offline").
+Unless `trust` is given, the replay runs in its scratch directory and `sessions.guard` skips
+every input (and header setting) that would reach a file outside it or another host.
 """
 
 from __future__ import annotations
@@ -19,18 +21,7 @@ from typing import Iterator, TextIO
 
 from core.errors import UserError
 from core.events import ItemAdded, ItemRemoved
-from sessions.log import Recording
-
-VOLATILE = {"created_at", "loaded_at", "started", "ts", "path"}
-
-
-def normalise(value):
-    """Results without the fields that differ on every run (timestamps)."""
-    if isinstance(value, dict):
-        return {k: normalise(v) for k, v in value.items() if k not in VOLATILE}
-    if isinstance(value, list):
-        return [normalise(v) for v in value]
-    return value
+from sessions.log import VOLATILE, Recording, bound_payload, is_bounded, normalise  # noqa: F401
 
 
 def memory_change(event) -> dict | None:
@@ -67,6 +58,9 @@ class OfflineBackend:
         n = self._served[key]
         self._served[key] = n + 1
         event = outcomes[min(n, len(outcomes) - 1)]
+        if isinstance(event.get("reply"), dict) and is_bounded(event["reply"].get("text")):
+            raise LLMError("the recording keeps only the start of this reply (it was too long to log whole)",
+                           reason="offline", hint="replay without --offline to ask the model")
         error = event.get("error")
         if isinstance(error, dict):
             raise LLMError(str(error.get("message") or "the recorded call failed"),
@@ -119,13 +113,20 @@ class ReplayReport:
     commands: int = 0
     differences: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    skipped: list[str] = field(default_factory=list)   # one line per input or setting not replayed
 
 
 def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until: int | None = None,
-           out: TextIO, err: TextIO, echo: bool = False) -> ReplayReport:
-    """Re-run the recording's inputs in a fresh scratch data directory."""
+           out: TextIO, err: TextIO, echo: bool = False, trust: bool = False) -> ReplayReport:
+    """Re-run the recording's inputs in a fresh scratch data directory. Without `trust`, inputs
+    that would read or write outside it or change hosts are skipped, one line each on `err`."""
     from repl.dispatcher import MemoryOptions, open_shell
     from repl.render import to_text
+    from sessions.guard import HOST_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
+
+    def skip(line: str) -> None:
+        report.skipped.append(line)
+        err.write(f"skipped {line} — {TRUST_HINT}\n")
 
     if rec.truncated:
         err.write(f"warning: {rec.path.name} ends mid-event; replaying up to its last complete event\n")
@@ -143,16 +144,28 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
         if change is not None:
             changes.append(change)
 
-    old_home = os.environ.get("SYM_HOME")
+    old_home, old_cwd = os.environ.get("SYM_HOME"), os.getcwd()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sym-replay-") as scratch:
         os.environ["SYM_HOME"] = scratch
         try:
-            where = rec.header.get("base_dir") or rec.header.get("cwd")
+            if trust:
+                where = rec.header.get("base_dir") or rec.header.get("cwd")
+                base_dir = Path(where) if isinstance(where, str) else None
+            else:   # relative names resolve in the scratch directory, and only there
+                os.chdir(scratch)
+                base_dir = Path(scratch)
+                for key in HOST_SETTINGS:    # (the header's cwd and base_dir only matter with --trust)
+                    if rec.header.get(key) is not None:
+                        skip(f"header field {key}: a replay keeps this machine's hosts and paths")
             # the replay records into the scratch directory, so /save and friends work as they did
             shell = open_shell(MemoryOptions(rec.header.get("workspace", "default")), emit=collect, record=True,
-                               base_dir=Path(where) if isinstance(where, str) else None)
+                               base_dir=base_dir)
+            guard = None if trust else ReplayGuard(Path(scratch), shell.registry)
             for key, value in (rec.header.get("settings") or {}).items():
+                if guard is not None and is_host_or_path_setting(key) and value is not None:
+                    skip(f"header setting {str(key)[:40]}: a replay keeps this machine's hosts and paths")
+                    continue
                 try:
                     shell.ctx.settings.set(key, "none" if value is None else str(value))
                 except UserError:
@@ -167,6 +180,10 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                     changes.clear()
                     if echo:
                         out.write(f"» {event['text']}\n")
+                    reason = guard.check(event["text"]) if guard is not None else None
+                    if reason is not None:
+                        skip(f"input {n} ({_shown(event['text'])}): {reason}")
+                        continue
                     name, result = shell.execute(event["text"], source=event.get("source", "typed"))
                     report.commands += 1
                     if not verify:
@@ -182,6 +199,7 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
             finally:
                 shell.close()
         finally:
+            os.chdir(old_cwd)
             if old_home is None:
                 os.environ.pop("SYM_HOME", None)
             else:
@@ -190,13 +208,18 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
     return report
 
 
+def _shown(text: str) -> str:
+    one = " ".join(text.split())
+    return repr(one if len(one) <= 60 else one[:57] + "…")
+
+
 def _compare(n: int, text: str, name: str, result, recorded: dict | None, recorded_changes: list, changes: list) -> list[str]:
     label = f"input {n} ({text[:60]!r})"
     if recorded is None:
         return [f"{label}: no recorded output"]
     out = []
     try:
-        got = normalise({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()})
+        got = normalise(bound_payload({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()}))
         if normalise(recorded.get("result")) != got:
             out.append(f"{label}: output differs")
     except RecursionError:

@@ -23,7 +23,11 @@ Faults: "no-model" (404 model not found), "server" (500), "slow" (wait `delay` s
 answer normally — for timeouts and cancellation), "garbage" (200 with a non-JSON body),
 "truncated" (a stream or body cut short), "context" (400 context length exceeded),
 "disconnect" (close the socket without an answer), "refused" (stop listening altogether:
-later connections are refused; `start()` listens again on the same port).
+later connections are refused; `start()` listens again on the same port), "trickle" (answer
+normally, but one byte every `delay` seconds — streamed or not — so only a total deadline ends it).
+
+Output cap: a request whose options carry `num_predict` gets at most that many tokens (words)
+of its reply, with `done_reason: "length"` when the cap cut it (as Ollama does).
 
 Models: `server.models` lists what /api/tags shows; a chat for a model not in it gets the
 404 Ollama sends (set `server.strict_models = False` to accept any name). Token counts are
@@ -42,7 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
 DEFAULT_MODELS = ("llama3.1:8b", "nomic-embed-text:latest")
-FAULTS = ("no-model", "server", "slow", "garbage", "truncated", "context", "disconnect", "refused")
+FAULTS = ("no-model", "server", "slow", "garbage", "truncated", "context", "disconnect", "refused", "trickle")
 
 
 @dataclass
@@ -161,6 +165,15 @@ def _chunks(text: str) -> list[str]:
     if current:
         out.append(current)
     return out or [""]
+
+
+def _capped(text: str, num_predict: object) -> tuple[str, str]:
+    """`text` cut to `num_predict` tokens (words here) and the done_reason Ollama would give."""
+    if isinstance(num_predict, int) and not isinstance(num_predict, bool) and num_predict > 0:
+        pieces = _chunks(text)
+        if len(pieces) > num_predict:
+            return "".join(pieces[:num_predict]), "length"
+    return text, "stop"
 
 
 def embedding(text: str, dim: int = 16) -> list[float]:
@@ -384,6 +397,10 @@ class _Handler(BaseHTTPRequestHandler):
         kind = fault.kind
         if kind == "slow":
             return self.server_state.sleep(fault.delay)   # answer normally after the wait
+        if kind == "trickle" and req.path in ("/api/chat", "/api/generate"):
+            text, _ = self.server_state._rule_for(req)
+            self._trickle(req, text, fault.delay)
+            return True
         if kind == "no-model":
             self._json(404, {"error": fault.message or f'model "{req.model}" not found, try pulling it first'})
         elif kind == "server":
@@ -416,9 +433,40 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, req: Request) -> None:
         text, rule = self.server_state._rule_for(req)
+        text, reason = _capped(text, req.options.get("num_predict"))
         if req.stream:
-            return self._stream(req, text, rule)
-        return self._json(200, self._chat_body(req, text, done=True))
+            return self._stream(req, text, rule, reason)
+        return self._json(200, self._chat_body(req, text, done=True, reason=reason))
+
+    def _trickle(self, req: Request, text: str, per_byte: float) -> None:
+        """The whole answer, one byte every `per_byte` seconds (a body or an NDJSON stream)."""
+        text, reason = _capped(text, req.options.get("num_predict"))
+        try:
+            if req.stream:
+                self._start_stream()
+                lines = [json.dumps(self._chunk(req, piece)) for piece in _chunks(text)]
+                lines.append(json.dumps(self._chat_body(req, "", done=True, reason=reason)))
+                data = ("\n".join(lines) + "\n").encode()
+            else:
+                data = json.dumps(self._chat_body(req, text, done=True, reason=reason)).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+            for i in range(len(data)):
+                piece = data[i:i + 1]
+                if req.stream:
+                    self._write_chunk(piece)
+                else:
+                    self.wfile.write(piece)
+                self.wfile.flush()
+                if self.server_state.sleep(per_byte):
+                    return
+            if req.stream:
+                self._write_chunk(b"")
+                self.wfile.flush()
+        except OSError:   # the client gave up (its deadline): what a real server sees too
+            self.close_connection = True
 
     def _generate(self, req: Request) -> None:
         self._chat(req)
@@ -448,22 +496,22 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- bodies ---------------------------------------------------------------------------
 
-    def _chat_body(self, req: Request, text: str, *, done: bool) -> dict:
+    def _chat_body(self, req: Request, text: str, *, done: bool, reason: str = "stop") -> dict:
         body: dict = {"model": req.model, "created_at": "2025-01-01T00:00:00Z", "done": done}
         if req.path == "/api/generate":
             body["response"] = text
         else:
             body["message"] = {"role": "assistant", "content": text}
         if done:
-            body.update(done_reason="stop", total_duration=1_000_000, prompt_eval_count=_words(req.text),
+            body.update(done_reason=reason, total_duration=1_000_000, prompt_eval_count=_words(req.text),
                         eval_count=_words(text))
         return body
 
     def _chunk(self, req: Request, piece: str) -> dict:
         return self._chat_body(req, piece, done=False)
 
-    def _stream(self, req: Request, text: str, rule: Rule | None) -> None:
-        pieces = rule.chunks if rule is not None and rule.chunks else _chunks(text)
+    def _stream(self, req: Request, text: str, rule: Rule | None, reason: str = "stop") -> None:
+        pieces = rule.chunks if rule is not None and rule.chunks and reason != "length" else _chunks(text)
         delay = rule.chunk_delay if rule is not None else 0.0
         self._start_stream()
         try:
@@ -472,7 +520,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 if delay and self.server_state.sleep(delay):
                     return
-            final = self._chat_body(req, "", done=True)
+            final = self._chat_body(req, "", done=True, reason=reason)
             final["eval_count"] = _words(text)
             self._write_chunk(json.dumps(final).encode() + b"\n")
             self._write_chunk(b"")

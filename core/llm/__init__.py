@@ -39,6 +39,11 @@ class Reply:
     seconds: float = 0.0
     cached: bool = False
     call_id: int | None = None      # row in the call log
+    done_reason: str = ""           # "length": the output cap (num_predict) ended the reply
+
+    @property
+    def truncated(self) -> bool:
+        return self.done_reason == "length"
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,8 @@ class Backend(Protocol):
 
     def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
                timeout: float | None = None) -> Iterator[str | Reply]:
-        """Yields text chunks, then one final Reply (with token counts)."""
+        """Yields text chunks, then one final Reply (with token counts). A backend whose
+        `streams_structured` is true also takes `format=` here (structured calls then stream)."""
         ...
 
     def embed(self, texts: list[str], *, model: str) -> list[list[float]]: ...

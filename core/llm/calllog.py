@@ -145,8 +145,15 @@ class CallLog:
                 except sqlite3.Error:
                     row = None
         calls, cached, errors, prompt, completion = row or (0, 0, 0, 0, 0)
-        return {"calls": calls - errors, "cached": cached, "errors": errors, "prompt_tokens": prompt,
-                "completion_tokens": completion}
+        return {"calls": calls - errors, "cached": cached, "errors": errors, "failed": errors,
+                "prompt_tokens": prompt, "completion_tokens": completion}
+
+    def summary(self, session: str | None = None) -> str:
+        """One line of `totals`: answered calls (to the model / from the cache), failed calls, tokens."""
+        t = self.totals(session)
+        return (f"{t['calls']} call{'s' if t['calls'] != 1 else ''} answered ({t['calls'] - t['cached']} by the model, "
+                f"{t['cached']} from the cache), {t['failed']} failed; "
+                f"tokens: {t['prompt_tokens']} in, {t['completion_tokens']} out")
 
     def close(self) -> None:
         with self._lock:

@@ -1,19 +1,21 @@
 """`LLM`: the one object reasoners and commands call for a model (`ctx.llm`).
 
-It adds the model and options from settings, answers identical temperature-0 requests from
-the call log, retries transient failures with backoff, honours the cancel event, emits
+It adds the model and options from settings (the output cap `llm_max_tokens` as num_predict),
+answers identical temperature-0 requests from the call log, retries transient failures with
+backoff, honours the cancel event, streams structured calls (emitting `LLMProgress`), emits
 `LLMCall` / `LLMToken` events and records each call in the call log and the session log.
 It never touches memory; a failed call raises `LLMError` and leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from core.events import LLMCall, LLMToken, ignore
+from core.events import LLMCall, LLMProgress, LLMToken, ignore
 from core.llm import Backend, LLMError, Message, ModelInfo, Reply
 from core.llm.calllog import CallLog, request_key
 from core.llm.ollama_backend import transient
@@ -21,6 +23,7 @@ from core.llm.ollama_backend import transient
 BACKOFF = 0.25          # seconds before the first retry; doubles each time
 MAX_BACKOFF = 4.0
 MAX_PARALLEL = 4        # chat_many's threads
+PROGRESS_EVERY = 0.25   # seconds between LLMProgress events of one structured call
 
 
 def cancelled() -> LLMError:
@@ -39,8 +42,9 @@ class LLM:
         self.key = (settings.model, settings.ollama_host)
         self._context = context
         self._emit_fn, self._session, self._cancel = emit or ignore, session, cancel
-        self._stats = stats if stats is not None else {"calls": 0, "cached": 0, "prompt_tokens": 0,
-                                                       "completion_tokens": 0}
+        self._stats = stats if stats is not None else {}
+        for name in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens"):
+            self._stats.setdefault(name, 0)
         self._stats_lock = threading.Lock()
         self._local = threading.local()   # chat_many's workers defer events to the calling thread
 
@@ -73,8 +77,31 @@ class LLM:
     def json(self, messages: list[Message], schema, *, purpose: str = "json", options: dict | None = None,
              model: str | None = None):
         """A `schema` (pydantic model class) instance from the model: the schema goes as `format`,
-        JSON is found in prose or fences and validated; one repair round, else bad-output."""
-        return self._public(lambda: self._json(messages, schema, purpose, options, model))
+        JSON is found in prose or fences and validated; one repair round (see `json_with_repair`),
+        else LLMError(bad-output)."""
+        return self.json_with_repair(messages, schema, purpose=purpose, options=options, model=model, attempts=1)
+
+    def json_with_repair(self, messages: list[Message], schema, *, check: Callable | None = None, attempts: int = 2,
+                         purpose: str = "json", options: dict | None = None, model: str | None = None,
+                         on_attempt: Callable[[int, list[str]], None] | None = None, format: dict | None = None):
+        """A `schema` instance that also passes `check`, in at most 1 + `attempts` calls.
+
+        `check(instance)` returns a list of problems (strings, or UserErrors: their message and
+        hint are sent as `str()` gives them); empty means accepted; what it raises propagates.
+        Each repair sends the exact problems back, sampled at settings.repair_temperature with a
+        seed that changes per attempt (purpose "<purpose>.repair"); a reply identical to an
+        earlier one is not argued with again (one changed prompt, then a clear give-up); a reply
+        cut off by the output cap is not echoed back, the model is asked for a shorter one; a
+        model timeout moves on to the next attempt (on the last one it is raised, exit 4).
+        `on_attempt(n, problems)` is told each attempt's outcome (for a trace). `format` replaces
+        the JSON schema sent to the model (e.g. a tighter one); replies are still validated by
+        `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
+        `err.problems` and `err.calls`. See core/llm/repair.py."""
+        from core.llm.repair import json_with_repair
+
+        return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
+                                                     purpose=purpose, options=options, model=model,
+                                                     on_attempt=on_attempt, format=format))
 
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict | str | None = None,
                   options: dict | None = None, model: str | None = None) -> list[Reply]:
@@ -92,7 +119,8 @@ class LLM:
         return self.backend.ping()
 
     def stats(self) -> dict:
-        """Calls, cached calls and tokens made through this shell."""
+        """Calls answered (`calls`, of which `cached` came from the call log), calls that failed
+        (`failed`, not in `calls`) and tokens, for this shell."""
         with self._stats_lock:
             return dict(self._stats)
 
@@ -150,7 +178,9 @@ class LLM:
             raise TypeError("messages must be a list of {'role': str, 'content': str} dicts")
         model = model or self.settings.model
         clean = [{"role": m["role"], "content": m["content"]} for m in messages]
-        opts = {"temperature": self.settings.temperature, **(options or {})}
+        cap = int(getattr(self.settings, "llm_max_tokens", 0) or 0)
+        opts = {"temperature": self.settings.temperature, **({"num_predict": cap} if cap > 0 else {}),
+                **(options or {})}
         return model, clean, opts, request_key(model, clean, format, opts)
 
     def _cacheable(self, opts: dict) -> bool:
@@ -163,10 +193,36 @@ class LLM:
             hit = self.calllog.lookup(key)
             if hit is not None:
                 return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model))
-        reply = self._with_retries(key, purpose, model, msgs, format, opts, lambda: self._interruptible(
-            lambda: self.backend.chat(msgs, model=model, format=format, options=opts,
-                                      timeout=self.settings.llm_timeout)))
+        if format is not None and getattr(self.backend, "streams_structured", False):
+            def attempt() -> Reply:
+                return self._structured_stream(msgs, model, format, opts, purpose)
+        else:
+            def attempt() -> Reply:
+                return self._interruptible(lambda: self.backend.chat(msgs, model=model, format=format, options=opts,
+                                                                     timeout=self.settings.llm_timeout))
+        reply = self._with_retries(key, purpose, model, msgs, format, opts, attempt)
         return self._finish(key, purpose, model, msgs, format, opts, reply)
+
+    def _structured_stream(self, msgs, model, format, opts, purpose: str) -> Reply:
+        """A structured call, streamed so that a front-end can show LLMProgress (tokens so far);
+        the text is only returned whole, for the caller to parse."""
+        parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
+        started = time.monotonic()
+        shown = started - PROGRESS_EVERY
+        tokens = 0
+        quiet = getattr(self._local, "sink", None) is not None   # chat_many's workers: progress would arrive late
+        for part in self._interruptible_parts(parts):
+            if isinstance(part, Reply):
+                if tokens and not quiet:
+                    self._emit(LLMProgress(purpose, part.completion_tokens or tokens, part.seconds, model, True))
+                return part
+            tokens += 1
+            now = time.monotonic()
+            if not quiet and now - shown >= PROGRESS_EVERY:
+                shown = now
+                self._emit(LLMProgress(purpose, tokens, now - started, model))
+            self._check_cancel()
+        raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
 
     def _stream(self, messages, purpose: str, options, model=None) -> Reply:
         self._check_cancel()
@@ -197,22 +253,6 @@ class LLM:
 
         reply = self._with_retries(key, purpose, model, msgs, None, opts, attempt)
         return self._finish(key, purpose, model, msgs, None, opts, reply)
-
-    def _json(self, messages, schema, purpose: str, options, model=None):
-        from core.llm.jsonout import BadJSON, parse_json_reply, parse_model
-
-        format = schema.model_json_schema()
-        reply = self._chat(messages, purpose, format, options, model)
-        try:
-            return parse_model(reply.text, schema)
-        except BadJSON as err:
-            problem = str(err)
-        repair = list(messages) + [
-            {"role": "assistant", "content": reply.text},
-            {"role": "user", "content": f"That reply does not match the required JSON schema: {problem}. "
-                                        "Answer again with only the corrected JSON object, no other text."}]
-        reply = self._chat(repair, purpose, format, options, model)
-        return parse_json_reply(reply.text, schema)
 
     def _chat_many(self, batches, purpose: str, format, options, model=None) -> list[Reply]:
         batches = list(batches)
@@ -344,8 +384,7 @@ class LLM:
                                       output=reply.text, prompt_tokens=reply.prompt_tokens,
                                       completion_tokens=reply.completion_tokens, seconds=reply.seconds,
                                       cached=reply.cached, session=self._session_id(), host=self.host)
-        reply = Reply(reply.text, reply.model, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
-                      reply.cached, call_id)
+        reply = dataclasses.replace(reply, call_id=call_id)
         with self._stats_lock:
             self._stats["calls"] += 1
             self._stats["cached"] += int(reply.cached)
@@ -359,6 +398,8 @@ class LLM:
     def _failed(self, key, purpose, model, msgs, format, opts, err: LLMError) -> None:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       error=str(err), reason=err.reason, session=self._session_id(), host=self.host)
+        with self._stats_lock:
+            self._stats["failed"] += 1
         self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, None, err))
         self._emit(LLMCall(call_id, model, purpose, error=err.message))
 

@@ -1,18 +1,24 @@
 """JSON out of a model's reply: find it in prose or code fences, then validate it with pydantic.
 
-Models wrap JSON in chatter and ```json fences, leave trailing commas and get the case of
-keys wrong. This room finds the JSON (with `json.loads` only — never eval), removes trailing
-commas outside strings, maps keys to the schema's field names case-insensitively, and
-validates. Anything it cannot read becomes a `BadJSON` whose message can be shown to the
-model in a repair round.
+Models wrap JSON in chatter and ```json fences, leave trailing commas, get the case of keys
+wrong, and stop mid-object when they hit the output cap. This room finds the top-level JSON
+values in one linear pass (read with `json.loads` only — never eval), removes trailing commas
+outside strings, maps keys to the schema's field names case-insensitively, and validates.
+A reply cut off mid-value is reported as cut off, never answered with a value nested inside it.
+Anything it cannot read becomes a `BadJSON` whose message can be shown to the model in a repair.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)```", re.S)
+CUT_OFF = "the model's output was cut off"
+_CLOSE = {"{": "}", "[": "]"}
+# what may follow an opening bracket (after spaces) when it starts real JSON, not prose like {name}
+_FOLLOWS = {"{": '"}', "[": '{["]-0123456789tfn'}
+_SPECIAL = re.compile(r'["\\{}\[\]]')
 
 
 class BadJSON(ValueError):
@@ -53,30 +59,124 @@ def _loads(text: str):
         return json.loads(_without_trailing_commas(text))
 
 
-def extract_json(text: str, *, want: type | tuple = (dict, list)):
-    """The first JSON value of type `want` in `text`: the whole text, a fenced block, or the
-    first `{`/`[` that starts a complete value. Raises BadJSON."""
-    candidates = [text.strip()] + [m.group(1).strip() for m in _FENCE.finditer(text)]
-    for candidate in candidates:
-        try:
-            value = _loads(candidate)
-        except (ValueError, RecursionError):
+def _starts_json(text: str, i: int) -> bool:
+    j = i + 1
+    n = len(text)
+    while j < n and text[j] in " \t\r\n":
+        j += 1
+    return j == n or text[j] in _FOLLOWS[text[i]]    # an opener the text ends on was cut off
+
+
+def _span_end(text: str, start: int) -> int:
+    """The index just past the bracket that closes the one at `start` (strings skipped), or -1
+    when the text ends first. Linear in the span's length."""
+    depth = 0
+    in_string = False
+    pos = start
+    search = _SPECIAL.search
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return -1
+        ch, pos = m.group(), m.end()
+        if in_string:
+            if ch == "\\":
+                pos += 1            # whatever is escaped, it does not end the string
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1          # a mismatched closer still closes: json.loads will say what is wrong
+            if depth == 0:
+                return pos
+
+
+@dataclass
+class Scan:
+    """The top-level JSON values of a reply, in order; `error` is the first complete-looking span
+    that did not parse; `cut` is where an unterminated value starts (-1 when none)."""
+
+    values: list = field(default_factory=list)
+    error: str = ""
+    cut: int = -1
+    openers: bool = False
+
+
+def _where(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line} column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
+
+
+def scan(text: str) -> Scan:
+    """Every top-level JSON object or array in `text` (prose and fences between them are skipped).
+    One pass: each character is looked at a bounded number of times."""
+    out = Scan()
+    i, n = 0, len(text)
+    find = re.compile(r"[\[{]").search
+    while i < n:
+        m = find(text, i)
+        if m is None:
+            break
+        i = m.start()
+        out.openers = True
+        if not _starts_json(text, i):
+            i += 1
             continue
-        if isinstance(value, want):
-            return value
-    decoder = json.JSONDecoder()
-    cleaned = _without_trailing_commas(text)
-    for source in (text, cleaned):
-        for match in re.finditer(r"[\[{]", source):
-            try:
-                value, _ = decoder.raw_decode(source, match.start())
-            except (ValueError, RecursionError):
-                continue
-            if isinstance(value, want):
-                return value
-    if "{" in text or "[" in text:
-        raise BadJSON("the reply has no complete, valid JSON value (unbalanced brackets or bad syntax?)")
-    raise BadJSON("the reply has no JSON in it")
+        end = _span_end(text, i)
+        if end < 0:
+            out.cut = i
+            break
+        try:
+            out.values.append(_loads(text[i:end]))
+        except json.JSONDecodeError as err:
+            if not out.error:
+                out.error = f"{err.msg} at {_where(text, i + err.pos)}"
+        except (ValueError, RecursionError):
+            if not out.error:
+                out.error = f"the JSON starting at {_where(text, i)} is nested too deeply or not valid"
+        i = end
+    return out
+
+
+def _pick(value, want):
+    """`value` if it is of type `want`; a one-item list around the wanted object is unwrapped."""
+    if isinstance(value, want):
+        return value
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], want):
+        return value[0]
+    return None
+
+
+def _failure(found: Scan, text: str) -> BadJSON:
+    if found.cut >= 0:
+        return BadJSON(f"{CUT_OFF}: the JSON value that starts at {_where(text, found.cut)} never ends "
+                       "(too long, or repeating itself?)")
+    if found.error:
+        return BadJSON(f"the reply has no complete, valid JSON value: {found.error}")
+    if found.values:
+        return BadJSON("the reply's JSON is not of the expected kind (an object was expected)")
+    if found.openers:
+        return BadJSON("the reply has no JSON in it, only brackets in prose")
+    return BadJSON("the reply has no JSON in it")
+
+
+def candidates(text: str, *, want: type | tuple = (dict, list)) -> tuple[list, Scan]:
+    """The reply's top-level values of type `want`, in order, and the scan they came from."""
+    found = scan(text)
+    picked = [v for v in (_pick(v, want) for v in found.values) if v is not None]
+    return picked, found
+
+
+def extract_json(text: str, *, want: type | tuple = (dict, list)):
+    """The first top-level JSON value of type `want` in `text`: bare, in prose or in a fence.
+    Raises BadJSON; a value the text cuts off is reported as cut off, not searched inside."""
+    picked, found = candidates(text, want=want)
+    if picked:
+        return picked[0]
+    raise _failure(found, text)
 
 
 def _norm(name: str) -> str:
@@ -129,17 +229,25 @@ def describe(err) -> str:
 
 
 def parse_model(text: str, schema_cls):
-    """A `schema_cls` (pydantic model) instance from a reply's text. Raises BadJSON."""
+    """A `schema_cls` (pydantic model) instance from a reply's text: the first top-level JSON value
+    that validates. Raises BadJSON (cut off, no JSON, or the first value's validation errors)."""
     from pydantic import ValidationError
 
     schema = schema_cls.model_json_schema()
     want = list if schema.get("type") == "array" else dict
-    value = extract_json(text, want=want)
-    value = _fix_keys(value, schema, schema.get("$defs", {}))
-    try:
-        return schema_cls.model_validate(value)
-    except ValidationError as err:
-        raise BadJSON(describe(err)) from None
+    picked, found = candidates(text, want=want)
+    if not picked:
+        raise _failure(found, text)
+    first_problem = ""
+    for value in picked:
+        value = _fix_keys(value, schema, schema.get("$defs", {}))
+        try:
+            return schema_cls.model_validate(value)
+        except ValidationError as err:
+            first_problem = first_problem or describe(err)
+    if found.cut >= 0:     # an example or fragment came first; the real answer was cut off
+        raise _failure(found, text)
+    raise BadJSON(first_problem)
 
 
 def parse_json_reply(text: str, schema_cls):

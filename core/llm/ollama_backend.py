@@ -2,11 +2,13 @@
 
 It turns every way a call can fail (no server, model not pulled, timeout, context overflow,
 5xx, a body that is not Ollama's protocol, a stream cut short) into one `LLMError` with a
-specific `reason` and a one-line hint. It knows nothing of settings, caching or retries.
+specific `reason` and a one-line hint. `timeout` is a total deadline for a call, however slowly
+the server trickles its reply (core/llm/deadline.py). It knows nothing of settings, caching or retries.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
@@ -53,6 +55,7 @@ class OllamaBackend:
     """Chat, stream, embed and list models on one Ollama server."""
 
     name = "ollama"
+    streams_structured = True   # stream() takes a JSON-schema `format`
 
     def __init__(self, host: str | None = None, *, timeout: float = 120.0):
         self.host = resolve_host(host)
@@ -64,31 +67,41 @@ class OllamaBackend:
 
     def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
              options: dict | None = None, timeout: float | None = None) -> Reply:
+        from core.llm.deadline import within
+
         client = self._client(timeout)
         started = time.perf_counter()
         try:
-            response = client.chat(model=model, messages=messages, format=format, options=options, stream=False)
+            with within(timeout or self.timeout):
+                response = client.chat(model=model, messages=messages, format=format, options=options,
+                                       stream=False)
             text = response.message.content or ""
         except Exception as err:  # noqa: BLE001 — every failure becomes one LLMError
             raise self.failure(err, model=model, timeout=timeout) from None
         return Reply(text, response.model or model, response.prompt_eval_count or 0, response.eval_count or 0,
-                     time.perf_counter() - started)
+                     time.perf_counter() - started, done_reason=response.done_reason or "")
 
     def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
-               timeout: float | None = None) -> Iterator[str | Reply]:
+               timeout: float | None = None, format: dict | str | None = None) -> Iterator[str | Reply]:
+        from core.llm.deadline import within
+
         client = self._client(timeout)
         started = time.perf_counter()
         limit = timeout or self.timeout
         parts: list[str] = []
         try:
-            for chunk in client.chat(model=model, messages=messages, options=options, stream=True):
+            chunks = client.chat(model=model, messages=messages, format=format, options=options, stream=True)
+            with within(limit):   # the request goes out with the first chunk
+                first = next(chunks, None)
+            for chunk in itertools.chain([first] if first is not None else [], chunks):
                 text = chunk.message.content or ""
                 if text:
                     parts.append(text)
                     yield text
                 if chunk.done:
                     yield Reply("".join(parts), chunk.model or model, chunk.prompt_eval_count or 0,
-                                chunk.eval_count or 0, time.perf_counter() - started)
+                                chunk.eval_count or 0, time.perf_counter() - started,
+                                done_reason=chunk.done_reason or "")
                     return
                 if time.perf_counter() - started > limit:
                     raise TimeoutError
@@ -102,8 +115,11 @@ class OllamaBackend:
     def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
         if not texts:
             return []
+        from core.llm.deadline import within
+
         try:
-            response = self._client(None).embed(model=model, input=texts)
+            with within(self.timeout):
+                response = self._client(None).embed(model=model, input=texts)
             vectors = [list(map(float, v)) for v in response.embeddings]
         except Exception as err:  # noqa: BLE001
             raise self.failure(err, model=model) from None
@@ -138,6 +154,8 @@ class OllamaBackend:
     def _client(self, timeout: float | None):
         import ollama
 
+        from core.llm.deadline import event_hooks
+
         seconds = float(timeout or self.timeout)
         with self._lock:
             client = self._clients.get(seconds)
@@ -145,7 +163,8 @@ class OllamaBackend:
                 # a proxy from the environment must not sit between us and a server on this machine
                 name = urllib.parse.urlsplit(self.host).hostname or ""
                 local = name in ("localhost", "::1") or name.startswith("127.")
-                client = ollama.Client(host=self.host, timeout=seconds, trust_env=not local)
+                client = ollama.Client(host=self.host, timeout=seconds, trust_env=not local,
+                                       event_hooks=event_hooks())
                 self._clients[seconds] = client
         return client
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator
 
-from core.logic.pause import gc_paused
-from core.logic.plan import Plan, Runner, derive_fused, full_row, fused_tail, make_plan
+from core.logic.pause import Budget, gc_paused
+from core.errors import UserError
+from core.logic.fused import derive_fused, full_row, fused_tail
+from core.logic.plan import Plan, Runner, make_plan
 from core.logic.strata import stratify
 from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms
 
@@ -103,6 +105,8 @@ class Engine:
         self._limit: int | None = None  # the step limit the model was computed under
         self._firings: list[_Firing] = []
         self.steps = 0
+        self.cancel = None       # a threading.Event: set by Esc / Ctrl+C, checked between rounds and in joins
+        self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
 
     # -- the program -------------------------------------------------------------
 
@@ -195,7 +199,8 @@ class Engine:
         self._fresh = False  # an interrupted run must not leave a half-built model looking current
         self._firings = []
         relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
-        runner = self._runner = Runner(relations)
+        budget = Budget(self.cancel, self.max_facts)
+        runner = self._runner = Runner(relations, budget)
         by_stratum: dict[int, list[tuple[str, Rule]]] = {}
         for rid, rule in self._rules.items():
             if rule.head is not None:
@@ -208,6 +213,7 @@ class Engine:
             delta: dict[str, dict] | None = None
             while True:
                 new: dict[str, dict] = {}
+                budget.offset = derived
                 for rid, rule in rules:
                     if delta is None:
                         positions: list[int | None] = [None]
@@ -229,13 +235,16 @@ class Engine:
                         # untracked by the garbage collector, which otherwise rescans millions
                         firing = len(self._firings)
                         self._firings.append(_Firing(rid, step + 1, plan))
+                        before = len(fresh)
                         if fused:
                             derive_fused(runner, plan, delta, head_of, have, fresh, firing)
-                            continue
-                        for row in runner.run(plan, delta):
-                            args = head_of(row)
-                            if args not in have and args not in fresh:
-                                fresh[args] = (firing, row)
+                        else:
+                            for row in runner.run(plan, delta):
+                                args = head_of(row)
+                                if args not in have and args not in fresh:
+                                    fresh[args] = (firing, row)
+                        budget.offset += len(fresh) - before
+                        budget.check(budget.offset)
                 new = {k: v for k, v in new.items() if v}
                 if not new:
                     break
@@ -299,6 +308,11 @@ class Engine:
         body = query.body if isinstance(query, Query) else tuple(query)
         named = Query(body).variables()
         plan = make_plan(body, lambda k: len(self._runner.relations.get(k, ())))
+        unbound = [v for v in named if v not in plan.variables]
+        if unbound:  # e.g. ?- s(X), not q(Y).  Y is never bound, so it has no answers to print
+            name = unbound[0].name
+            raise UserError(f"variable {name} occurs only under `not`, so it is never bound",
+                            hint=f"bind {name} with a positive atom first, or write _ in its place to mean 'none at all'")
         slots = [plan.variables.index(v) for v in named]
         seen: dict[tuple, None] = {}
         for row in self._runner.run(plan):

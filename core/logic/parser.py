@@ -2,7 +2,13 @@
 
 The grammar is `grammar.lark` (LALR). A text either parses whole or raises one
 `ParseError` naming source, line, column and a hint, so nothing is ever half-added.
-Plain ground facts take a regex fast path; everything else goes through Lark.
+Plain ground facts take a regex fast path; everything else goes through Lark. The fast path
+takes only what the grammar takes, to the same terms (a property test holds them to it).
+
+Numbers have one identity, decided here: a number is its value. A whole value is an integer,
+however it is written (`1`, `1.0`, `1e0` and `10e-1` are the constant 1, stored and printed
+as `1`); any other value is a float (`2.5`). So `p(1)` and `p(1.0)` are one fact. Integers
+have at most MAX_DIGITS digits; a float must be finite.
 """
 
 from __future__ import annotations
@@ -42,13 +48,19 @@ def _unquote(text: str) -> str:
     return "".join(out)
 
 
+MAX_DIGITS = 4300     # Python's own limit for turning text into an int and back
+
+
 def _number(text: str) -> int | float:
-    if re.fullmatch(r"-?\d+", text):
+    """The value of a NUMBER token (see the module docstring: whole values are ints)."""
+    if re.fullmatch(r"-?[0-9]+", text):
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise ValueError(f"a number of {len(text.lstrip('-'))} digits is too long (at most {MAX_DIGITS})")
         return int(text)
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text} is out of range")
-    return value
+        raise ValueError(f"number {text[:40]} is out of range")
+    return int(value) if value.is_integer() else value
 
 
 class _Build(Transformer):
@@ -70,7 +82,7 @@ class _Build(Transformer):
             return _number(str(tok))
         except ValueError as err:
             raise ParseError(str(err), line=tok.line, column=tok.column,
-                             hint="numbers must fit in a double-precision float") from None
+                             hint=f"numbers are integers of at most {MAX_DIGITS} digits or finite floats") from None
 
     def name(self, children):
         tok = children[0]
@@ -164,12 +176,16 @@ def _located_error(err: UnexpectedInput, text: str, source: str | None, line_off
     return ParseError(message, line=line + line_offset, column=column, source=source, hint=hint)
 
 
-# the fast path takes `name(arg, arg).` with bare-atom or integer arguments
+# the fast path takes `name(arg, arg).` with bare-atom or short integer arguments; its spaces and
+# digits are the grammar's (ASCII: `\s` and `\d` would also take U+3000 and other scripts' digits)
+_S = r"[ \t\r\f]*"
+_ARG = r"(?:[a-z][A-Za-z0-9_]*|-?[0-9]{1,18})"
 _SIMPLE_FACT = re.compile(
-    r"\s*([a-z][A-Za-z0-9_]*)\(\s*((?:[a-z][A-Za-z0-9_]*|-?\d+)(?:\s*,\s*(?:[a-z][A-Za-z0-9_]*|-?\d+))*)\s*\)\s*\.\s*\Z"
+    rf"{_S}([a-z][A-Za-z0-9_]*)\({_S}({_ARG}(?:{_S},{_S}{_ARG})*){_S}\){_S}\.{_S}\Z"
 )
-_NUMBER_ARGUMENT = re.compile(r"(?:^|,)\s*-?\d")
+_NUMBER_ARGUMENT = re.compile(r"(?:^|,)[ \t\r\f]*-?[0-9]")
 _NUMBER_START = frozenset("-0123456789")
+_KEYWORDS = frozenset({"not", "false"})
 
 
 def _fast_fact(line: str) -> Atom | None:
@@ -178,10 +194,12 @@ def _fast_fact(line: str) -> Atom | None:
     if m is None:
         return None
     pred, raw = m.groups()
+    if pred in _KEYWORDS:
+        return None  # `false(x).` and `not(x).`: the grammar reads a keyword there and reports it
     parts = raw.split(",")
-    if " " in raw or "\t" in raw:
-        parts = [p.strip() for p in parts]
-    if "not" in parts or "false" in parts:
+    if " " in raw or "\t" in raw or "\r" in raw or "\f" in raw:
+        parts = [p.strip(" \t\r\f") for p in parts]
+    if _KEYWORDS.intersection(parts):
         return None  # keywords as arguments: let the grammar report them
     if _NUMBER_ARGUMENT.search(raw):
         parts = [int(p) if p[0] in _NUMBER_START else p for p in parts]
@@ -190,11 +208,26 @@ def _fast_fact(line: str) -> Atom | None:
 
 def parse_program(text: str, *, source: str | None = None, line_offset: int = 0) -> list[Located]:
     """Parse a whole program. Raises ParseError (nothing partial is returned)."""
+    if not text.isascii():
+        _check_encodable(text, source, line_offset)
     lines = text.split("\n")
     if len(lines) > 64:  # large files: split off runs of plain facts, parse the rest with Lark
         with gc_paused():
             return _parse_mixed(lines, source, line_offset)
     return _parse_lark(text, source, line_offset)
+
+
+def _check_encodable(text: str, source: str | None, line_offset: int) -> None:
+    """Refuse a lone surrogate (from undecodable input): no store, log or file could hold it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        before = text[:err.start]
+        line = before.count("\n") + 1
+        column = err.start - (before.rfind("\n") + 1) + 1
+        raise ParseError(f"character U+{ord(text[err.start]):04X} is half of a surrogate pair, not a character",
+                         line=line + line_offset, column=column, source=source,
+                         hint="the text was not valid UTF-8; fix its encoding") from None
 
 
 def _parse_lark(text: str, source: str | None, line_offset: int) -> list[Located]:
@@ -242,8 +275,9 @@ def _parse_mixed(lines: list[str], source: str | None, line_offset: int) -> list
 
 
 def ends_clause(line: str) -> bool | None:
-    """Whether a line's last content (outside quotes and `%` comments) is a clause's final '.';
-    None for a line with no content."""
+    """Whether a line's last content (outside quotes and `%` comments) ends an input: a clause's
+    final '.', or the '?' of a question in English (no clause ends in '?', so a question typed
+    into a script never swallows the lines after it); None for a line with no content."""
     quote = None
     last = ""
     for ch in line:
@@ -259,7 +293,7 @@ def ends_clause(line: str) -> bool | None:
             last = ch
     if not last:
         return None
-    return last == "." and quote is None
+    return last in ".?" and quote is None
 
 
 def parse_one(text: str, *, source: str | None = None) -> Atom | Rule | Query:

@@ -7,14 +7,18 @@ soon as their variables are bound. This room knows nothing of strata or provenan
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Callable
 
+from core.errors import UserError
+from core.logic.pause import UNBOUNDED, Budget
 from core.logic.terms import Atom, Compare, Literal, Naf, Var
 
 Row = tuple
 Relation = dict  # args tuple -> provenance (None for asserted facts)
+STRIDE = 1 << 16  # rows a join makes between two budget checks (a few ms)
 
 
 def compare_op(op: str) -> Callable[[object, object], bool]:
@@ -87,47 +91,91 @@ class Plan:
 
 def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_at: int | None = None,
               bound: tuple[Var, ...] = ()) -> Plan:
-    """Choose an order for `body`; `delta_at` names the atom matched against new facts only."""
+    """Choose an order for `body`; `delta_at` names the atom matched against new facts only.
+
+    Near-linear in the body's size: each literal learns of a newly bound variable through an
+    index from variables to the literals holding them, and atoms wait in a heap by score."""
     slots: dict[Var, int] = {v: i for i, v in enumerate(bound)}
     variables = list(bound)
     steps: list = []
     order: list[int] = []
     pending = set(range(len(body)))
+    holders: dict[Var, list[int]] = {}
+    for i, lit in enumerate(body):
+        for v in dict.fromkeys(lit.variables()):
+            holders.setdefault(v, []).append(i)
+    atoms_left = sum(1 for lit in body if isinstance(lit, Atom))
+    nbound = [0] * len(body)       # atoms: arguments bound (constants count)
+    size = [0] * len(body)
+    waiting: list[tuple[int, int, int]] = []   # atom heap: (-nbound, relation size, index); stale entries skipped
+    needs = [0] * len(body)        # filters: unbound variables they need bound
+    needed: list[frozenset] = [frozenset()] * len(body)
+    ready: list[int] = []          # filter heap: indices worth trying
+    for i, lit in enumerate(body):
+        if isinstance(lit, Atom):
+            nbound[i] = sum(1 for a in lit.args if not isinstance(a, Var) or a in slots)
+            size[i] = sizes(lit.key)
+            waiting.append((-nbound[i], size[i], i))
+            continue
+        own = set(lit.variables())
+        if isinstance(lit, Naf):  # variables only inside this `not` are its own
+            own = {v for v in own if len(holders[v]) > 1}
+        needed[i] = frozenset(own)
+        needs[i] = sum(1 for v in own if v not in slots)
+        if needs[i] <= 1:
+            ready.append(i)
+    heapq.heapify(waiting)
+    heapq.heapify(ready)
 
     def bind_new(v: Var) -> None:
         slots[v] = len(variables)
         variables.append(v)
+        for i in holders.get(v, ()):
+            if i not in pending:
+                continue
+            lit = body[i]
+            if isinstance(lit, Atom):
+                nbound[i] += lit.args.count(v)
+                heapq.heappush(waiting, (-nbound[i], size[i], i))
+            elif v in needed[i]:
+                needs[i] -= 1
+                if needs[i] <= 1:
+                    heapq.heappush(ready, i)
+
+    def place(i: int) -> bool:
+        lit = body[i]
+        free = [v for v in lit.variables() if v not in slots]
+        if isinstance(lit, Naf):
+            free = [v for v in free if v in needed[i]]
+        if isinstance(lit, Compare) and lit.op == "=" and len(free) == 1 and len(set(lit.variables())) <= 2:
+            other = lit.right if free[0] == lit.left else lit.left
+            if isinstance(other, Var) and other not in slots:
+                return False
+            pending.discard(i)
+            order.append(i)
+            steps.append(Bind(_getter([_source(other, slots)])))
+            bind_new(free[0])
+            return True
+        if free:
+            return False
+        if isinstance(lit, Naf):
+            steps.append(Filter(_naf_test(lit.atom, slots)))
+        else:
+            test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
+            steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row)),
+                                (lit.op, lit.left, lit.right)))
+        pending.discard(i)
+        order.append(i)
+        return True
 
     def place_filters() -> None:
-        progress = True
-        while progress:
-            progress = False
-            for i in sorted(pending):
-                lit = body[i]
-                if isinstance(lit, Atom):
-                    continue
-                free = [v for v in lit.variables() if v not in slots]
-                if isinstance(lit, Naf):  # variables only inside this `not` are its own
-                    free = [v for v in free if any(v in body[j].variables() for j in range(len(body)) if j != i)]
-                if isinstance(lit, Compare) and lit.op == "=" and len(free) == 1 and len(set(lit.variables())) <= 2:
-                    other = lit.right if free[0] == lit.left else lit.left
-                    if isinstance(other, Var) and other not in slots:
-                        continue
-                    steps.append(Bind(_getter([_source(other, slots)])))
-                    bind_new(free[0])
-                elif free:
-                    continue
-                elif isinstance(lit, Naf):
-                    steps.append(Filter(_naf_test(lit.atom, slots)))
-                else:
-                    test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
-                    steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row)),
-                                        (lit.op, lit.left, lit.right)))
-                pending.discard(i)
-                order.append(i)
-                progress = True
+        while ready:
+            i = heapq.heappop(ready)
+            if i in pending:
+                place(i)
 
     def add_join(i: int, delta: bool) -> None:
+        nonlocal atoms_left
         atom = body[i]
         positions, sources, consts, row_eq, equal, new = [], [], [], [], [], []
         first_new: dict[Var, int] = {}
@@ -152,24 +200,25 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
             key_of_row = _getter(sources) if positions else None
         steps.append(Join(atom.key, delta, tuple(positions), key_of_row, tuple(consts), tuple(row_eq),
                           tuple(equal), tuple(new)))
-        for p in new:
-            bind_new(atom.args[p])
         pending.discard(i)
         order.append(i)
+        atoms_left -= 1
+        for p in new:
+            bind_new(atom.args[p])
 
     if delta_at is not None:
         add_join(delta_at, True)
     place_filters()
-    while any(isinstance(body[i], Atom) for i in pending):
-        def score(i: int):
-            atom = body[i]
-            nbound = sum(1 for a in atom.args if not isinstance(a, Var) or a in slots)
-            return (nbound == 0 and bool(slots), -nbound, sizes(atom.key), i)
-        best = min((i for i in pending if isinstance(body[i], Atom)), key=score)
+    while atoms_left:
+        negnb, _size, best = heapq.heappop(waiting)
+        if best not in pending or -negnb != nbound[best]:
+            continue  # placed already, or scored again since
         add_join(best, False)
         place_filters()
-    if pending:  # only unsafe bodies get here; the parser rejects them first
-        raise ValueError(f"cannot order body: {[str(body[i]) for i in sorted(pending)]}")
+    if pending:  # only unsafe bodies get here; the parser rejects rules like these first
+        shown = ", ".join(str(body[i]) for i in sorted(pending)[:3])
+        raise UserError(f"cannot evaluate {shown}: a variable in it is never bound by a positive atom",
+                        hint="bind every variable of a comparison or a `not` with a positive atom first")
     return Plan(steps, variables, order)
 
 
@@ -213,9 +262,10 @@ def _add_to_index(idx: dict, get: Callable, facts) -> None:
 class Runner:
     """Runs plans over a store of relations and their per-position hash indexes."""
 
-    def __init__(self, relations: dict[str, Relation]):
+    def __init__(self, relations: dict[str, Relation], budget: Budget = UNBOUNDED):
         self.relations = relations
         self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable, dict]]] = {}
+        self.budget = budget
 
     def index(self, key: str, positions: tuple[int, ...]) -> dict:
         """The hash index of a relation on some argument positions, built on first use."""
@@ -240,6 +290,7 @@ class Runner:
         for step in plan.steps if steps is None else steps:
             if not rows:
                 return rows
+            self.budget.check(len(rows))
             if isinstance(step, Join):
                 rows = self._join(rows, step, delta)
             elif isinstance(step, Filter):
@@ -251,6 +302,20 @@ class Runner:
         return rows
 
     def _join(self, rows: list[Row], step: Join, delta) -> list[Row]:
+        """Join in chunks of about STRIDE output rows, checking the budget after each, so that a
+        cross product is cancelled or refused long before it fills memory."""
+        chunk = max(1, STRIDE // fan_out(self, step, delta))
+        if len(rows) <= chunk:
+            out = self._join_rows(rows, step, delta)
+            self.budget.check(len(out))
+            return out
+        out = []
+        for start in range(0, len(rows), chunk):
+            out += self._join_rows(rows[start:start + chunk], step, delta)
+            self.budget.check(len(out))
+        return out
+
+    def _join_rows(self, rows: list[Row], step: Join, delta) -> list[Row]:
         new = step.new
         out: list[Row] = []
         append = out.append
@@ -297,6 +362,16 @@ class Runner:
         return out
 
 
+def fan_out(runner: Runner, step: Join, delta) -> int:
+    """About how many rows one input row of `step` yields: the mean bucket of its index, or the
+    size of the relation it scans."""
+    if step.key_of_row is not None:
+        idx = runner.index(step.key, step.positions)
+        return len(runner.relations.get(step.key, ())) // max(1, len(idx)) + 1
+    source = delta.get(step.key, {}) if step.delta else runner.relations.get(step.key, {})
+    return len(source) + 1
+
+
 def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple], tuple]:
     if not positions:
         return lambda t: ()
@@ -304,129 +379,3 @@ def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple], tuple]:
         p = positions[0]
         return lambda t: (t[p],)
     return itemgetter(*positions)
-
-
-def _last_join(plan: Plan) -> int:
-    return max((i for i, st in enumerate(plan.steps) if isinstance(st, Join)), default=-1)
-
-
-@dataclass(slots=True)
-class Tail:
-    """A plan's last indexed join with the comparisons after it, compiled over (row, matched tuple)."""
-
-    at: int                                   # index of the last join in plan.steps
-    head_of: Callable[[Row, tuple], tuple]
-    shape: tuple | None                       # ("rt"|"tr", i, j) for two-argument heads, inlined
-    tests: list[Callable[[Row, tuple], bool]]
-    unequal: tuple | None                     # (("r"|"t", i), ("r"|"t", j)) for a lone X \= Y, inlined
-
-
-def fused_tail(plan: Plan, head_args: tuple) -> Tail | None:
-    """Compile the tail of a plan for `derive_fused`, or None when the plan does not end that way."""
-    at = _last_join(plan)
-    if at < 0:
-        return None
-    last = plan.steps[at]
-    after = plan.steps[at + 1:]
-    if last.key_of_row is None or last.delta or last.equal or not all(
-            isinstance(st, Filter) and st.compare is not None for st in after):
-        return None
-    width = len(plan.variables) - len(last.new)
-    slots = {v: i for i, v in enumerate(plan.variables)}
-
-    def part(term):
-        if isinstance(term, Var):
-            i = slots[term]
-            return ("r", i) if i < width else ("t", last.new[i - width])
-        return ("c", term)
-
-    def value(p):
-        kind, i = p
-        if kind == "r":
-            return lambda r, t: r[i]
-        if kind == "t":
-            return lambda r, t: t[i]
-        return lambda r, t: i
-
-    parts = [part(a) for a in head_args]
-    shape = None
-    if len(parts) == 2 and parts[0][0] != "c" and parts[1][0] != "c":
-        shape = (parts[0][0] + parts[1][0], parts[0][1], parts[1][1])
-    getters = [value(p) for p in parts]
-    head_of = lambda r, t: tuple(g(r, t) for g in getters)  # noqa: E731
-    tests, unequal = [], None
-    for st in after:
-        op, left, right = st.compare
-        lp, rp = part(left), part(right)
-        if op == "\\=" and len(after) == 1 and lp[0] != "c" and rp[0] != "c":
-            unequal = (lp, rp)
-        test, lv, rv = compare_op(op), value(lp), value(rp)
-        tests.append(lambda r, t, test=test, lv=lv, rv=rv: test(lv(r, t), rv(r, t)))
-    return Tail(at, head_of, shape, tests, unequal)
-
-
-def derive_fused(runner: Runner, plan: Plan, delta, tail: Tail, have: dict, fresh: dict, firing) -> None:
-    """Run the plan up to its last join, then match that join while building heads: no row per
-    candidate. The commonest shapes (two-argument heads, one `X \\= Y`) run inlined."""
-    rows = runner.run(plan, delta, steps=plan.steps[:tail.at])
-    if not rows:
-        return
-    last: Join = plan.steps[tail.at]
-    get = runner.index(last.key, last.positions).get
-    key_of_row = last.key_of_row
-    if not last.new and not tail.tests:  # a semi-join: the head comes from the row alone
-        head_of = tail.head_of
-        if tail.shape is not None and tail.shape[0] == "rr":
-            _, i, j = tail.shape
-            head_of = lambda r, t: (r[i], r[j])  # noqa: E731
-        for row in rows:
-            matches = get(key_of_row(row))
-            if matches:
-                args = head_of(row, ())
-                if args not in have and args not in fresh:
-                    fresh[args] = (firing, row, matches[0])
-        return
-    if tail.shape is not None and not tail.tests and tail.shape[0] in ("rt", "tr"):
-        kind, i, j = tail.shape
-        for row in rows:
-            matches = get(key_of_row(row))
-            if matches:
-                a = row[i] if kind == "rt" else row[j]
-                for t in matches:
-                    args = (a, t[j]) if kind == "rt" else (t[i], a)
-                    if args not in have and args not in fresh:
-                        fresh[args] = (firing, row, t)
-        return
-    if tail.shape is not None and tail.unequal is not None and tail.shape[0] == "rt" and \
-            tail.unequal in ((("r", tail.shape[1]), ("t", tail.shape[2])), (("t", tail.shape[2]), ("r", tail.shape[1]))):
-        _, i, j = tail.shape  # e.g. sibling(X, Y) :- parent(P, X), parent(P, Y), X \\= Y.
-        for row in rows:
-            matches = get(key_of_row(row))
-            if matches:
-                a = row[i]
-                for t in matches:
-                    b = t[j]
-                    if a != b:
-                        args = (a, b)
-                        if args not in have and args not in fresh:
-                            fresh[args] = (firing, row, t)
-        return
-    head_of, tests = tail.head_of, tail.tests
-    for row in rows:
-        matches = get(key_of_row(row))
-        if matches:
-            for t in matches:
-                if tests and not all(test(row, t) for test in tests):
-                    continue
-                args = head_of(row, t)
-                if args not in have and args not in fresh:
-                    fresh[args] = (firing, row, t)
-
-
-def full_row(plan: Plan, payload: tuple) -> Row:
-    """The complete binding row from a provenance payload (row) or (row, matched tuple)."""
-    if len(payload) == 1:
-        return payload[0]
-    row, t = payload
-    last: Join = plan.steps[_last_join(plan)]
-    return row + tuple(t[p] for p in last.new)

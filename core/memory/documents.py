@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import UserError
+from core.files import DEFAULT_LIMIT_MB, check_file
 
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
 
@@ -50,16 +51,11 @@ class Document:
     chunks: list[Chunk]
 
 
-def read_document(path: Path) -> str:
+def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
     """The text of a .txt/.md (UTF-8) or .pdf file; any other file only if it is UTF-8 text."""
     path = Path(path).expanduser()
+    check_file(path, limit_mb)   # regular files only (a FIFO or device never ends), size-capped
     try:
-        if not path.exists():
-            raise UserError(f"no such file: {path}")
-        if path.is_dir():
-            raise UserError(f"{path} is a directory", hint="load a .txt, .md or .pdf file")
-        if not path.is_file():  # a FIFO or device would block or never end
-            raise UserError(f"{path} is not a regular file")
         data = path.read_bytes()
     except PermissionError:
         raise UserError(f"cannot read {path}: permission denied") from None
@@ -210,10 +206,11 @@ def chunk_id(doc_id: str, index: int) -> str:
     return f"{doc_id}:{index}"
 
 
-def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150) -> Document:
+def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150,
+                  limit_mb: float = DEFAULT_LIMIT_MB) -> Document:
     """Read PATH and chunk it; the offsets of its chunks index the text `read_document` returns."""
     path = Path(path)
-    text = read_document(path)
+    text = read_document(path, limit_mb)
     chunks = chunk_text(text, max_chars=max_chars, overlap=overlap)
     return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=path.name,
                     chars=len(text), chunks=chunks)

@@ -287,6 +287,11 @@ class WorkingMemory:
 
     # -- reasoning ---------------------------------------------------------------
 
+    def bound(self, *, cancel=None, max_facts: int | None = None) -> WorkingMemory:
+        """Let inference be stopped by `cancel` (a threading.Event) and at `max_facts`."""
+        self.engine.cancel, self.engine.max_facts = cancel, max_facts
+        return self
+
     def infer(self, max_steps: int | None = None) -> Inference:
         result = self.engine.infer(max_steps)
         self.emit(InferenceFinished(result.steps, result.derived, result.complete, len(result.violations)))

@@ -37,8 +37,14 @@ class WorkspaceLock:
     def acquire(self, workspace: str) -> None:
         import fcntl
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:   # SYM_HOME under a file, read-only, full: one line (exit 2), no traceback
+            from core.errors import UsageError
+
+            raise UsageError(f"cannot write workspace {workspace!r} in {self.path.parent}: {err.strerror or err}",
+                             hint="set SYM_HOME to a writable directory") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

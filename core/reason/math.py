@@ -1,10 +1,15 @@
 """/math: simplify, factor, expand, solve, diff, integrate and collect with SymPy, through
 a restricted parser: a Lark grammar builds SymPy objects from a whitelist of names. No
-attribute access, no dunders, no `sympify` of raw strings. SymPy is imported lazily.
+attribute access, no dunders, no `sympify` of raw strings. SymPy is imported lazily, and
+every job runs in a worker process (core.reason.math_worker) with time and memory limits.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -166,8 +171,43 @@ def split_wrt(text: str) -> tuple[str, str | None]:
     return head, var
 
 
-def compute(operation: str, text: str) -> MathResult:
-    """Run one /math operation; raises UserError on bad input or when SymPy cannot do it."""
+def compute(operation: str, text: str, *, timeout: float = 10.0, memory_mb: int = 1024,
+            cancel=None) -> MathResult:
+    """Run one /math operation in the worker process: at most `timeout` seconds and `memory_mb`
+    MB, stopped at once when the `cancel` event is set. Raises UserError (TimedOut, Cancelled)."""
+    from core.errors import Cancelled, TimedOut
+
+    with _LOCK:
+        conn = _warm_worker(memory_mb, cancel)
+        conn.send_bytes(json.dumps({"operation": operation, "text": text}).encode())
+        deadline = time.monotonic() + timeout
+        while not conn.poll(_POLL_S):
+            if cancel is not None and cancel.is_set():
+                _stop_worker()
+                cancel.clear()
+                raise Cancelled()
+            if time.monotonic() > deadline:
+                _stop_worker()
+                raise TimedOut(f"/math stopped after {timeout:g} s (math_timeout)",
+                               hint="/set math_timeout 60 allows longer")
+        try:
+            reply = json.loads(conn.recv_bytes())
+        except (EOFError, OSError, ValueError):
+            _stop_worker()
+            raise _out_of_memory(memory_mb) from None
+    if "error" in reply:
+        if reply.get("memory"):
+            _stop_worker()    # a MemoryError may leave the worker half-broken: start afresh
+            raise _out_of_memory(memory_mb)
+        raise UserError(reply["error"], hint=reply.get("hint"))
+    return MathResult(**reply["result"])
+
+
+MAX_OUTPUT = 100_000          # characters of a result worth showing
+
+
+def compute_here(operation: str, text: str) -> MathResult:
+    """Run one /math operation in this process (the worker's side); raises UserError."""
     import sympy as sp
 
     if operation not in OPERATIONS:
@@ -206,11 +246,21 @@ def compute(operation: str, text: str) -> MathResult:
             out = sp.solve(expr, var, dict=False)
     except (TypeError, ValueError, NotImplementedError, ZeroDivisionError, AttributeError) as err:
         raise UserError(f"SymPy cannot {operation} this: {err}") from None
-    if operation == "solve":
-        text_out = ", ".join(f"{var} = {sp.sstr(s)}" for s in out) or "no solution"
-        latex = ", ".join(f"{sp.latex(var)} = {sp.latex(s)}" for s in out)
-    else:
-        text_out, latex = sp.sstr(out), sp.latex(out)
+    try:
+        if operation == "solve":
+            text_out = ", ".join(f"{var} = {sp.sstr(s)}" for s in out) or "no solution"
+            latex = ", ".join(f"{sp.latex(var)} = {sp.latex(s)}" for s in out)
+        else:
+            text_out, latex = sp.sstr(out), sp.latex(out)
+    except ValueError as err:   # int -> str past Python's limit on digits
+        if "digits" not in str(err):
+            raise UserError(f"SymPy cannot show this result: {err}") from None
+        raise UserError(f"the result has more than {sys.get_int_max_str_digits():,} digits",
+                        hint="ask for something smaller, e.g. factor instead of expand") from None
+    longest = max(len(text_out), len(latex))
+    if longest > MAX_OUTPUT:
+        raise UserError(f"the result is {longest:,} characters long (more than {MAX_OUTPUT:,}); not shown",
+                        hint="ask for something smaller, e.g. factor instead of expand")
     return MathResult(operation, text.strip(), text_out, latex)
 
 
@@ -224,3 +274,91 @@ def _collect_call(tree):
         if isinstance(arg, Tree) and arg.data == "name":
             return sp.Symbol(str(arg.children[0]))
     return None
+
+
+# -- the worker process: SymPy may run away (expand (x+y)**999, binomial(10**999, …)), so it runs
+# in a child that a cancel or a deadline kills. Requests and replies are JSON, never pickles.
+
+_POLL_S = 0.02
+_LOCK = threading.Lock()
+_WORKER: list = []            # [process, connection, memory_mb] while one is warm
+
+
+def _out_of_memory(memory_mb: int) -> UserError:
+    return UserError(f"/math ran out of memory (math_memory = {memory_mb} MB)",
+                     hint="/set math_memory 4096 allows more; or ask for something smaller")
+
+
+def _warm_worker(memory_mb: int, cancel):
+    """The warm worker's connection, starting one (about a second the first time) if needed."""
+    from core.errors import Cancelled
+
+    if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
+        _stop_worker()
+    if not _WORKER:
+        import multiprocessing
+
+        mp = multiprocessing.get_context("forkserver")
+        mp.set_forkserver_preload(["core.reason.math", "sympy", "lark"])   # later forks start warm
+        parent, child = mp.Pipe()
+        proc = mp.Process(target=_serve, args=(child, memory_mb), daemon=True, name="sym-math")
+        proc.start()
+        child.close()
+        _WORKER[:] = [proc, parent, memory_mb]
+        while not parent.poll(_POLL_S):       # the child says "ready" once SymPy is imported
+            if cancel is not None and cancel.is_set():
+                _stop_worker()
+                cancel.clear()
+                raise Cancelled()
+            if not proc.is_alive():
+                _stop_worker()
+                raise UserError("the /math worker could not start", hint="is math_memory too small?")
+        try:
+            parent.recv_bytes()
+        except (EOFError, OSError):
+            _stop_worker()
+            raise UserError("the /math worker could not start", hint="is math_memory too small?") from None
+    return _WORKER[1]
+
+
+def _stop_worker() -> None:
+    if not _WORKER:
+        return
+    proc, conn, _ = _WORKER
+    _WORKER.clear()
+    proc.kill()
+    proc.join(2)
+    conn.close()
+
+
+def _serve(conn, memory_mb: int) -> None:
+    """The worker's loop: limits itself, then answers {operation, text} requests until EOF."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl+C is the shell's; it stops us by kill
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = memory_mb * 2**20 if hard == resource.RLIM_INFINITY else min(memory_mb * 2**20, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    import sympy  # noqa: F401
+
+    _parser()
+    conn.send_bytes(b"ready")
+    while True:
+        try:
+            request = json.loads(conn.recv_bytes())
+        except (EOFError, OSError):
+            return
+        try:
+            result = compute_here(str(request["operation"]), str(request["text"]))
+            reply = {"result": {"operation": result.operation, "input": result.input,
+                                "text": result.text, "latex": result.latex}}
+        except UserError as err:
+            reply = {"error": err.message, "hint": err.hint}
+        except MemoryError:
+            reply = {"error": "memory", "memory": True}
+        except RecursionError:
+            reply = {"error": "the expression nests too deeply for SymPy"}
+        except Exception as err:  # noqa: BLE001 - SymPy raises many kinds; the user gets one line
+            reply = {"error": f"SymPy failed: {type(err).__name__}: {str(err)[:200]}"}
+        conn.send_bytes(json.dumps(reply).encode())

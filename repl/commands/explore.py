@@ -233,7 +233,7 @@ def _show(ctx: Context, what: str) -> ExploreShown:
 
     def walk(parent, indent):
         for n in children.get(parent, []):
-            extra = f"  ({n.status})" if n.status in ("loop", "seen", "rejected") else ""
+            extra = f"  ({n.status})" if n.status in ("loop", "seen", "rejected", "unanswered") else ""
             lines.append(f"{'  ' * indent}{mark.get(n.kind, '   ')} {n.label}{extra}")
             walk(n.id, indent + 1)
     walk(None, 0)

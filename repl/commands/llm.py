@@ -35,16 +35,18 @@ class Models(Result):
 
 @dataclass
 class Cost(Result):
-    """Model calls and tokens of this session."""
+    """Model calls and tokens of this session: `calls` answered (`cached` of them from the call
+    log) and `failed` calls, counted apart."""
 
     kind: ClassVar[str] = "cost"
     calls: int
     cached: int
     prompt_tokens: int
     completion_tokens: int
+    failed: int = 0
 
     def to_dict(self) -> dict:
-        return {"calls": self.calls, "cached": self.cached, "prompt_tokens": self.prompt_tokens,
+        return {"calls": self.calls, "cached": self.cached, "failed": self.failed, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens,
                 "tokens": self.prompt_tokens + self.completion_tokens}
 
@@ -76,8 +78,9 @@ def _(r: Models) -> str:
 @to_text.register
 def _(r: Cost) -> str:
     fresh = r.calls - r.cached
+    failed = f"; {r.failed} failed" if r.failed else ""
     return (f"{r.calls} model call{'s' if r.calls != 1 else ''} this session ({fresh} to the model, "
-            f"{r.cached} from the cache); tokens: {r.prompt_tokens} in, {r.completion_tokens} out")
+            f"{r.cached} from the cache){failed}; tokens: {r.prompt_tokens} in, {r.completion_tokens} out")
 
 
 @command("/models", group="llm")
@@ -89,9 +92,10 @@ def models(ctx: Context, arg: str) -> Models:
 
 @command("/cost", group="llm")
 def cost(ctx: Context, arg: str) -> Cost:
-    """Model calls (and how many the cache answered) and tokens used in this session."""
+    """Model calls (how many the cache answered, how many failed) and tokens used in this session."""
     stats = ctx.llm.stats()
-    return Cost(stats["calls"], stats["cached"], stats["prompt_tokens"], stats["completion_tokens"])
+    return Cost(stats["calls"], stats["cached"], stats["prompt_tokens"], stats["completion_tokens"],
+                stats.get("failed", 0))
 
 
 @command("/llm", args="TEXT", group="llm")

@@ -35,9 +35,27 @@ def _files(ctx: Context, text: str) -> list[str]:
         return []
 
 
+def cancellable(ctx: Context, task: str):
+    """A progress callback that also stops the job when the user cancels (the store undoes what
+    the call wrote)."""
+    report = ctx.progress(task)
+
+    def progress(done: int, total: int) -> None:
+        ctx.check_cancel()
+        report(done, total)
+
+    return progress
+
+
+def _bounded(ctx: Context):
+    """The memory, with inference stoppable by Esc / Ctrl+C and capped at max_facts."""
+    return ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)
+
+
 def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None) -> Added:
     """Parse logic text and assert its clauses; queries in it are answered after loading."""
     located = parse_program(text, source=file_label)
+    ctx.check_cancel()
     stored, queries = [], []
     for loc in located:
         clause = loc.clause
@@ -52,14 +70,14 @@ def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: st
         stored.append((clause, where))
     if only and not stored:
         raise UserError(f"no {only} given", hint=f"e.g. {'/fact father_of(joshua, don).' if only == 'fact' else '/rule p(X) :- q(X).'}")
-    outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=ctx.progress("storing"))
+    outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=cancellable(ctx, "storing"))
     answers = [_ask(ctx, q) for q in queries]
     return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes)
 
 
 def _ask(ctx: Context, query: Query):
     s = ctx.settings
-    return ctx.memory.ask(query, open_world=s.world == "open", max_steps=s.max_steps)
+    return _bounded(ctx).ask(query, open_world=s.world == "open", max_steps=s.max_steps)
 
 
 @command("/fact", args="FACT.")
@@ -80,14 +98,16 @@ def consult(ctx: Context, arg: str) -> Added:
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/consult family.pl")
+    from core.files import read_text_file
+
     path = ctx.path(name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"no such file: {name}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise UserError(f"cannot read {name}: {getattr(err, 'strerror', None) or err}") from None
-    return add_text(ctx, text, file_label=path.name)
+    text = read_text_file(path, ctx.settings.max_file_mb)
+    ctx.check_cancel()
+    parsing = ctx.progress(f"parsing {path.name}")
+    parsing(0, len(text))              # a large file takes a while to parse: say so before, and after
+    added = add_text(ctx, text, file_label=path.name)
+    parsing(len(text), len(text))
+    return added
 
 
 @command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_predicates)
@@ -105,14 +125,14 @@ def infer(ctx: Context, arg: str) -> Inferred:
     if arg and not re.fullmatch(r"\d+", arg):
         raise UserError(f"not a step count: {arg!r}", hint="/infer 3")
     steps = int(arg) if arg else ctx.settings.max_steps
-    return Inferred(ctx.memory.infer(steps))
+    return Inferred(_bounded(ctx).infer(steps))
 
 
 @command("/why", args="FACT", completer=_predicates)
 def why(ctx: Context, arg: str) -> Proofs:
     """Show how FACT was derived, as a proof tree (with variables: the first few answers)."""
     atom = parse_atom(arg)
-    memory, s = ctx.memory, ctx.settings
+    memory, s = _bounded(ctx), ctx.settings
     if atom.is_ground:
         targets = [atom]
     else:
@@ -149,7 +169,7 @@ def listing(ctx: Context, arg: str) -> Listing:
     if len(parts) > 1:
         raise UserError("give at most one predicate", hint="/listing father_of/2")
     pred = parts[0] if parts else None
-    items = ctx.memory.listing(pred)
+    items = _bounded(ctx).listing(pred)
     extra: list[str] = []
     if derived:
         name = pred.partition("/")[0] if pred else None

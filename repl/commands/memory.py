@@ -74,7 +74,13 @@ def load(ctx: Context, arg: str) -> Message:
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/load notes.md")
-    info, before = library.load(ctx.memory.store, ctx.path(name), progress=ctx.progress(f"loading {name}"))
+    from core.files import check_file
+    from repl.commands.logic import cancellable
+
+    path = ctx.path(name)
+    check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
+    ctx.check_cancel()
+    info, before = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"))
     verb = f"reloaded (replacing {before} chunks)" if before else "loaded"
     return Message(f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters", info.to_dict())
 

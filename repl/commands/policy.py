@@ -218,19 +218,16 @@ def _listing(book) -> PolicyList:
 
 
 def _add(book, text: str) -> Message:
-    import yaml
-
+    from core.reason.policy.loader import load_yaml
     from core.reason.policy.rules import rule_from_data
 
     if not text:
         raise UserError("/policy add needs a rule",
                         hint="/policy add {name: cheap, target: llm, filter: {command: /ask}, attributes: {temperature: 0}}")
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at column {mark.column + 1}" if mark else ""
-        raise UserError(f"the rule is not valid YAML{where}: {getattr(err, 'problem', None) or err}",
+        data = load_yaml(text, source="the rule")
+    except UserError as err:   # the same safe loader as policies.yaml: JSON's types only
+        raise UserError(err.message.replace("the rule:1:", "the rule is not valid at column ", 1),
                         hint="write it as a flow mapping: {name: N, target: llm, attributes: {model: M}}") from None
     rule = rule_from_data(data)
     book.add(rule)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -24,6 +25,10 @@ from repl.results import Result
 _LAST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "inconsistent": "!"}
 MODEL_LINES = 12
+# list bounds of the JSON schema a model writes /prove programs under: a grammar-constrained
+# server (llama.cpp) expands maxItems into rules, and 100,000 items crashed it; files keep the
+# schema's own bounds
+PROGRAM_LIST_LIMIT = 64
 
 
 @dataclass
@@ -139,6 +144,58 @@ def _(r: MathAnswer) -> str:
 
 # -- helpers ------------------------------------------------------------------------
 
+def bounded_schema(schema, limit: int = PROGRAM_LIST_LIMIT):
+    """A copy of a JSON schema with every list's maxItems at most `limit`."""
+    if isinstance(schema, dict):
+        out = {k: bounded_schema(v, limit) for k, v in schema.items()}
+        if out.get("type") == "array":
+            out["maxItems"] = min(int(out.get("maxItems", limit)), limit)
+        return out
+    if isinstance(schema, list):
+        return [bounded_schema(v, limit) for v in schema]
+    return schema
+
+
+class _UserCancel:
+    """ctx.cancel as the solver sees it, remembering whether the user really set it. Z3 reports
+    its own deadline as "canceled" on some checks; that is a timeout (exit 4), not the user's
+    cancel (exit 130)."""
+
+    def __init__(self, event):
+        self.event, self.seen = event, False
+
+    def is_set(self) -> bool:
+        self.seen |= self.event.is_set()
+        return self.event.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        got = self.event.wait(timeout)
+        self.seen |= got
+        return got
+
+    def set(self) -> None:
+        self.seen = True
+        self.event.set()
+
+    def clear(self) -> None:
+        self.event.clear()
+
+
+@contextmanager
+def _solver_deadline(ctx: Context):
+    """Yields the cancel event to give Z3; a Cancelled the user did not ask for becomes TimedOut."""
+    from core.errors import Cancelled, TimedOut
+
+    cancel = _UserCancel(ctx.cancel)
+    try:
+        yield cancel
+    except Cancelled:
+        if cancel.seen or ctx.cancel.is_set():
+            raise
+        raise TimedOut(f"Z3 ran past proof.timeout ({ctx.settings.proof_timeout:g} s)",
+                       hint="raise it with /set proof.timeout SECONDS") from None
+
+
 def _timeout_ms(ctx: Context) -> int:
     return max(1, int(ctx.settings.proof_timeout * 1000))
 
@@ -202,55 +259,61 @@ def _prove_file(ctx: Context, name: str) -> Result:
     except OSError as err:
         raise UserError(f"cannot read {name}: {err.strerror or err}") from None
     program = load_program(text, source=path.name)
-    report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit)
+    with _solver_deadline(ctx) as cancel:
+        report = run(program, timeout_ms=_timeout_ms(ctx), cancel=cancel, emit=ctx.emit)
     _remember(ctx, program, str(name))
     return ProofResult(report, str(name))
 
 
 def _prove_question(ctx: Context, question: str) -> Result:
+    """The model writes the program; parse errors, interpreter errors and model timeouts move on
+    to the next of proof.attempts attempts (see LLM.json_with_repair), a Z3 timeout ends it."""
+    from core.errors import Cancelled, TimedOut
     from core.llm import LLMError
     from core.reason.pot.build import build
     from core.reason.pot.interpret import run
-    from core.reason.pot.prompts import feedback, first_messages
+    from core.reason.pot.prompts import first_messages
     from core.reason.pot.schema import Program
 
     run_id = ctx.new_run("prove")
     ctx.emit(TraceNode(run_id, "q", None, "prove.question", question))
     messages = first_messages(question, _relevant_items(ctx, question))
     attempts = max(1, ctx.settings.proof_attempts)
-    last_error = ""
-    for n in range(1, attempts + 1):
-        ctx.check_cancel()
-        node = f"a{n}"
+    checked: dict = {}
+
+    def check(program) -> list[str]:
         try:
-            program = ctx.llm.json(messages, Program, purpose="prove")
+            built = build(program)
+            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=cancel, emit=ctx.emit, built=built)
+        except (Cancelled, TimedOut):
+            raise
+        except UserError as err:
+            return [f"the interpreter rejected that program: {err}"]
+        checked["report"] = report
+        return []
+
+    def on_attempt(n: int, problems: list[str]) -> None:
+        checked["n"] = n
+        if problems:
+            ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", problems[0], "failed"))
+
+    with _solver_deadline(ctx) as cancel:
+        try:
+            program = ctx.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1,
+                                               purpose="prove", on_attempt=on_attempt,
+                                               format=bounded_schema(Program.model_json_schema()))
         except LLMError as err:
             if err.reason != "bad-output":
                 raise
-            last_error = err.message
-            ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", last_error, "failed"))
-            messages = messages + [{"role": "user", "content": feedback(last_error)}]
-            continue
-        try:
-            built = build(program)
-            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit, built=built)
-        except UserError as err:
-            from core.errors import Cancelled, TimedOut
-
-            if isinstance(err, (Cancelled, TimedOut)):
-                raise
-            last_error = str(err)
-            ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", last_error, "failed"))
-            messages = messages + [
-                {"role": "assistant", "content": program.model_dump_json(exclude_defaults=True)},
-                {"role": "user", "content": feedback(last_error)}]
-            continue
-        summary = ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
-        ctx.emit(TraceNode(run_id, node, "q", "prove.attempt", f"attempt {n}", summary, "ok"))
-        _remember(ctx, program, f"llm: {question}")
-        return ProofResult(report, f"llm: {question}", n)
-    raise UserError(f"no valid program after {attempts} attempts; last error: {last_error}",
-                    hint="rephrase the question, /set proof.attempts N, or write the program: /prove --file")
+            problem = err.problems[0] if getattr(err, "problems", None) else err.message
+            raise UserError(f"no valid program after {getattr(err, 'calls', attempts)} attempts; last error: "
+                            f"{problem}", hint="rephrase the question, /set proof.attempts N, "
+                                               "or write the program: /prove --file") from None
+    report, n = checked["report"], checked.get("n", 1)
+    summary = ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
+    ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", summary, "ok"))
+    _remember(ctx, program, f"llm: {question}")
+    return ProofResult(report, f"llm: {question}", n)
 
 
 def _relevant_items(ctx: Context, question: str, limit: int = 40) -> list[str]:
@@ -277,7 +340,8 @@ def check(ctx: Context, arg: str) -> Result:
     if arg.strip():
         raise UserError("/check takes no arguments")
     ensure_exporter(ctx.registry)
-    outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
+    with _solver_deadline(ctx) as cancel:
+        outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     if outcome.consistent is False:
         ctx.emit(ModelShown("z3.core", "memory: unsat core",

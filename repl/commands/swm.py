@@ -10,7 +10,7 @@ from core.errors import UserError
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
-from repl.results import Result
+from repl.results import Failure, Result
 
 
 @dataclass
@@ -21,6 +21,19 @@ class Told(Result):
 
     def to_dict(self) -> dict:
         return {"sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls}
+
+
+@dataclass
+class ToldFailure(Failure):
+    """A /tell that stored nothing because some sentence could not be read: a failed command
+    (exit 1 in batch, or 3 when no model answers) that still says what became of each sentence."""
+
+    kind: ClassVar[str] = "error"
+    sentences: list = field(default_factory=list)      # core.reason.swm.reasoner.Told
+    llm_calls: int = 0
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls}
 
 
 @dataclass
@@ -55,6 +68,13 @@ class Chatted(Result):
 
 
 _PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": "state change", "none": "—"}
+
+
+@to_text.register
+def _(r: ToldFailure) -> str:
+    lines = [f"error: {r.message}" + (f" — {r.hint}" if r.hint else "")]
+    lines += [f"  ✗ {s.sentence}  ({s.problem})" for s in r.sentences if s.problem]
+    return "\n".join(lines)
 
 
 @to_text.register
@@ -126,14 +146,19 @@ def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
     raise UserError(f"no file or loaded document {ref!r}", hint="/docs lists loaded documents")
 
 
-@command("/tell", args="TEXT | --from FILE|DOC", group="llm")
-def tell(ctx: Context, arg: str) -> Told:
+@command("/tell", args="[--partial] TEXT | --from FILE|DOC", group="llm")
+def tell(ctx: Context, arg: str) -> Told | ToldFailure:
     """Add natural-language statements as facts and rules (templated sentences without the LLM).
 
     Templated sentences ("Bob is big.", "If something is big then it is red.") become facts and
-    rules directly; the rest go to the LLM. Each added item is shown with its sentence and the
-    path it took; --from reads a file or a loaded document."""
+    rules directly; the rest go to the LLM, which picks predicates and names from lists. Each
+    added item is shown with its sentence and the path it took; --from reads a file or a loaded
+    document. If a sentence cannot be read (or needs a model and none answers) nothing is
+    stored and the command fails, naming it; --partial stores the sentences that were read."""
     text, source = arg.strip(), "tell"
+    partial = text == "--partial" or text.startswith(("--partial ", "--partial\t"))
+    if partial:
+        text = text[len("--partial"):].strip()
     if text == "--from" or text.startswith(("--from ", "--from\t")):
         ref = text[len("--from"):].strip()
         if not ref:
@@ -142,16 +167,21 @@ def tell(ctx: Context, arg: str) -> Told:
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
+    from core.reason.swm.reasoner import TellIncomplete
+
     swm = reasoner(ctx, "tell")
-    sentences = swm.tell(text, source=source)
+    try:
+        sentences = swm.tell(text, source=source, partial=partial)
+    except TellIncomplete as err:
+        return ToldFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
     return Told(sentences, swm.llm_calls)
 
 
-ASK_USAGE = "/ask [--mode hybrid|paper] [--max-steps N] [--no-fallback] [--closed] QUESTION"
+ASK_USAGE = "/ask [--mode hybrid|paper] [--max-steps N] [--no-fallback] [--closed|--open] QUESTION"
 
 
 def _ask_args(arg: str) -> tuple[dict, str]:
-    opts = {"mode": None, "max_steps": None, "fallback": True, "open_world": True}
+    opts = {"mode": None, "max_steps": None, "fallback": True, "open_world": None}
     try:
         words = shlex.split(arg)
     except ValueError:
@@ -172,8 +202,11 @@ def _ask_args(arg: str) -> tuple[dict, str]:
             opts["max_steps"] = int(words[i + 1])
             i += 2
             continue
-        if w in ("--no-fallback", "--closed"):
-            opts["fallback" if w == "--no-fallback" else "open_world"] = False
+        if w in ("--no-fallback", "--closed", "--open"):
+            if w == "--no-fallback":
+                opts["fallback"] = False
+            else:
+                opts["open_world"] = w == "--open"
             i += 1
             continue
         if w.startswith("--"):
@@ -193,8 +226,9 @@ def ask(ctx: Context, arg: str) -> Asked:
     model's answer, labelled unverified.
 
     --mode paper has the LLM implement every rule (SWM as published); --max-steps N bounds the
-    rounds; --no-fallback gives no unverified LLM answer when memory cannot decide; --closed
-    reads what is not derivable as false (the default answers unknown)."""
+    rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. `/set world`
+    decides what is not derivable: false (closed, the default) or unknown (open); --closed and
+    --open override it for one question."""
     opts, question = _ask_args(arg)
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
@@ -203,6 +237,8 @@ def ask(ctx: Context, arg: str) -> Asked:
     hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
     swm = reasoner(ctx, "ask")
+    if opts["open_world"] is None:      # /set world decides, as for ?- queries
+        opts["open_world"] = ctx.settings.world == "open"
     max_steps = opts.pop("max_steps")
     max_steps = ctx.settings.max_steps if max_steps is None else max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))

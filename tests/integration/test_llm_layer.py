@@ -130,7 +130,8 @@ def test_identical_temperature_0_requests_are_answered_from_the_call_log(wired, 
     assert (one.text, one.cached) == ("first", False)
     assert (two.text, two.cached) == ("first", True)
     assert len(ollama_server.chats) == 1
-    assert wired.ctx.llm.stats() == {"calls": 2, "cached": 1, "prompt_tokens": 6, "completion_tokens": 2}
+    assert wired.ctx.llm.stats() == {"calls": 2, "cached": 1, "failed": 0, "prompt_tokens": 6,
+                                     "completion_tokens": 2}
 
 
 def test_temperature_above_0_always_asks_the_model(wired, ollama_server):
@@ -163,7 +164,7 @@ def test_every_call_is_a_row_in_the_call_log(wired, ollama_server, sym_home):
     assert (row["model"], row["purpose"], row["output"], row["error"], row["cached"]) == \
            ("llama3.1:8b", "ask.goal", "Yes.", None, False)
     assert row["messages"] == USER and row["format"] == {"type": "object"}
-    assert row["options"] == {"temperature": 0.0} and row["prompt_tokens"] == 3 and row["seconds"] > 0
+    assert row["options"] == {"temperature": 0.0, "num_predict": 1024} and row["prompt_tokens"] == 3 and row["seconds"] > 0
 
 
 # -- retries ------------------------------------------------------------------------------------
@@ -248,7 +249,8 @@ def test_cost_sums_calls_cached_calls_and_tokens(wired, ollama_server):
     wired.execute("/llm Is it?")
     wired.execute("/llm Is it?")
     result = wired.execute("/cost")[1]
-    assert result.to_dict() == {"calls": 2, "cached": 1, "prompt_tokens": 4, "completion_tokens": 6, "tokens": 10}
+    assert result.to_dict() == {"calls": 2, "cached": 1, "failed": 0, "prompt_tokens": 4, "completion_tokens": 6,
+                                "tokens": 10}
     from repl.render import to_text
     assert to_text(result) == "2 model calls this session (1 to the model, 1 from the cache); tokens: 4 in, 6 out"
 
@@ -332,4 +334,6 @@ def test_a_reply_with_no_json_says_so():
     with pytest.raises(BadJSON, match="no JSON"):
         extract_json("I think Bob is big.")
     with pytest.raises(BadJSON, match="no complete, valid JSON"):
+        extract_json('{"name" "Bob"}')
+    with pytest.raises(BadJSON, match="the model's output was cut off"):
         extract_json('{"name": "Bob", "age": ')

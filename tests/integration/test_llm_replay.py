@@ -45,7 +45,7 @@ def test_every_call_is_an_llm_event_in_the_session(recorded):
     first = calls[0]
     assert first["model"] == "llama3.1:8b" and len(first["key"]) == 64
     assert first["request"]["messages"] == [{"role": "user", "content": "Say hello in French."}]
-    assert first["request"]["options"] == {"temperature": 0.0}
+    assert first["request"]["options"] == {"temperature": 0.0, "num_predict": 1024}
     assert first["reply"]["completion_tokens"] == 1
     inputs = {e["seq"]: e["text"] for e in rec.inputs()}
     assert inputs[first["input"]] == "/llm Say hello in French."

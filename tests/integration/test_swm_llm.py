@@ -42,7 +42,7 @@ def test_ask_three_valued_open_world_with_justification(sym):
     assert any(s.startswith("red(bob)") for s in yes.steps)
     no = sym("/ask Bob is green.").outcome
     assert no.answer == "false" and any(s.startswith("~green(bob)") for s in no.steps)
-    unknown = sym("/ask --no-fallback Bob is kind.").outcome
+    unknown = sym("/ask --no-fallback --open Bob is kind.").outcome
     assert unknown.answer == "unknown"
 
 
@@ -75,41 +75,47 @@ def test_bad_ask_options_are_one_line_errors(sym):
 
 def test_tell_unknown_sentence_goes_to_the_llm_with_the_schema(llm_sym):
     llm_sym("/tell Bob is big.")
-    reply = ('Sure! Here is the JSON:\n```json\n{"items": [{"sentence": 1, "kind": "Fact", '
-             '"logic": "Likes(bob, jazz)."}, {"sentence": 1, "kind": "FACT", "logic": "plays(bob, jazz)"}]}\n```')
+    reply = ('Sure! Here is the JSON:\n```json\n{"statements": [{"kind": "Fact", "predicate": "other", '
+             '"new_predicate": "Plays", "args": ["Bob", "jazz"], "negated": false}]}\n```')
     llm_sym.server.reply(reply, when="jazz")
     r = llm_sym("/tell Bob adores jazz and plays it every night.")
     assert r.ok, r
     assert r.sentences[0].path == "llm" and r.llm_calls == 1
     assert "plays(bob, jazz)." in texts(llm_sym.shell.memory)
     sent = llm_sym.server.chats[-1]
-    assert "big/1" in sent.system            # the current schema went into the prompt
-    assert sent.format is not None           # structured output requested
+    assert "big(A): A is big" in sent.last_user        # the current schema went into the prompt
+    props = sent.format["properties"]["statements"]["items"]["properties"]
+    assert props["predicate"]["enum"] == ["big", "other"]          # the model chooses, it does not write
+    assert {"bob", "jazz", "X"} <= set(props["args"]["items"]["enum"])
     item = next(it for it in llm_sym.shell.memory.items.values() if it.text == "plays(bob, jazz).")
     assert item.source == "llm:tell" and item.nl.startswith("Bob adores jazz")
 
 
 def test_tell_near_miss_predicate_names_map_onto_known_ones(llm_sym):
     llm_sym("/fact located_in(paris, france).")
-    llm_sym.server.reply(json={"items": [{"sentence": 1, "kind": "fact", "logic": "Located_In(rome, italy)."}]})
+    llm_sym.server.reply(json={"statements": [{"kind": "fact", "predicate": "Located_In", "args": ["Rome", "Italy"],
+                                               "negated": False}]})
     llm_sym("/tell Rome lies within Italy, as everyone knows.")
     assert "located_in(rome, italy)." in texts(llm_sym.shell.memory)
 
 
-def test_tell_repairs_a_clause_that_does_not_parse(llm_sym):
-    bad = {"items": [{"sentence": 1, "kind": "fact", "logic": "owns(alice,, car)"}]}
-    good = {"items": [{"sentence": 1, "kind": "fact", "logic": "owns(alice, car)."}]}
+def test_tell_repairs_a_reply_outside_the_choices(llm_sym):
+    bad = {"statements": [{"kind": "fact", "predicate": "owns", "args": ["alice", "car"], "negated": False}]}
+    good = {"statements": [{"kind": "fact", "predicate": "other", "new_predicate": "owns", "args": ["alice", "car"],
+                            "negated": False}]}
     llm_sym.server.reply(json.dumps(bad), json.dumps(good))
     r = llm_sym("/tell Alice happens to own a car.")
     assert r.ok and r.llm_calls == 2
     assert "owns(alice, car)." in texts(llm_sym.shell.memory)
-    assert "could not be used" in llm_sym.server.chats[-1].last_user
+    repair = llm_sym.server.chats[-1]
+    assert "predicate 'owns' is not in the list" in repair.last_user     # the checker's own words go back
+    assert repair.options.get("temperature", 0) > 0
 
 
 def test_tell_reports_a_sentence_the_model_cannot_translate(llm_sym):
-    bad = {"items": [{"sentence": 1, "kind": "fact", "logic": "((("}]}
-    llm_sym.server.reply(json.dumps(bad))
+    llm_sym.server.reply('{"statements": [{"kind": "fact", "predicate": "(((", "args": [], "negated": false}]}')
     r = llm_sym("/tell Something vague happened once.")
+    assert isinstance(r, Failure) and r.exit_code == 1
     assert r.sentences[0].path == "none" and r.sentences[0].problem
     assert not llm_sym.shell.memory.items
 
@@ -133,7 +139,9 @@ def test_unreachable_server_is_one_clear_line(sym):
 
 
 def test_ask_soft_rule_implemented_by_the_llm_with_provenance(llm_sym):
-    extraction = {"items": [{"sentence": 1, "kind": "soft", "logic": "happy(X) :- kind(X)."}]}
+    extraction = {"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy", "args": ["X"],
+                                  "negated": False, "if": [{"predicate": "other", "new_predicate": "kind",
+                                                            "args": ["X"], "negated": False}]}]}
     llm_sym.server.reply(json=extraction, when="usually", times=1)
     r = llm_sym("/tell Kind people are usually happy.")
     assert r.sentences[0].path == "soft"
@@ -161,14 +169,16 @@ def test_formal_rules_make_zero_llm_calls(llm_sym):
 
 def test_ask_question_parsed_by_the_llm(llm_sym):
     llm_sym("/tell Bob is big. If something is big then it is heavy.")
-    llm_sym.server.reply('```\n{"kind": "Truth", "query": "Heavy(bob)."}\n```', when="weigh")
+    llm_sym.server.reply('```\n{"kind": "Truth", "predicate": "Heavy", "args": ["Bob"], "negated": false}\n```',
+                         when="weigh")
     out = llm_sym("/ask Does Bob weigh a lot, would you say?").outcome
     assert out.goal == "heavy(bob)" and out.answer == "true"
 
 
 def test_unsolved_question_falls_back_to_an_unverified_answer(llm_sym):
-    llm_sym.server.reply("Paris, most likely.", when="Question:")
-    llm_sym.server.reply(json={"kind": "values", "query": "capital(france, X)"}, when="capital")
+    llm_sym.server.reply("Paris, most likely.", when=lambda r: r.format is None)
+    llm_sym.server.reply(json={"kind": "values", "predicate": "other", "new_predicate": "capital_of",
+                               "args": ["X", "france"], "negated": False}, when="capital")
     out = llm_sym("/ask What is the capital of France?").outcome
     assert not out.verified and out.answer == "Paris, most likely."
     from repl.render import to_text
@@ -253,8 +263,10 @@ def test_a_session_with_tell_ask_and_chat_replays_offline_equal(ollama_server, s
 
     from repl.dispatcher import MemoryOptions, open_shell
 
-    ollama_server.reply(json={"items": [{"sentence": 1, "kind": "soft", "logic": "happy(X) :- kind(X)."}]},
-                        when="usually", times=1)
+    ollama_server.reply(json={"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy",
+                                              "args": ["X"], "negated": False,
+                                              "if": [{"predicate": "other", "new_predicate": "kind", "args": ["X"],
+                                                      "negated": False}]}]}, when="usually", times=1)
     ollama_server.reply(json={"applies": True, "facts": ["happy(anne)"]}, when="anne")
     ollama_server.reply(json={"applies": False, "facts": []}, when="fiona")
     ollama_server.reply("Anne is happy.", when="Who")

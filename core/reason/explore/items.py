@@ -40,6 +40,7 @@ _PREAMBLE = re.compile(
     r"^(?:sure|certainly|of course|okay|ok|here (?:are|is)|below|the following|these are|i hope|note\b|"
     r"as an ai|i (?:can(?:not|'t)?|would|will)|let me|in summary|hope this)", re.IGNORECASE)
 _MARKDOWN = re.compile(r"\*\*|__|`+|^\*|\*$")
+_MARKUP = re.compile(r"^(?:</?[A-Za-z!?][^>]*>|[{}]|\[\s*[{\[\"\]])")   # HTML/XML tags, JSON: not items
 
 MAX_WORDS = 12
 MAX_CHARS = 160
@@ -97,7 +98,7 @@ def _split_one_line(lines: list[str]) -> list[str]:
 def _item_text(line: str) -> str | None:
     """The phrase on one line, or None when the line is commentary."""
     text = line.strip()
-    if not text or text.startswith("```"):
+    if not text or text.startswith("```") or _MARKUP.match(text):
         return None
     if _PREAMBLE.match(clean_label(text) or text):
         return None

@@ -58,13 +58,16 @@ class Exploration:
     labels: dict[str, str]                     # atom -> the phrase as first seen
     model: HornModel
     stats: Counter = field(default_factory=Counter)
+    answered: bool = True                      # False: the model's reply for the top goal held no usable item
 
     @property
     def top_holds(self) -> bool:
-        return self.top in self.model.model
+        return self.answered and self.top in self.model.model
 
     @property
     def status(self) -> str:
+        if not self.answered:
+            return "unknown (the model's reply held no usable items)"
         if not self.model.consistent:
             n = len(self.model.violated)
             return f"inconsistent ({n} integrity constraint{'s' if n != 1 else ''} violated)"
@@ -94,6 +97,7 @@ class Recursor:
         self.verdicts: dict[str, Verdict] = {}
         self.stats: Counter = Counter()
         self._ids = 0
+        self.answered = True
 
     def _refiner(self, refine: str | None, threshold: float, k: int, search: Search | None) -> Refiner | None:
         if refine is None:
@@ -161,7 +165,7 @@ class Recursor:
         self.stats["merged clauses"] += self.program.merged
         refine = self.refiner.name if self.refiner is not None else None
         return Exploration(self.run_id, self.topic, top, self.prompter.name, self.depth, refine, self.program,
-                           self.nodes, self.labels, model, self.stats)
+                           self.nodes, self.labels, model, self.stats, self.answered)
 
     def _expand(self, g: str, label: str, node: str, path: list[str], on_path: frozenset[str], depth: int) -> None:
         """OR step for goal g, AND step for each new alternative, then recurse (depth >= 1)."""
@@ -171,6 +175,12 @@ class Recursor:
         (reply,) = self.ask([_fill(p.or_prompt, g=label, context=context, topic=self.topic, n=p.or_items)],
                             "explore.or", p.system or DEFAULT_SYSTEM)
         alts = self._items(reply, p.or_items, on_path, node, ALT)
+        if not alts and len(path) == 1:
+            # an empty or garbage reply about the topic itself is no evidence for it: nothing is assumed
+            self.answered = False
+            self.stats["unusable replies"] += 1
+            self._node(None, GOAL, g, label, "unanswered", "the model's reply held no usable items", node_id=node)
+            return
         if not alts:
             self._abduce([(g, label)], node, context, {g: node})
             return

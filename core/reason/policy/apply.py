@@ -115,8 +115,17 @@ class PolicyState:
                 self.store = None
             self.book, self.workspace = PolicyBook(self.paths(ctx)[0]), name
         if self.book.refresh():
-            ctx.emit(Warning(f"policies not reloaded: {self.book.error}"))
+            ctx.emit(Warning(self.problem()))
         return self.book
+
+    def problem(self) -> str:
+        """What is wrong with the workspace's policies.yaml and what is in force meanwhile."""
+        book = self.book
+        assert book is not None and book.error is not None
+        meanwhile = (f"the {len(book.rules)} rules read before stay in force" if book.rules
+                     else "no policy rule applies")
+        where = book.path or "policies.yaml"
+        return f"policies not reloaded from {where}: {book.error.message}; {meanwhile} until it is fixed"
 
     def store_for(self, ctx):
         if self.store is None:
@@ -137,10 +146,13 @@ def policy_state(ctx) -> PolicyState:
 
 def steer(ctx, cmd, arg: str):
     """Run `cmd.handler(ctx, arg)` under the workspace's policies (the dispatcher's hook)."""
+    state = policy_state(ctx)
+    book = state.book_for(ctx)    # read (when changed) before any command, so a bad file is reported at once
     if cmd.name in EXEMPT_COMMANDS or getattr(cmd, "group", "") in EXEMPT_GROUPS:
         return cmd.handler(ctx, arg)
-    state = policy_state(ctx)
-    book = state.book_for(ctx)
+    if book.error is not None and not book.reported_now:
+        ctx.emit(Warning(f"policies.yaml still has an error (/policy list shows it); "
+                         f"{'older rules' if book.rules else 'no rules'} in force"))
     if not book.rules:
         return cmd.handler(ctx, arg)
     return _steered_run(ctx, state, book, cmd, arg)

@@ -2,8 +2,10 @@
 
 A rule is data: `{name, target, filter, attributes, enabled, priority}`. Filters match run
 attributes by exact value, any-of list, or a comparison written as a string (">= 3").
-Files are read with `yaml.safe_load` only; a bad file is one UserError naming the rule and
-field, and the policies in force stay as they were.
+Files are read with a safe YAML loader that knows only JSON's types (no timestamps, sets or
+binary; integers of at most 100 digits; at most 20 levels deep); a bad file is one UserError
+naming the rule and field, and the policies in force stay as they were. A rule sets only the
+attributes its target allows (TARGET_ATTRIBUTES): never a host or a path.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from core.errors import UserError
 
@@ -23,6 +25,18 @@ TARGETS = ("llm", "prompter", "reasoner")
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.~+-]{0,63}$")
 _KEY = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
 _COMPARE = re.compile(r"^\s*(>=|<=|!=|==|>|<)\s*(.*?)\s*$")
+
+
+# what each target may set: settings (changed for the run only) and hints the commands read
+# (`mode` by /ask, `prompter` by /explore). Hosts, paths and anything else are refused by name.
+_MODEL = ("model", "temperature")
+TARGET_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "llm": frozenset({*_MODEL, "llm_timeout", "llm_retries", "llm_cache", "llm_max_tokens", "repair_temperature",
+                      "judge_model"}),
+    "prompter": frozenset({*_MODEL, "prompter"}),
+    "reasoner": frozenset({*_MODEL, "mode", "max_steps", "world", "max_answers", "proof_depth", "proof_attempts",
+                           "proof_timeout", "math_timeout", "max_facts"}),
+}
 
 
 def normalise_key(key: str) -> str:
@@ -139,18 +153,27 @@ class PolicyRule(BaseModel):
 
     @field_validator("attributes")
     @classmethod
-    def _attributes(cls, v: dict) -> dict:
+    def _attributes(cls, v: dict, info: ValidationInfo) -> dict:
         from core.settings import Settings
 
         if not v:
             raise ValueError("a rule must set at least one attribute")
         fields = Settings.model_fields
         probe = Settings()
+        target = info.data.get("target")
         out = {}
         for key, value in v.items():
             k = normalise_key(key)
             if not _KEY.match(k):
-                raise ValueError(f"bad attribute name {key!r}")
+                raise ValueError(f"bad attribute name {str(key)[:40]!r}")
+            allowed = TARGET_ATTRIBUTES.get(target) if isinstance(target, str) else None
+            if allowed is not None and k not in allowed:
+                if any(k == a for t in TARGET_ATTRIBUTES.values() for a in t):
+                    owner = ", ".join(t for t, names in TARGET_ATTRIBUTES.items() if k in names)
+                    raise ValueError(f"a {target} rule cannot set {k} (target {owner} can)")
+                if _is_place(k):
+                    raise ValueError(f"{k}: a policy never sets hosts or paths")
+                raise ValueError(f"unknown attribute {k!r} (a {target} rule sets {', '.join(sorted(allowed))})")
             if not _scalar(value):
                 raise ValueError(f"{k}: one value (text, number, true/false), not {type(value).__name__}")
             if k in fields:
@@ -193,6 +216,10 @@ class PolicyRule(BaseModel):
         return f"when {cond} set {sets}"
 
 
+def _is_place(key: str) -> bool:
+    return key.endswith(("_host", "_url", "_path", "_dir", "_file", "_home")) or key in ("host", "url", "path")
+
+
 class PolicyFile(BaseModel):
     """The top level of policies.yaml (the rules themselves are checked one by one)."""
 
@@ -225,15 +252,9 @@ def rule_from_data(data: object, *, where: str = "rule") -> PolicyRule:
 
 def parse_policies(text: str, *, source: str = "policies.yaml") -> tuple[PolicyFile, list[PolicyRule]]:
     """Parse and validate a whole file. A top-level list is read as the rules alone."""
-    import yaml
+    from core.reason.policy.loader import load_yaml
 
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        problem = getattr(err, "problem", None) or "not valid YAML"
-        raise UserError(f"{where}: {problem}", hint="fix the file; the previous policies stay in force") from None
+    data = load_yaml(text, source=source)
     if data is None:
         data = {}
     if isinstance(data, list):
@@ -270,6 +291,7 @@ class PolicyBook:
         self.error: UserError | None = None
         self._stamp: tuple | None = None
         self.version = 0            # bumped on every change (cheap "did anything change?")
+        self.reported_now = False   # the last refresh() found a new error (reported in full just now)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -286,6 +308,7 @@ class PolicyBook:
         """Reload if the file changed. Returns True when a new error appeared (report it once)."""
         if self.path is None:
             return False
+        self.reported_now = False
         stamp = self._current_stamp()
         if stamp == self._stamp:
             return False
@@ -298,10 +321,10 @@ class PolicyBook:
             text = self.path.read_text(encoding="utf-8")
             self.head, self.rules = parse_policies(text, source=self.path.name)
         except UserError as err:
-            self.error = err
+            self.error, self.reported_now = err, True
             return True
         except (OSError, UnicodeDecodeError) as err:
-            self.error = UserError(f"cannot read {self.path}: {err}")
+            self.error, self.reported_now = UserError(f"cannot read it: {getattr(err, 'strerror', None) or err}"), True
             return True
         self.error = None
         self.version += 1

@@ -33,6 +33,7 @@ class Env:
     members: dict = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
     functions: dict = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
     variables: dict = field(default_factory=dict)      # declared variable name -> z3 sort
+    expanded: int = 0                                   # Sum terms built so far (capped at MAX_SUM_TERMS)
     _fresh: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def symbol_taken(self, name: str) -> bool:
@@ -173,6 +174,7 @@ class Builder:
         self.env, self.where = env, where
         self.local = local or {}          # extra declared variables (entry-local, optimization)
         self.free = free or {}            # names usable without a binder (optimization decision variables)
+        self.repeats = 1                  # how often the term being built is built: product of enclosing Sums
 
     def fail(self, col: int, problem: str, hint: str | None = None):
         at = f"column {col}: " if col else ""
@@ -417,14 +419,17 @@ def _sum(b, node, scope):
     size = 1
     for d in domains:
         size *= len(d)
-    if size > MAX_SUM_TERMS:
-        b.fail(node.col, f"Sum would expand to {size} terms (at most {MAX_SUM_TERMS})")
-    terms = []
-    for combo in itertools.product(*domains):
+    total = size * b.repeats            # a Sum inside a Sum is expanded once per outer term
+    if total > MAX_SUM_TERMS or b.env.expanded + total > MAX_SUM_TERMS:
+        b.fail(node.col, f"Sum would expand to {total:,} terms; a program may expand at most {MAX_SUM_TERMS:,}",
+               hint="sum over smaller sorts, or state the total with a function")
+    b.env.expanded, outer, b.repeats, terms = b.env.expanded + size, b.repeats, max(1, total), []
+    for combo in itertools.product(*domains):   # (a failure ends the whole build: no need to restore)
         t = b.term(node.args[1], {**scope, **dict(zip(names, combo))})
         if not is_numeric(t.sort()):
             b.fail(node.col, f"sort mismatch: Sum adds numbers, got {_sort_name(t.sort())}")
         terms.append(t)
+    b.repeats = outer
     if not terms:
         return z3.IntVal(0, b.env.ctx)
     return z3.Sum(*terms) if len(terms) > 1 else terms[0]

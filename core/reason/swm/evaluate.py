@@ -11,8 +11,10 @@ import time
 from dataclasses import dataclass, field
 
 from core.errors import UserError
+from core.llm import LLMError
 from core.memory.working import WorkingMemory
 from core.reason.swm import datasets
+from core.reason.swm.english import split_sentences
 from core.reason.swm.reasoner import SWM
 
 DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
@@ -22,9 +24,12 @@ DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
 class Score:
     dataset: str
     mode: str
+    system: str = "sym"           # sym | llm (the model alone, one chain-of-thought call per item)
     n: int = 0
     correct: int = 0
-    llm_calls: int = 0
+    llm_calls: int = 0            # answered calls, cached ones included
+    cached_calls: int = 0
+    failed_calls: int = 0
     tokens: int = 0
     seconds: float = 0.0
     failures: dict[str, int] = field(default_factory=dict)   # error message → count
@@ -33,20 +38,49 @@ class Score:
     def accuracy(self) -> float:
         return self.correct / self.n if self.n else 0.0
 
+    @property
+    def seconds_per_item(self) -> float:
+        return self.seconds / self.n if self.n else 0.0
+
     def to_dict(self) -> dict:
-        return {"dataset": self.dataset, "n": self.n, "correct": self.correct, "accuracy": round(self.accuracy, 4),
-                "llm_calls": self.llm_calls, "tokens": self.tokens, "seconds": round(self.seconds, 3),
-                "mode": self.mode}
+        return {"dataset": self.dataset, "system": self.system, "mode": self.mode, "n": self.n,
+                "correct": self.correct, "accuracy": round(self.accuracy, 4), "llm_calls": self.llm_calls,
+                "cached_calls": self.cached_calls, "failed_calls": self.failed_calls, "tokens": self.tokens,
+                "seconds": round(self.seconds, 3), "seconds_per_item": round(self.seconds_per_item, 3),
+                "failures": dict(self.failures)}
 
 
-def _tokens(llm) -> tuple[int, int]:
+def _counts(llm) -> tuple[int, int, int]:
     if llm is None:
-        return 0, 0
+        return 0, 0, 0
     s = llm.stats()
-    return s.get("calls", 0), s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)
+    return s.get("calls", 0), s.get("cached", 0), s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)
 
 
-def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True) -> str:
+_BASELINE_HINTS = {"proofwriter": "End with: Answer: True, False or Unknown.",
+                   "clutrr": "End with: Answer: <name> is the <relation> of <name>.",
+                   "boxes": "End with: Answer: the items in that box, separated by commas (or nothing).",
+                   "lsat-ar": "End with: Answer: the letter of the right option."}
+
+
+def baseline_answer(problem, llm) -> str:
+    """The model alone on the same item: one chain-of-thought call, its final answer line."""
+    from core.reason.swm import prompts
+
+    if llm is None:
+        raise UserError("the llm baseline needs a language model")
+    context = problem.context or " ".join(problem.context_sentences)
+    if problem.rules:
+        context += "\nRules: " + " ".join(problem.rules)
+    question = problem.question
+    if problem.options:
+        question += "\n" + "\n".join(f"{chr(65 + i)}) {o}" for i, o in enumerate(problem.options))
+    reply = llm.chat(prompts.baseline_messages(context, question, _BASELINE_HINTS.get(problem.dataset, "")),
+                     purpose="bench.baseline")
+    return prompts.final_answer(reply.text)
+
+
+def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, counts: dict | None = None) -> str:
     """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
     if problem.dataset == "lsat-ar":
         if llm is None:
@@ -59,35 +93,49 @@ def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True) 
         return letter
     memory = WorkingMemory()
     swm = SWM(memory, llm=llm, merge="off", run=f"bench-{problem.id}")
-    if problem.dataset == "clutrr":
-        story = problem.gold_facts if gold_facts else [problem.context or problem.question]
-        swm.tell(list(story) + list(problem.rules))
-        question = problem.question.rsplit(".", 1)[-1].strip() or problem.question
-    else:
-        swm.tell(list(problem.context_sentences) + list(problem.rules))
-        question = problem.question
-    out = swm.ask(question, mode=mode, fallback=False)
+    try:
+        if problem.dataset == "clutrr":
+            # rules first, so that their predicates are the model's choices for the story's sentences;
+            # the story split into sentences exactly as /tell splits it
+            story = problem.gold_facts if gold_facts else (
+                list(problem.context_sentences) or split_sentences(problem.context or problem.question))
+            swm.tell(list(problem.rules) + list(story), partial=True)
+            question = problem.question.rsplit(".", 1)[-1].strip() or problem.question
+        else:
+            swm.tell(list(problem.context_sentences) + list(problem.rules), partial=True)
+            question = problem.question
+        out = swm.ask(question, mode=mode, fallback=False)
+    finally:
+        if counts is not None:       # model calls that failed inside SWM and were absorbed (partial tells)
+            counts["failed"] = counts.get("failed", 0) + swm.failed_calls
     return out.answer
 
 
 def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: bool = True,
-             limit: int | None = None, progress=None) -> Score:
+             limit: int | None = None, progress=None, baseline: bool = False) -> Score:
+    """Score one dataset: sym (tell + ask), or with `baseline` the model alone."""
     problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
-    score = Score(dataset, mode)
-    calls0, tokens0 = _tokens(llm)
+    score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
+    calls0, cached0, tokens0 = _counts(llm)
+    counts: dict = {}
     start = time.perf_counter()
     for n, problem in enumerate(problems, start=1):
         score.n += 1
         try:
-            text = answer(problem, llm=llm, mode=mode, gold_facts=gold_facts)
+            if baseline:
+                text = baseline_answer(problem, llm)
+            else:
+                text = answer(problem, llm=llm, mode=mode, gold_facts=gold_facts, counts=counts)
         except UserError as err:
             score.failures[err.message[:80]] = score.failures.get(err.message[:80], 0) + 1
+            score.failed_calls += isinstance(err, LLMError) and err.reason != "bad-output"
             text = ""
         if datasets.is_correct(problem, text):
             score.correct += 1
         if progress is not None:
             progress(n, len(problems))
     score.seconds = time.perf_counter() - start
-    calls1, tokens1 = _tokens(llm)
-    score.llm_calls, score.tokens = calls1 - calls0, tokens1 - tokens0
+    calls1, cached1, tokens1 = _counts(llm)
+    score.llm_calls, score.cached_calls, score.tokens = calls1 - calls0, cached1 - cached0, tokens1 - tokens0
+    score.failed_calls += counts.get("failed", 0)
     return score

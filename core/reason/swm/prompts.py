@@ -2,8 +2,9 @@
 
 Every prompt is built here from plain strings (our own wording of the Symbolic Working
 Memory method: fact/rule initialisation against a schema, question → goal, rule
-implementation for one instance). Replies are validated by the pydantic models below;
-field values are then parsed by the logic grammar, never evaluated.
+implementation for one instance). Extraction and goals are written for small models: the
+model picks from lists (checked in choice.py), with worked examples in invented words.
+Nothing a model returns is evaluated.
 """
 
 from __future__ import annotations
@@ -11,76 +12,98 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, field_validator
 
 LANGUAGE = """Logic syntax (Prolog-like Datalog):
-- fact: predicate(arg, arg).   e.g. father_of(joshua, don).  big(bob).
-- constants are lower_case or 'quoted words'; variables start Upper-case (X, Y, Person).
-- rule: head(X) :- body1(X), body2(X, Y).   all head variables appear in the body.
-- strong negation: ~green(gary).  (a statement that something is NOT the case)
-- "C is the R of A" is written r_of(c, a), e.g. "Jay is the brother of John" → brother_of(jay, john).
-- predicate names: lower_snake_case; adjectives as one-place predicates (big(bob)); verbs in
-  third person singular with subject first (eats(cat, mouse))."""
+- fact: predicate(arg, arg).   constants lower_case or 'quoted words'; variables start Upper-case.
+- rule: head(X) :- body1(X), body2(X, Y).   strong negation: ~pred(x).
+- "C is the R of A" is written r_of(c, a)."""
+
+# The worked examples use invented words only, so nothing in them can leak into an answer as
+# if it were knowledge; sym rejects a proposed predicate that copies one of these words.
+EXAMPLE_WORDS = frozenset("""dax wug mib mib_of plon quiv tarn zell fep blork blorks blorked glim
+glimmy""".split())
+
+EXTRACTION_SYSTEM = """You read one English sentence and choose the facts and rules it states.
+You do not write logic. You choose:
+- "predicate": one name from the Predicates list (mind the order of its arguments A, B),
+  or "other" with "new_predicate" (a short lower_snake_case name) only when none fits;
+- "args": from the Things list only; X, Y, Z stand for "anything" in general statements;
+- "kind": "fact" (about named things), "rule" (always true in general), "soft" (usually true,
+  needs judgement); a rule or soft statement puts its conditions in "if";
+- "negated": true when the sentence says it is NOT so.
+Answer with JSON only.
+
+Predicates: dax(A): A is dax | mib_of(A, B): A is the mib of B | other
+Things: plon, quiv, X, Y, Z
+Sentence: Quiv is the mib of Plon, and Plon is not dax.
+{"statements": [{"kind": "fact", "predicate": "mib_of", "args": ["quiv", "plon"], "negated": false},
+ {"kind": "fact", "predicate": "dax", "args": ["plon"], "negated": true}]}
+
+Predicates: dax(A): A is dax | wug(A): A is a wug | other
+Things: X, Y, Z
+Sentence: Every wug is dax, but wugs usually glim.
+{"statements": [{"kind": "rule", "predicate": "dax", "args": ["X"], "negated": false,
+  "if": [{"predicate": "wug", "args": ["X"], "negated": false}]},
+ {"kind": "soft", "predicate": "other", "new_predicate": "glims", "args": ["X"], "negated": false,
+  "if": [{"predicate": "wug", "args": ["X"], "negated": false}]}]}
+
+Predicates: mib_of(A, B): A is the mib of B | other
+Things: zell, tarn, fep, X, Y, Z
+Sentence: Zell took her mib Tarn to the fep.
+{"statements": [{"kind": "fact", "predicate": "mib_of", "args": ["tarn", "zell"], "negated": false}]}"""
 
 
-def _schema_lines(schema: list[str]) -> str:
-    return "\n".join(f"- {line}" for line in schema) if schema else "- (empty: choose clear names)"
+def predicate_lines(predicates: dict[str, tuple[int, ...]], templates: dict[str, str]) -> str:
+    """`name(A, B): template` entries joined for a prompt (the templates' {0} {1} as A, B)."""
+    out = []
+    for name in sorted(predicates):
+        for arity in predicates[name]:
+            letters = "ABCDEFG"[:arity]
+            entry = f"{name}({', '.join(letters)})"
+            template = templates.get(f"{name}/{arity}", "")
+            if not template and name.endswith("_of") and arity == 2:
+                template = "{0} is the " + name.removesuffix("_of").replace("_", " ") + " of {1}"
+            elif not template and arity == 1:
+                template = "{0} is " + name.replace("_", " ")
+            if template:
+                for i, letter in enumerate(letters):
+                    template = template.replace("{%d}" % i, letter)
+                entry += f": {template}"
+            out.append(entry)
+    return " | ".join(out + ["other"])
 
 
-class Extracted(BaseModel):
-    sentence: int = Field(description="the number of the sentence this clause comes from")
-    kind: str = Field(description="fact, rule or soft")
-    logic: str = Field(description="one clause in the logic syntax, ending with a period")
-
-    @field_validator("kind", mode="before")
-    @classmethod
-    def _kind(cls, v: object) -> str:
-        text = str(v).strip().lower()
-        return {"facts": "fact", "rules": "rule", "soft rule": "soft", "soft_rule": "soft"}.get(text, text)
+def extraction_messages(sentence: str, predicates: str, things: list[str]) -> list[dict]:
+    """One sentence to classify. The system prompt is the same for every call (a server can reuse it)."""
+    user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nSentence: {sentence}"
+    return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
 
 
-class Extraction(BaseModel):
-    items: list[Extracted]
+GOAL_SYSTEM = """You read a question and choose the goal a reasoner must check. You do not write logic:
+- "kind": "truth" (a yes/no question or a statement to judge), "values" (asks which things:
+  put X where the answer goes), "relation" (how two things are related: args are the two);
+- "predicate": one name from the Predicates list, or "other" with "new_predicate";
+- "args": from the Things list only; "negated": true when the question asks whether something is NOT so.
+Answer with JSON only.
+
+Predicates: dax(A): A is dax | mib_of(A, B): A is the mib of B | other
+Things: plon, quiv, X
+Question: Is Plon dax?
+{"kind": "truth", "predicate": "dax", "args": ["plon"], "negated": false}
+Question: Who is the mib of Quiv?
+{"kind": "values", "predicate": "mib_of", "args": ["X", "quiv"], "negated": false}
+Question: How is Plon related to Quiv?
+{"kind": "relation", "predicate": "other", "args": ["plon", "quiv"], "negated": false}"""
 
 
-def extraction_messages(sentences: list[str], schema: list[str]) -> list[dict]:
-    numbered = "\n".join(f"{n}. {s}" for n, s in enumerate(sentences, start=1))
-    system = f"""You turn English statements into logic clauses for a symbolic reasoner.
-{LANGUAGE}
-Reuse the predicates already in the schema whenever they mean the same thing:
-{_schema_lines(schema)}
-For each sentence give one or more clauses. kind is "fact" for a statement about specific
-things, "rule" for a general statement that the logic captures exactly, and "soft" for a
-general statement that needs judgement or world knowledge (write its premises and
-conclusion as a rule anyway; it will be applied case by case). Answer with JSON only:
-{{"items": [{{"sentence": 1, "kind": "fact", "logic": "big(bob)."}}]}}"""
-    return [{"role": "system", "content": system}, {"role": "user", "content": numbered}]
+def goal_messages(question: str, predicates: str, things: list[str]) -> list[dict]:
+    user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nQuestion: {question}"
+    return [{"role": "system", "content": GOAL_SYSTEM}, {"role": "user", "content": user}]
 
 
-def repair_messages(previous: list[dict], reply: str, problems: list[str]) -> list[dict]:
-    listed = "\n".join(f"- {p}" for p in problems)
+def repair_messages(previous: list[dict], reply: str, problem: str) -> list[dict]:
+    """The rejected reply and the checker's exact words, for another try."""
     return [*previous, {"role": "assistant", "content": reply},
-            {"role": "user", "content": f"Some clauses could not be used:\n{listed}\n"
-                                        "Send the whole JSON again with those clauses corrected."}]
-
-
-class GoalModel(BaseModel):
-    kind: str = Field(description="truth, values or relation")
-    query: str = Field(description="the goal in the logic syntax, without ?- ")
-
-    @field_validator("kind", mode="before")
-    @classmethod
-    def _kind(cls, v: object) -> str:
-        return str(v).strip().lower()
-
-
-def goal_messages(question: str, schema: list[str]) -> list[dict]:
-    system = f"""You turn a question into a goal for a symbolic reasoner.
-{LANGUAGE}
-Known predicates:
-{_schema_lines(schema)}
-kind "truth": a yes/no statement, query is one ground atom, e.g. furry(charlie).
-kind "values": asks for things, query has variables, e.g. contains(box_0, X).
-kind "relation": asks how two things are related, query is rel(a, b) with the two constants.
-Answer with JSON only: {{"kind": "truth", "query": "furry(charlie)"}}"""
-    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+            {"role": "user", "content": f"That reply cannot be used: {problem}\n"
+                                        "Answer again with the corrected JSON only."}]
 
 
 class Implementation(BaseModel):
@@ -121,3 +144,24 @@ def chat_messages(text: str, memory_lines: list[str], history: list[dict]) -> li
               "cite its id like [f1a2b3c4d5e6]. Say so when the memory does not settle a point.\n\n"
               f"Working memory:\n{listed}")
     return [{"role": "system", "content": system}, *history[-8:], {"role": "user", "content": text}]
+
+
+BASELINE_SYSTEM = """Read the text and answer the question. Think step by step in a few short
+sentences, then give the final answer on the last line, starting with "Answer:"."""
+
+
+def baseline_messages(context: str, question: str, hint: str = "") -> list[dict]:
+    """The model alone: one chain-of-thought call over the whole text (the bench's baseline)."""
+    user = f"Text: {context}\n\nQuestion: {question}" + (f"\n{hint}" if hint else "")
+    return [{"role": "system", "content": BASELINE_SYSTEM}, {"role": "user", "content": user}]
+
+
+def final_answer(text: str) -> str:
+    """What follows the last "Answer:" in a chain-of-thought reply (else its last non-empty line)."""
+    import re
+
+    found = re.findall(r"answer\s*[:：]\s*(.+)", text, flags=re.I)
+    if found:
+        return found[-1].strip().strip("*").strip()
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -16,13 +16,15 @@ import difflib
 from dataclasses import dataclass, field
 
 from core.errors import ParseError, UserError
+from core.llm import LLMError
 from core.events import Emit, TraceNode, ignore
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
 from core.logic.parser import parse_atom, parse_program, parse_query
-from core.logic.terms import Atom, Naf, Rule, Var
+from core.logic.terms import Atom, Naf, Rule, Var, format_const
 from core.memory.working import SOFT, Item, WorkingMemory, item_id
 from core.reason.swm import english
-from core.reason.swm import prompts
+from core.reason.swm import extraction, prompts
+from core.reason.swm.choice import Invalid
 from core.reason.swm.grounding import (_ground, _instances, _premise_text, _walk, lower_predicates,  # noqa: F401
                                        relevant_items)
 
@@ -37,9 +39,20 @@ class Told:
     removed: list[Item] = field(default_factory=list)
     duplicates: int = 0
     problem: str = ""
+    kept: bool = True                # False: understood, but not stored because another sentence failed
+
+    @property
+    def outcome(self) -> str:
+        """stored | known (nothing new) | failed (nothing read) | held (read, not stored: another failed)."""
+        if self.problem:
+            return "failed"
+        if not self.kept:
+            return "held"
+        return "stored" if self.items or self.removed else "known"
 
     def to_dict(self) -> dict:
-        out = {"sentence": self.sentence, "path": self.path, "added": [it.to_dict() for it in self.items]}
+        out = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
+               "added": [it.to_dict() for it in self.items]}
         if self.removed:
             out["removed"] = [it.id for it in self.removed]
         if self.duplicates:
@@ -70,6 +83,24 @@ class AskOutcome:
                 **({"values": self.values} if self.values else {})}
 
 
+class TellIncomplete(UserError):
+    """Some sentence of a /tell could not be read, so nothing was stored. `told` says what
+    each sentence would have become and why the others failed."""
+
+    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1):
+        super().__init__(message, hint=hint)
+        self.told = told
+        self.exit_code = exit_code
+
+
+NO_MODEL = ("unreachable", "no-model", "offline")
+
+
+def _quoted(sentences: list[str], limit: int = 3) -> str:
+    shown = ", ".join(f"'{s}'" for s in sentences[:limit])
+    return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")
+
+
 def _llm_or_none(llm_factory):
     return llm_factory() if callable(llm_factory) else llm_factory
 
@@ -88,6 +119,7 @@ class SWM:
         self.run = run
         self._nodes = 0
         self.llm_calls = 0
+        self.failed_calls = 0
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -119,23 +151,79 @@ class SWM:
 
     # -- tell ----------------------------------------------------------------------
 
-    def tell(self, text: str | list[str], *, source: str = "tell") -> list[Told]:
-        """Add statements (a text, or sentences already split). LLM calls happen first;
-        a failed call writes nothing."""
+    def tell(self, text: str | list[str], *, source: str = "tell", partial: bool = False) -> list[Told]:
+        """Add statements (a text, or sentences already split). All model calls happen first. If
+        some sentence cannot be read, nothing is stored and TellIncomplete says which, unless
+        `partial`, which stores what was understood and reports the rest."""
         sentences = english.split_sentences(text) if isinstance(text, str) else [s for s in text if s.strip()]
         if not sentences:
             raise UserError("nothing to tell", hint="e.g. /tell Bob is big. All big things are red.")
         plan = [(s, english.translate(s)) for s in sentences]
         unknown = [s for s, tr in plan if tr is None]
-        extracted = self._extract(unknown) if unknown else {}
+        readings, no_model = (self._read(unknown, sentences, plan) if unknown else ({}, None))
+        failed = [s for s in unknown if s not in readings or not readings[s].clauses]
+        if failed and not partial:
+            self._refuse(sentences, failed, readings, no_model)
         told: list[Told] = []
         for sentence, tr in plan:
             self._check_cancel()
             if tr is not None:
                 told.append(self._store_translation(sentence, tr, source))
+            elif sentence in failed:
+                reading = readings.get(sentence)
+                told.append(Told(sentence, "none", problem=reading.problem if reading else
+                                 f"needs a model ({no_model.message})"))
             else:
-                told.append(self._store_extracted(sentence, extracted.get(sentence, []), source))
+                told.append(self._store_extracted(sentence, readings[sentence].clauses, source))
         return told
+
+    def _read(self, unknown: list[str], sentences: list[str], plan) -> tuple[dict, LLMError | UserError | None]:
+        """Sentences the grammar could not read, read by the model: ({sentence: Reading}, None),
+        or ({}, the error) when no model is configured or reachable."""
+        try:
+            llm = self.llm
+        except UserError as err:
+            return {}, err
+        extra: dict[str, set[int]] = {}
+        for _s, tr in plan:
+            for text in (tr.clauses if tr is not None else []):
+                for loc in parse_program(text):
+                    atoms = [loc.clause] if isinstance(loc.clause, Atom) else [
+                        a for a in (loc.clause.head, *loc.clause.body) if isinstance(a, Atom)]
+                    for a in atoms:
+                        extra.setdefault(a.pred, set()).add(len(a.args))
+        parent = self._node("tell.llm", f"read {len(unknown)} sentence(s) with the model")
+        tally = extraction.Tally()
+
+        def node(sentence: str, problem: str) -> None:
+            self._node("tell.sentence", sentence[:80], parent, problem, "failed" if problem else "ok")
+
+        try:
+            readings = extraction.extract(llm, unknown, self.memory.schema, extra=extra, context=sentences,
+                                          tally=tally, node=node)
+        except LLMError as err:
+            self.llm_calls += tally.calls
+            self.failed_calls += 1
+            if err.reason in NO_MODEL and not tally.calls:
+                return {}, err
+            raise
+        self.llm_calls += tally.calls
+        for reading in readings:
+            reading.clauses = [(kind, self._canonical(c)) for kind, c in reading.clauses]
+        return {r.sentence: r for r in readings}, None
+
+    def _refuse(self, sentences: list[str], failed: list[str], readings: dict, no_model) -> None:
+        told = [Told(s, "none", problem=(readings[s].problem if s in readings else "needs a model"))
+                if s in failed else Told(s, "llm" if s in readings else "fast", kept=False) for s in sentences]
+        understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
+        keep = "/tell --partial … keeps the understood ones"
+        if no_model is not None:
+            raise TellIncomplete(f"{understood}; needs a model: {_quoted(failed)}", told,
+                                 hint=f"{no_model.message}; {keep}",
+                                 exit_code=getattr(no_model, "exit_code", 1))
+        why = readings[failed[0]].problem
+        raise TellIncomplete(f"{understood}; not understood: {_quoted(failed)} ({why[:160]})", told,
+                             hint=f"rephrase, or {keep}")
 
     def _store_translation(self, sentence: str, tr, source: str) -> Told:
         out = Told(sentence, "state" if tr.updates else "fast")
@@ -151,8 +239,6 @@ class SWM:
         return out
 
     def _store_extracted(self, sentence: str, clauses: list[tuple[str, object]], source: str) -> Told:
-        if not clauses:
-            return Told(sentence, "none", problem="not understood")
         soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]
         hard = [(c, "llm:" + source) for kind, c in clauses if kind != "soft"]
         out = Told(sentence, "soft" if soft and not hard else "llm")
@@ -180,45 +266,6 @@ class SWM:
         removed = self.memory.remove([item_id(a) for a in doomed])
         outcome = self.memory.add([(a, source) for a in fresh], nl=sentence, merge="off") if fresh else None
         return removed, (outcome.items if outcome else [])
-
-    def _extract(self, sentences: list[str]) -> dict[str, list[tuple[str, object]]]:
-        """Sentences → (kind, clause) lists via the LLM, with one repair round for clauses that
-        do not parse. Nothing is written here."""
-        llm = self.llm
-        messages = prompts.extraction_messages(sentences, self.schema_lines())
-        node = self._node("tell.llm", f"extract {len(sentences)} sentence(s)")
-        reply = llm.json(messages, prompts.Extraction, purpose="tell")
-        self.llm_calls += 1
-        good, problems = self._check_extraction(reply, sentences)
-        if problems:
-            retry = prompts.repair_messages(messages, reply.model_dump_json(), problems)
-            self._node("tell.repair", f"repair {len(problems)} clause(s)", node, "; ".join(problems)[:300])
-            again = llm.json(retry, prompts.Extraction, purpose="tell.repair")
-            self.llm_calls += 1
-            good, problems = self._check_extraction(again, sentences)
-        return good
-
-    def _check_extraction(self, reply: prompts.Extraction, sentences: list[str]):
-        good: dict[str, list[tuple[str, object]]] = {}
-        problems = []
-        for entry in reply.items:
-            if not 1 <= entry.sentence <= len(sentences):
-                problems.append(f"sentence number {entry.sentence} does not exist")
-                continue
-            text = lower_predicates(entry.logic.strip())
-            text = text if text.endswith(".") else text + "."
-            try:
-                clauses = [loc.clause for loc in parse_program(text)]
-            except ParseError as err:
-                problems.append(f"{entry.logic!r}: {err.message}")
-                continue
-            if any(not isinstance(c, (Atom, Rule)) for c in clauses):
-                problems.append(f"{entry.logic!r}: a question is not a statement")
-                continue
-            kind = entry.kind if entry.kind in ("fact", "rule", "soft") else "rule"
-            good.setdefault(sentences[entry.sentence - 1], []).extend(
-                (kind, self._canonical(c)) for c in clauses)
-        return good, problems
 
     def _canonical(self, clause):
         """Predicates the model misspelt or cased differently mapped onto known ones."""
@@ -249,34 +296,38 @@ class SWM:
         goal = english.question_goal(question)
         if goal is not None:
             return goal
-        reply = self.llm.json(prompts.goal_messages(question, self.schema_lines()), prompts.GoalModel,
-                              purpose="ask.goal")
-        self.llm_calls += 1
-        text = lower_predicates(reply.query.strip().rstrip(".").removeprefix("?-").strip())
+        tally = extraction.Tally()
         try:
-            query = parse_query(text)
-        except ParseError as err:
-            raise UserError(f"the model's goal {text!r} does not parse: {err.message}",
+            chosen = extraction.read_goal(self.llm, question, self.memory.schema, tally=tally)
+        except Invalid as err:
+            raise UserError(f"the model could not turn the question into a goal: {err}",
                             hint="rephrase the question, or ask with ?- in logic") from None
-        atoms = [lit for lit in query.body if isinstance(lit, Atom)]
-        kind = reply.kind if reply.kind in ("truth", "values", "relation") else (
-            "truth" if query.is_ground else "values")
-        if kind == "relation" and atoms and len(atoms[0].args) == 2:
-            return english.Goal("relation", text, tuple(atoms[0].args), question)
-        canon = [self._canonical(a) for a in atoms]
-        text = ", ".join(str(a) for a in canon) if canon else text
-        return english.Goal(kind if kind != "relation" else "truth", text, (), question)
+        finally:
+            self.llm_calls += tally.calls
+        atom = chosen.atom
+        if chosen.kind == "relation":
+            shown = ", ".join(format_const(a) for a in atom.args)
+            return english.Goal("relation", f"R_of({shown})", tuple(atom.args), question)
+        return english.Goal(chosen.kind, str(self._canonical(atom)), (), question)
 
     def ask(self, question: str, *, mode: str = "hybrid", max_steps: int | None = None,
             open_world: bool = True, fallback: bool = True) -> AskOutcome:
         goal = self.goal(question)
         root = self._node("ask.goal", f"{goal.kind}: {goal.query}", detail=question)
+        # the steps run open-world (a soft rule may still settle what is not derivable yet);
+        # the closed world only reads the final "unknown" as false
         if mode == "paper":
-            out = self._ask_paper(goal, root, max_steps, open_world)
+            out = self._ask_paper(goal, root, max_steps, True)
         else:
-            out = self._ask_hybrid(goal, root, max_steps, open_world)
+            out = self._ask_hybrid(goal, root, max_steps, True)
+        if not open_world and goal.kind == "truth" and out.answer == UNKNOWN:
+            out.answer = FALSE
         out.mode, out.run = mode, self.run
-        undecided = self._undecided(goal, out.answer, out.values) and not self._mentions(goal)
+        # "unknown" about a known predicate is an answer (open world); an existential question
+        # ("Is anything big?") that memory cannot settle, or one about an unknown predicate, is not
+        unheard = not self._mentions(goal)        # closed world: "false" about nothing memory knows
+        undecided = (self._undecided(goal, out.answer, out.values) or unheard and out.answer == FALSE) and (
+            unheard or goal.kind == "truth" and not parse_query(goal.query).is_ground)
         if undecided and fallback and _llm_or_none(self._llm) is not None:
             guess = self.llm.chat(prompts.fallback_messages(question, self.context_lines(question)),
                                   purpose="ask.fallback")
@@ -318,7 +369,7 @@ class SWM:
                 self._node("ask.fact", it.text, step, why, "ok")
             if not added:
                 break
-        steps = self._justify(goal, answer)
+        steps = self._justify(goal, answer, values)
         return AskOutcome(goal.question, goal.query, goal.kind, answer, True, steps, rounds, 0, values)
 
     def _ask_paper(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
@@ -392,6 +443,8 @@ class SWM:
             truth = FALSE if FALSE in values else UNKNOWN if UNKNOWN in values else TRUE
             return truth, []
         rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
+        if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
+            return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
         return goal.render(rows), rows
 
     @staticmethod
@@ -402,15 +455,27 @@ class SWM:
     def _undecided(goal, answer: str, values: list) -> bool:
         return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
 
-    def _justify(self, goal, answer: str) -> list[str]:
-        if goal.kind != "truth" or answer not in (TRUE, FALSE):
-            return []
-        query = parse_query(goal.query)
-        atoms = [lit for lit in query.body if isinstance(lit, Atom)]
+    def _justify(self, goal, answer: str, values: list[dict] | None = None, limit: int = 3) -> list[str]:
+        """Proof steps behind a truth answer, the first `limit` value answers, or a relation."""
+        engine = self.memory.engine
+        targets: list[Atom] = []
+        if goal.kind == "relation" and answer:
+            targets = [f for f in engine.facts() if isinstance(f, Atom) and not f.neg and f.pred.endswith("_of")
+                       and tuple(f.args) == tuple(goal.args) and goal.render(f.pred) == answer][:1]
+        elif goal.kind in ("truth", "values") and (answer in (TRUE, FALSE) or values):
+            atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
+            for row in (values or [{}])[:limit]:
+                for atom in atoms:
+                    atom = _ground(atom, row)
+                    if any(isinstance(a, Var) for a in atom.args):
+                        continue
+                    targets.append(atom if answer != FALSE or engine.holds(atom) else atom.negate())
         steps: list[str] = []
-        for atom in atoms:
-            target = atom if answer == TRUE or self.memory.engine.holds(atom) else atom.negate()
-            _walk(self.memory, self.memory.why(target), steps)
+        for target in targets:
+            try:
+                _walk(self.memory, self.memory.why(target), steps)
+            except UserError:       # false by the closed world: nothing stated, nothing to show
+                continue
         return steps
 
     # -- context for chat and fallbacks --------------------------------------------

@@ -1,0 +1,103 @@
+"""A total deadline for one HTTP call to a model server, on top of httpx's per-read timeouts.
+
+httpx times each read, so a server that trickles a byte a second never times out. Requests
+made inside `within(seconds)` get one absolute end instead: every read is given only the time
+left, the body is checked between the pieces that arrive, and a timer shuts the socket when the
+time is up so that a blocked read wakes. Past the end, reads raise `httpx.ReadTimeout`.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+import httpx
+
+_local = threading.local()
+_KEY = "sym.deadline"
+
+
+@contextmanager
+def within(seconds: float | None):
+    """Requests sent by this thread inside the block must be answered within `seconds` in all."""
+    previous = getattr(_local, "end", None)
+    _local.end = time.monotonic() + seconds if seconds else None
+    try:
+        yield
+    finally:
+        _local.end = previous
+
+
+def event_hooks() -> dict:
+    """httpx `event_hooks` that put the deadline on each request and its response body."""
+    return {"request": [_on_request], "response": [_on_response]}
+
+
+def _on_request(request: httpx.Request) -> None:
+    end = getattr(_local, "end", None)
+    if end is None:
+        return
+    left = end - time.monotonic()
+    if left <= 0:
+        raise httpx.ReadTimeout("the deadline passed before the request was sent", request=request)
+    given = request.extensions.get("timeout") or {}
+    request.extensions["timeout"] = {k: left if given.get(k) is None else min(given[k], left)
+                                     for k in ("connect", "read", "write", "pool")}
+    request.extensions[_KEY] = end
+
+
+def _on_response(response: httpx.Response) -> None:
+    end = response.request.extensions.get(_KEY)
+    if end is not None:
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        response.stream = _Bounded(response.stream, end, sock, response.request)
+
+
+class _Bounded(httpx.SyncByteStream):
+    """A response body that ends with ReadTimeout at `end`, however slowly it arrives."""
+
+    def __init__(self, inner, end: float, sock: socket.socket | None, request: httpx.Request):
+        self._inner, self._end, self._request = inner, end, request
+        self._done = threading.Event()
+        self._timer = None
+        if sock is not None:
+            self._timer = threading.Timer(max(0.0, end - time.monotonic()), self._expire, (sock,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _expire(self, sock: socket.socket) -> None:
+        if not self._done.is_set():      # never touch a connection that went back to the pool
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _timeout(self) -> httpx.ReadTimeout:
+        return httpx.ReadTimeout("the reply did not end before the deadline", request=self._request)
+
+    def __iter__(self):
+        try:
+            for piece in self._inner:
+                if time.monotonic() > self._end:
+                    raise self._timeout()
+                yield piece
+        except httpx.ReadTimeout:
+            raise
+        except Exception:  # noqa: BLE001 — the timer shut the socket: that is the deadline, not the server
+            if time.monotonic() >= self._end - 0.01:
+                raise self._timeout() from None
+            raise
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
+        self._done.set()
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def close(self) -> None:
+        self._stop()
+        self._inner.close()

@@ -1,0 +1,119 @@
+"""Structured output a small model can get right on a later try: parse, check, repair.
+
+A repair sends the parser's (or the caller's checker's) exact messages and hints back, sampled
+above temperature 0 with a seed that changes per attempt, so the model can answer differently.
+The same wrong reply is never argued with twice: it gets one changed prompt, then a clear
+give-up. A reply cut off by the output cap is not echoed back (it asks for a shorter answer),
+and a model timeout moves on to the next attempt. This room only calls the model through the
+`LLM` facade; it never touches memory.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from core.llm import LLMError, Message, Reply
+from core.llm.jsonout import CUT_OFF, BadJSON, parse_model
+
+REPAIR_SEED = 1000       # seed of repair n is REPAIR_SEED + n: varied, yet replayable
+ECHO_LIMIT = 1500        # characters of a rejected reply quoted back in a changed prompt
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def _problems(reply: Reply, schema, check: Callable | None) -> tuple[object, list[str]]:
+    """(instance or None, problems): parse, validate, then the caller's check."""
+    try:
+        value = parse_model(reply.text, schema)
+    except BadJSON as err:
+        problem = str(err)
+        if reply.truncated and not problem.startswith(CUT_OFF):
+            problem = f"{CUT_OFF} at the output cap ({reply.completion_tokens} tokens): {problem}"
+        return None, [problem]
+    if check is None:
+        return value, []
+    return value, [str(p) for p in check(value) or [] if str(p).strip()]
+
+
+def _listing(problems: list[str]) -> str:
+    return "\n".join(f"- {p}" for p in problems)
+
+
+def _argue(messages: list[Message], text: str, problems: list[str]) -> list[Message]:
+    """The usual repair: the rejected reply, then exactly what was wrong with it."""
+    return list(messages) + [
+        {"role": "assistant", "content": text},
+        {"role": "user", "content": "That reply does not match the required JSON schema or was rejected:\n"
+                                    f"{_listing(problems)}\n"
+                                    "Answer again with only the corrected JSON object, no other text."}]
+
+
+def _changed(messages: list[Message], note: str) -> list[Message]:
+    """The original request with `note` added to its last user message (a different prompt)."""
+    out = [dict(m) for m in messages]
+    for m in reversed(out):
+        if m.get("role") == "user":
+            m["content"] = f"{m['content']}\n\n{note}"
+            return out
+    return out + [{"role": "user", "content": note}]
+
+
+def _quote(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + " …"
+
+
+def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | None = None, attempts: int = 2,
+                     purpose: str = "json", options: dict | None = None, model: str | None = None,
+                     on_attempt: Callable[[int, list[str]], None] | None = None, format: dict | None = None):
+    """See `LLM.json_with_repair`: at most 1 + `attempts` calls."""
+    tell = on_attempt or (lambda n, problems: None)
+    format = format if format is not None else schema.model_json_schema()
+    attempts = max(0, int(attempts))
+    convo = list(messages)
+    seen: list[str] = []
+    problems: list[str] = []
+    changed = repeated = False
+    calls = 0
+    for n in range(attempts + 1):
+        opts = dict(options or {})
+        if n:
+            opts.update(temperature=llm.settings.repair_temperature, seed=REPAIR_SEED + n)
+        try:
+            calls += 1
+            reply = llm._chat(convo, purpose if n == 0 else f"{purpose}.repair", format, opts, model)
+        except LLMError as err:
+            if err.reason != "timeout" or n == attempts:
+                raise
+            problems = [err.message]
+            tell(n + 1, problems)
+            convo = _changed(messages, "Your previous answer took too long. Answer with only the JSON, "
+                                       "as short as it can be, without repeating anything.")
+            continue
+        value, problems = _problems(reply, schema, check)
+        tell(n + 1, problems)
+        if not problems:
+            return value
+        if any(_same(reply.text, s) for s in seen):
+            repeated = True
+            if changed:
+                break          # the changed prompt got the same reply too: arguing again cannot help
+            changed = True
+            convo = _changed(messages, f"An earlier answer to this was:\n{_quote(reply.text)}\n"
+                                       f"It was rejected because:\n{_listing(problems)}\n"
+                                       "Write a different answer that fixes these problems. Reply with only the JSON.")
+        elif problems[0].startswith(CUT_OFF):
+            convo = _changed(messages, f"Your previous answer was cut off ({problems[0]}). Write a shorter answer: "
+                                       "only the JSON, each item once, no repetition.")
+        else:
+            convo = _argue(messages, reply.text, problems)
+        seen.append(reply.text)
+    hint = ("the model sent the same wrong reply again — /set model to a stronger model, or rephrase"
+            if repeated else "try again, or /set model to a stronger model")
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    err = LLMError(f"the model's reply does not match the {schema.__name__} schema: {problems[0]}{more}",
+                   reason="bad-output", hint=hint)
+    err.problems, err.calls = problems, calls
+    raise err

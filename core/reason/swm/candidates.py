@@ -1,0 +1,120 @@
+"""The constants a sentence may be about, named the way sym names them.
+
+A model that must *choose* an argument needs a list to choose from: names ("Bob", "[Jenny]",
+"James's"), definite noun phrases ("the bald eagle"), numbered things ("Box 3") and numbers,
+lower-cased here so that the model never spells a constant. The lists over-generate a little
+(the model picks); they never invent a word that is not in the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+Const = str | int
+
+# capitalised words that start sentences or clauses but name nobody
+_NOT_NAMES = frozenset("""a an the this that these those there here then if when while after before since
+because although though but and or so yet nor all every each any some no none both either neither
+most many few several one he she it they we you i his her its their our your my me him them us who
+whom whose which what where why how is are was were be been do does did not also instead later
+meanwhile however yesterday today tomorrow once finally first next last afterwards unfortunately
+luckily everyone everybody someone somebody something anything nothing nobody people things
+on in at of for with from to by into onto about over under between during""".split())
+
+# words that end a "the …" noun phrase (they are not part of the thing's name)
+_STOP = _NOT_NAMES | frozenset("""has have had can could will would should may might must likes
+contains contain sees eats chases needs visits loves""".split())
+
+_TOKEN = re.compile(r"\[[^\]]+\]|[A-Za-z][A-Za-z'’-]*|\d+|[,;:.!?()\"]")
+
+
+def _word(token: str) -> str:
+    return re.sub(r"['’]s?$", "", token)       # possessive: James's → James, Jesus' → Jesus
+
+
+def _name(words: list[str]) -> str:
+    return "_".join(w.lower() for w in words)
+
+
+def candidates(sentence: str) -> list[Const]:
+    """Constants mentioned in `sentence`, in order of first mention, without repeats."""
+    tokens = _TOKEN.findall(sentence)
+    found: list[Const] = []
+
+    def add(value: Const) -> None:
+        if value != "" and value not in found:
+            found.append(value)
+
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.startswith("["):                          # CLUTRR marks names: [Jenny]
+            add(_name(tok[1:-1].split()))
+            i += 1
+            continue
+        if tok.isdigit():
+            add(int(tok))
+            i += 1
+            continue
+        word = _word(tok)
+        if word[:1].isupper() and word.lower() not in _NOT_NAMES:
+            run = [word]
+            while i + 1 < len(tokens) and _word(tokens[i + 1])[:1].isupper() and \
+                    _word(tokens[i + 1]).lower() not in _NOT_NAMES and _word(tokens[i]) == tokens[i]:
+                i += 1
+                run.append(_word(tokens[i]))
+            if i + 1 < len(tokens) and tokens[i + 1].isdigit():  # Box 3 → box_3
+                i += 1
+                run.append(tokens[i])
+            add(_name(run))
+            i += 1
+            continue
+        if word.lower() == "the":
+            phrase = _noun_phrase(tokens[i + 1:])
+            if phrase:
+                add(" ".join(phrase))
+                if len(phrase) > 1:
+                    add(phrase[-1])                     # the head noun alone, in case the model wants it
+        i += 1
+    # bare nouns ("Bob likes jazz"): with fewer than two things found, any other content word may be one
+    for tok in tokens if len(found) < 2 else ():
+        low = _word(tok).lower()
+        if low.isalpha() and len(low) > 2 and low not in _STOP and not low.endswith("ly") and \
+                not tok[:1].isupper() and low not in found and not any(
+                    isinstance(f, str) and low in f.split(" ") for f in found):
+            add(low)
+    return found
+
+
+def _noun_phrase(tokens: list[str]) -> list[str]:
+    phrase: list[str] = []
+    for tok in tokens[:3]:
+        word = _word(tok)
+        low = word.lower()
+        if not word.isalpha() or word[:1].isupper() or low in _STOP:
+            break
+        if phrase and (low.endswith("ed") or low.endswith("s") and not low.endswith("ss")):
+            break                                       # "the cat eats" — a verb, not part of the name
+        phrase.append(low)
+        if word != tok:                                 # "the cat's" ends the phrase
+            break
+    return phrase
+
+
+def known_objects(schema, limit: int = 40) -> list[Const]:
+    """The most used constants of a memory's schema."""
+    objects = sorted(schema.objects.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    return [name for name, _ in objects[:limit]]
+
+
+def choices(sentence: str, schema=None, *, limit: int = 60) -> list[Const]:
+    """What the model may pick as an argument for `sentence`: its own constants first, then known ones."""
+    out = candidates(sentence)
+    if schema is not None:
+        out += [c for c in known_objects(schema) if c not in out]
+    return out[:limit]
+
+
+def shown(value: Const) -> str:
+    """A constant as the model sees it in an enum (a string; numbers as digits)."""
+    return str(value)

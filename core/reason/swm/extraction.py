@@ -1,0 +1,160 @@
+"""Sentences and questions the grammar cannot read, read by the model through enum choices.
+
+One call per sentence (its own candidates, the schema's predicates), then repairs that can
+succeed: the checker's exact message goes back, the repair is sampled above temperature 0, and
+a reply identical to one already rejected ends the attempt instead of being sent back again.
+Nothing here writes memory; callers store what comes back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.llm.jsonout import BadJSON, extract_json
+from core.logic.terms import Atom, Rule
+from core.reason.swm import prompts
+from core.reason.swm.candidates import candidates, choices, shown
+from core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
+from core.reason.swm.choice import goal as check_goal
+from core.reason.swm.choice import statements as check_statements
+
+REPAIRS = 2                 # repair rounds after the first reply
+REPAIR_TEMPERATURE = 0.7    # a repair at 0 tends to return the rejected reply again
+_PRONOUN = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", re.I)
+
+
+@dataclass
+class Reading:
+    """What the model made of one sentence: (kind, clause) pairs, or a problem."""
+
+    sentence: str
+    clauses: list[tuple[str, Atom | Rule]] = field(default_factory=list)
+    problem: str = ""
+
+
+@dataclass
+class Tally:
+    calls: int = 0
+    repairs: int = 0
+
+
+def _open_brackets(text: str) -> int:
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth
+
+
+def parse_reply(text: str) -> dict:
+    """The reply's JSON object; a reply cut off before its end is said to be so (a complete
+    object nested inside it is not taken for the answer)."""
+    body = text.strip()
+    fenced = re.search(r"```[a-zA-Z]*\s*(.*?)(```|$)", body, re.S)
+    if fenced and body.startswith("```"):
+        body = fenced.group(1).strip()
+    start = body.find("{")
+    if start >= 0 and _open_brackets(body[start:]) > 0:
+        raise Invalid("the JSON is cut off before its end; answer with fewer, shorter statements")
+    try:
+        value = extract_json(text, want=dict)
+    except BadJSON as err:
+        raise Invalid(str(err)) from None
+    return value
+
+
+def choose(llm, messages: list[dict], schema: dict, check, *, purpose: str, tally: Tally,
+           repairs: int = REPAIRS):
+    """(value, "") from the first reply `check` accepts, else (None, the last problem)."""
+    seen: list[str] = []
+    options = None
+    problem = ""
+    for attempt in range(repairs + 1):
+        reply = llm.chat(messages, purpose=purpose if not attempt else purpose + ".repair", format=schema,
+                         options=options)
+        tally.calls += 1
+        tally.repairs += bool(attempt)
+        text = reply.text.strip()
+        try:
+            return check(parse_reply(text)), ""
+        except Invalid as err:
+            problem = str(err)
+        if text in seen:
+            return None, f"{problem} (the model sent the same reply again)"
+        seen.append(text)
+        messages = prompts.repair_messages(messages, text, problem)
+        options = {"temperature": max(REPAIR_TEMPERATURE, float(getattr(llm.settings, "temperature", 0) or 0))}
+    return None, problem
+
+
+def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[dict[str, tuple[int, ...]], dict]:
+    """Known predicates (name → arities) and their templates, plus `extra` (e.g. from the
+    same /tell's templated sentences, not stored yet). Strong negation shares the name."""
+    arities: dict[str, set[int]] = {}
+    templates = {}
+    for key, pred in schema.predicates.items():
+        name, _, arity = key.rpartition("/")
+        name = name.lstrip("~")
+        arities.setdefault(name, set()).add(int(arity))
+        if getattr(pred, "template", ""):
+            templates[f"{name}/{arity}"] = pred.template
+    for name, found in (extra or {}).items():
+        arities.setdefault(name, set()).update(found)
+    return {n: tuple(sorted(a)) for n, a in arities.items()}, templates
+
+
+def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | None = None,
+            context: list[str] | None = None, tally: Tally, node=None) -> list[Reading]:
+    """Each sentence read by the model, one call (plus repairs) each. `context` is the whole
+    text in order, so a sentence with a pronoun is shown the one before it."""
+    predicates, templates = predicate_menu(schema, extra)
+    listed = prompts.predicate_lines(predicates, templates)
+    order = context or sentences
+    out = []
+    for sentence in sentences:
+        at = order.index(sentence) if sentence in order else -1
+        before = order[max(0, at - 2):at] if at > 0 else []
+        things = choices(sentence, schema)
+        for earlier in reversed(before):
+            things += [c for c in candidates(earlier) if c not in things]
+        menu = Menu(predicates, things, prompts.EXAMPLE_WORDS)
+        shown_sentence = sentence
+        if before and _PRONOUN.search(sentence):
+            shown_sentence = f"{sentence}\n(Before it: {before[-1]})"
+        messages = prompts.extraction_messages(shown_sentence, listed, menu.arguments)
+        found, problem = choose(llm, messages, statement_schema(menu),
+                                lambda data, m=menu, s=sentence: check_statements(data, m, s),
+                                purpose="tell", tally=tally)
+        if node is not None:
+            node(sentence, problem)
+        out.append(Reading(sentence, found or [], problem))
+    return out
+
+
+def read_goal(llm, question: str, schema, *, tally: Tally):
+    """(kind, Atom) for a question, or raises Invalid with the last problem."""
+    predicates, templates = predicate_menu(schema)
+    things = choices(question, schema)
+    menu = Menu(predicates, things, prompts.EXAMPLE_WORDS, variables=("X", "Y"))
+    messages = prompts.goal_messages(question, prompts.predicate_lines(predicates, templates), menu.arguments)
+    found, problem = choose(llm, messages, goal_schema(menu), lambda data: check_goal(data, menu, question),
+                            purpose="ask.goal", tally=tally)
+    if found is None:
+        raise Invalid(problem)
+    return found
+
+
+__all__ = ["Reading", "Tally", "extract", "read_goal", "choose", "parse_reply", "shown"]

@@ -1,0 +1,56 @@
+"""`sym bench swm` on CLUTRR stories through the protocol server: --extract reads the story
+sentence by sentence like /tell, and --baseline llm runs the model alone beside sym."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from repl.bench import run_swm
+from tests.ollama_server import DEFAULT_MODELS
+
+STORY = ("James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter, wanted to come, "
+         "but they thought she was too young. How is Natasha related to James?")
+RULE = "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A."
+
+
+def choice(pred: str, *args: str) -> str:
+    return json.dumps({"statements": [{"kind": "fact", "predicate": pred, "args": list(args), "negated": False}]})
+
+
+def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_server, tmp_path):
+    folder = tmp_path / "data" / "clutrr"
+    folder.mkdir(parents=True)
+    (folder / "eval.json").write_text(json.dumps([{"query": STORY, "rule": [RULE],
+                                                   "answer": "Natasha is the granddaughter of James."}]))
+    ollama_server.reply("Francisco is James's son and Natasha is his daughter.\n"
+                        "Answer: Natasha is the granddaughter of James.", when=lambda r: r.format is None)
+    ollama_server.reply(choice("daughter_of", "natasha", "francisco"), when="too young")   # shown with the one before
+    ollama_server.reply(choice("son_of", "Francisco", "james"), when="hunting")
+    out, err = io.StringIO(), io.StringIO()
+    code = run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+                   model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
+                   baseline="llm")
+    assert code == 0, err.getvalue()
+    sym, alone = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"]) == ("sym", 1, 1, 2)
+    assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
+    assert sym["failures"] == {} and sym["failed_calls"] == 0 and "cached_calls" in sym
+    extraction = [c for c in ollama_server.chats if c.format is not None]
+    assert [c.last_user.count("Sentence:") for c in extraction] == [1, 1]     # one sentence per call
+    assert "Sentence: James took his son Francisco out on a hunting trip." in extraction[0].last_user
+    assert "son_of(A, B): A is the son of B" in extraction[0].last_user      # the rules' predicates offered
+
+
+def test_bench_text_table_counts_a_story_the_model_cannot_read_as_a_failure(ollama_server, tmp_path):
+    folder = tmp_path / "data" / "clutrr"
+    folder.mkdir(parents=True)
+    (folder / "eval.json").write_text(json.dumps([{"query": STORY, "rule": [RULE],
+                                                   "answer": "Natasha is the granddaughter of James."}]))
+    ollama_server.reply("I am not sure.")                     # no JSON at all, every time
+    out, err = io.StringIO(), io.StringIO()
+    run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+            model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=False, limit=None, out=out, err=err)
+    header, row = out.getvalue().splitlines()
+    assert header.split()[:4] == ["dataset", "system", "n", "correct"]
+    assert row.split()[:5] == ["clutrr", "sym", "hybrid", "1", "0"]
