@@ -35,7 +35,7 @@ class Settings(BaseModel):
     temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature; at 0, identical requests are answered from the call log."""
     llm_timeout: float = Field(default=120.0, gt=0, allow_inf_nan=False)
-    """Seconds one model call may take."""
+    """Seconds one model call may take in all (a total deadline, streamed or not)."""
     llm_retries: int = Field(default=2, ge=0, le=20)
     """Retries (with backoff) after a transient failure (refused connection, 5xx)."""
     llm_cache: bool = True

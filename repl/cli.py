@@ -108,6 +108,8 @@ def logs_command(
         typer.echo(f"#{row['id']} {when} {row['model']} {row['purpose']} {tokens}{flag}  {outcome}")
     if not rows and not json_lines:
         typer.echo("no model calls logged yet", err=True)
+    if rows and not json_lines:
+        typer.echo(log.summary(), err=True)
 
 
 @app.command("replay")
@@ -162,18 +164,21 @@ def bench_swm(
     ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL", help="The Ollama server."),
     json_lines: bool = typer.Option(False, "--json", help="One JSON object per dataset and mode."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N problems of each."),
+    baseline: str = typer.Option("none", "--baseline", help="llm: also run the model alone (one chain-of-thought call per item)."),
 ) -> None:
     """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
     from core.errors import UserError
     from repl.bench import run_swm
 
     modes = ["hybrid", "paper"] if mode == "both" else [mode]
-    if any(m not in ("hybrid", "paper") for m in modes) or llm not in ("auto", "on", "off"):
-        typer.echo("sym: --mode is hybrid, paper or both; --llm is auto, on or off", err=True)
+    if any(m not in ("hybrid", "paper") for m in modes) or llm not in ("auto", "on", "off") \
+            or baseline not in ("none", "llm"):
+        typer.echo("sym: --mode is hybrid, paper or both; --llm is auto, on or off; --baseline is none or llm", err=True)
         raise typer.Exit(2)
     try:
         raise typer.Exit(run_swm(data, modes=modes, datasets=dataset, gold_facts=gold_facts, llm_mode=llm,
-                                 model=model, host=ollama_host, as_json=json_lines, limit=limit))
+                                 model=model, host=ollama_host, as_json=json_lines, limit=limit,
+                                 baseline=baseline))
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
         raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)

@@ -10,10 +10,10 @@ import sys
 
 from core.errors import UserError
 from core.logic.parser import ends_clause
-from repl.batch import narrator
+from repl.batch import failure_code, narrator
 from repl.dispatcher import MemoryOptions, open_shell
 from repl.render import TextRenderer
-from repl.results import Exit
+from repl.results import Exit, Failure
 
 
 def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:
@@ -27,7 +27,7 @@ def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
     if interactive:
         print("sym — type /help for commands, /bye to leave")
     pending: list[str] = []
-    number = 0
+    number = code = 0
     while True:
         try:
             line = input(("… " if pending else "sym> ") if interactive else "")
@@ -52,6 +52,8 @@ def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
             renderer.narrate("interrupted")
             continue
         renderer.result(0, text, "", result)
+        if isinstance(result, Failure) and not interactive:
+            code = max(code, failure_code(result))   # piped input exits like --batch without --bail
         if isinstance(result, Exit):
             break
-    return 0
+    return code

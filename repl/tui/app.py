@@ -260,8 +260,8 @@ class SymApp(App):
     # -- events from the shell (on the UI thread) -----------------------------------------
 
     async def on_shell_event(self, event: object) -> None:
-        from core.events import (ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMToken, ModelShown,
-                                 PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
+        from core.events import (ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMProgress, LLMToken,
+                                 ModelShown, PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
 
         if isinstance(event, LLMToken):
             await self.transcript.stream(event.text)
@@ -279,6 +279,10 @@ class SymApp(App):
             self.notify(event.message, severity="warning")
         elif isinstance(event, Progress):
             self.status.show(job=f"{event.task} {event.done}/{event.total}")
+        elif isinstance(event, LLMProgress):
+            jobs = " › ".join(self.jobs)
+            shown = "" if event.done else f"{event.purpose}: {event.tokens} tokens, {event.seconds:.0f}s"
+            self.status.show(job=f"{jobs} · {shown}" if jobs and shown else jobs or shown)
         elif isinstance(event, JobStarted):
             self.jobs.append(event.name)
             self.status.show(job=" › ".join(self.jobs))

@@ -179,8 +179,8 @@ def test_garbage_lines_are_ignored_and_counted(s):
 def test_a_goal_with_no_usable_alternatives_is_a_leaf(s):
     s.script("OR", "wet grass", "???\n!!!")
     e = s.explore("wet grass --prompter t --depth 2").exploration
-    assert e.program.text() == "'wet grass'."
-    assert [(n.node, n.kind) for n in s.nodes()] == [("n1", "explore.and"), ("n1", "explore.leaf")]
+    assert e.program.text() == "" and not e.top_holds and e.status.startswith("unknown")
+    assert [(n.node, n.kind, n.status) for n in s.nodes()] == [("n1", "explore.and", "goal"), ("n1", "explore.and", "unanswered")]
 
 
 # -- refiners ------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def test_replay_verify_is_equal_for_an_unchanged_run(sym_exe, sym_home, tmp_path
                       "?- path(a, X).\n/why path(a, c)\n/forget edge(b, c)\n?- path(a, c).\n")
     assert run(sym_exe, "--batch", str(script)).returncode == 0
     (path,) = recorded(sym_home)
-    proc = run(sym_exe, "replay", str(path), "--verify")
+    proc = run(sym_exe, "replay", str(path), "--verify", "--trust")
     assert proc.returncode == 0, proc.stderr
     assert "replayed 7 commands" in proc.stderr and "equal" in proc.stderr
 
@@ -55,7 +55,7 @@ def test_replay_verify_reports_what_changed(sym_exe, sym_home, tmp_path):
     run(sym_exe, "--batch", str(script))
     (path,) = recorded(sym_home)
     facts.write_text("edge(a, z).\n")          # the world changed since the recording
-    proc = run(sym_exe, "replay", str(path), "--verify")
+    proc = run(sym_exe, "replay", str(path), "--verify", "--trust")
     assert proc.returncode == 1
     assert "input 1" in proc.stderr and "memory changes differ" in proc.stderr and "input 2" in proc.stderr
 

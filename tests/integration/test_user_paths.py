@@ -189,7 +189,9 @@ def test_an_unfinished_negation_is_left_to_the_llm_not_a_crash():
 def test_tell_with_the_llm_away_adds_nothing_even_from_templated_sentences(sym):
     sym.shell.ctx.settings.ollama_host = unused_url()
     sym.shell.ctx.settings.llm_retries = 0
-    fails(sym("/tell Bob is big. Bob adores cake in the morning."), "cannot reach")
+    result = sym("/tell Bob is big. Bob adores cake in the morning.")
+    fails(result, "1 of 2 sentences understood", "needs a model", "Bob adores cake")
+    assert "cannot reach" in result.hint and result.exit_code == 3
     assert not sym.shell.memory.items
 
 

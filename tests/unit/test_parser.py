@@ -56,7 +56,7 @@ def test_quoted_upper_case_atom_is_a_constant_not_a_variable():
     ("temperature(oslo, -3).", -3),
     ("ratio(gold, 1.618).", 1.618),
     ("ratio(tiny, -0.25).", -0.25),
-    ("size(sun, 1.5e3).", 1500.0),
+    ("size(sun, 1.5e3).", 1500),
 ])
 def test_numbers_are_ints_and_floats(text, value):
     (fact,) = clauses(text)

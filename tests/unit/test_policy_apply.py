@@ -46,7 +46,7 @@ def make_shell(events=None):
 RULES = [
     "/policy add {name: proofs, target: reasoner, filter: {command: /probe, goal_type: proof}, "
     "attributes: {max_steps: 7, mode: paper}}",
-    "/policy add {name: cool, target: llm, filter: {command: probe}, attributes: {temperature: 0.2, max_steps: 2}}",
+    "/policy add {name: cool, target: reasoner, filter: {command: probe}, attributes: {temperature: 0.2, max_steps: 2}}",
 ]
 
 

@@ -13,7 +13,7 @@ from core.reason.policy.rules import PolicyBook, parse_policies, rule_from_data
 
 
 def rule(name, filter=None, priority=0, **attributes):
-    return rule_from_data({"name": name, "target": "llm", "filter": filter or {}, "attributes": attributes,
+    return rule_from_data({"name": name, "target": "prompter" if "prompter" in attributes else "reasoner", "filter": filter or {}, "attributes": attributes,
                            "priority": priority})
 
 
@@ -144,7 +144,7 @@ def test_saving_round_trips_rules_and_keywords(tmp_path):
     book.set_keywords("legal", ["contract"])
     head, rules = parse_policies(path.read_text())
     assert head.classify == {"legal": ["contract"]}
-    assert rules[0].to_yaml_dict() == {"name": "deep", "target": "llm", "filter": {"length": ">= 12"},
+    assert rules[0].to_yaml_dict() == {"name": "deep", "target": "reasoner", "filter": {"length": ">= 12"},
                                        "attributes": {"max_steps": 8}, "priority": 2}
 
 

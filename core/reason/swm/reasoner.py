@@ -96,8 +96,12 @@ class TellIncomplete(UserError):
 NO_MODEL = ("unreachable", "no-model", "offline")
 
 
-def _quoted(sentences: list[str], limit: int = 3) -> str:
-    shown = ", ".join(f"'{s}'" for s in sentences[:limit])
+def _quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
+    def one(s: str) -> str:
+        s = " ".join(s.split())
+        return s if len(s) <= width else s[:width - 1] + "…"
+
+    shown = ", ".join(f"'{one(s)}'" for s in sentences[:limit])
     return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")
 
 
