@@ -1,5 +1,5 @@
-"""`sym bench swm` on CLUTRR stories through the protocol server: --extract reads the story
-sentence by sentence like /tell, and --baseline llm runs the model alone beside sym."""
+"""`sym bench swm` on CLUTRR stories through the protocol server: --extract reads the story like
+/tell does (sentences about named things a few at a time), and --baseline llm runs the model alone beside sym."""
 
 from __future__ import annotations
 
@@ -14,10 +14,6 @@ STORY = ("James took his son Francisco out on a hunting trip. Natasha, Francisco
 RULE = "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A."
 
 
-def choice(pred: str, *args: str) -> str:
-    return json.dumps({"statements": [{"kind": "fact", "predicate": pred, "args": list(args), "negated": False}]})
-
-
 def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_server, tmp_path):
     folder = tmp_path / "data" / "clutrr"
     folder.mkdir(parents=True)
@@ -25,21 +21,24 @@ def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_
                                                    "answer": "Natasha is the granddaughter of James."}]))
     ollama_server.reply("Francisco is James's son and Natasha is his daughter.\n"
                         "Answer: Natasha is the granddaughter of James.", when=lambda r: r.format is None)
-    ollama_server.reply(choice("daughter_of", "natasha", "francisco"), when="too young")   # shown with the one before
-    ollama_server.reply(choice("son_of", "Francisco", "james"), when="hunting")
+    triples = {"facts": [{"subject": "Francisco", "predicate": "son_of", "object": "james", "negated": False},
+                         {"subject": "natasha", "predicate": "daughter_of", "object": "francisco", "negated": False}]}
+    ollama_server.reply(json.dumps(triples), when="hunting")
     out, err = io.StringIO(), io.StringIO()
     code = run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
                    baseline="llm")
     assert code == 0, err.getvalue()
     sym, alone = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"]) == ("sym", 1, 1, 2)
+    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"]) == ("sym", 1, 1, 1)
     assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
     assert sym["failures"] == {} and sym["failed_calls"] == 0 and "cached_calls" in sym
     extraction = [c for c in ollama_server.chats if c.format is not None]
-    assert [c.last_user.count("Sentence:") for c in extraction] == [1, 1]     # one sentence per call
-    assert "Sentence: James took his son Francisco out on a hunting trip." in extraction[0].last_user
-    assert "son_of(A, B): A is the son of B" in extraction[0].last_user      # the rules' predicates offered
+    assert len(extraction) == 1                                               # the story's sentences in one call
+    assert ("Sentences: James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter"
+            in extraction[0].last_user)
+    assert "son_of: subject is the son of object" in extraction[0].last_user  # the rules' predicates offered
+    assert "If B" not in extraction[0].last_user                              # rules are not story context
 
 
 def test_bench_text_table_counts_a_story_the_model_cannot_read_as_a_failure(ollama_server, tmp_path):

@@ -15,13 +15,19 @@ from core.llm.jsonout import BadJSON, extract_json
 from core.logic.terms import Atom, Rule
 from core.reason.swm import prompts
 from core.reason.swm.candidates import candidates, choices, shown
-from core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
+from core.reason.swm.choice import Invalid, Menu, facts_schema, goal_schema, statement_schema
+from core.reason.swm.choice import facts as check_facts
 from core.reason.swm.choice import goal as check_goal
 from core.reason.swm.choice import statements as check_statements
 
 REPAIRS = 2                 # repair rounds after the first reply
 REPAIR_TEMPERATURE = 0.7    # a repair at 0 tends to return the rejected reply again
 _PRONOUN = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", re.I)
+# Words that make a sentence general (a rule, a soft rule): such sentences get the full statement menu.
+_GENERAL = re.compile(r"\b(if|when|whenever|all|every|each|any|always|never|usually|often|generally|typically|most|"
+                      r"some|no|nobody|none|everyone|everybody|everything|anyone|anything|someone|something|"
+                      r"things|people|whoever|whatever|unless)\b", re.I)
+BATCH = 3                   # specific sentences read together in one call
 
 
 @dataclass
@@ -118,30 +124,74 @@ def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[di
 
 def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | None = None,
             context: list[str] | None = None, tally: Tally, node=None) -> list[Reading]:
-    """Each sentence read by the model, one call (plus repairs) each. `context` is the whole
-    text in order, so a sentence with a pronoun is shown the one before it."""
+    """Each sentence read by the model. Sentences about named things ("specific") are read
+    BATCH at a time as (subject, predicate, object) triples; general ones one at a time with the
+    full statement menu (kind, conditions). A general sentence with a pronoun is shown the
+    sentence before it (from the same unread text, never from templated ones)."""
     predicates, templates = predicate_menu(schema, extra)
-    listed = prompts.predicate_lines(predicates, templates)
-    order = context or sentences
-    out = []
-    for sentence in sentences:
-        at = order.index(sentence) if sentence in order else -1
-        before = order[max(0, at - 2):at] if at > 0 else []
-        things = choices(sentence, schema)
-        for earlier in reversed(before):
-            things += [c for c in candidates(earlier) if c not in things]
-        menu = Menu(predicates, things, prompts.EXAMPLE_WORDS)
-        shown_sentence = sentence
-        if before and _PRONOUN.search(sentence):
-            shown_sentence = f"{sentence}\n(Before it: {before[-1]})"
-        messages = prompts.extraction_messages(shown_sentence, listed, menu.arguments)
-        found, problem = choose(llm, messages, statement_schema(menu),
-                                lambda data, m=menu, s=sentence: check_statements(data, m, s),
-                                purpose="tell", tally=tally)
+    out: dict[str, Reading] = {}
+    batch: list[str] = []
+
+    def flush() -> None:
+        if batch:
+            for reading in _read_facts(llm, list(batch), schema, predicates, templates, tally):
+                out[reading.sentence] = reading
+                if node is not None:
+                    node(reading.sentence, reading.problem)
+            batch.clear()
+
+    for at, sentence in enumerate(sentences):
+        if candidates(sentence) and not _GENERAL.search(sentence):
+            batch.append(sentence)
+            if len(batch) == BATCH:
+                flush()
+            continue
+        flush()
+        reading = _read_statements(llm, sentence, sentences[at - 1] if at else None, schema,
+                                   predicates, templates, tally)
+        out[sentence] = reading
         if node is not None:
-            node(sentence, problem)
-        out.append(Reading(sentence, found or [], problem))
-    return out
+            node(sentence, reading.problem)
+    flush()
+    return [out[s] for s in sentences]
+
+
+def _read_statements(llm, sentence: str, before: str | None, schema, predicates, templates, tally) -> Reading:
+    things = choices(sentence, schema)
+    if before:
+        things += [c for c in candidates(before) if c not in things]
+    menu = Menu(predicates, things, prompts.EXAMPLE_WORDS)
+    shown_sentence = f"{sentence}\n(Before it: {before})" if before and _PRONOUN.search(sentence) else sentence
+    messages = prompts.extraction_messages(shown_sentence, prompts.predicate_lines(predicates, templates),
+                                           menu.arguments)
+    found, problem = choose(llm, messages, statement_schema(menu),
+                            lambda data: check_statements(data, menu, sentence), purpose="tell", tally=tally)
+    return Reading(sentence, found or [], problem)
+
+
+def _read_facts(llm, batch: list[str], schema, predicates, templates, tally) -> list[Reading]:
+    mentioned = [candidates(s) for s in batch]
+    things: list = []
+    for found in mentioned:
+        things += [c for c in found if c not in things]
+    if len(things) < 2:
+        things = choices(" ".join(batch), schema)
+    menu = Menu(predicates, things, prompts.EXAMPLE_WORDS, variables=())
+    names = menu.arguments
+    text = " ".join(batch)
+    messages = prompts.facts_messages(batch, prompts.triple_lines(predicates, templates), names)
+    atoms, problem = choose(llm, messages, facts_schema(menu, names),
+                            lambda data: check_facts(data, menu, text), purpose="tell", tally=tally)
+    readings = [Reading(s) for s in batch]
+    for atom in atoms or []:
+        args = set(atom.args)
+        home = next((i for i, m in enumerate(mentioned) if args <= set(m)), None)
+        home = home if home is not None else next((i for i, m in enumerate(mentioned) if args & set(m)), 0)
+        readings[home].clauses.append(("fact", atom))
+    for reading in readings:
+        if not reading.clauses:
+            reading.problem = problem or "the model found no fact in it"
+    return readings
 
 
 def read_goal(llm, question: str, schema, *, tally: Tally):

@@ -77,6 +77,47 @@ def extraction_messages(sentence: str, predicates: str, things: list[str]) -> li
     return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
 
 
+FACTS_SYSTEM = """You read English sentences about named things and list the facts they state.
+You do not write logic. Each fact is a subject, a predicate and an object, chosen from the lists:
+- "predicate": one name from the Predicates list; read "mib_of: subject is the mib of object";
+  "other" with "new_predicate" (a short lower_snake_case name) only when none fits;
+- "subject" and "object": from the Things list; "object" is "-" for a predicate without one;
+- "negated": true when a sentence says it is NOT so.
+List only what the sentences say about the things; a sentence may state nothing. JSON only.
+
+Predicates: mib_of: subject is the mib of object | dax: subject is dax | other
+Things: zell, tarn, fep, quiv
+Sentences: Zell took her mib Tarn to the fep. Quiv, Tarn's mib, was not dax.
+{"facts": [{"subject": "tarn", "predicate": "mib_of", "object": "zell", "negated": false},
+ {"subject": "quiv", "predicate": "mib_of", "object": "tarn", "negated": false},
+ {"subject": "quiv", "predicate": "dax", "object": "-", "negated": true}]}"""
+
+
+def facts_messages(sentences: list[str], predicates: str, things: list[str]) -> list[dict]:
+    """Specific sentences (about named things), read together as triples."""
+    user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nSentences: {' '.join(sentences)}"
+    return [{"role": "system", "content": FACTS_SYSTEM}, {"role": "user", "content": user}]
+
+
+def triple_lines(predicates: dict[str, tuple[int, ...]], templates: dict[str, str]) -> str:
+    """`name: subject … object` entries for the facts prompt (binary and unary predicates only)."""
+    out = []
+    for name in sorted(predicates):
+        for arity in predicates[name]:
+            if arity not in (1, 2):
+                continue
+            template = templates.get(f"{name}/{arity}", "")
+            if not template:
+                if arity == 2 and name.endswith("_of"):
+                    template = "{0} is the " + name.removesuffix("_of").replace("_", " ") + " of {1}"
+                elif arity == 2:
+                    template = "{0} " + name.replace("_", " ") + " {1}"
+                else:
+                    template = "{0} is " + name.replace("_", " ")
+            out.append(f"{name}: " + template.replace("{0}", "subject").replace("{1}", "object"))
+    return " | ".join(out + ["other"])
+
+
 GOAL_SYSTEM = """You read a question and choose the goal a reasoner must check. You do not write logic:
 - "kind": "truth" (a yes/no question or a statement to judge), "values" (asks which things:
   put X where the answer goes), "relation" (how two things are related: args are the two);
