@@ -45,6 +45,19 @@ def sym(shell):
     return run
 
 
+@pytest.fixture
+def llm_sym(ollama_server, sym):
+    """A shell whose model calls go to the protocol test server (`sym.server`)."""
+    sym.shell.ctx.settings.ollama_host = ollama_server.url
+    sym.server = ollama_server
+    return sym
+
+
+def texts(memory) -> set[str]:
+    """The logic text of every item in a memory."""
+    return {it.text for it in memory.items.values()}
+
+
 @pytest.fixture(scope="session")
 def sym_exe() -> list[str]:
     """The installed console script (falls back to `python -m repl` style when not on PATH)."""

@@ -9,18 +9,8 @@ import json
 import pytest
 
 from repl.results import Failure
+from tests.conftest import texts
 from tests.ollama_server import unused_url
-
-
-@pytest.fixture
-def llm_sym(ollama_server, sym):
-    sym.shell.ctx.settings.ollama_host = ollama_server.url
-    sym.server = ollama_server
-    return sym
-
-
-def texts(memory) -> set[str]:
-    return {it.text for it in memory.items.values()}
 
 
 def fact(pred: str, *args: str, new: bool = True, negated: bool = False, kind: str = "fact", **more) -> dict:

@@ -8,18 +8,8 @@ import json
 import pytest
 
 from repl.results import Failure
+from tests.conftest import texts
 from tests.ollama_server import unused_url
-
-
-@pytest.fixture
-def llm_sym(ollama_server, sym):
-    sym.shell.ctx.settings.ollama_host = ollama_server.url
-    sym.server = ollama_server
-    return sym
-
-
-def texts(memory) -> set[str]:
-    return {it.text for it in memory.items.values()}
 
 
 # -- fast path: no model at all ----------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.llm.jsonout import BadJSON, extract_json
+from core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from core.logic.terms import Atom, Rule
 from core.reason.swm import prompts
 from core.reason.swm.candidates import candidates, choices, shown
@@ -45,41 +45,16 @@ class Tally:
     repairs: int = 0
 
 
-def _open_brackets(text: str) -> int:
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-    return depth
-
-
 def parse_reply(text: str) -> dict:
     """The reply's JSON object; a reply cut off before its end is said to be so (a complete
-    object nested inside it is not taken for the answer)."""
-    body = text.strip()
-    fenced = re.search(r"```[a-zA-Z]*\s*(.*?)(```|$)", body, re.S)
-    if fenced and body.startswith("```"):
-        body = fenced.group(1).strip()
-    start = body.find("{")
-    if start >= 0 and _open_brackets(body[start:]) > 0:
-        raise Invalid("the JSON is cut off before its end; answer with fewer, shorter statements")
+    object nested inside it is not taken for the answer: extract_json reports the cut)."""
     try:
-        value = extract_json(text, want=dict)
+        return extract_json(text, want=dict)
     except BadJSON as err:
-        raise Invalid(str(err)) from None
-    return value
+        message = str(err)
+        if message.startswith(CUT_OFF):
+            message += "; answer with fewer, shorter statements"
+        raise Invalid(message) from None
 
 
 def choose(llm, messages: list[dict], schema: dict, check, *, purpose: str, tally: Tally,
