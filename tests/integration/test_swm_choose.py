@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url

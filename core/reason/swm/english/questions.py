@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from core.logic.terms import Atom, Var, format_const
-from core.reason.swm.english import lexicon, parse, semantics, state
+from core.reason.swm.english import lexicon, parse, state
 from core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
 from core.reason.swm.english.sentences import split_sentences
 
