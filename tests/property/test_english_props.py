@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from core.logic.parser import parse_program
@@ -17,15 +16,12 @@ from tests.english_gen import STATEMENT_CATEGORIES, generate, normal_clause
 CI = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # a seed per example: the generator draws many values, and a seed keeps the base example small
 rngs = st.integers(0, 2**32 - 1).map(random.Random)
-render_clause = getattr(english, "render_clause", None)
-Translation = getattr(english, "Translation", None)
+render_clause = english.render_clause
 
 
 @CI
 @given(st.sampled_from(STATEMENT_CATEGORIES), rngs)
 def test_every_clause_renders_to_english_that_reads_back_to_the_same_clause(category, rng):
-    if render_clause is None:
-        pytest.skip("core.reason.swm.english has no render_clause yet")
     item = generate(category, rng)
     found = translate(item.sentence)
     for clause in (found.clauses if found else []):
@@ -35,6 +31,28 @@ def test_every_clause_renders_to_english_that_reads_back_to_the_same_clause(cate
         assert back is not None, f"{clause!r} rendered as {sentence!r}, which is not understood"
         assert sorted(c for text in back.clauses for c in normal_clause(text)) == normal_clause(clause), \
             f"{clause!r} → {sentence!r} → {back.clauses}"
+
+
+@CI
+@given(st.sampled_from(STATEMENT_CATEGORIES), rngs)
+def test_every_fact_reads_back_through_its_schema_template(category, rng):
+    """The template /tell records for a predicate, filled with the fact's arguments, is English the
+    grammar reads back as the same fact."""
+    from core.logic.terms import Atom
+
+    item = generate(category, rng)
+    found = translate(item.sentence)
+    for clause in (found.clauses if found else []):
+        (atom,) = [loc.clause for loc in parse_program(clause)]
+        if not isinstance(atom, Atom) or atom.neg:
+            continue
+        template = english.template_for(atom.pred, len(atom.args))
+        assert template, f"{atom} has no template"
+        shown = [" ".join(w.capitalize() for w in str(a).split("_")) if " " not in str(a) else f"the {a}"
+                 for a in atom.args]
+        sentence = template.format(*shown) + "."
+        back = translate(sentence)
+        assert back is not None and normal_clause(back.clauses[0]) == normal_clause(clause), (clause, sentence, back)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,7 +67,7 @@ def test_sentences_outside_the_fragment_never_yield_a_clause(rng):
 @given(st.text(max_size=120))
 def test_no_text_makes_the_bridge_raise(text):
     found = translate(text)
-    assert found is None or (Translation is None or isinstance(found, Translation))
+    assert found is None or isinstance(found, english.Translation)
     for clause in (found.clauses if found else []):
         parse_program(clause)   # whatever it writes is logic
     goal = question_goal(text)

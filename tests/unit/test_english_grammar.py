@@ -112,3 +112,11 @@ def test_the_normaliser_ignores_variable_names_and_body_order_but_nothing_else()
     assert normal_clauses(["~p(X) :- q(X)."]) != normal_clauses(["p(X) :- q(X)."])
     assert normal_clauses(["p('a b')."]) != normal_clauses(["p(a_b)."])
     assert normal_query("contains(X, pen), box(X)") == normal_query("box(Y), contains(Y, pen)")
+
+
+def test_tell_records_the_template_the_grammar_reads_a_new_predicate_by(sym):
+    sym("/tell Wolves are afraid of mice. Emily is a mouse. Mice are afraid of wolves.")
+    templates = {p.key: p.template for p in sym.shell.memory.schema.predicates.values()}
+    assert templates["afraid_of/2"] == "{0} is afraid of {1}" and templates["mouse/1"] == "{0} is a mouse"
+    answer = sym("/ask What is Emily afraid of?").outcome
+    assert answer.answer == "wolves" and answer.steps[-1].startswith("afraid_of(emily, wolves).")

@@ -240,7 +240,24 @@ class SWM:
             outcome = self.memory.add(clauses, nl=tr.nl or sentence, merge=self.merge)
             out.items += outcome.items
             out.duplicates += outcome.duplicates
+            self._name_predicates([c for c, _ in clauses])
         return out
+
+    def _name_predicates(self, clauses) -> None:
+        """Predicates the grammar introduced get the template it reads them by ("{0} is afraid of {1}")."""
+        atoms = [a for c in clauses for a in ([c] if isinstance(c, Atom) else [c.head, *c.body])
+                 if isinstance(a, Atom)]
+        changed = False
+        for atom in atoms:
+            pred = self.memory.schema.predicates.get(f"{atom.pred}/{len(atom.args)}")
+            template = english.template_for(atom.pred, len(atom.args)) if pred is not None and not pred.template else None
+            if template:
+                self.memory.schema.set_template(pred.key, template)
+                changed = True
+        if changed and self.memory.store is not None:
+            from core.memory.persist import save_schema
+
+            save_schema(self.memory.store, self.memory.schema)
 
     def _store_extracted(self, sentence: str, clauses: list[tuple[str, object]], source: str) -> Told:
         soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]

@@ -28,29 +28,33 @@ def _atom(atom: Atom) -> str | None:
     args = [_term(a) for a in atom.args]
     if None in args or not atom.pred.replace("_", "").isalpha():
         return None
-    words = atom.pred.split("_")
-    no = " not" if atom.neg else ""
+    if len(args) == 2 and isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]:
+        args[1] = atom.args[1]                   # a kind or a one-word thing, as written ("mice")
+    return phrase(atom.pred, args, atom.neg)
+
+
+def phrase(pred: str, args: list[str], neg: bool = False) -> str | None:
+    """`pred` about already-written arguments, in controlled English (no final stop)."""
+    words = pred.split("_")
+    no = " not" if neg else ""
     if len(args) == 1:
         (x,) = args
         if len(words) != 1:
             return None
-        if lexicon.can_be_adjective(atom.pred):
-            return f"{x} is{no} {atom.pred}"
-        if lexicon.verb_form(atom.pred, singular=True):
-            return f"{x} does not {lexicon.verb_lemma(atom.pred)}" if atom.neg else f"{x} {atom.pred}"
-        article = "an" if atom.pred[0] in "aeiou" else "a"
-        return f"{x} is{no} {article} {atom.pred}"
+        if lexicon.can_be_adjective(pred):
+            return f"{x} is{no} {pred}"
+        if lexicon.verb_form(pred, singular=True):
+            return f"{x} does not {lexicon.verb_lemma(pred)}" if neg else f"{x} {pred}"
+        article = "an" if pred[0] in "aeiou" else "a"
+        return f"{x} is{no} {article} {pred}"
     if len(args) != 2:
         return None
     x, y = args
-    if atom.args[1] == atom.args[0] and isinstance(atom.args[0], str):
-        pass
-    y = y if not (isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]) else atom.args[1]
     last = words[-1]
     if len(words) == 1:
-        if atom.pred in lexicon.PREPOSITIONS:
-            return f"{x} is{no} {atom.pred} {y}"
-        return _verb(x, atom.pred, y, atom.neg)
+        if pred in lexicon.PREPOSITIONS:
+            return f"{x} is{no} {pred} {y}"
+        return _verb(x, pred, y, neg)
     head = "_".join(words[:-1])
     if last in ("of", "than") and len(words) == 2 and lexicon.can_be_adjective(head):
         return f"{x} is{no} {head} {last} {y}"
@@ -58,10 +62,17 @@ def _atom(atom: Atom) -> str | None:
         return f"{x} is{no} the {'-'.join(words[:-1])} of {y}"
     if last in lexicon.PREPOSITIONS and len(words) == 2:
         if lexicon.verb_form(head, singular=True):
-            return _verb(x, head, f"{last} {y}", atom.neg)
+            return _verb(x, head, f"{last} {y}", neg)
         if lexicon.can_be_adjective(head):
             return f"{x} is{no} {head} {last} {y}"
     return None
+
+
+def template_for(pred: str, arity: int) -> str | None:
+    """The schema template of a predicate the grammar names: `afraid_of/2` → "{0} is afraid of {1}"."""
+    if arity not in (1, 2) or not pred.replace("_", "").isalpha():
+        return None
+    return phrase(pred, ["{0}", "{1}"][:arity])
 
 
 def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
