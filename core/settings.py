@@ -8,9 +8,18 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.errors import UserError
+
+
+BACKENDS = ("ollama", "openai")
+
+
+def _backend_default() -> str:
+    """$SYM_BACKEND (what `sym --backend` sets for the shells it opens), else ollama."""
+    chosen = (os.environ.get("SYM_BACKEND") or "").strip().lower()
+    return chosen if chosen in BACKENDS else "ollama"
 
 
 class Settings(BaseModel):
@@ -29,9 +38,13 @@ class Settings(BaseModel):
     search_k: int = Field(default=5, ge=1, le=1000)
     """How many results /search returns by default."""
     model: str = Field(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b", min_length=1)
-    """The Ollama model used for chat and extraction (/models lists what the server has)."""
+    """The model used for chat and extraction (/models lists what the server has)."""
     ollama_host: str | None = None
     """Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434)."""
+    backend: Literal["ollama", "openai"] = Field(default_factory=lambda: _backend_default())
+    """Which model server: ollama, or openai (any OpenAI-compatible /v1 API: vLLM, llama.cpp, LM Studio)."""
+    base_url: str | None = None
+    """OpenAI-compatible API URL (default: $SYM_BASE_URL, $OPENAI_BASE_URL or http://127.0.0.1:8000/v1); key from $SYM_API_KEY or $OPENAI_API_KEY."""
     temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature; at 0, identical requests are answered from the call log."""
     llm_timeout: float = Field(default=120.0, gt=0, allow_inf_nan=False)
@@ -58,6 +71,15 @@ class Settings(BaseModel):
     """Most tokens one model reply may have (Ollama's num_predict; 0 = no cap): a runaway reply ends there."""
     repair_temperature: float = Field(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong)."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        import re
+
+        if value is not None and not re.fullmatch(r"(https?://)?[\w.\-\[\]:]+(:\d+)?(/\S*)?", value.strip()):
+            raise ValueError("expected a URL such as http://127.0.0.1:8000/v1")
+        return value.strip() if value is not None else None
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""
@@ -114,7 +136,9 @@ def load_settings() -> Settings:
     table = data.get("settings", {})
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [settings] must be a table of KEY = VALUE")
-    overridden = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST"}   # --model / --ollama-host win
+    # --model / --ollama-host / --backend / --base-url win over the file
+    overridden = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST", "backend": "SYM_BACKEND",
+                  "base_url": "SYM_BASE_URL"}
     for key, value in table.items():
         if os.environ.get(overridden.get(str(key), "")):
             continue

@@ -10,24 +10,30 @@ from core.errors import UserError
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
-    """The LLM to benchmark with: 'off' → None; 'on' → required; 'auto' → if Ollama answers."""
+    """The LLM to benchmark with: 'off' → None; 'on' → required; 'auto' → if the server answers.
+    The backend is settings.backend (config.toml, $SYM_BACKEND); `host` is its URL."""
     if mode == "off":
         return None
+    from core.llm import make_backend
     from core.llm.facade import LLM
-    from core.llm.ollama_backend import OllamaBackend
     from core.settings import load_settings
 
     settings = load_settings()
     if model:
         settings.model = model
     if host:
-        settings.ollama_host = host
-    llm = LLM(OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout), settings)
+        if settings.backend == "openai":
+            settings.base_url = host
+        else:
+            settings.ollama_host = host
+    llm = LLM(make_backend(settings), settings)
     if llm.ping():
         return llm
+    server = "Ollama" if settings.backend == "ollama" else "the OpenAI-compatible server"
     if mode == "on":
-        raise UserError(f"Ollama does not answer at {llm.host}", hint="start it with `ollama serve`, or use --llm off")
-    err.write(f"no model: Ollama does not answer at {llm.host}; running with the fast path and the engine only\n")
+        start = "start it with `ollama serve`" if settings.backend == "ollama" else "start it"
+        raise UserError(f"{server} does not answer at {llm.host}", hint=f"{start}, or use --llm off")
+    err.write(f"no model: {server} does not answer at {llm.host}; running with the fast path and the engine only\n")
     return None
 
 

@@ -36,11 +36,17 @@ def main_command(
     chroma_url: Optional[str] = typer.Option(None, "--chroma-url", metavar="URL",
                                              help="Keep memory in a Chroma server (http://HOST:PORT)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
-                                           help="hash, ollama:MODEL or st:NAME (default: the workspace's own)."),
+                                           help="static, hash, ollama:MODEL or st:NAME (default: the workspace's own; "
+                                                "a new one gets static)."),
     model: Optional[str] = typer.Option(None, "--model", metavar="NAME",
                                         help="The Ollama model for chat and extraction (/set model NAME later)."),
     ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL",
                                               help="The Ollama server (default: $OLLAMA_HOST or 127.0.0.1:11434)."),
+    backend: Optional[str] = typer.Option(None, "--backend", metavar="NAME",
+                                          help="ollama (default) or openai: any OpenAI-compatible /v1 server."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL",
+                                           help="The OpenAI-compatible API (e.g. http://127.0.0.1:8000/v1); "
+                                                "key from $SYM_API_KEY or $OPENAI_API_KEY."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for internal errors."),
     plain: bool = typer.Option(False, "--plain", help="A line REPL (prompt-toolkit) instead of the full-screen TUI."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
@@ -49,7 +55,7 @@ def main_command(
     """Start the interactive shell, or run a script with --batch."""
     if ctx.invoked_subcommand is not None:
         return
-    _llm_options(model, ollama_host)
+    _llm_options(model, ollama_host, backend, base_url)
     from repl.options import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder)
@@ -73,10 +79,29 @@ def main_command(
     raise typer.Exit(run_tui(debug=debug, memory=options))
 
 
-def _llm_options(model: str | None, host: str | None) -> None:
-    """--model / --ollama-host: this process's defaults for the settings of every shell it opens."""
+def _llm_options(model: str | None, host: str | None, backend: str | None = None,
+                 base_url: str | None = None) -> None:
+    """--model / --ollama-host / --backend / --base-url: this process's defaults for the settings
+    of every shell it opens (a bad value is one line, exit 2)."""
     import os
 
+    if backend is not None:
+        if backend.strip().lower() not in ("ollama", "openai"):
+            typer.echo(f"sym: unknown backend {backend!r}: use ollama or openai", err=True)
+            raise typer.Exit(2)
+        os.environ["SYM_BACKEND"] = backend.strip().lower()   # the default of settings.backend
+    if base_url:
+        from core.errors import UserError
+        from core.settings import Settings
+
+        try:
+            Settings().set("base_url", base_url)
+        except UserError as err:
+            typer.echo(f"sym: --base-url: {err.message}", err=True)
+            raise typer.Exit(2)
+        os.environ["SYM_BASE_URL"] = base_url   # the URL a shell uses when settings.base_url is unset
+        if backend is None:
+            os.environ["SYM_BACKEND"] = "openai"   # a base URL only means something to that backend
     if host:
         os.environ["OLLAMA_HOST"] = host   # the host a shell uses when settings.ollama_host is unset
     if model:

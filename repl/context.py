@@ -36,12 +36,13 @@ class Context:
     @property
     def llm(self):
         """The `core.llm.facade.LLM` for this shell, built on first use from the settings
-        (model, host, timeout, cache) and recording into the session log."""
+        (backend, model, host or base URL, timeout, cache) and recording into the session log."""
         if self.llm_override is not None:
             return self.llm_override
+        from core.llm import backend_key
         from core.llm.facade import LLM
 
-        key = (self.settings.model, self.settings.ollama_host)
+        key = backend_key(self.settings)
         if self._llm is None or getattr(self._llm, "key", None) != key:
             self._llm = LLM.for_context(self)
         return self._llm

@@ -137,6 +137,9 @@ class Shell:
 
         name, arg = route(text)
         try:
+            # inference in any command (/ask, queries, asserts) stops on Esc / Ctrl+C and at max_facts;
+            # done per command since /use may have switched the memory and /set the limit
+            self.ctx.memory.bound(cancel=self.ctx.cancel, max_facts=self.ctx.settings.max_facts)
             if not name:
                 return "/assert", add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
             cmd = self.registry.lookup(name)

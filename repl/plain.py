@@ -6,7 +6,10 @@ the Textual app are separate front-ends over the same Shell.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 
 from core.errors import UserError
 from core.logic.parser import ends_clause
@@ -47,7 +50,8 @@ def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
             continue  # a clause spanning lines
         pending = []
         try:
-            _, result = shell.execute(text)
+            with _ctrl_c_cancels(shell, renderer):
+                _, result = shell.execute(text)
         except KeyboardInterrupt:
             renderer.narrate("interrupted")
             continue
@@ -57,3 +61,30 @@ def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
         if isinstance(result, Exit):
             break
     return code
+
+
+@contextmanager
+def _ctrl_c_cancels(shell, renderer):
+    """While a job runs, Ctrl+C (SIGINT) asks it to stop through ctx.cancel, so it ends cleanly as
+    "cancelled" (a /math worker killed, inference dropped); a second Ctrl+C interrupts outright."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    shell.ctx.cancel.clear()
+    pressed = []
+
+    def cancel(signum, frame) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(1)
+        shell.ctx.cancel.set()
+        try:
+            renderer.narrate("cancelling… (Ctrl+C again to interrupt)")
+        except RuntimeError:      # the signal landed inside a write to stderr: the note can go
+            pass
+
+    previous = signal.signal(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -18,7 +18,7 @@ SAFE_COMMANDS = frozenset({
     "/infer", "/listing", "/llm", "/math", "/memory", "/models", "/policy", "/program", "/prompters", "/rate",
     "/rule", "/schema", "/search", "/sessions", "/show", "/why", "/workspace", "/workspaces", "/bye",
 })
-HOST_SETTINGS = frozenset({"ollama_host", "chroma_url"})
+HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url"})
 _HOST_SUFFIXES = ("_host", "_url", "_path", "_dir", "_file", "_home")
 TRUST_HINT = "replay with --trust to run it"
 
@@ -92,7 +92,7 @@ class ReplayGuard:
 
     def _reindex(self, arg: str) -> str | None:
         spec = arg.strip()
-        if not spec or spec == "hash" or spec.startswith("ollama:"):
+        if not spec or spec in ("hash", "static") or spec.startswith("ollama:"):   # static: weights in a package
             return None
         return f"the embedder {spec[:40]!r} loads a model from disk or the network"
 

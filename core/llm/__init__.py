@@ -1,12 +1,12 @@
-"""The LLM layer: a `Backend` protocol, the Ollama backend, the call log/cache, and `LLM`,
-the facade every reasoner calls.
+"""The LLM layer: a `Backend` protocol, the Ollama and OpenAI-compatible backends, the call
+log/cache, and `LLM`, the facade every reasoner calls.
 
 Reasoners never talk to a backend directly: they call `LLM.chat` / `LLM.stream` /
 `LLM.json`, which add the model and options from settings, answer identical temperature-0
 requests from the call log, retry transient failures, emit `LLMCall` events and raise
 `LLMError` (a UserError, one clear line) when a call fails. A failed call changes nothing.
 
-Heavy imports (the `ollama` client) happen inside `core.llm.ollama_backend`, only when a
+Heavy imports (the `ollama` client, httpx) happen inside the backend modules, only when a
 call is made.
 """
 
@@ -22,7 +22,7 @@ Message = dict  # {"role": "system" | "user" | "assistant", "content": str}
 
 class LLMError(UserError):
     """A failed model call. `reason` is one of: unreachable, no-model, timeout, context,
-    bad-output, server, cancelled, offline."""
+    bad-output, server, cancelled, offline, auth (a key the server refused)."""
 
     def __init__(self, message: str, *, reason: str, hint: str | None = None, exit_code: int = 1):
         super().__init__(message, hint=hint)
@@ -75,3 +75,20 @@ class Backend(Protocol):
     def models(self) -> list[ModelInfo]: ...
 
     def ping(self) -> bool: ...
+
+
+def backend_key(settings) -> tuple:
+    """What decides which server and model a shell talks to: a change rebuilds its `LLM`."""
+    return (settings.model, getattr(settings, "backend", "ollama"), settings.ollama_host,
+            getattr(settings, "base_url", None))
+
+
+def make_backend(settings) -> Backend:
+    """The backend `settings.backend` names, at its configured URL, with the call timeout."""
+    if getattr(settings, "backend", "ollama") == "openai":
+        from core.llm.openai_backend import OpenAIBackend
+
+        return OpenAIBackend(settings.base_url, timeout=settings.llm_timeout)
+    from core.llm.ollama_backend import OllamaBackend
+
+    return OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout)

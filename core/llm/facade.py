@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from core.events import LLMCall, LLMProgress, LLMToken, ignore
-from core.llm import Backend, LLMError, Message, ModelInfo, Reply
+from core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key, make_backend
 from core.llm.calllog import CallLog, request_key
 from core.llm.ollama_backend import transient
 
@@ -39,7 +39,7 @@ class LLM:
         self.backend = backend
         self.settings = settings
         self.calllog = calllog if calllog is not None else CallLog()
-        self.key = (settings.model, settings.ollama_host)
+        self.key = backend_key(settings)
         self._context = context
         self._emit_fn, self._session, self._cancel = emit or ignore, session, cancel
         self._stats = stats if stats is not None else {}
@@ -50,14 +50,12 @@ class LLM:
 
     @classmethod
     def for_context(cls, ctx) -> LLM:
-        """The LLM a shell's Context uses: Ollama at the configured host, the shared call log.
-        Counters carry over when the model or host changes."""
-        from core.llm.ollama_backend import OllamaBackend
-
+        """The LLM a shell's Context uses: the configured backend (Ollama, or an OpenAI-compatible
+        server) at its URL, the shared call log. Counters carry over when the model or server changes."""
         previous = getattr(ctx, "_llm", None)
         stats = getattr(previous, "_stats", None)
         calllog = getattr(previous, "calllog", None)
-        backend = OllamaBackend(ctx.settings.ollama_host, timeout=ctx.settings.llm_timeout)
+        backend = make_backend(ctx.settings)
         return cls(backend, ctx.settings, context=ctx, stats=stats, calllog=calllog)
 
     # -- what callers use -------------------------------------------------------------

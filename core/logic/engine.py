@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 from core.logic.pause import Budget, gc_paused
 from core.errors import UserError
 from core.logic.fused import derive_fused, full_row, fused_tail
-from core.logic.plan import Plan, Runner, make_plan
+from core.logic.plan import STRIDE, Plan, Runner, make_plan
 from core.logic.strata import stratify
 from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms
 
@@ -239,10 +239,12 @@ class Engine:
                         if fused:
                             derive_fused(runner, plan, delta, head_of, have, fresh, firing)
                         else:
-                            for row in runner.run(plan, delta):
+                            for n, row in enumerate(runner.run(plan, delta), 1):
                                 args = head_of(row)
                                 if args not in have and args not in fresh:
                                     fresh[args] = (firing, row)
+                                if not n % STRIDE:    # millions of rows take seconds: Esc stops them too
+                                    budget.check(budget.offset + len(fresh) - before)
                         budget.offset += len(fresh) - before
                         budget.check(budget.offset)
                 new = {k: v for k, v in new.items() if v}

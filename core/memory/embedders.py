@@ -1,6 +1,7 @@
 """Text embedders, chosen explicitly and recorded by name in each collection's metadata.
 
-`hash` is built in (deterministic, offline, lexical); `ollama:MODEL` and `st:NAME_OR_PATH`
+`hash` is built in (deterministic, offline, lexical); `static` is a semantic model whose weights
+ship inside a PyPI package (the default for new workspaces); `ollama:MODEL` and `st:NAME_OR_PATH`
 call a local model. Nothing here downloads anything, and heavy packages load only on use.
 """
 
@@ -16,7 +17,8 @@ from zlib import crc32
 from core.errors import UserError
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
-SPECS = "hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
+SPECS = "static, hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
+STATIC_MODULE, STATIC_PACKAGE = "static_model", "tokenlearn-static-model"
 
 
 class Embedder(Protocol):
@@ -318,12 +320,53 @@ class SentenceTransformerEmbedder:
         return [[float(x) for x in v] for v in self._model.encode(list(texts), convert_to_numpy=True)]
 
 
+# -- static: weights from a package ----------------------------------------------------
+
+class StaticEmbedder:
+    """A static (model2vec / tokenlearn) sentence embedding whose weights ship inside the
+    `tokenlearn-static-model` wheel: 64 dimensions, token vectors pooled in Rust, no torch,
+    nothing downloaded. It knows that "automobile" is near "car", which `hash` cannot; loading
+    its tokenizer costs about a second, once per process, on the first text embedded."""
+
+    name = "static"
+
+    def __init__(self):
+        if not static_available():
+            raise UserError(f"the static embedder needs the {STATIC_PACKAGE} package",
+                            hint=f"pip install {STATIC_PACKAGE} (sym-shell depends on it), or use --embedder hash")
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        from static_model import get_embeddings
+
+        try:
+            vectors = get_embeddings([str(t) for t in texts])
+        except (OSError, ValueError, RuntimeError) as err:   # damaged package files
+            raise UserError(f"the static embedder failed: {_one_line(err, 120)}",
+                            hint=f"reinstall {STATIC_PACKAGE}, or /reindex hash") from None
+        return [[float(x) for x in v] for v in vectors]
+
+
+def static_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(STATIC_MODULE) is not None
+
+
+def default_embedder() -> str:
+    """The embedder a new workspace gets: `static` when its package is installed, else `hash`."""
+    return "static" if static_available() else "hash"
+
+
 # -- choosing one ----------------------------------------------------------------------
 
 def make_embedder(spec: str, *, ollama_host: str | None = None) -> Embedder:
-    """`hash`, `hash:DIM`, `ollama:MODEL` or `st:NAME_OR_PATH` -> an embedder."""
+    """`static`, `hash`, `hash:DIM`, `ollama:MODEL` or `st:NAME_OR_PATH` -> an embedder."""
     kind, sep, arg = (spec or "").strip().partition(":")
     kind = kind.lower()
+    if kind == "static" and not sep:
+        return StaticEmbedder()
     if kind == "hash":
         if not sep:
             return HashEmbedder()

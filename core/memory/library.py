@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import UserError
+from core.files import DEFAULT_LIMIT_MB
 from core.memory.store import ChromaStore, Hit, Record
 
 
@@ -33,12 +34,14 @@ def require_store(store: ChromaStore | None) -> ChromaStore:
     return store
 
 
-def load(store: ChromaStore | None, path: Path, *, progress=None) -> tuple[DocumentInfo, int]:
-    """Store a document's chunks; returns its info and how many chunks it had before (0 if new)."""
+def load(store: ChromaStore | None, path: Path, *, progress=None,
+         limit_mb: float = DEFAULT_LIMIT_MB) -> tuple[DocumentInfo, int]:
+    """Store a document's chunks; returns its info and how many chunks it had before (0 if new).
+    Only a regular file of at most `limit_mb` MB is read (a FIFO or device is a UserError)."""
     from core.memory.documents import chunk_id, load_document
 
     store = require_store(store)
-    doc = load_document(path)
+    doc = load_document(path, limit_mb=limit_mb)
     before = [r for r in store.all("docs") if r.meta.get("doc_id") == doc.id]
     now = time.time()
     records = [Record(chunk_id(doc.id, c.index), c.text,

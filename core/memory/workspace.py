@@ -97,7 +97,7 @@ def list_workspaces(url: str | None = None) -> list[str]:
 def open_workspace(name: str, *, url: str | None = None, embedder: str | None = None,
                    ollama_host: str | None = None) -> Workspace:
     """Open (creating if new) a workspace; `embedder` None means whatever it was built with."""
-    from core.memory.embedders import make_embedder
+    from core.memory.embedders import default_embedder, make_embedder
 
     check_workspace_name(name)
     lock = None
@@ -115,7 +115,7 @@ def open_workspace(name: str, *, url: str | None = None, embedder: str | None = 
     try:
         probe = ChromaStore(client, name, None)
         recorded = probe.recorded_embedder()
-        spec = embedder or recorded or "hash"
+        spec = embedder or recorded or default_embedder()   # a new workspace: static when installed
         store = ChromaStore(client, name, make_embedder(spec, ollama_host=ollama_host))
         if recorded and recorded != store.embedder.name and embedder is not None:
             raise UserError(f"workspace {name!r} was built with embedder {recorded!r}, not {store.embedder.name!r}",

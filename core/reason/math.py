@@ -7,9 +7,11 @@ every job runs in a worker process (core.reason.math_worker) with time and memor
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -289,6 +291,28 @@ def _out_of_memory(memory_mb: int) -> UserError:
                      hint="/set math_memory 4096 allows more; or ask for something smaller")
 
 
+@contextmanager
+def _stderr_with_fd():
+    """While inside, sys.stderr has a real file descriptor. Textual replaces it with an object
+    whose fileno() is -1, and multiprocessing hands that number to the helper processes it
+    starts (the resource tracker), failing with "bad value(s) in fds_to_keep"; they get
+    /dev/null instead, so nothing they print can land on the TUI's screen."""
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable:
+        yield
+        return
+    saved = sys.stderr
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        sys.stderr = null
+        try:
+            yield
+        finally:
+            sys.stderr = saved
+
+
 def _warm_worker(memory_mb: int, cancel):
     """The warm worker's connection, starting one (about a second the first time) if needed."""
     from core.errors import Cancelled
@@ -302,7 +326,8 @@ def _warm_worker(memory_mb: int, cancel):
         mp.set_forkserver_preload(["core.reason.math", "sympy", "lark"])   # later forks start warm
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child, memory_mb), daemon=True, name="sym-math")
-        proc.start()
+        with _stderr_with_fd():
+            proc.start()
         child.close()
         _WORKER[:] = [proc, parent, memory_mb]
         while not parent.poll(_POLL_S):       # the child says "ready" once SymPy is imported
@@ -337,6 +362,9 @@ def _serve(conn, memory_mb: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl+C is the shell's; it stops us by kill
+    null = os.open(os.devnull, os.O_WRONLY)          # a worker dying of its memory limit would print a
+    os.dup2(null, 2)                                 # traceback on the user's terminal; the shell says
+    os.close(null)                                   # one line instead
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = memory_mb * 2**20 if hard == resource.RLIM_INFINITY else min(memory_mb * 2**20, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))

@@ -80,7 +80,8 @@ def load(ctx: Context, arg: str) -> Message:
     path = ctx.path(name)
     check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
     ctx.check_cancel()
-    info, before = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"))
+    info, before = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
+                                 limit_mb=ctx.settings.max_file_mb)
     verb = f"reloaded (replacing {before} chunks)" if before else "loaded"
     return Message(f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters", info.to_dict())
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shlex
 import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -156,46 +155,6 @@ def bounded_schema(schema, limit: int = PROGRAM_LIST_LIMIT):
     return schema
 
 
-class _UserCancel:
-    """ctx.cancel as the solver sees it, remembering whether the user really set it. Z3 reports
-    its own deadline as "canceled" on some checks; that is a timeout (exit 4), not the user's
-    cancel (exit 130)."""
-
-    def __init__(self, event):
-        self.event, self.seen = event, False
-
-    def is_set(self) -> bool:
-        self.seen |= self.event.is_set()
-        return self.event.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        got = self.event.wait(timeout)
-        self.seen |= got
-        return got
-
-    def set(self) -> None:
-        self.seen = True
-        self.event.set()
-
-    def clear(self) -> None:
-        self.event.clear()
-
-
-@contextmanager
-def _solver_deadline(ctx: Context):
-    """Yields the cancel event to give Z3; a Cancelled the user did not ask for becomes TimedOut."""
-    from core.errors import Cancelled, TimedOut
-
-    cancel = _UserCancel(ctx.cancel)
-    try:
-        yield cancel
-    except Cancelled:
-        if cancel.seen or ctx.cancel.is_set():
-            raise
-        raise TimedOut(f"Z3 ran past proof.timeout ({ctx.settings.proof_timeout:g} s)",
-                       hint="raise it with /set proof.timeout SECONDS") from None
-
-
 def _timeout_ms(ctx: Context) -> int:
     return max(1, int(ctx.settings.proof_timeout * 1000))
 
@@ -250,17 +209,14 @@ def prove(ctx: Context, arg: str) -> Result:
 
 
 def _prove_file(ctx: Context, name: str) -> Result:
+    from core.files import read_text_file
     from core.reason.pot.interpret import run
     from core.reason.pot.schema import load_program
 
     path = ctx.path(name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {name}: {err.strerror or err}") from None
+    text = read_text_file(path, ctx.settings.max_file_mb)   # a FIFO, /dev/zero or binary file: one line
     program = load_program(text, source=path.name)
-    with _solver_deadline(ctx) as cancel:
-        report = run(program, timeout_ms=_timeout_ms(ctx), cancel=cancel, emit=ctx.emit)
+    report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit)
     _remember(ctx, program, str(name))
     return ProofResult(report, str(name))
 
@@ -284,7 +240,7 @@ def _prove_question(ctx: Context, question: str) -> Result:
     def check(program) -> list[str]:
         try:
             built = build(program)
-            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=cancel, emit=ctx.emit, built=built)
+            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit, built=built)
         except (Cancelled, TimedOut):
             raise
         except UserError as err:
@@ -297,18 +253,17 @@ def _prove_question(ctx: Context, question: str) -> Result:
         if problems:
             ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", problems[0], "failed"))
 
-    with _solver_deadline(ctx) as cancel:
-        try:
-            program = ctx.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1,
-                                               purpose="prove", on_attempt=on_attempt,
-                                               format=bounded_schema(Program.model_json_schema()))
-        except LLMError as err:
-            if err.reason != "bad-output":
-                raise
-            problem = err.problems[0] if getattr(err, "problems", None) else err.message
-            raise UserError(f"no valid program after {getattr(err, 'calls', attempts)} attempts; last error: "
-                            f"{problem}", hint="rephrase the question, /set proof.attempts N, "
-                                               "or write the program: /prove --file") from None
+    try:
+        program = ctx.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1,
+                                           purpose="prove", on_attempt=on_attempt,
+                                           format=bounded_schema(Program.model_json_schema()))
+    except LLMError as err:
+        if err.reason != "bad-output":
+            raise
+        problem = err.problems[0] if getattr(err, "problems", None) else err.message
+        raise UserError(f"no valid program after {getattr(err, 'calls', attempts)} attempts; last error: "
+                        f"{problem}", hint="rephrase the question, /set proof.attempts N, "
+                                           "or write the program: /prove --file") from None
     report, n = checked["report"], checked.get("n", 1)
     summary = ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
     ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", summary, "ok"))
@@ -340,8 +295,7 @@ def check(ctx: Context, arg: str) -> Result:
     if arg.strip():
         raise UserError("/check takes no arguments")
     ensure_exporter(ctx.registry)
-    with _solver_deadline(ctx) as cancel:
-        outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=cancel)
+    outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     if outcome.consistent is False:
         ctx.emit(ModelShown("z3.core", "memory: unsat core",
@@ -376,4 +330,6 @@ def math_cmd(ctx: Context, arg: str) -> Result:
     op, _, expr = text.partition(" ")
     if not op:
         raise UserError("usage: /math OPERATION EXPR", hint="operations: " + ", ".join(OPERATIONS))
-    return MathAnswer(compute(op, expr), latex)
+    answer = compute(op, expr, timeout=ctx.settings.math_timeout, memory_mb=ctx.settings.math_memory,
+                     cancel=ctx.cancel)    # a worker process, stopped at the limits or at once on Esc / Ctrl+C
+    return MathAnswer(answer, latex)

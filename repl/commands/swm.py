@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -130,19 +131,37 @@ def _statements(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
+def _unchunked(chunks) -> str:
+    """A loaded document's text from its chunks in order, each overlap kept once (a sentence
+    told twice, or a fragment where a chunk began, would be read as a sentence of its own)."""
+    parts, covered = [], 0
+    for r in chunks:
+        start = int(r.meta.get("start", covered))
+        if start >= covered:
+            parts.append(("\n" if parts else "") + r.text)
+        else:
+            parts.append(r.text[covered - start:])
+        covered = max(covered, int(r.meta.get("end", start + len(r.text))))
+    return "".join(parts)
+
+
 def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
     """(text, source label) for /tell --from FILE|DOC."""
     path = ctx.path(ref)
-    if path.is_file():
-        from core.memory.documents import load_document
+    if os.path.lexists(path):    # a name on disk is read as a file: a FIFO, /dev/zero or huge file is refused
+        if path.suffix.lower() == ".pdf":
+            from core.memory.documents import read_document
 
-        return _statements("\n\n".join(c.text for c in load_document(path).chunks)), path.name
+            return _statements(read_document(path, ctx.settings.max_file_mb)), path.name
+        from core.files import read_text_file
+
+        return _statements(read_text_file(path, ctx.settings.max_file_mb)), path.name
     store = ctx.memory.store
     if store is not None:
         chunks = sorted((r for r in store.all("docs") if ref in (r.meta.get("doc_id"), r.meta.get("name"))),
                         key=lambda r: r.meta.get("index", 0))
         if chunks:
-            return _statements("\n\n".join(r.text for r in chunks)), str(chunks[0].meta.get("name", ref))
+            return _statements(_unchunked(chunks)), str(chunks[0].meta.get("name", ref))
     raise UserError(f"no file or loaded document {ref!r}", hint="/docs lists loaded documents")
 
 

@@ -190,7 +190,9 @@ awkward = st.one_of(
     st.from_regex(r"[A-Z_][A-Za-z0-9_]{0,5}", fullmatch=True),
 )
 names = st.one_of(bare_names, awkward)
-constants = st.one_of(names, st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False))
+# a number is its value (core/logic/parser.py): a whole float such as 0.0 or 1e300 is that integer
+numbers = st.floats(allow_nan=False, allow_infinity=False).map(lambda x: int(x) if x.is_integer() else x)
+constants = st.one_of(names, st.integers(-10**12, 10**12), numbers)
 variables = st.one_of(st.from_regex(r"[A-Z][A-Za-z0-9_]{0,4}", fullmatch=True),
                       st.from_regex(r"_[A-Za-z0-9][A-Za-z0-9_]{0,3}", fullmatch=True)).map(Var)
 

@@ -17,7 +17,9 @@ def program(members: int, depth: int) -> dict:
         expr = f"Sum([v{i}], {expr})"
     return {"sorts": [{"name": "Person", "type": "DeclareSort"}],
             "functions": [{"name": "w", "domain": ["Person"], "range": "IntSort"}],
-            "constants": {"people": {"sort": "Person", "members": [f"p{i}" for i in range(members)]}},
+            # a group holds at most 2,000 members (the schema's bound): more come in several groups
+            "constants": {f"people{g}": {"sort": "Person", "members": [f"p{i}" for i in range(g, min(g + 2000, members))]}
+                          for g in range(0, members, 2000)},
             "variables": [{"name": f"v{i}", "sort": "Person"} for i in range(depth)],
             "knowledge_base": [expr + " > 0"]}
 

@@ -116,6 +116,24 @@ def test_every_check_has_a_timeout():
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("reason", ["timeout", "canceled", "max. resource limit exceeded"])
+def test_z3_giving_up_on_its_own_limits_is_a_timeout(reason):
+    # Z3 reports its own timer stopping some checks as "canceled": that is exit 4, not the user's 130
+    from core.reason.pot.interpret import gave_up
+
+    with pytest.raises(TimedOut, match=r"proof.timeout \(0.2 s\) on v1") as caught:
+        gave_up(reason, "on v1", 200)
+    assert caught.value.exit_code == 4
+
+
+def test_z3_interrupted_from_elsewhere_is_cancelled_and_incompleteness_is_unknown():
+    from core.reason.pot.interpret import gave_up
+
+    with pytest.raises(Cancelled):
+        gave_up("interrupted from keyboard", "on v1", 200)
+    assert gave_up("(incomplete quantifiers)", "on v1", 200) is None
+
+
 def test_setting_cancel_interrupts_a_running_check():
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()

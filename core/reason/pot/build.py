@@ -10,41 +10,14 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from core.errors import UserError
+from core.reason.pot.declare import (BuildError, Env, declare, is_bool, is_numeric, sort_name,
+                                     variable_sorts)
 from core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
-from core.reason.pot.schema import BUILTIN_SORTS, Assertion, Program
+from core.reason.pot.schema import Assertion, Program
 
 MAX_SUM_TERMS = 10_000
 ARITH = {"+", "-", "*", "/", "%"}
 ORDER = {"<", "<=", ">", ">="}
-
-
-class BuildError(UserError):
-    """An expression that does not fit the declarations."""
-
-
-@dataclass
-class Env:
-    """What a program declared, as Z3 objects in one Z3 context."""
-
-    ctx: object
-    sorts: dict = field(default_factory=dict)          # sort name -> z3 sort
-    constants: dict = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
-    members: dict = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
-    functions: dict = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
-    variables: dict = field(default_factory=dict)      # declared variable name -> z3 sort
-    expanded: int = 0                                   # Sum terms built so far (capped at MAX_SUM_TERMS)
-    _fresh: itertools.count = field(default_factory=lambda: itertools.count(1))
-
-    def symbol_taken(self, name: str) -> bool:
-        return name in self.constants or name in self.functions
-
-    def bound_const(self, name: str, sort):
-        """A Z3 constant for a bound variable that cannot capture a declared symbol."""
-        import z3
-
-        label = name if not self.symbol_taken(name) else f"{name}!{next(self._fresh)}"
-        return z3.Const(label, sort)
 
 
 @dataclass
@@ -83,90 +56,6 @@ class Built:
     has_optimization: bool = False
 
 
-def _sort_name(sort) -> str:
-    return sort.name()
-
-
-def is_numeric(sort) -> bool:
-    import z3
-
-    return sort.kind() in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
-
-
-def is_bool(sort) -> bool:
-    import z3
-
-    return sort.kind() == z3.Z3_BOOL_SORT
-
-
-def declare(program: Program, ctx=None) -> Env:
-    """Sorts, constants, functions and variables of a program, as Z3 objects."""
-    import z3
-
-    ctx = ctx or z3.Context()
-    env = Env(ctx)
-    builtin = {"Bool": z3.BoolSort(ctx), "Int": z3.IntSort(ctx), "Real": z3.RealSort(ctx)}
-    for alias, base in BUILTIN_SORTS.items():
-        env.sorts[alias] = builtin[base]
-    for i, s in enumerate(program.sorts):
-        where = f"sorts[{i}]"
-        if s.name in BUILTIN_SORTS:
-            if BUILTIN_SORTS[s.name] != {"IntSort": "Int", "RealSort": "Real", "BoolSort": "Bool"}.get(s.type):
-                raise BuildError(f"{where}: {s.name} is a built-in sort and cannot be a {s.type}")
-            continue
-        if s.name in env.sorts and not (s.name in BUILTIN_SORTS):
-            raise BuildError(f"{where}: sort {s.name} is declared twice")
-        if s.type == "DeclareSort":
-            env.sorts[s.name] = z3.DeclareSort(s.name, ctx)
-        elif s.type == "EnumSort":
-            if not s.values:
-                raise BuildError(f"{where}: an EnumSort needs `values`")
-            if len(set(s.values)) != len(s.values):
-                raise BuildError(f"{where}: an EnumSort lists a value twice")
-            sort, values = z3.EnumSort(s.name, s.values, ctx=ctx)
-            env.sorts[s.name] = sort
-            for name, term in zip(s.values, values):
-                _add_constant(env, name, term, f"{where}.values")
-        else:   # a named alias of a built-in sort: {"name": "Cost", "type": "IntSort"}
-            env.sorts[s.name] = builtin[s.type.removesuffix("Sort")]
-        if s.type != "EnumSort" and s.values:
-            raise BuildError(f"{where}: only an EnumSort has `values`")
-    for group, c in program.constants.items():
-        sort = _sort(env, c.sort, f"constants.{group}.sort")
-        for name in c.members:
-            _add_constant(env, name, z3.Const(name, sort), f"constants.{group}")
-    for i, f in enumerate(program.functions):
-        where = f"functions[{i}]"
-        if env.symbol_taken(f.name):
-            raise BuildError(f"{where}: {f.name} is declared twice")
-        domain = [_sort(env, d, f"{where}.domain[{j}]") for j, d in enumerate(f.domain)]
-        rng = _sort(env, f.range, f"{where}.range")
-        decl = z3.Function(f.name, *domain, rng) if domain else z3.Const(f.name, rng)
-        env.functions[f.name] = (decl, domain, rng)
-    for i, v in enumerate(program.variables):
-        env.variables[v.name] = _sort(env, v.sort, f"variables[{i}].sort")
-    return env
-
-
-def _add_constant(env: Env, name: str, term, where: str) -> None:
-    if env.symbol_taken(name):
-        raise BuildError(f"{where}: {name} is declared twice")
-    env.constants[name] = term
-    env.members.setdefault(_sort_name(term.sort()), []).append(name)
-
-
-def _sort(env: Env, name: str, where: str):
-    try:
-        return env.sorts[name]
-    except KeyError:
-        known = ", ".join(sorted(n for n in env.sorts if not n.endswith("Sort"))) or "none"
-        raise BuildError(f"{where}: undefined sort {name!r}", hint=f"declared sorts: {known}") from None
-
-
-def _decls(env: Env, variables, where: str) -> dict:
-    return {v.name: _sort(env, v.sort, f"{where}[{i}].sort") for i, v in enumerate(variables)}
-
-
 class Builder:
     """Builds the expressions of one JSON entry; `local` holds that entry's declared variables."""
 
@@ -183,13 +72,13 @@ class Builder:
     def formula(self, text: str, scope: dict | None = None):
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_bool(term.sort()):
-            self.fail(1, f"expected a true/false formula, got a term of sort {_sort_name(term.sort())}")
+            self.fail(1, f"expected a true/false formula, got a term of sort {sort_name(term.sort())}")
         return term
 
     def numeric(self, text: str, scope: dict | None = None):
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_numeric(term.sort()):
-            self.fail(1, f"expected a number, got a term of sort {_sort_name(term.sort())}")
+            self.fail(1, f"expected a number, got a term of sort {sort_name(term.sort())}")
         return term
 
     # -- terms -------------------------------------------------------------------
@@ -205,7 +94,7 @@ class Builder:
         if isinstance(node, Neg):
             inner = self.term(node.operand, scope)
             if not is_numeric(inner.sort()):
-                self.fail(node.col, f"cannot negate a term of sort {_sort_name(inner.sort())}")
+                self.fail(node.col, f"cannot negate a term of sort {sort_name(inner.sort())}")
             return -inner
         if isinstance(node, BinOp):
             return self.binop(node, scope)
@@ -259,8 +148,8 @@ class Builder:
             return term
         if sort.kind() == z3.Z3_REAL_SORT and term.sort().kind() == z3.Z3_INT_SORT:
             return z3.ToReal(term)
-        self.fail(getattr(node, "col", 0), f"sort mismatch: {what} is {_sort_name(sort)}, "
-                                           f"got {_sort_name(term.sort())}")
+        self.fail(getattr(node, "col", 0), f"sort mismatch: {what} is {sort_name(sort)}, "
+                                           f"got {sort_name(term.sort())}")
 
     def binop(self, node: BinOp, scope: dict):
         import z3
@@ -270,11 +159,11 @@ class Builder:
         if node.op in ARITH or node.op in ORDER:
             for t, side in ((ls, "left"), (rs, "right")):
                 if not is_numeric(t):
-                    self.fail(node.col, f"sort mismatch: {node.op} needs numbers, the {side} side is {_sort_name(t)}")
+                    self.fail(node.col, f"sort mismatch: {node.op} needs numbers, the {side} side is {sort_name(t)}")
             if node.op == "%" and (ls.kind() != z3.Z3_INT_SORT or rs.kind() != z3.Z3_INT_SORT):
                 self.fail(node.col, "% needs integers")
         elif ls != rs and not (is_numeric(ls) and is_numeric(rs)):
-            self.fail(node.col, f"sort mismatch: cannot compare {_sort_name(ls)} with {_sort_name(rs)}")
+            self.fail(node.col, f"sort mismatch: cannot compare {sort_name(ls)} with {sort_name(rs)}")
         return _OPS[node.op](left, right)
 
     # -- binders -----------------------------------------------------------------
@@ -313,7 +202,7 @@ def _bools(b: Builder, node: Call, scope: dict, lo: int, hi: int | None):
         t = b.term(a, scope)
         if not is_bool(t.sort()):
             b.fail(getattr(a, "col", node.col), f"sort mismatch: argument {i + 1} of {node.fn} must be true/false, "
-                                                f"got {_sort_name(t.sort())}")
+                                                f"got {sort_name(t.sort())}")
         out.append(t)
     return out
 
@@ -362,7 +251,7 @@ def _if(b, node, scope):
     cond = _bools(b, Call("If", node.args[:1], node.col), scope, 1, 1)[0]
     then, other = b.term(node.args[1], scope), b.term(node.args[2], scope)
     if then.sort() != other.sort() and not (is_numeric(then.sort()) and is_numeric(other.sort())):
-        b.fail(node.col, f"sort mismatch: If branches are {_sort_name(then.sort())} and {_sort_name(other.sort())}")
+        b.fail(node.col, f"sort mismatch: If branches are {sort_name(then.sort())} and {sort_name(other.sort())}")
     return z3.If(cond, then, other)
 
 
@@ -375,8 +264,8 @@ def _distinct(b, node, scope):
     first = terms[0].sort()
     for a, t in zip(node.args[1:], terms[1:]):
         if t.sort() != first and not (is_numeric(t.sort()) and is_numeric(first)):
-            b.fail(getattr(a, "col", node.col), f"sort mismatch: Distinct mixes {_sort_name(first)} and "
-                                                f"{_sort_name(t.sort())}")
+            b.fail(getattr(a, "col", node.col), f"sort mismatch: Distinct mixes {sort_name(first)} and "
+                                                f"{sort_name(t.sort())}")
     return z3.Distinct(*terms)
 
 
@@ -389,7 +278,7 @@ def _quantifier(b, node, scope):
     inner = {**scope, **dict(zip(names, consts))}
     body = b.term(node.args[1], inner)
     if not is_bool(body.sort()):
-        b.fail(node.col, f"the body of {node.fn} must be true/false, got {_sort_name(body.sort())}")
+        b.fail(node.col, f"the body of {node.fn} must be true/false, got {sort_name(body.sort())}")
     return (z3.ForAll if node.fn == "ForAll" else z3.Exists)(consts, body)
 
 
@@ -402,7 +291,7 @@ def _sum(b, node, scope):
         terms = [b.term(a, scope) for a in node.args]
         for a, t in zip(node.args, terms):
             if not is_numeric(t.sort()):
-                b.fail(getattr(a, "col", node.col), f"sort mismatch: Sum adds numbers, got {_sort_name(t.sort())}")
+                b.fail(getattr(a, "col", node.col), f"sort mismatch: Sum adds numbers, got {sort_name(t.sort())}")
         return z3.Sum(*terms) if len(terms) > 1 else terms[0]
     if len(node.args) != 2:
         b.fail(node.col, "Sum([vars], term) takes a variable list and one term")
@@ -413,9 +302,9 @@ def _sum(b, node, scope):
         if is_bool(sort):
             domains.append([z3.BoolVal(True, b.env.ctx), z3.BoolVal(False, b.env.ctx)])
         elif is_numeric(sort):
-            b.fail(node.args[0].col, f"Sum ranges over a finite sort; {name} is {_sort_name(sort)}")
+            b.fail(node.args[0].col, f"Sum ranges over a finite sort; {name} is {sort_name(sort)}")
         else:
-            domains.append([b.env.constants[m] for m in b.env.members.get(_sort_name(sort), [])])
+            domains.append([b.env.constants[m] for m in b.env.members.get(sort_name(sort), [])])
     size = 1
     for d in domains:
         size *= len(d)
@@ -427,7 +316,7 @@ def _sum(b, node, scope):
     for combo in itertools.product(*domains):   # (a failure ends the whole build: no need to restore)
         t = b.term(node.args[1], {**scope, **dict(zip(names, combo))})
         if not is_numeric(t.sort()):
-            b.fail(node.col, f"sort mismatch: Sum adds numbers, got {_sort_name(t.sort())}")
+            b.fail(node.col, f"sort mismatch: Sum adds numbers, got {sort_name(t.sort())}")
         terms.append(t)
     b.repeats = outer
     if not terms:
@@ -449,7 +338,7 @@ def _quantified(b: Builder, variables: list, implies, constraint, where: str, ki
     """(names, bound consts, body) for a rule or verification with forall/exists + implies/constraint."""
     import z3
 
-    decls = _decls(b.env, variables, f"{where}.{kind}")
+    decls = variable_sorts(b.env, variables, f"{where}.{kind}")
     names = list(decls)
     consts = [b.env.bound_const(n, s) for n, s in decls.items()]
     scope = dict(zip(names, consts))
@@ -473,7 +362,7 @@ def build(program: Program, ctx=None) -> Built:
     for i, entry in enumerate(program.knowledge_base):
         where = f"knowledge_base[{i}]"
         if isinstance(entry, Assertion):
-            local = _decls(env, entry.variables, f"{where}.variables")
+            local = variable_sorts(env, entry.variables, f"{where}.variables")
             f = Builder(env, f"{where}.assertion", local).formula(entry.assertion)
             background.append((where, f if entry.value else z3.Not(f)))
         else:
@@ -495,7 +384,7 @@ def build(program: Program, ctx=None) -> Built:
     opt = program.optimization
     if opt is not None:
         built.has_optimization = True
-        decls = _decls(env, opt.variables, "optimization.variables")
+        decls = variable_sorts(env, opt.variables, "optimization.variables")
         built.decisions = {n: env.bound_const(n, s) for n, s in decls.items()}
         for i, text in enumerate(opt.constraints):
             where = f"optimization.constraints[{i}]"

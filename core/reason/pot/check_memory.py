@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from core.errors import Cancelled, TimedOut
+from core.errors import Cancelled
 from core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_atoms, format_const
-from core.reason.pot.interpret import interruptible
+from core.reason.pot.interpret import gave_up, interruptible
 
 
 @dataclass
@@ -159,11 +159,7 @@ def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = No
         order = {i: n for n, i in enumerate(memory.items)}
         return Consistency(False, sorted(core, key=order.get), checked=len(items))
     reason = s.reason_unknown()
-    if "cancel" in reason or "interrupt" in reason:
-        raise Cancelled()
-    if "timeout" in reason or "resource" in reason:
-        raise TimedOut(f"Z3 ran past proof.timeout ({timeout_ms / 1000:g} s) checking the memory",
-                       hint="raise it with /set proof.timeout SECONDS")
+    gave_up(reason, "checking the memory", timeout_ms)
     return Consistency(None, checked=len(items), reason=reason)
 
 

@@ -93,6 +93,18 @@ def interruptible(zctx, cancel: threading.Event | None):
         watcher.join()
 
 
+def gave_up(reason: str, what: str, timeout_ms: int) -> None:
+    """Raise why Z3 answered unknown, once the user's own cancel has been ruled out: its deadline
+    or a resource limit ("timeout", "resource", and "canceled", which is how Z3 reports its own
+    timer stopping some checks) is TimedOut (exit 4); an interrupt from elsewhere is Cancelled.
+    Any other reason (incompleteness) returns, and the answer stays unknown."""
+    if "timeout" in reason or "resource" in reason or "cancel" in reason:
+        raise TimedOut(f"Z3 ran past proof.timeout ({timeout_ms / 1000:g} s) {what}",
+                       hint="raise it with /set proof.timeout SECONDS")
+    if "interrupt" in reason:
+        raise Cancelled()
+
+
 class Checker:
     """One program's solver session: checks with timeouts, cancellation and readable models."""
 
@@ -115,12 +127,7 @@ class Checker:
             self.cancel.clear()
             raise Cancelled()
         if result == z3.unknown:
-            reason = s.reason_unknown()
-            if "cancel" in reason or "interrupt" in reason:
-                raise Cancelled()
-            if "timeout" in reason or "resource" in reason:
-                raise TimedOut(f"Z3 ran past proof.timeout ({self.timeout_ms / 1000:g} s) on {what}",
-                               hint="raise it with /set proof.timeout SECONDS")
+            gave_up(s.reason_unknown(), f"on {what}", self.timeout_ms)
         return result
 
     # -- readable models -----------------------------------------------------------

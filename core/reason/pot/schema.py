@@ -38,7 +38,7 @@ class _Strict(BaseModel):
 class Sort(_Strict):
     name: str
     type: Literal["DeclareSort", "EnumSort", "IntSort", "RealSort", "BoolSort"]
-    values: list[str] = Field(default_factory=list, max_length=10_000)
+    values: list[str] = Field(default_factory=list, max_length=2000)
     description: str = ""
 
     @field_validator("name")
@@ -65,7 +65,7 @@ class Function(_Strict):
 
 class ConstantGroup(_Strict):
     sort: str
-    members: list[str] = Field(max_length=10_000)
+    members: list[str] = Field(max_length=2000)
     description: str = ""
 
     _m = field_validator("members")(classmethod(lambda cls, v: [_ident(x) for x in v]))
@@ -132,14 +132,14 @@ class Program(_Strict):
     """A Proof-of-Thought program. Expressions are strings such as
     `ForAll([p], Implies(Worker(p), Wearing(p, hardHat)))`."""
 
-    sorts: list[Sort] = Field(default_factory=list, max_length=1000)
-    functions: list[Function] = Field(default_factory=list, max_length=10_000)
+    sorts: list[Sort] = Field(default_factory=list, max_length=100)
+    functions: list[Function] = Field(default_factory=list, max_length=500)
     constants: dict[str, ConstantGroup] = Field(default_factory=dict)
-    variables: list[Variable] = Field(default_factory=list, max_length=10_000)
-    knowledge_base: list[str | Assertion] = Field(default_factory=list, max_length=100_000,
+    variables: list[Variable] = Field(default_factory=list, max_length=500)
+    knowledge_base: list[str | Assertion] = Field(default_factory=list, max_length=2000,
                                                   validation_alias=AliasChoices("knowledge_base", "knowledgebase"))
-    rules: list[Rule] = Field(default_factory=list, max_length=100_000)
-    verifications: list[Verification] = Field(default_factory=list, max_length=1000)
+    rules: list[Rule] = Field(default_factory=list, max_length=2000)
+    verifications: list[Verification] = Field(default_factory=list, max_length=200)
     optimization: Optimization | None = None
     actions: list[Literal["verify_conditions", "optimize"]] = Field(default_factory=list)
     description: str = ""

@@ -1,0 +1,130 @@
+"""Ctrl+C stops real runaway jobs in the line REPLs, and every command's inference is bounded:
+a `sym --plain` child on a pipe and the prompt-toolkit REPL end a /math job as "cancelled" and
+take the next command; /ask inference stops at max_facts and on cancel (the dispatcher bounds
+the memory before each command). Time bounds are generous: "not stuck", not a benchmark."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from core.events import JobStarted
+from repl.results import Failure
+from tests.ollama_server import unused_url
+
+RUNAWAY = "/math expand (x+y+z+w)**999"          # grows to gigabytes if left alone
+
+
+class Child:
+    """A `sym --plain` process fed through a pipe, its output collected line by line."""
+
+    def __init__(self, sym_exe, sym_home):
+        env = dict(os.environ, SYM_HOME=str(sym_home))
+        self.proc = subprocess.Popen([*sym_exe, "--plain", "--memory", "cancel"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=lambda s=stream, acc=lines: acc.extend(s), daemon=True).start()
+
+    def send(self, *lines: str) -> None:
+        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def wait_for(self, lines: list[str], text: str, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not any(text in line for line in lines):
+            assert self.proc.poll() is None, (self.out, self.err)
+            assert time.monotonic() < end, f"no {text!r} within {seconds} s: {self.out} {self.err}"
+            time.sleep(0.05)
+
+
+def test_ctrl_c_stops_math_in_a_plain_child_and_the_next_command_runs(sym_exe, sym_home):
+    child = Child(sym_exe, sym_home)
+    try:
+        child.send("/math expand (x + 1)**2")                  # the worker is warm before the runaway
+        child.wait_for(child.out, "x**2 + 2*x + 1", 60)
+        child.send("/set math_timeout 600", RUNAWAY)          # only Ctrl+C can end it in time
+        child.wait_for(child.out, "math_timeout = 600", 10)
+        time.sleep(1.0)                                        # the worker is expanding now
+        child.proc.send_signal(signal.SIGINT)
+        child.wait_for(child.err, "error: cancelled", 5)
+        assert any("cancelling" in line for line in child.err)
+        child.send("/math expand (x + 1)**3", "/bye")
+        child.proc.wait(60)
+    finally:
+        if child.proc.poll() is None:
+            child.proc.kill()
+            child.proc.wait()
+    assert "x**3 + 3*x**2 + 3*x + 1\n" in child.out          # the next /math got its own answer
+    assert child.out[-1] == "bye.\n"
+    assert child.proc.returncode == 130                      # piped input: the most severe code, a cancel
+    assert not any("Traceback" in line or "interrupted" in line for line in child.err), child.err
+
+
+def test_ctrl_c_stops_math_in_the_prompt_toolkit_repl(shell):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from repl.prompt import run_prompt
+
+    shell.ctx.settings.math_timeout = 600
+    out, err = io.StringIO(), io.StringIO()
+    started_jobs = threading.Event()
+    shell.ctx.emit = lambda event: started_jobs.set() if isinstance(event, JobStarted) else None
+
+    def press_ctrl_c_once_running() -> None:
+        if started_jobs.wait(30):
+            time.sleep(1.5)                                    # the worker is expanding now
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=press_ctrl_c_once_running, daemon=True)
+    started = time.monotonic()
+    with create_pipe_input() as pipe:
+        pipe.send_text(f"{RUNAWAY}\n/math expand (x + 1)**2\n\x04")
+        timer.start()
+        run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err)
+    assert time.monotonic() - started < 60                     # the runaway did not run on
+    assert "cancelling" in err.getvalue() and "error: cancelled" in err.getvalue()
+    assert out.getvalue().strip().splitlines()[-1] == "x**2 + 2*x + 1"
+
+
+# -- the dispatcher bounds every command's inference -------------------------------------------
+
+def names(prefix: str, n: int) -> list[str]:
+    """n names of letters only (English reads "p1" as p_1): paaa, paab, …"""
+    return [prefix + "".join(chr(97 + i // 26 ** k % 26) for k in (2, 1, 0)) for i in range(n)]
+
+
+def cross_product(sym, n: int) -> None:
+    sym.shell.ctx.settings.ollama_host = unused_url()     # /ask must answer from memory, not a model
+    for pred, prefix in (("a", "p"), ("b", "q")):
+        assert sym("/fact " + " ".join(f"{pred}({name})." for name in names(prefix, n))).ok
+    assert sym("/rule pair(X, Y) :- a(X), b(Y).").ok
+    assert sym("/rule big(X) :- pair(X, Y).").ok
+
+
+def test_ask_stops_at_max_facts_with_a_message_naming_it(sym):
+    cross_product(sym, 500)                                    # 250,000 pairs
+    sym("/set max_facts 10000")
+    result = sym("/ask Is pabc big?")
+    assert isinstance(result, Failure) and "max_facts" in result.message
+    sym("/set max_facts 1000000")
+    answer = sym("/ask Is pabc big?")
+    assert answer.ok and answer.outcome.answer == "true", answer
+
+
+def test_ask_stops_on_cancel(sym):
+    cross_product(sym, 3000)                                   # 9,000,000 pairs: minutes if it ran
+    cancel = threading.Event()
+    sym.shell.ctx.cancel = cancel
+    threading.Timer(0.5, cancel.set).start()                   # Esc / Ctrl+C while it runs
+    started = time.monotonic()
+    result = sym("/ask Is pabc big?")
+    assert time.monotonic() - started < 30
+    assert isinstance(result, Failure) and result.exit_code == 130, result
+    assert not cancel.is_set()                                 # cleared for the next job
