@@ -107,7 +107,9 @@ async def test_escape_cancels_a_streaming_chat(llm_app, ollama_server):
 
 async def test_ask_with_a_soft_rule_shows_its_steps_and_llm_calls_in_trace(llm_app, ollama_server):
     app = llm_app()
-    extraction = {"items": [{"sentence": 1, "kind": "soft", "logic": "happy(X) :- kind(X)."}]}
+    condition = {"predicate": "other", "new_predicate": "kind", "args": ["X"], "negated": False}
+    extraction = {"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy", "args": ["X"],
+                                  "negated": False, "if": [condition]}]}
     ollama_server.reply(json=extraction, when="usually", times=1)
     ollama_server.reply(json={"applies": True, "facts": ["Happy(anne)"]}, when="anne")
     ollama_server.reply('no JSON here, {"applies": false}', when="fiona")
