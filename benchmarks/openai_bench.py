@@ -42,6 +42,7 @@ def main() -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--calls", type=int, default=3, choices=(1, 2, 3), help="how many of the three calls")
     parser.add_argument("--max-tokens", type=int, default=96)
+    parser.add_argument("--only", choices=("chat", "stream", "json-schema"), help="just this one call")
     args = parser.parse_args()
 
     backend = OpenAIBackend(args.base_url, timeout=300)
@@ -61,7 +62,8 @@ def main() -> int:
         ("json-schema", lambda: llm.json(
             [{"role": "user", "content": "Extract the facts as JSON: Anne is the mother of Bob. Bob likes jazz."}],
             Facts)),
-    ][:args.calls]
+    ]
+    calls = [c for c in calls if c[0] == args.only] if args.only else calls[:args.calls]
     for name, call in calls:
         started = time.perf_counter()
         try:

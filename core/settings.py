@@ -68,7 +68,7 @@ class Settings(BaseModel):
     max_file_mb: float = Field(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False)
     """Largest file (MB) that /consult, /load, /tell --from and /prove --file read."""
     llm_max_tokens: int = Field(default=1024, ge=0, le=1_000_000)
-    """Most tokens one model reply may have (Ollama's num_predict; 0 = no cap): a runaway reply ends there."""
+    """Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): a runaway reply ends there."""
     repair_temperature: float = Field(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong)."""
 

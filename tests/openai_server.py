@@ -5,7 +5,7 @@ injectable faults — what `tests/ollama_server.py` is for the Ollama protocol, 
         shell.ctx.settings.backend, shell.ctx.settings.base_url = "openai", openai_server.url
         openai_server.reply(json={"statements": [...]}, when="jazz")
         openai_server.api_key = "sk-test"            # requests without `Bearer sk-test` get a 401
-        openai_server.json_schema = False            # response_format json_schema gets a 400 (like an old server)
+        openai_server.json_schema = False            # response_format json_schema is refused (`refusal_status`)
         openai_server.fail("server")                 # the next request gets a 500
 
 `url` ends in `/v1`. Routes: GET /v1/models, POST /v1/chat/completions (streamed as server-sent
@@ -71,6 +71,7 @@ class OpenAIServer(OllamaServer):
         self.api_key: str | None = None
         self.json_schema = True       # accepts response_format {"type": "json_schema"}
         self.json_object = True       # accepts response_format {"type": "json_object"}
+        self.refusal_status = 400     # how a refused response_format is answered (llama-cpp-python: 500)
 
     @property
     def url(self) -> str:
@@ -137,7 +138,9 @@ class _OpenAIHandler(_Handler):
                                               "access to it.", code="model_not_found"))
             kind = (req.format or {}).get("type") if isinstance(req.format, dict) else None
             if (kind == "json_schema" and not state.json_schema) or (kind == "json_object" and not state.json_object):
-                return self._json(400, _error(f"response_format type {kind!r} is not supported by this server"))
+                return self._json(state.refusal_status, _error(
+                    f"1 validation error: body.response_format.type: Input should be 'text' or 'json_object', "
+                    f"not {kind!r}"))
         return route(req)
 
     # -- faults -------------------------------------------------------------------------

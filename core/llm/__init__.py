@@ -79,8 +79,9 @@ class Backend(Protocol):
 
 def backend_key(settings) -> tuple:
     """What decides which server and model a shell talks to: a change rebuilds its `LLM`."""
-    return (settings.model, getattr(settings, "backend", "ollama"), settings.ollama_host,
-            getattr(settings, "base_url", None))
+    if getattr(settings, "backend", "ollama") == "openai":
+        return (settings.model, "openai", settings.base_url)
+    return (settings.model, settings.ollama_host)
 
 
 def make_backend(settings) -> Backend:

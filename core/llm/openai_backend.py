@@ -31,6 +31,7 @@ _CONTEXT = re.compile(r"context.?(length|window|size)|maximum context|exceeds? .
                       r"prompt is too long|context_length_exceeded", re.I)
 _NO_MODEL = re.compile(r"model.*(not found|does not exist|not exist|unknown|no such)|model_not_found|"
                        r"unknown model|invalid model", re.I)
+_FORMAT = re.compile(r"response_format|json_schema|json_object", re.I)
 _KEY_HINT = "set SYM_API_KEY (or OPENAI_API_KEY) to a key this server accepts"
 
 
@@ -79,9 +80,24 @@ class _NotProtocol(ValueError):
     """A 200 whose body is not the OpenAI reply shape."""
 
 
+def with_schema(messages: list[Message], schema: dict) -> list[Message]:
+    """`messages` with the JSON schema spelled out in the last user message: what a server that
+    cannot enforce a schema needs the model itself to know."""
+    note = ("Reply with only one JSON object that matches this JSON schema:\n"
+            + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
+    out = [dict(m) for m in messages]
+    for m in reversed(out):
+        if m.get("role") == "user":
+            m["content"] = f"{m['content']}\n\n{note}"
+            return out
+    return out + [{"role": "user", "content": note}]
+
+
 def request_body(messages: list[Message], *, model: str, options: dict | None, format, level: str,
                  stream: bool) -> dict:
     """The chat-completions body for one call; `level` is how structured output is asked for."""
+    if isinstance(format, dict) and level != "json_schema":
+        messages = with_schema(messages, format)
     body: dict = {"model": model, "messages": messages, "stream": stream}
     for name, value in (options or {}).items():
         mapped = OPTION_NAMES.get(name)
@@ -227,7 +243,9 @@ class OpenAIBackend:
             try:
                 return send(FORMAT_LEVELS[level])
             except _Refused as err:
-                if (level + 1 >= len(FORMAT_LEVELS) or err.status not in (400, 422, 501)
+                # llama-cpp-python answers an unknown response_format type with a 500 naming it
+                refused = err.status in (400, 422, 501) or _FORMAT.search(err.detail)
+                if (level + 1 >= len(FORMAT_LEVELS) or not refused
                         or _CONTEXT.search(err.detail) or _NO_MODEL.search(f"{err.detail} {err.code}")):
                     raise
                 with self._lock:

@@ -138,11 +138,20 @@ def test_a_server_that_refuses_json_schema_gets_json_mode_then_the_prompt_alone(
     llm = osym.shell.ctx.llm
     assert llm.json(USER, Person) == Person(name="Ann", age=7)
     assert [c.format["type"] for c in osym.server.chats] == ["json_schema", "json_object"]
+    assert osym.server.chats[0].last_user == "Is Bob big?"           # the server enforced the schema
+    assert '"required":["name","age"]' in osym.server.chats[1].last_user   # now the model is told it
     llm.json([{"role": "user", "content": "again"}], Person)       # remembered: straight to json mode
     assert osym.server.chats[-1].format == {"type": "json_object"}
     osym.server.json_object = False
     assert llm.json([{"role": "user", "content": "third"}], Person).name == "Ann"
     assert osym.server.chats[-1].format is None
+
+
+def test_a_refusal_sent_as_a_500_naming_response_format_also_falls_back(osym):
+    osym.server.json_schema, osym.server.refusal_status = False, 500     # what llama-cpp-python 0.3 does
+    osym.server.reply('{"name": "Ann"}')
+    assert osym.shell.ctx.llm.chat(USER, format={"type": "object"}).text == '{"name": "Ann"}'
+    assert [c.format["type"] for c in osym.server.chats] == ["json_schema", "json_object"]
 
 
 def test_models_and_embeddings(osym):
