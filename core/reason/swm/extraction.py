@@ -27,7 +27,7 @@ _PRONOUN = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", r
 _GENERAL = re.compile(r"\b(if|when|whenever|all|every|each|any|always|never|usually|often|generally|typically|most|"
                       r"some|no|nobody|none|everyone|everybody|everything|anyone|anything|someone|something|"
                       r"things|people|whoever|whatever|unless)\b", re.I)
-BATCH = 3                   # specific sentences read together in one call
+BATCH = 4                   # specific sentences read together in one call
 
 
 @dataclass
@@ -109,7 +109,7 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
 
     def flush() -> None:
         if batch:
-            for reading in _read_facts(llm, list(batch), schema, predicates, templates, tally):
+            for reading in _restate(llm, list(batch), predicates, tally):
                 out[reading.sentence] = reading
                 if node is not None:
                     node(reading.sentence, reading.problem)
@@ -166,6 +166,80 @@ def _read_facts(llm, batch: list[str], schema, predicates, templates, tally) -> 
     for reading in readings:
         if not reading.clauses:
             reading.problem = problem or "the model found no fact in it"
+    return readings
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+
+
+def fact_forms(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> list[str]:
+    """The controlled-English forms of the known one- and two-place predicates ("A is the son of B")."""
+    from core.reason.swm.english import template_for
+
+    forms = []
+    for name in sorted(predicates):
+        for arity in predicates[name]:
+            template = template_for(name, arity)
+            if template:
+                forms.append(template.replace("{0}", "A").replace("{1}", "B"))
+    return forms[:limit]
+
+
+def read_restated(text: str, allowed: set, sentence: str) -> tuple[list[Atom], list[str]]:
+    """Facts from a model's restatement: each line read by the grammar (never evaluated); a fact
+    counts only when it is ground and names things from the sentences. → (facts, lines not used)."""
+    from core.reason.swm.english import translate
+    from core.logic.parser import parse_program
+
+    facts: list[Atom] = []
+    unused: list[str] = []
+    for raw in text.splitlines():
+        line = _BULLET.sub("", raw).strip()
+        if not line:
+            continue
+        tr = translate(line if line.endswith(".") else line + ".")
+        atoms = [loc.clause for c in (tr.clauses if tr is not None and tr.kind == "fact" else [])
+                 for loc in parse_program(c)]
+        ok = [a for a in atoms if isinstance(a, Atom) and set(a.args) <= allowed
+              and (a.pred not in prompts.EXAMPLE_WORDS or a.pred in sentence.lower())]
+        if not ok or len(ok) != len(atoms):
+            unused.append(line)
+        facts += [a for a in ok if a not in facts]
+    return facts, unused
+
+
+def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
+    """Sentences about named things restated by the model in the controlled language, one fact a
+    line, read back by the grammar: the model picks forms and names, the grammar decides."""
+    mentioned = [candidates(s) for s in batch]
+    allowed = {c for found in mentioned for c in found}
+    text = " ".join(batch)
+    messages = prompts.restate_messages(batch, fact_forms(predicates) or ["A is the R of B", "A is big"])
+    facts: list[Atom] = []
+    problem, seen = "", []
+    for attempt in range(REPAIRS + 1):
+        options = {"temperature": REPAIR_TEMPERATURE} if attempt else None
+        reply = llm.chat(messages, purpose="tell" if not attempt else "tell.repair", options=options)
+        tally.calls += 1
+        tally.repairs += bool(attempt)
+        facts, unused = read_restated(reply.text, allowed, text)
+        if facts:
+            break
+        problem = "no line is a fact in the listed forms about the names in the sentences"
+        if reply.text.strip() in seen:
+            problem += " (the model sent the same reply again)"
+            break
+        seen.append(reply.text.strip())
+        messages = prompts.repair_messages(messages, reply.text, problem + (f", e.g. {unused[0]!r}" if unused else ""))
+    readings = [Reading(s) for s in batch]
+    for atom in facts:
+        args = set(atom.args)
+        home = next((i for i, m in enumerate(mentioned) if args <= set(m)), None)
+        home = home if home is not None else next((i for i, m in enumerate(mentioned) if args & set(m)), 0)
+        readings[home].clauses.append(("fact", atom))
+    for reading in readings:
+        if not reading.clauses:
+            reading.problem = problem or "the model stated no fact from it"
     return readings
 
 

@@ -18,8 +18,8 @@ LANGUAGE = """Logic syntax (Prolog-like Datalog):
 
 # The worked examples use invented words only, so nothing in them can leak into an answer as
 # if it were knowledge; sym rejects a proposed predicate that copies one of these words.
-EXAMPLE_WORDS = frozenset("""dax wug mib mib_of plon quiv tarn zell fep blork blorks blorked glim
-glimmy""".split())
+EXAMPLE_WORDS = frozenset("""dax wug mib mib_of wug_of dax_of plon quiv tarn zell fep blork blorks blorked
+glim glimmy""".split())
 
 EXTRACTION_SYSTEM = """You read one English sentence and choose the facts and rules it states.
 You do not write logic. You choose:
@@ -91,6 +91,28 @@ Sentences: Zell took her mib Tarn to the fep. Quiv, Tarn's mib, was not dax.
 {"facts": [{"subject": "tarn", "predicate": "mib_of", "object": "zell", "negated": false},
  {"subject": "quiv", "predicate": "mib_of", "object": "tarn", "negated": false},
  {"subject": "quiv", "predicate": "dax", "object": "-", "negated": true}]}"""
+
+
+RESTATE_SYSTEM = """You restate a story as simple facts for a reasoner.
+Write one fact per line, each exactly in one of the forms listed under Facts, with A and B
+replaced by names from the story. Write every fact the story states or clearly implies, with
+the names in the right order ("A is the mib of B" means A is B's mib), and write each relation
+between two people in both directions. Write nothing else.
+
+Example (invented words):
+Facts: A is the mib of B | A is the wug of B | A is the dax of B | A is tall
+Story: Zell took her mib Tarn to the fep. Quiv, Tarn's dax, was tall.
+Tarn is the mib of Zell.
+Zell is the wug of Tarn.
+Quiv is the dax of Tarn.
+Tarn is the wug of Quiv.
+Quiv is tall."""
+
+
+def restate_messages(sentences: list[str], forms: list[str]) -> list[dict]:
+    """Sentences about named things, to be restated in the controlled language (read back by the grammar)."""
+    user = f"Facts: {' | '.join(forms)}\nStory: {' '.join(sentences)}"
+    return [{"role": "system", "content": RESTATE_SYSTEM}, {"role": "user", "content": user}]
 
 
 def facts_messages(sentences: list[str], predicates: str, things: list[str]) -> list[dict]:

@@ -56,7 +56,11 @@ def phrase(pred: str, args: list[str], neg: bool = False) -> str | None:
             return f"{x} is{no} {pred} {y}"
         return _verb(x, pred, y, neg)
     head = "_".join(words[:-1])
-    if last in ("of", "than") and len(words) == 2 and lexicon.can_be_adjective(head):
+    if last == "of" and head in ("left", "right"):
+        return f"{x} is{no} to the {head} of {y}"
+    relational_noun = "NOUN" in lexicon.parts_of_speech(head) or not lexicon.parts_of_speech(head)
+    if last == "than" and len(words) == 2 and lexicon.can_be_adjective(head) or \
+            last == "of" and len(words) == 2 and lexicon.can_be_adjective(head) and not relational_noun:
         return f"{x} is{no} {head} {last} {y}"
     if last == "of":
         return f"{x} is{no} the {'-'.join(words[:-1])} of {y}"
