@@ -20,10 +20,9 @@ def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_
     (folder / "eval.json").write_text(json.dumps([{"query": STORY, "rule": [RULE],
                                                    "answer": "Natasha is the granddaughter of James."}]))
     ollama_server.reply("Francisco is James's son and Natasha is his daughter.\n"
-                        "Answer: Natasha is the granddaughter of James.", when=lambda r: r.format is None)
-    triples = {"facts": [{"subject": "Francisco", "predicate": "son_of", "object": "james", "negated": False},
-                         {"subject": "natasha", "predicate": "daughter_of", "object": "francisco", "negated": False}]}
-    ollama_server.reply(json.dumps(triples), when="hunting")
+                        "Answer: Natasha is the granddaughter of James.", when=lambda r: "Question" in r.last_user)
+    ollama_server.reply("Francisco is the son of James.\nJames is the father of Francisco.\n"
+                        "Natasha is the daughter of Francisco.\nBob is the son of Zed.", when="Relations:")
     out, err = io.StringIO(), io.StringIO()
     code = run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
@@ -33,11 +32,11 @@ def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_
     assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"]) == ("sym", 1, 1, 1)
     assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
     assert sym["failures"] == {} and sym["failed_calls"] == 0 and "cached_calls" in sym
-    extraction = [c for c in ollama_server.chats if c.format is not None]
+    extraction = [c for c in ollama_server.chats if "Relations:" in c.last_user]
     assert len(extraction) == 1                                               # the story's sentences in one call
-    assert ("Sentences: James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter"
+    assert ("Story: James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter"
             in extraction[0].last_user)
-    assert "son_of: subject is the son of object" in extraction[0].last_user  # the rules' predicates offered
+    assert "Relations: daughter, granddaughter, son" in extraction[0].last_user   # the rules' relations offered
     assert "If B" not in extraction[0].last_user                              # rules are not story context
 
 

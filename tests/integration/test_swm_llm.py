@@ -94,12 +94,29 @@ def test_tell_repairs_a_reply_outside_the_choices(llm_sym):
     good = {"statements": [{"kind": "fact", "predicate": "other", "new_predicate": "owns", "args": ["alice", "car"],
                             "negated": False}]}
     llm_sym.server.reply(json.dumps(bad), json.dumps(good))
-    r = llm_sym("/tell Alice happens to own a car.")
+    r = llm_sym("/tell Every morning, Alice happens to own a car.")      # general: the statement menu
     assert r.ok and r.llm_calls == 2
     assert "owns(alice, car)." in texts(llm_sym.shell.memory)
     repair = llm_sym.server.chats[-1]
     assert "predicate 'owns' is not in the list" in repair.last_user     # the checker's own words go back
     assert repair.options.get("temperature", 0) > 0
+
+
+def test_a_story_is_restated_in_the_controlled_language_and_read_back_by_the_grammar(llm_sym):
+    llm_sym("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A.")
+    llm_sym.server.reply("Here you go:\nZed is the son of Bob.\nthe moon is made of cheese\n",      # nothing usable
+                         "1. Francisco is the son of James.\n2. Natasha is the daughter of Francisco.\n"
+                         "3. Natasha is the daughter of Zed.\n4. James drives.")
+    r = llm_sym("/tell James took his son Francisco hunting. Natasha, Francisco's daughter, stayed home.")
+    assert r.ok and r.llm_calls == 2, r
+    stored = texts(llm_sym.shell.memory)
+    assert {"son_of(francisco, james).", "daughter_of(natasha, francisco)."} <= stored
+    assert not any("zed" in t for t in stored) and "drives(james)." in stored   # names from the story only
+    first, repair = llm_sym.server.chats[-2:]
+    assert "Relations: daughter, granddaughter, son" in first.last_user and "Story: James took" in first.last_user
+    assert "no line is a fact" in repair.last_user and repair.options.get("temperature", 0) > 0
+    assert llm_sym("/ask How is Natasha related to James?").outcome.answer == \
+        "Natasha is the granddaughter of James."
 
 
 def test_tell_reports_a_sentence_the_model_cannot_translate(llm_sym):

@@ -18,7 +18,6 @@ from core.reason.swm.candidates import Const, shown
 
 VARIABLES = ("X", "Y", "Z")
 OTHER = "other"
-NO_OBJECT = "-"
 KINDS = ("fact", "rule", "soft")
 GOAL_KINDS = ("truth", "values", "relation")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]{0,39}\Z")
@@ -69,20 +68,6 @@ def statement_schema(menu: Menu) -> dict:
     return {"type": "object", "properties": {"statements": {"type": "array", "items": item, "minItems": 1,
                                                             "maxItems": 4}},
             "required": ["statements"]}
-
-
-def facts_schema(menu: Menu, names: list[str]) -> dict:
-    """The `format` for sentences about named things: (subject, predicate, object) triples."""
-    things = {"type": "string", "enum": names}
-    item = {"type": "object",
-            "properties": {"subject": things,
-                           "predicate": {"type": "string", "enum": menu.predicate_names},
-                           "new_predicate": {"type": "string", "maxLength": 40},
-                           "object": {"type": "string", "enum": [*names, NO_OBJECT]},
-                           "negated": {"type": "boolean"}},
-            "required": ["subject", "predicate", "object", "negated"]}
-    return {"type": "object", "properties": {"facts": {"type": "array", "items": item, "maxItems": 8}},
-            "required": ["facts"]}
 
 
 def goal_schema(menu: Menu) -> dict:
@@ -201,39 +186,6 @@ def statements(data, menu: Menu, sentence: str) -> list[tuple[str, Atom | Rule]]
             kind = "rule" if kind == "fact" else kind
         if (kind, clause) not in out:                # a model that repeats itself adds nothing twice
             out.append((kind, clause))
-    return out
-
-
-def facts(data, menu: Menu, sentences: str) -> list[Atom]:
-    """Atoms from a reply shaped by `facts_schema` (an empty list is a valid answer). Raises Invalid."""
-    if not isinstance(data, dict):
-        raise Invalid("expected a JSON object with a \"facts\" list")
-    items = data.get("facts", data.get("statements"))
-    if isinstance(items, dict):
-        items = [items]
-    if items is None:
-        items = []
-    if not isinstance(items, list):
-        raise Invalid("\"facts\" must be a list")
-    out: list[Atom] = []
-    for n, entry in enumerate(items[:12], start=1):
-        where = f"fact {n}"
-        if not isinstance(entry, dict):
-            raise Invalid(f"{where}: expected an object with subject, predicate, object and negated")
-        if entry.get("if"):
-            raise Invalid(f"{where}: these sentences are about named things; list facts, not conditions")
-        if isinstance(entry.get("args"), list) and "subject" not in entry:
-            args = entry["args"]                     # the statement shape, as some models answer
-        else:
-            obj = entry.get("object", NO_OBJECT)
-            args = [entry.get("subject")] if obj in (NO_OBJECT, None, "", "none") else [entry.get("subject"), obj]
-        if not args or args[0] in (None, ""):
-            raise Invalid(f"{where}: subject is missing")
-        atom = _atom({**entry, "args": args}, menu, where, sentences)
-        if _has_var(atom):
-            raise Invalid(f"{where}: facts name things from the list")
-        if atom not in out:
-            out.append(atom)
     return out
 
 

@@ -15,8 +15,7 @@ from core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from core.logic.terms import Atom, Rule
 from core.reason.swm import prompts
 from core.reason.swm.candidates import candidates, choices, shown
-from core.reason.swm.choice import Invalid, Menu, facts_schema, goal_schema, statement_schema
-from core.reason.swm.choice import facts as check_facts
+from core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from core.reason.swm.choice import goal as check_goal
 from core.reason.swm.choice import statements as check_statements
 
@@ -99,9 +98,9 @@ def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[di
 
 def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | None = None,
             context: list[str] | None = None, tally: Tally, node=None) -> list[Reading]:
-    """Each sentence read by the model. Sentences about named things ("specific") are read
-    BATCH at a time as (subject, predicate, object) triples; general ones one at a time with the
-    full statement menu (kind, conditions). A general sentence with a pronoun is shown the
+    """Each sentence read by the model. Sentences about named things ("specific") are restated
+    BATCH at a time in the controlled language, one fact a line, and read back by the grammar;
+    general ones are read one at a time with the full statement menu (kind, conditions). A general sentence with a pronoun is shown the
     sentence before it (from the same unread text, never from templated ones)."""
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
@@ -144,45 +143,21 @@ def _read_statements(llm, sentence: str, before: str | None, schema, predicates,
     return Reading(sentence, found or [], problem)
 
 
-def _read_facts(llm, batch: list[str], schema, predicates, templates, tally) -> list[Reading]:
-    mentioned = [candidates(s) for s in batch]
-    things: list = []
-    for found in mentioned:
-        things += [c for c in found if c not in things]
-    if len(things) < 2:
-        things = choices(" ".join(batch), schema)
-    menu = Menu(predicates, things, prompts.EXAMPLE_WORDS, variables=())
-    names = menu.arguments
-    text = " ".join(batch)
-    messages = prompts.facts_messages(batch, prompts.triple_lines(predicates, templates), names)
-    atoms, problem = choose(llm, messages, facts_schema(menu, names),
-                            lambda data: check_facts(data, menu, text), purpose="tell", tally=tally)
-    readings = [Reading(s) for s in batch]
-    for atom in atoms or []:
-        args = set(atom.args)
-        home = next((i for i, m in enumerate(mentioned) if args <= set(m)), None)
-        home = home if home is not None else next((i for i, m in enumerate(mentioned) if args & set(m)), 0)
-        readings[home].clauses.append(("fact", atom))
-    for reading in readings:
-        if not reading.clauses:
-            reading.problem = problem or "the model found no fact in it"
-    return readings
-
-
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 
 
-def fact_forms(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> list[str]:
-    """The controlled-English forms of the known one- and two-place predicates ("A is the son of B")."""
-    from core.reason.swm.english import template_for
+def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple[list[str], list[str]]:
+    """(relations, properties) the model may use: the words of the known `r_of/2` predicates
+    ("mother-in-law") and of the one-place ones that read as adjectives."""
+    from core.reason.swm.english import lexicon
 
-    forms = []
+    relations, properties = [], []
     for name in sorted(predicates):
-        for arity in predicates[name]:
-            template = template_for(name, arity)
-            if template:
-                forms.append(template.replace("{0}", "A").replace("{1}", "B"))
-    return forms[:limit]
+        if 2 in predicates[name] and name.endswith("_of") and name != "_of":
+            relations.append(name.removesuffix("_of").replace("_", "-"))
+        if 1 in predicates[name] and name.isalpha() and lexicon.can_be_adjective(name):
+            properties.append(name)
+    return relations[:limit], properties[:limit]
 
 
 def read_restated(text: str, allowed: set, sentence: str) -> tuple[list[Atom], list[str]]:
@@ -214,7 +189,7 @@ def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
     mentioned = [candidates(s) for s in batch]
     allowed = {c for found in mentioned for c in found}
     text = " ".join(batch)
-    messages = prompts.restate_messages(batch, fact_forms(predicates) or ["A is the R of B", "A is big"])
+    messages = prompts.restate_messages(batch, *fact_words(predicates))
     facts: list[Atom] = []
     problem, seen = "", []
     for attempt in range(REPAIRS + 1):
@@ -230,7 +205,7 @@ def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
             problem += " (the model sent the same reply again)"
             break
         seen.append(reply.text.strip())
-        messages = prompts.repair_messages(messages, reply.text, problem + (f", e.g. {unused[0]!r}" if unused else ""))
+        messages = prompts.restate_repair(messages, reply.text, problem + (f", e.g. {unused[0]!r}" if unused else ""))
     readings = [Reading(s) for s in batch]
     for atom in facts:
         args = set(atom.args)

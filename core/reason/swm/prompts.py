@@ -77,30 +77,16 @@ def extraction_messages(sentence: str, predicates: str, things: list[str]) -> li
     return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
 
 
-FACTS_SYSTEM = """You read English sentences about named things and list the facts they state.
-You do not write logic. Each fact is a subject, a predicate and an object, chosen from the lists:
-- "predicate": one name from the Predicates list; read "mib_of: subject is the mib of object";
-  "other" with "new_predicate" (a short lower_snake_case name) only when none fits;
-- "subject" and "object": from the Things list; "object" is "-" for a predicate without one;
-- "negated": true when a sentence says it is NOT so.
-List only what the sentences say about the things; a sentence may state nothing. JSON only.
-
-Predicates: mib_of: subject is the mib of object | dax: subject is dax | other
-Things: zell, tarn, fep, quiv
-Sentences: Zell took her mib Tarn to the fep. Quiv, Tarn's mib, was not dax.
-{"facts": [{"subject": "tarn", "predicate": "mib_of", "object": "zell", "negated": false},
- {"subject": "quiv", "predicate": "mib_of", "object": "tarn", "negated": false},
- {"subject": "quiv", "predicate": "dax", "object": "-", "negated": true}]}"""
-
-
 RESTATE_SYSTEM = """You restate a story as simple facts for a reasoner.
-Write one fact per line, each exactly in one of the forms listed under Facts, with A and B
-replaced by names from the story. Write every fact the story states or clearly implies, with
-the names in the right order ("A is the mib of B" means A is B's mib), and write each relation
-between two people in both directions. Write nothing else.
+Write one fact per line, each exactly in the form "<Name> is the <relation> of <Name>." or
+"<Name> is <property>.", using only the relations and properties listed and only names from
+the story. Write every fact the story states or clearly implies, with the names in the right
+order ("A is the son of B" means A is B's son), and each relation between two people in both
+directions. Write nothing else.
 
 Example (invented words):
-Facts: A is the mib of B | A is the wug of B | A is the dax of B | A is tall
+Relations: mib, dax, wug
+Properties: tall
 Story: Zell took her mib Tarn to the fep. Quiv, Tarn's dax, was tall.
 Tarn is the mib of Zell.
 Zell is the wug of Tarn.
@@ -109,35 +95,20 @@ Tarn is the wug of Quiv.
 Quiv is tall."""
 
 
-def restate_messages(sentences: list[str], forms: list[str]) -> list[dict]:
+def restate_messages(sentences: list[str], relations: list[str], properties: list[str]) -> list[dict]:
     """Sentences about named things, to be restated in the controlled language (read back by the grammar)."""
-    user = f"Facts: {' | '.join(forms)}\nStory: {' '.join(sentences)}"
-    return [{"role": "system", "content": RESTATE_SYSTEM}, {"role": "user", "content": user}]
+    lines = [f"Relations: {', '.join(relations) or '(any)'}"]
+    if properties:
+        lines.append(f"Properties: {', '.join(properties)}")
+    lines.append(f"Story: {' '.join(sentences)}")
+    return [{"role": "system", "content": RESTATE_SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
 
 
-def facts_messages(sentences: list[str], predicates: str, things: list[str]) -> list[dict]:
-    """Specific sentences (about named things), read together as triples."""
-    user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nSentences: {' '.join(sentences)}"
-    return [{"role": "system", "content": FACTS_SYSTEM}, {"role": "user", "content": user}]
-
-
-def triple_lines(predicates: dict[str, tuple[int, ...]], templates: dict[str, str]) -> str:
-    """`name: subject … object` entries for the facts prompt (binary and unary predicates only)."""
-    out = []
-    for name in sorted(predicates):
-        for arity in predicates[name]:
-            if arity not in (1, 2):
-                continue
-            template = templates.get(f"{name}/{arity}", "")
-            if not template:
-                if arity == 2 and name.endswith("_of"):
-                    template = "{0} is the " + name.removesuffix("_of").replace("_", " ") + " of {1}"
-                elif arity == 2:
-                    template = "{0} " + name.replace("_", " ") + " {1}"
-                else:
-                    template = "{0} is " + name.replace("_", " ")
-            out.append(f"{name}: " + template.replace("{0}", "subject").replace("{1}", "object"))
-    return " | ".join(out + ["other"])
+def restate_repair(previous: list[dict], reply: str, problem: str) -> list[dict]:
+    """A restatement none of whose lines could be read, sent back with the reason."""
+    return [*previous, {"role": "assistant", "content": reply},
+            {"role": "user", "content": f"That cannot be used: {problem}\n"
+                                        "Write only the facts, one per line, like: Tarn is the mib of Zell."}]
 
 
 GOAL_SYSTEM = """You read a question and choose the goal a reasoner must check. You do not write logic:
