@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.reason.swm.english import question_goal, translate
+from core.reason.swm.english import question_goal, split_sentences, translate
 from tests.english_gen import CATEGORIES, items, normal_clauses, normal_query
 
 PER_CATEGORY = 30
@@ -120,3 +120,9 @@ def test_tell_records_the_template_the_grammar_reads_a_new_predicate_by(sym):
     assert templates["afraid_of/2"] == "{0} is afraid of {1}" and templates["mouse/1"] == "{0} is a mouse"
     answer = sym("/ask What is Emily afraid of?").outcome
     assert answer.answer == "wolves" and answer.steps[-1].startswith("afraid_of(emily, wolves).")
+
+
+def test_sentences_split_after_a_stop_whatever_case_follows_but_not_after_a_title():
+    assert split_sentences("bob is big. alice is red.") == ["bob is big.", "alice is red."]
+    assert split_sentences("Dr. Smith is big. Box 6 contains the fig. Move the cup to Box 2.") == \
+        ["Dr. Smith is big.", "Box 6 contains the fig.", "Move the cup to Box 2."]
