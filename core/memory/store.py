@@ -130,6 +130,8 @@ class ChromaStore:
         col = self.collection(kind)
         texts = texts_to_embed if texts_to_embed is not None else [r.text for r in records]
         done: list[str] = []
+        if progress is not None:
+            progress(0, len(records))        # a cancel during the caller's preparation stops before any write
         try:
             for start in range(0, len(records), self._batch):
                 part = records[start:start + self._batch]

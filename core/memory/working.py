@@ -132,6 +132,8 @@ class WorkingMemory:
         notes: list[str] = []
         renames = self._schema_check([c for c, _ in clauses], merge, notes) if merge != "off" else {}
         for clause, source in clauses:
+            if progress is not None and len(new) % 8192 == 8191:  # a big file: Esc need not wait for the store
+                progress(0, len(clauses))
             if isinstance(clause, Query):
                 raise UserError("a query cannot be stored", hint="ask it with ?- … instead")
             clause = rename_predicates(clause, renames) if renames else clause

@@ -1,7 +1,9 @@
 """Ctrl+C stops real runaway jobs in the line REPLs, and every command's inference is bounded:
 a `sym --plain` child on a pipe and the prompt-toolkit REPL end a /math job as "cancelled" and
-take the next command; /ask inference stops at max_facts and on cancel (the dispatcher bounds
-the memory before each command). Time bounds are generous: "not stuck", not a benchmark."""
+take the next command, and so do a /consult of 200,000 facts and a /load of a long text, leaving
+nothing of themselves in the workspace; /ask inference stops at max_facts and on cancel (the
+dispatcher bounds the memory before each command). Time bounds are generous: "not stuck", not a
+benchmark (benchmarks/cancel_bench.py measures)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from repl.results import Failure
 from tests.ollama_server import unused_url
 
 RUNAWAY = "/math expand (x+y+z+w)**999"          # grows to gigabytes if left alone
+# a cancelled store write ends after the Chroma batch in flight and the undo of what it wrote
+WRITE_STOPPED_WITHIN = 30.0
 
 
 class Child:
@@ -64,6 +68,71 @@ def test_ctrl_c_stops_math_in_a_plain_child_and_the_next_command_runs(sym_exe, s
     assert child.out[-1] == "bye.\n"
     assert child.proc.returncode == 130                      # piped input: the most severe code, a cancel
     assert not any("Traceback" in line or "interrupted" in line for line in child.err), child.err
+
+
+def stored(workspace: str = "cancel") -> tuple:
+    """Facts, documents and predicates of a workspace, read back after its process has ended."""
+    from core.memory import library
+    from repl.dispatcher import MemoryOptions, open_shell
+
+    shell = open_shell(MemoryOptions(workspace), record=False)
+    try:
+        store = shell.memory.store
+        return (shell.memory.counts()["fact"], store.count("facts"), store.count("docs"),
+                [d.name for d in library.documents(store)], sorted(shell.memory.schema.predicates))
+    finally:
+        shell.close()
+
+
+def disk_use(directory) -> int:
+    return sum(f.stat().st_size for f in directory.rglob("*") if f.is_file())
+
+
+def ctrl_c_a_write(sym_exe, sym_home, command: str, then: str, answer: str) -> Child:
+    """Run `command` in a plain child, Ctrl+C it while it writes, then run `then` (which prints `answer`)."""
+    child = Child(sym_exe, sym_home)
+    try:
+        child.send("p(a).")
+        child.wait_for(child.out, "p(a).", 30)
+        before = disk_use(sym_home)
+        child.send(command)
+        end = time.monotonic() + 120
+        while disk_use(sym_home) < before + 4_000_000:         # a first batch is in the store
+            assert child.proc.poll() is None and time.monotonic() < end, (child.out, child.err)
+            time.sleep(0.05)
+        assert child.proc.poll() is None and not any("cancelled" in line for line in child.err)
+        child.proc.send_signal(signal.SIGINT)
+        child.wait_for(child.err, "error: cancelled", WRITE_STOPPED_WITHIN)
+        assert any("cancelling" in line for line in child.err)
+        child.send(then)
+        child.wait_for(child.out, answer, 30)
+        child.send("/bye")
+        child.proc.wait(60)
+    finally:
+        if child.proc.poll() is None:
+            child.proc.kill()
+            child.proc.wait()
+    assert child.out[-1] == "bye.\n"
+    assert child.proc.returncode == 130
+    assert not any("Traceback" in line or "interrupted" in line for line in child.err), child.err
+    return child
+
+
+def test_ctrl_c_stops_a_big_consult_in_a_plain_child_and_keeps_nothing_of_it(sym_exe, sym_home, tmp_path):
+    big = tmp_path / "BIG.pl"
+    big.write_text("".join(f"edge(n{i}, n{i + 1}).\n" for i in range(200_000)), encoding="utf-8")
+    ctrl_c_a_write(sym_exe, sym_home, f"/consult {big}", "q(b).", "q(b).")
+    assert stored() == (2, 2, 0, [], ["p/1", "q/1"])          # p(a) and the next command's q(b): no edge/2
+
+
+def test_ctrl_c_stops_a_big_load_in_a_plain_child_and_keeps_nothing_of_it(sym_exe, sym_home, tmp_path):
+    big, small = tmp_path / "BIG.txt", tmp_path / "small.txt"
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    big.write_text("".join(" ".join(f"{words[(i + j) % 10]}{(i * j) % 89}" for j in range(80)) + f" part {i}.\n\n"
+                           for i in range(16_000)), encoding="utf-8")    # ~16,000 chunks: seconds to embed
+    small.write_text("Anne is kind.\n\nBob is tall.\n", encoding="utf-8")
+    ctrl_c_a_write(sym_exe, sym_home, f"/load {big}", f"/load {small}", "loaded small.txt: 1 chunks")
+    assert stored() == (1, 1, 1, ["small.txt"], ["p/1"])
 
 
 def test_ctrl_c_stops_math_in_the_prompt_toolkit_repl(shell):
