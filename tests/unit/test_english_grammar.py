@@ -126,3 +126,12 @@ def test_sentences_split_after_a_stop_whatever_case_follows_but_not_after_a_titl
     assert split_sentences("bob is big. alice is red.") == ["bob is big.", "alice is red."]
     assert split_sentences("Dr. Smith is big. Box 6 contains the fig. Move the cup to Box 2.") == \
         ["Dr. Smith is big.", "Box 6 contains the fig.", "Move the cup to Box 2."]
+
+
+def test_a_sentence_past_the_length_bounds_is_named_not_parsed():
+    from core.reason.swm.english import why_not
+
+    long = "If something is kind and " + "smart and " * 12 + "red then it is nice."
+    assert translate(long) is None and "too long" in why_not(long)
+    assert translate("If something is kind and smart and red then it is nice.").clauses == \
+        ["nice(X) :- kind(X), smart(X), red(X)."]

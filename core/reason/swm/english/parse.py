@@ -13,7 +13,8 @@ from pathlib import Path
 
 from core.reason.swm.english.lexicon import Word
 
-MAX_WORDS = 60          # longer sentences are outside the fragment (and would cost Earley time)
+MAX_WORDS = 40          # longer sentences are outside the fragment (Earley time grows fast with
+MAX_JOINS = 10          # coordination: 46 tokens with 13 "and"s take ~1 s; 40 with 11, ~0.2 s)
 MAX_READINGS = 64       # more readings than this: too ambiguous to be controlled English
 
 
@@ -92,6 +93,6 @@ def _ambiguities(tree) -> int:
 
 def readings(words: list[Word]) -> tuple:
     """The parse trees of a typed sentence; leaves are Tokens whose value is a word index."""
-    if not words or len(words) > MAX_WORDS:
+    if not words or len(words) > MAX_WORDS or sum(w.type in ("AND", "COMMA", "BUT") for w in words) > MAX_JOINS:
         return ()
     return _readings(tuple(w.type for w in words))

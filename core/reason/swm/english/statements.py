@@ -61,5 +61,7 @@ def why_not(sentence: str) -> str:
     words = lexicon.tokens(" ".join(sentence.split()))
     if words is None:
         return "uses words or signs outside the controlled language"
+    if len(words) > parse.MAX_WORDS or sum(w.type in ("AND", "COMMA", "BUT") for w in words) > parse.MAX_JOINS:
+        return f"is too long for the controlled language (at most {parse.MAX_WORDS} words, {parse.MAX_JOINS} joins)"
     n = len(meanings(sentence))
     return "has more than one reading" if n > 1 else "is not a form of the controlled language"
