@@ -101,3 +101,27 @@ class _Bounded(httpx.SyncByteStream):
     def close(self) -> None:
         self._stop()
         self._inner.close()
+
+
+def pooled_client(backend, timeout: float | None, make):
+    """`backend`'s HTTP client for `timeout` (one per distinct timeout, kept in `backend._clients`
+    under `backend._lock`), made by `make(seconds, trust_env)` the first time. A proxy from the
+    environment must not sit between us and a server on this machine, so it is not trusted then."""
+    import urllib.parse
+
+    seconds = float(timeout or backend.timeout)
+    with backend._lock:
+        client = backend._clients.get(seconds)
+        if client is None:
+            name = urllib.parse.urlsplit(backend.host).hostname or ""
+            local = name in ("localhost", "::1") or name.startswith("127.")
+            client = backend._clients[seconds] = make(seconds, not local)
+    return client
+
+
+def close_clients(backend) -> None:
+    with backend._lock:
+        for client in backend._clients.values():
+            client.close()
+        backend._clients.clear()
+

@@ -13,7 +13,6 @@ import os
 import re
 import threading
 import time
-import urllib.parse
 from typing import Iterator
 
 from core.llm import LLMError, Message, ModelInfo, Reply
@@ -154,25 +153,15 @@ class OllamaBackend:
     def _client(self, timeout: float | None):
         import ollama
 
-        from core.llm.deadline import event_hooks
+        from core.llm.deadline import event_hooks, pooled_client
 
-        seconds = float(timeout or self.timeout)
-        with self._lock:
-            client = self._clients.get(seconds)
-            if client is None:
-                # a proxy from the environment must not sit between us and a server on this machine
-                name = urllib.parse.urlsplit(self.host).hostname or ""
-                local = name in ("localhost", "::1") or name.startswith("127.")
-                client = ollama.Client(host=self.host, timeout=seconds, trust_env=not local,
-                                       event_hooks=event_hooks())
-                self._clients[seconds] = client
-        return client
+        return pooled_client(self, timeout, lambda seconds, trust_env: ollama.Client(
+            host=self.host, timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
 
     def close(self) -> None:
-        with self._lock:
-            for client in self._clients.values():
-                client.close()
-            self._clients.clear()
+        from core.llm.deadline import close_clients
+
+        close_clients(self)
 
     def failure(self, err: BaseException, *, model: str, timeout: float | None = None) -> LLMError:
         """The LLMError for an exception raised by the client (or httpx under it)."""

@@ -83,14 +83,10 @@ class _NotProtocol(ValueError):
 def with_schema(messages: list[Message], schema: dict) -> list[Message]:
     """`messages` with the JSON schema spelled out in the last user message: what a server that
     cannot enforce a schema needs the model itself to know."""
-    note = ("Reply with only one JSON object that matches this JSON schema:\n"
-            + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
-    out = [dict(m) for m in messages]
-    for m in reversed(out):
-        if m.get("role") == "user":
-            m["content"] = f"{m['content']}\n\n{note}"
-            return out
-    return out + [{"role": "user", "content": note}]
+    from core.llm.repair import with_note
+
+    return with_note(messages, "Reply with only one JSON object that matches this JSON schema:\n"
+                     + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
 
 
 def request_body(messages: list[Message], *, model: str, options: dict | None, format, level: str,
@@ -349,24 +345,15 @@ class OpenAIBackend:
     def _client(self, timeout: float | None):
         import httpx
 
-        from core.llm.deadline import event_hooks
+        from core.llm.deadline import event_hooks, pooled_client
 
-        seconds = float(timeout or self.timeout)
-        with self._lock:
-            client = self._clients.get(seconds)
-            if client is None:
-                # a proxy from the environment must not sit between us and a server on this machine
-                name = urllib.parse.urlsplit(self.host).hostname or ""
-                local = name in ("localhost", "::1") or name.startswith("127.")
-                client = httpx.Client(timeout=seconds, trust_env=not local, event_hooks=event_hooks())
-                self._clients[seconds] = client
-        return client
+        return pooled_client(self, timeout, lambda seconds, trust_env: httpx.Client(
+            timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
 
     def close(self) -> None:
-        with self._lock:
-            for client in self._clients.values():
-                client.close()
-            self._clients.clear()
+        from core.llm.deadline import close_clients
+
+        close_clients(self)
 
     def failure(self, err: BaseException, *, model: str, timeout: float | None = None) -> LLMError:
         """The LLMError for an exception raised while calling the server."""

@@ -50,7 +50,7 @@ def _argue(messages: list[Message], text: str, problems: list[str]) -> list[Mess
                                     "Answer again with only the corrected JSON object, no other text."}]
 
 
-def _changed(messages: list[Message], note: str) -> list[Message]:
+def with_note(messages: list[Message], note: str) -> list[Message]:
     """The original request with `note` added to its last user message (a different prompt)."""
     out = [dict(m) for m in messages]
     for m in reversed(out):
@@ -89,7 +89,7 @@ def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | 
                 raise
             problems = [err.message]
             tell(n + 1, problems)
-            convo = _changed(messages, "Your previous answer took too long. Answer with only the JSON, "
+            convo = with_note(messages, "Your previous answer took too long. Answer with only the JSON, "
                                        "as short as it can be, without repeating anything.")
             continue
         value, problems = _problems(reply, schema, check)
@@ -101,11 +101,11 @@ def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | 
             if changed:
                 break          # the changed prompt got the same reply too: arguing again cannot help
             changed = True
-            convo = _changed(messages, f"An earlier answer to this was:\n{_quote(reply.text)}\n"
+            convo = with_note(messages, f"An earlier answer to this was:\n{_quote(reply.text)}\n"
                                        f"It was rejected because:\n{_listing(problems)}\n"
                                        "Write a different answer that fixes these problems. Reply with only the JSON.")
         elif problems[0].startswith(CUT_OFF):
-            convo = _changed(messages, f"Your previous answer was cut off ({problems[0]}). Write a shorter answer: "
+            convo = with_note(messages, f"Your previous answer was cut off ({problems[0]}). Write a shorter answer: "
                                        "only the JSON, each item once, no repetition.")
         else:
             convo = _argue(messages, reply.text, problems)
