@@ -204,6 +204,12 @@ class OllamaServer:
 
     # -- lifecycle --------------------------------------------------------------------
 
+    protocol = "ollama"
+
+    @staticmethod
+    def handler_class():
+        return _Handler
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -212,12 +218,12 @@ class OllamaServer:
         if self._httpd is not None:
             return self
         self._stopping.clear()
-        handler = type("Handler", (_Handler,), {"server_state": self})
+        handler = type("Handler", (self.handler_class(),), {"server_state": self})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name=f"ollama-test-{self.port}", daemon=True)
+                                        name=f"{self.protocol}-test-{self.port}", daemon=True)
         self._thread.start()
         return self
 

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 
 from tests.ollama_server import (Fault, OllamaServer, Request, _capped, _chunks, _Handler, _words, embedding,
                                  unused_url)
@@ -77,18 +75,11 @@ class OpenAIServer(OllamaServer):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> OpenAIServer:
-        if self._httpd is not None:
-            return self
-        self._stopping.clear()
-        handler = type("Handler", (_OpenAIHandler,), {"server_state": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-        self._httpd.daemon_threads = True
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name=f"openai-test-{self.port}", daemon=True)
-        self._thread.start()
-        return self
+    protocol = "openai"
+
+    @staticmethod
+    def handler_class():
+        return _OpenAIHandler
 
     def fail(self, kind: str, *, when=None, model: str | None = None, times: int | None = 1,
              delay: float = 2.0, message: str | None = None) -> Fault:
