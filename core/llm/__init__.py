@@ -84,6 +84,18 @@ def backend_key(settings) -> tuple:
     return (settings.model, settings.ollama_host)
 
 
+def liveness_url(settings) -> str:
+    """The URL a front-end GETs to see whether the configured server answers (one resolver for
+    the host, the same the backend uses: `gpu` → http://gpu:11434)."""
+    if getattr(settings, "backend", "ollama") == "openai":
+        from core.llm.openai_backend import resolve_base_url
+
+        return resolve_base_url(settings.base_url) + "/models"
+    from core.llm.ollama_backend import resolve_host
+
+    return resolve_host(settings.ollama_host) + "/api/version"
+
+
 def make_backend(settings) -> Backend:
     """The backend `settings.backend` names, at its configured URL, with the call timeout."""
     if getattr(settings, "backend", "ollama") == "openai":

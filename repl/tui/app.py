@@ -290,7 +290,7 @@ class SymApp(App):
             if event.name in self.jobs:
                 del self.jobs[len(self.jobs) - 1 - self.jobs[::-1].index(event.name):]
             self.status.show(job=" › ".join(self.jobs))
-        elif isinstance(event, SettingChanged) and event.key in ("model", "ollama_host"):
+        elif isinstance(event, SettingChanged) and event.key in ("model", "ollama_host", "backend", "base_url"):
             self.status.show(model=self.shell.ctx.settings.model)
             if self.ping_every:
                 self.ping_ollama()
@@ -303,11 +303,11 @@ class SymApp(App):
     # -- the Ollama ping ----------------------------------------------------------------
 
     def ping_ollama(self) -> None:
-        from repl.tui.status import ollama_host
+        from core.llm import liveness_url
 
         if self.shell is not None:
-            host = ollama_host(self.shell.ctx.settings)
-            self.run_worker(partial(self._ping, host), thread=True, group="ping", exclusive=True)
+            url = liveness_url(self.shell.ctx.settings)
+            self.run_worker(partial(self._ping, url), thread=True, group="ping", exclusive=True)
 
     def _ping(self, host: str) -> None:
         from repl.tui.status import ping

@@ -1,29 +1,25 @@
-"""The status line (model, whether Ollama answers, workspace, counts, running job) and the Ollama ping.
+"""The status line (model, whether the model server answers, workspace, counts, running job) and
+the server ping.
 
-The ping is a plain HTTP GET of /api/version with a short timeout, run by the app in a
-worker thread; the `ollama` client is not imported for it.
+The ping is a plain HTTP GET of the backend's liveness URL (core.llm.liveness_url: the same host
+resolution the backend uses) with a short timeout, run by the app in a worker thread; no model
+client is imported for it.
 """
 
 from __future__ import annotations
 
-import os
 
 from rich.text import Text
 from textual.widgets import Static
 
 
-def ollama_host(settings) -> str:
-    host = settings.ollama_host or os.environ.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
-    return host if "://" in host else "http://" + host
-
-
-def ping(host: str, timeout: float = 1.5) -> bool:
-    """True when an Ollama server answers at `host`."""
+def ping(url: str, timeout: float = 1.5) -> bool:
+    """True when the server answers a GET of `url` (core.llm.liveness_url)."""
     import urllib.error
     import urllib.request
 
     try:
-        with urllib.request.urlopen(host.rstrip("/") + "/api/version", timeout=timeout) as reply:
+        with urllib.request.urlopen(url, timeout=timeout) as reply:
             return 200 <= reply.status < 300
     except (OSError, ValueError, urllib.error.URLError):
         return False

@@ -54,3 +54,14 @@ def test_the_batch_runner_uses_the_config(sym_home, sym_exe):
     write(sym_home, '[settings]\nworld = "open"\n')
     opened = subprocess.run([*sym_exe, "--batch", "-"], input=script, capture_output=True, text=True, timeout=120)
     assert closed.stdout.splitlines()[-1] == "false." and opened.stdout.splitlines()[-1] == "unknown."
+
+
+def test_the_status_ping_resolves_the_host_as_the_backend_does():
+    from core.llm import liveness_url
+    from core.settings import Settings
+
+    # used to ping http://gpu (port 80): the status line had its own resolver
+    assert liveness_url(Settings(ollama_host="gpu")) == "http://gpu:11434/api/version"
+    assert liveness_url(Settings(ollama_host="http://10.0.0.5:9999/")) == "http://10.0.0.5:9999/api/version"
+    openai = Settings(backend="openai", base_url="http://127.0.0.1:8000")
+    assert liveness_url(openai) == "http://127.0.0.1:8000/v1/models"
