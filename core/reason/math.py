@@ -122,6 +122,8 @@ class _Build:
             return self.sp.integrate(args[0], (args[1], args[2], args[3]))
         if name in ("diff", "collect", "integrate") and not isinstance(args[1], self.sp.Symbol):
             raise UserError(f"column {col}: the second argument of {name} must be a variable")
+        if name == "diff" and len(args) == 3 and args[2].is_number and abs(args[2]) > MAX_EXPONENT:
+            raise UserError(f"column {col}: derivative order too large (at most {MAX_EXPONENT})")
         return getattr(self.sp, attr)(*args)
 
 

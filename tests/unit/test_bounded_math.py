@@ -83,3 +83,9 @@ def test_cancel_kills_the_running_worker_promptly():
 def test_worker_parses_with_the_grammar_not_eval():
     with pytest.raises(UserError, match="unexpected character"):
         compute("simplify", "__import__('os').system('true')")
+
+
+def test_a_huge_derivative_order_is_refused_at_once():
+    with pytest.raises(UserError, match="derivative order too large"):
+        compute("simplify", "diff(sin(x), x, 2222222222222222222222222222222222)")
+    assert compute("simplify", "diff(sin(x), x, 2)").text == "-sin(x)"
