@@ -135,3 +135,10 @@ def test_a_sentence_past_the_length_bounds_is_named_not_parsed():
     assert translate(long) is None and "too long" in why_not(long)
     assert translate("If something is kind and smart and red then it is nice.").clauses == \
         ["nice(X) :- kind(X), smart(X), red(X)."]
+
+
+def test_value_answers_name_things_as_the_user_wrote_them(sym):
+    sym("/tell Rex is a glorp. Mira is a glorp. Rex chases the mouse. Mira is big. The bald eagle is big.")
+    assert sym("/ask Which glorp chases the mouse?").outcome.answer == "Rex"
+    assert sym("/ask What is big?").outcome.answer == "Mira, the bald eagle"
+    assert sym("/ask What does Rex chase?").outcome.answer == "the mouse"

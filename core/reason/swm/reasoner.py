@@ -22,7 +22,7 @@ from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
 from core.logic.parser import parse_atom, parse_program, parse_query
 from core.logic.terms import Atom, Naf, Rule, Var, format_const
 from core.memory.working import SOFT, Item, WorkingMemory, item_id
-from core.reason.swm import english
+from core.reason.swm import english, naming
 from core.reason.swm import extraction, prompts
 from core.reason.swm.choice import Invalid
 from core.reason.swm.grounding import (_ground, _instances, _premise_text, _walk, lower_predicates,  # noqa: F401
@@ -240,24 +240,8 @@ class SWM:
             outcome = self.memory.add(clauses, nl=tr.nl or sentence, merge=self.merge)
             out.items += outcome.items
             out.duplicates += outcome.duplicates
-            self._name_predicates([c for c, _ in clauses])
+            naming.name_predicates(self.memory, [c for c, _ in clauses])
         return out
-
-    def _name_predicates(self, clauses) -> None:
-        """Predicates the grammar introduced get the template it reads them by ("{0} is afraid of {1}")."""
-        atoms = [a for c in clauses for a in ([c] if isinstance(c, Atom) else [c.head, *c.body])
-                 if isinstance(a, Atom)]
-        changed = False
-        for atom in atoms:
-            pred = self.memory.schema.predicates.get(f"{atom.pred}/{len(atom.args)}")
-            template = english.template_for(atom.pred, len(atom.args)) if pred is not None and not pred.template else None
-            if template:
-                self.memory.schema.set_template(pred.key, template)
-                changed = True
-        if changed and self.memory.store is not None:
-            from core.memory.persist import save_schema
-
-            save_schema(self.memory.store, self.memory.schema)
 
     def _store_extracted(self, sentence: str, clauses: list[tuple[str, object]], source: str) -> Told:
         soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]
@@ -466,7 +450,7 @@ class SWM:
         rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
         if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
             return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
-        return goal.render(rows), rows
+        return goal.render(rows, namer=lambda const: naming.written(self.memory, const)), rows
 
     @staticmethod
     def _solved(goal, answer: str) -> bool:

@@ -23,7 +23,8 @@ class Goal:
     args: tuple
     question: str
 
-    def render(self, value) -> str:
+    def render(self, value, namer=None) -> str:
+        """The answer in words; `namer(constant)` may say how the user wrote a thing."""
         if self.kind == "truth":
             word = str(value).lower()
             return {"true": "True", "false": "False"}.get(word, "Unknown")
@@ -31,7 +32,7 @@ class Goal:
             rel = str(value).removesuffix("_of").replace("_", "-")
             x, y = _relation_names(self.question) or tuple(show_name(a) for a in self.args)
             return f"{x} is the {rel} of {y}."
-        return _render_values(self.question, value)
+        return _render_values(self.question, value, namer)
 
 
 def show_name(const) -> str:
@@ -45,7 +46,7 @@ def show_name(const) -> str:
     return " ".join(w.capitalize() for w in text.split("_"))
 
 
-def _render_values(question: str, value) -> str:
+def _render_values(question: str, value, namer=None) -> str:
     rows = value if isinstance(value, (list, tuple)) else [value]
     consts = []
     for row in rows:
@@ -54,6 +55,8 @@ def _render_values(question: str, value) -> str:
     who = question.strip().lower().startswith("who")
     if not consts:
         return "nobody" if who else "nothing"
+    if namer is not None:
+        return ", ".join(namer(c) or show_name(c) for c in consts)
     if who:
         return ", ".join(show_name(c) for c in consts)
     return ", ".join(show_name(c) if " " in str(c) or "_" in str(c) or lexicon.is_plural_noun(str(c))
