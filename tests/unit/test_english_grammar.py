@@ -142,3 +142,12 @@ def test_value_answers_name_things_as_the_user_wrote_them(sym):
     assert sym("/ask Which glorp chases the mouse?").outcome.answer == "Rex"
     assert sym("/ask What is big?").outcome.answer == "Mira, the bald eagle"
     assert sym("/ask What does Rex chase?").outcome.answer == "the mouse"
+
+
+@pytest.mark.parametrize("sentence", ["Bob loves himself.", "Bob runs fast.", "Bob goes home."])
+def test_reflexives_and_adverbs_are_never_read_as_things(sentence):
+    assert translate(sentence) is None          # used to give loves(bob, himself), runs(bob, fast)
+
+
+def test_a_reflexive_in_a_rule_is_its_antecedent():
+    assert translate("If someone loves himself then he is vain.").clauses == ["vain(X) :- loves(X, X)."]

@@ -23,7 +23,7 @@ KEYWORDS: dict[str, str] = {
     "something": "SOMETHING", "someone": "SOMETHING", "somebody": "SOMETHING",
     "everything": "EVERYTHING", "everyone": "EVERYTHING", "everybody": "EVERYTHING",
     "nothing": "NOTHING", "nobody": "NOTHING",
-    "it": "IT", "he": "IT", "she": "IT", "him": "IT", "itself": "IT",
+    "it": "IT", "he": "IT", "she": "IT", "him": "IT", "itself": "IT", "himself": "IT", "herself": "IT",
     "they": "THEY", "them": "THEY", "themselves": "THEY",
     "thing": "THING", "things": "THING", "person": "THING", "persons": "THING", "people": "THING",
 }

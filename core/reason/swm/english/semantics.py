@@ -148,6 +148,10 @@ class Meaning:
     def obj(self, node):
         kind = node.data
         if kind == "object":
+            words = self.content(_kids(node)[0])
+            if len(words) == 1 and words[0].type == "W" and "ADV" in lexicon.parts_of_speech(words[0].text) \
+                    and not lexicon.is_plural_noun(words[0].text):
+                raise Rejected(f"{words[0].text!r} may be an adverb, not a thing")   # "Bob runs fast."
             return self.name(_kids(node)[0])
         if kind == "definite_obj":
             return self.definite([self.words[i] for i in leaves(node)[1:]])
