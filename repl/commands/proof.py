@@ -27,7 +27,6 @@ MODEL_LINES = 12
 # list bounds of the JSON schema a model writes /prove programs under: a grammar-constrained
 # server (llama.cpp) expands maxItems into rules, and 100,000 items crashed it; files keep the
 # schema's own bounds
-PROGRAM_LIST_LIMIT = 64
 
 
 @dataclass
@@ -143,18 +142,6 @@ def _(r: MathAnswer) -> str:
 
 # -- helpers ------------------------------------------------------------------------
 
-def bounded_schema(schema, limit: int = PROGRAM_LIST_LIMIT):
-    """A copy of a JSON schema with every list's maxItems at most `limit`."""
-    if isinstance(schema, dict):
-        out = {k: bounded_schema(v, limit) for k, v in schema.items()}
-        if out.get("type") == "array":
-            out["maxItems"] = min(int(out.get("maxItems", limit)), limit)
-        return out
-    if isinstance(schema, list):
-        return [bounded_schema(v, limit) for v in schema]
-    return schema
-
-
 def _timeout_ms(ctx: Context) -> int:
     return max(1, int(ctx.settings.proof_timeout * 1000))
 
@@ -229,7 +216,7 @@ def _prove_question(ctx: Context, question: str) -> Result:
     from core.reason.pot.build import build
     from core.reason.pot.interpret import run
     from core.reason.pot.prompts import first_messages
-    from core.reason.pot.schema import Program
+    from core.reason.pot.schema import Program, program_json_schema
 
     run_id = ctx.new_run("prove")
     ctx.emit(TraceNode(run_id, "q", None, "prove.question", question))
@@ -256,7 +243,7 @@ def _prove_question(ctx: Context, question: str) -> Result:
     try:
         program = ctx.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1,
                                            purpose="prove", on_attempt=on_attempt,
-                                           format=bounded_schema(Program.model_json_schema()))
+                                           format=program_json_schema())
     except LLMError as err:
         if err.reason != "bad-output":
             raise

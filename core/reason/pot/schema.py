@@ -186,6 +186,22 @@ def load_program(data: str | bytes | dict, *, source: str = "program") -> Progra
         raise UserError(f"{source}: program nests too deeply") from None
 
 
-def program_json_schema() -> dict:
-    """The JSON schema handed to the model as structured-output `format`."""
-    return Program.model_json_schema(by_alias=False)
+MODEL_LIST_LIMIT = 64     # lists a model may write; servers turn maxItems into grammar rules one by one
+
+
+def program_json_schema(limit: int = MODEL_LIST_LIMIT) -> dict:
+    """The JSON schema handed to the model as structured-output `format`: every list at most
+    `limit` items (the file format allows more; a model-written program never needs them)."""
+    return bounded_schema(Program.model_json_schema(by_alias=False), limit)
+
+
+def bounded_schema(schema, limit: int = MODEL_LIST_LIMIT):
+    """A copy of a JSON schema with every list's maxItems at most `limit`."""
+    if isinstance(schema, dict):
+        out = {k: bounded_schema(v, limit) for k, v in schema.items()}
+        if out.get("type") == "array":
+            out["maxItems"] = min(int(out.get("maxItems", limit)), limit)
+        return out
+    if isinstance(schema, list):
+        return [bounded_schema(v, limit) for v in schema]
+    return schema

@@ -185,7 +185,7 @@ def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, r
     from core.reason.pot.build import build
     from core.reason.pot.interpret import run
     from core.reason.pot.prompts import feedback
-    from core.reason.pot.schema import Program
+    from core.reason.pot.schema import Program, program_json_schema
 
     letters = LETTERS[:len(problem.options)]
     messages = program_messages(problem)
@@ -194,7 +194,8 @@ def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, r
         node = f"a{n}"
         program = None
         try:
-            program = llm.json(messages, Program, purpose="bench.lsat.program")
+            program = llm.json_with_repair(messages, Program, purpose="bench.lsat.program", attempts=1,
+                                           format=program_json_schema())
             report = run(program, timeout_ms=timeout_ms, built=build(program))
             statuses, undecided = _statuses(report, letters)
         except LLMError as err:

@@ -149,10 +149,6 @@ class SWM:
 
             raise Cancelled()
 
-    def schema_lines(self) -> list[str]:
-        preds = self.memory.schema.predicates
-        return [f"{key}: {p.template}" if getattr(p, "template", "") else key for key, p in sorted(preds.items())][:80]
-
     # -- tell ----------------------------------------------------------------------
 
     def tell(self, text: str | list[str], *, source: str = "tell", partial: bool = False) -> list[Told]:
