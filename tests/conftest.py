@@ -53,6 +53,22 @@ def llm_sym(ollama_server, sym):
     return sym
 
 
+def fails(result, *words: str) -> str:
+    """The result is a clean one-line failure mentioning every word; returns its message."""
+    from repl.results import Failure
+
+    assert isinstance(result, Failure), result
+    assert "internal error" not in result.message and "\n" not in result.message, result.message
+    for word in words:
+        assert word in result.message, (word, result.message)
+    return result.message
+
+
+def state(shell) -> tuple:
+    """What a bad input must leave unchanged: memory items and settings."""
+    return sorted(shell.memory.items), shell.ctx.settings.model_dump()
+
+
 def texts(memory) -> set[str]:
     """The logic text of every item in a memory."""
     return {it.text for it in memory.items.values()}

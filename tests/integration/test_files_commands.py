@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import UserError
-from repl.results import Failure
+from tests.conftest import fails, state
 from tests.ollama_server import unused_url
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -29,16 +29,8 @@ def within(seconds: float, sym, text: str):
 
 
 def refused(result, *words: str) -> str:
-    assert isinstance(result, Failure), result
     assert result.exit_code == 1, result
-    assert "internal error" not in result.message and "\n" not in result.message, result.message
-    for word in words:
-        assert word in result.message, (word, result.message)
-    return result.message
-
-
-def state(shell) -> tuple:
-    return sorted(shell.memory.items), shell.ctx.settings.model_dump()
+    return fails(result, *words)
 
 
 @pytest.fixture

@@ -13,21 +13,9 @@ import pytest
 
 from core.llm.calllog import CallLog
 from core.reason.swm.english import translate
-from repl.results import Failure, Forgotten
+from repl.results import Forgotten
+from tests.conftest import fails, state
 from tests.ollama_server import unused_url
-
-
-def fails(result, *words: str) -> str:
-    """The result is a clean one-line failure mentioning every word; returns its message."""
-    assert isinstance(result, Failure), result
-    assert "internal error" not in result.message and "\n" not in result.message, result.message
-    for word in words:
-        assert word in result.message, (word, result.message)
-    return result.message
-
-
-def state(shell) -> tuple:
-    return sorted(shell.memory.items), shell.ctx.settings.model_dump()
 
 
 # -- file names ----------------------------------------------------------------------------
