@@ -16,6 +16,8 @@ import time
 from typing import Iterator
 
 from core.llm import LLMError, Message, ModelInfo, Reply
+from core.llm.failures import error as _error
+from core.llm.failures import one_line as _one_line
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 TRANSIENT = ("unreachable", "server")   # reasons worth a retry (see `transient`)
@@ -36,18 +38,6 @@ def resolve_host(host: str | None = None) -> str:
 def transient(err: LLMError) -> bool:
     """Whether a retry may help: a refused connection or a server error (not a bad request)."""
     return bool(getattr(err, "transient", False))
-
-
-def _error(message: str, *, reason: str, hint: str | None = None, exit_code: int = 1,
-           retry: bool = False) -> LLMError:
-    err = LLMError(message, reason=reason, hint=hint, exit_code=exit_code)
-    err.transient = retry
-    return err
-
-
-def _one_line(text: object, limit: int = 160) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class OllamaBackend:
@@ -168,13 +158,12 @@ class OllamaBackend:
         import httpx
         import ollama
 
+        from core.llm.failures import common_failure
+
         host = self.host
-        if isinstance(err, LLMError):
-            return err
-        if isinstance(err, (httpx.TimeoutException, TimeoutError)):
-            seconds = timeout or self.timeout
-            return _error(f"{model or 'the server'} did not answer within {seconds:g} s", reason="timeout",
-                          hint="/set llm_timeout SECONDS to wait longer", exit_code=4)
+        known = common_failure(err, model=model, seconds=timeout or self.timeout)
+        if known is not None:
+            return known
         if isinstance(err, ollama.ResponseError):
             status, detail = err.status_code, _one_line(err.error)
             if _CONTEXT.search(detail):

@@ -19,6 +19,8 @@ import urllib.parse
 from typing import Iterator
 
 from core.llm import LLMError, Message, ModelInfo, Reply
+from core.llm.failures import error as _error
+from core.llm.failures import one_line as _one_line
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 KEY_VARIABLES = ("SYM_API_KEY", "OPENAI_API_KEY")
@@ -54,18 +56,6 @@ def api_key() -> str | None:
         if value:
             return value
     return None
-
-
-def _error(message: str, *, reason: str, hint: str | None = None, exit_code: int = 1,
-           retry: bool = False) -> LLMError:
-    err = LLMError(message, reason=reason, hint=hint, exit_code=exit_code)
-    err.transient = retry
-    return err
-
-
-def _one_line(text: object, limit: int = 160) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class _Refused(Exception):
@@ -359,13 +349,12 @@ class OpenAIBackend:
         """The LLMError for an exception raised while calling the server."""
         import httpx
 
+        from core.llm.failures import common_failure
+
         host = self.host
-        if isinstance(err, LLMError):
-            return err
-        if isinstance(err, (httpx.TimeoutException, TimeoutError)):
-            seconds = timeout or self.timeout
-            return _error(f"{model or 'the server'} did not answer within {seconds:g} s", reason="timeout",
-                          hint="/set llm_timeout SECONDS to wait longer", exit_code=4)
+        known = common_failure(err, model=model, seconds=timeout or self.timeout)
+        if known is not None:
+            return known
         if isinstance(err, _Refused):
             return self._status_error(err, model)
         if isinstance(err, (httpx.RemoteProtocolError, httpx.ReadError)):
