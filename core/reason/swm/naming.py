@@ -26,14 +26,19 @@ def name_predicates(memory, clauses) -> None:
         save_schema(memory.store, memory.schema)
 
 
-def written(memory, const) -> str | None:
-    """How the user wrote a thing, from a sentence that mentions it: "the mouse", "Rex"; None
-    when no stored sentence does."""
-    words = str(const).replace("_", " ")
-    pattern = re.compile(r"\b(the\s+)?(" + re.escape(words) + r")\b", re.I)
+def written(memory, consts) -> dict:
+    """How the user wrote each thing, from a sentence that mentions it: "the mouse", "Rex" (one
+    pass over memory, stopping once every thing is found; things no sentence names are left out)."""
+    wanted = {c: re.compile(r"\b(the\s+)?(" + re.escape(str(c).replace("_", " ")) + r")\b", re.I)
+              for c in consts}
+    found: dict = {}
     for item in memory.items.values():
-        if item.nl and const in getattr(item.clause, "args", ()):
-            found = pattern.search(item.nl)
-            if found:
-                return f"the {found.group(2)}" if found.group(1) else found.group(2)
-    return None
+        if len(found) == len(wanted):
+            break
+        if not item.nl:
+            continue
+        for const in set(getattr(item.clause, "args", ())) & wanted.keys() - found.keys():
+            match = wanted[const].search(item.nl)
+            if match:
+                found[const] = f"the {match.group(2)}" if match.group(1) else match.group(2)
+    return found

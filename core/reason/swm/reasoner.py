@@ -446,7 +446,8 @@ class SWM:
         rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
         if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
             return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
-        return goal.render(rows, namer=lambda const: naming.written(self.memory, const)), rows
+        names = naming.written(self.memory, {v for row in rows for v in row.values()})
+        return goal.render(rows, namer=names.get), rows
 
     @staticmethod
     def _solved(goal, answer: str) -> bool:
