@@ -82,3 +82,54 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
                     err.write(f"  {name} {label}: {count} × {message}\n")
             out.flush()
     return 0
+
+
+# -- sym bench trajectory ------------------------------------------------------------------
+
+def load_trajectory(file: str) -> list[str]:
+    """The steps of a trajectory file: a sym session log (its header says so) or JSON lines of steps."""
+    from core.reason.semantic.trajectory import is_session_log, read_text, steps_from_jsonl, steps_from_session
+
+    path = Path(file).expanduser()
+    text = read_text(path)
+    if is_session_log(text):
+        from sessions.log import read_session
+
+        return steps_from_session(read_session(path).events, path.name)
+    return steps_from_jsonl(text, path.name)
+
+
+def _clip(text: str | None, width: int = 48) -> str:
+    if text is None:
+        return "(missing)"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def run_trajectory(run: str, references: list[str], *, embedder: str | None, baseline: str = "random",
+                   host: str | None = None, as_json: bool = False, out=sys.stdout) -> int:
+    """Score a recorded run against reference trajectories, step by step (VERTEX); see
+    core/reason/semantic/trajectory.py for the formula."""
+    from core.memory.embedders import default_embedder, make_embedder
+    from core.reason.semantic.trajectory import KERNEL, score_trajectory
+
+    if not references:
+        raise UserError("no reference trajectory", hint="--reference FILE (repeat it for several)")
+    steps = load_trajectory(run)
+    refs = [load_trajectory(r) for r in references]
+    model = make_embedder(embedder or default_embedder(), ollama_host=host)
+    score = score_trajectory(steps, refs, model, baseline=baseline)
+    if as_json:
+        out.write(json.dumps({"run": run, "references": references, **score.to_dict()}) + "\n")
+        return 0
+    out.write(f"trajectory {run} against {len(refs)} reference{'s' if len(refs) != 1 else ''} — embedder "
+              f"{score.embedder}, {KERNEL} kernel σ={score.sigma:g}, baseline {score.baseline}\n")
+    out.write(f"{'step':>4}{'score':>8}{'c: run':>9}{'r: random':>10}{'z: refs':>9}{'n':>3}  run step\n")
+    for s in score.steps:
+        terms = "".join(f"{v:>{w}.3f}" if v is not None else f"{'-':>{w}}"
+                        for v, w in ((s.similarity, 9), (s.random, 10), (s.reference, 9)))
+        out.write(f"{s.index:>4}{s.score:>8.3f}{terms}{s.references:>3}  {_clip(s.text)}\n")
+    missing = sum(1 for s in score.steps if s.similarity is None)
+    note = f"; {missing} unmatched step{'s' if missing != 1 else ''} scored 0" if missing else ""
+    out.write(f"overall {score.overall:.4f} (mean of {len(score.steps)} steps{note}; embedder {score.embedder})\n")
+    return 0

@@ -17,6 +17,7 @@ SAFE_COMMANDS = frozenset({
     "/assert", "/query", "/chat", "/ask", "/check", "/cost", "/docs", "/explore", "/fact", "/forget", "/help",
     "/infer", "/listing", "/llm", "/math", "/memory", "/models", "/policy", "/program", "/prompters", "/rate",
     "/rule", "/schema", "/search", "/sessions", "/show", "/why", "/workspace", "/workspaces", "/bye",
+    "/compare", "/rank",
 })
 HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url"})
 _HOST_SUFFIXES = ("_host", "_url", "_path", "_dir", "_file", "_home")
@@ -71,6 +72,15 @@ class ReplayGuard:
         if text == "--from" or text.startswith(("--from ", "--from\t")):
             return self._paths([text[len("--from"):].strip()], "reads")
         return None
+
+    def _extract(self, arg: str) -> str | None:
+        words = self._words(arg)
+        if words is None:
+            return "cannot check its file name"
+        names = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--from"]
+        return self._paths(names, "reads") if names else None
+
+    _classify = _extract
 
     def _prove(self, arg: str) -> str | None:
         if not arg.strip().startswith("--file"):

@@ -121,11 +121,15 @@ def _(r: ProofResult) -> str:
 @to_text.register
 def _(r: Consistency) -> str:
     o = r.outcome
+    by = f"; Z3 read {o.sent} of them classically" if o.sent else ""
     if o.consistent:
-        return f"consistent ({o.checked} items)"
+        return f"consistent ({o.checked} items{by})"
     if o.consistent is None:
         return f"undecided: Z3 says {o.reason}"
-    lines = [f"inconsistent: {len(o.core)} items clash"]
+    found = "by the engine" if o.method == "engine" else "by Z3"
+    lines = [f"inconsistent: {len(o.core)} items clash ({'a minimal core' if o.minimal else 'a core'}, found {found})"]
+    if o.clash:
+        lines.append(f"  {o.clash}")
     lines += [f"  {i}: {r.texts.get(i, '')}" for i in o.core]
     return "\n".join(lines)
 
@@ -273,19 +277,23 @@ def _relevant_items(ctx: Context, question: str, limit: int = 40) -> list[str]:
 
 @command("/check", group="reason")
 def check(ctx: Context, arg: str) -> Result:
-    """Check the working memory for consistency with Z3 (clashing items listed by id).
+    """Check the working memory for consistency (clashing items listed by id).
 
-    Facts, rules and constraints are read classically over the memory's constants; soft
-    rules are left out. When they clash, the unsat core names the items."""
+    The engine decides: integrity constraints and p / ~p clashes in the memory's model, the
+    core traced through how each fact was derived, shrunk to a minimal one when small. Z3
+    is asked only about rules with a ~ premise, read classically, that the model leaves open.
+    Soft rules are left out."""
     from core.reason.pot.check_memory import check_memory
 
     if arg.strip():
         raise UserError("/check takes no arguments")
     ensure_exporter(ctx.registry)
-    outcome = check_memory(ctx.memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
+    memory = ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)   # Esc stops it
+    outcome = check_memory(memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     if outcome.consistent is False:
-        ctx.emit(ModelShown("z3.core", "memory: unsat core",
+        title = "memory: unsat core" if outcome.method == "z3" else "memory: clashing items"
+        ctx.emit(ModelShown("z3.core", title,
                             "\n".join(f"{i}: {t}" for i, t in texts.items()), list(outcome.core)))
     return Consistency(outcome, texts)
 

@@ -1,7 +1,15 @@
-"""/check: the working memory's facts, rules and constraints as a Z3 theory, and whether
-it is consistent — with the unsat core given as memory item ids.
+"""/check: is the working memory consistent, and if not, which items clash (by memory id).
 
-The translation is classical over the finite domain of the memory's constants (one enum
+The engine decides first (core.reason.pot.check_horn): its model of the memory, integrity
+constraints, p / ~p clashes, the core traced through provenance. That settles every memory
+under the program's own semantics (the one /ask and /infer use; `not` is stratified). Z3
+is asked only about what lies beyond forward chaining: a rule with a strongly negated
+premise, read classically (~p as not-p), also licenses reasoning by cases and by
+contraposition. Where the engine's model satisfies such rules classically too, it is a
+model of the whole memory and Z3 is not called; otherwise only the items that share
+predicates with the unsatisfied rules are sent, over a domain that keeps the answer exact.
+
+The classical translation is over the finite domain of the memory's constants (one enum
 sort, so unique names and domain closure hold): a predicate is a Bool function, a rule is a
 ForAll implication, strong negation ~p is Not(p), `not p` (negation as failure) is read
 classically as Not(p), a constraint `:- body` is Not(And(body)). Comparisons use the
@@ -23,11 +31,20 @@ from core.reason.pot.interpret import gave_up, interruptible
 class Consistency:
     consistent: bool | None             # None: Z3 could not decide in time
     core: list[str] = field(default_factory=list)   # memory item ids
-    checked: int = 0                    # how many items went into the theory
+    checked: int = 0                    # how many items were checked
     reason: str = ""
+    method: str = "engine"              # engine: decided by forward chaining; z3: the classical part
+    minimal: bool = False               # no proper subset of the core clashes
+    clash: str = ""                     # what clashed, in words
+    sent: int = 0                       # items sent to Z3 (0: Z3 was not called)
 
     def to_dict(self) -> dict:
-        out: dict = {"consistent": self.consistent, "checked": self.checked, "core": self.core}
+        out: dict = {"consistent": self.consistent, "checked": self.checked, "core": self.core,
+                     "method": self.method, "z3_items": self.sent}
+        if self.consistent is False:
+            out["minimal"] = self.minimal
+        if self.clash:
+            out["clash"] = self.clash
         if self.reason:
             out["reason"] = self.reason
         return out
@@ -50,11 +67,11 @@ def _constants(items) -> list:
 class Theory:
     """Z3 declarations for one memory: the domain, the predicates, the order for comparisons."""
 
-    def __init__(self, items):
+    def __init__(self, items, domain=None):
         import z3
 
         self.ctx = z3.Context()
-        consts = _constants(items) or [(True, "nothing")]
+        consts = (domain if domain is not None else _constants(items)) or [(True, "nothing")]
         names = [format_const(v) for _, v in consts]
         self.sort, values = z3.EnumSort("Obj", names, ctx=self.ctx)
         self.value = {c: v for c, v in zip(consts, values)}
@@ -131,19 +148,75 @@ class Theory:
         return z3.ForAll(bound, formula) if bound else formula
 
 
-def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = None) -> Consistency:
-    """Is the memory's (hard) theory satisfiable? If not, which items clash (an unsat core)."""
-    import z3
+def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = None,
+                 minimise: bool = True) -> Consistency:
+    """Is the memory's (hard) theory consistent? If not, which items clash (a core)."""
+    from core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 
     items = [it for it in memory.items.values() if not it.soft]
-    theory = Theory(items)
+    horn = check_horn(memory, items, cancel=cancel, minimise=minimise)
+    if horn.violations:
+        clash = horn.clash + (f" ({horn.violations} clashes in all)" if horn.violations > 1 else "")
+        if horn.uses_naf:
+            clash += "; it rests on `not` (something not derivable), so adding an item may also mend it"
+        return Consistency(False, horn.core, len(items), minimal=horn.minimal, clash=clash)
+    # the model is a classical model of every clause but those with a ~ premise; where it
+    # satisfies those too, it is one of the whole memory; a classical clash lies in the part
+    # that shares predicates with a clause it does not satisfy
+    unsettled = [it for it in items if beyond_horn(it.clause) and not holds_in_model(memory.engine, it.clause)]
+    if not unsettled:
+        return Consistency(True, checked=len(items))
+    part = relevant_part(items, unsettled)
+    out = check_classical(part, timeout_ms=timeout_ms, cancel=cancel, domain=_domain(part, items),
+                          order={i: n for n, i in enumerate(memory.items)})
+    out.checked, out.method, out.sent = len(items), "z3", len(part)
+    if out.consistent is False:
+        out.clash = "classically, reading ~p as not p (by cases or contraposition)"
+    return out
+
+
+def _domain(part, items) -> list:
+    """The constants Z3 quantifies over: few enough to be quick, and exact, i.e. `part` is
+    satisfiable over them exactly when it is over the whole memory's domain.
+
+    Where every variable of every rule sits in a premise that is not strongly negated, an
+    element no sent item names can have every atom false, which satisfies each instance
+    that mentions it. Without comparisons (so without equality) such an element can copy
+    any named one. Either way the part's own constants suffice; otherwise the whole domain."""
+    comparing = any(isinstance(lit, Compare) for it in part if isinstance(it.clause, Rule)
+                    for lit in it.clause.body)
+    if not comparing or all(_classically_safe(it.clause) for it in part):
+        return _constants(part)
+    return _constants(items)
+
+
+def _classically_safe(clause) -> bool:
+    if not isinstance(clause, Rule):
+        return True
+    bound = {v for lit in clause.body if isinstance(lit, Atom) and not lit.neg for v in lit.variables()}
+    mentioned = {v for lit in clause.body for v in lit.variables()}
+    if clause.head is not None:
+        mentioned |= set(clause.head.variables())
+    return mentioned <= bound
+
+
+def check_classical(items, *, timeout_ms: int, cancel: threading.Event | None = None, domain=None,
+                    order: dict | None = None) -> Consistency:
+    """Is the classical theory of these items satisfiable (over `domain`, by default their own
+    constants)? If not, an unsat core of item ids."""
+    import z3
+
+    theory = Theory(items, domain)
     s = z3.Solver(ctx=theory.ctx)
     s.set("timeout", max(1, int(timeout_ms)))
     s.set("unsat_core", True)
     for f in theory.background:
         s.add(f)
     flags = {}
-    for it in items:
+    for n, it in enumerate(items, 1):
+        if cancel is not None and not n % 1024 and cancel.is_set():   # a big part takes seconds to build
+            cancel.clear()
+            raise Cancelled()
         flag = z3.Bool(f"item!{it.id}", theory.ctx)
         flags[str(flag)] = it.id
         s.assert_and_track(theory.clause(it.clause), flag)
@@ -153,14 +226,14 @@ def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = No
         cancel.clear()
         raise Cancelled()
     if result == z3.sat:
-        return Consistency(True, checked=len(items))
+        return Consistency(True, checked=len(items), method="z3")
     if result == z3.unsat:
         core = [flags[str(c)] for c in s.unsat_core()]
-        order = {i: n for n, i in enumerate(memory.items)}
-        return Consistency(False, sorted(core, key=order.get), checked=len(items))
+        order = order or {it.id: n for n, it in enumerate(items)}
+        return Consistency(False, sorted(core, key=order.get), checked=len(items), method="z3")
     reason = s.reason_unknown()
     gave_up(reason, "checking the memory", timeout_ms)
-    return Consistency(None, checked=len(items), reason=reason)
+    return Consistency(None, checked=len(items), reason=reason, method="z3")
 
 
-__all__ = ["Consistency", "check_memory", "clause_atoms"]
+__all__ = ["Consistency", "check_classical", "check_memory", "clause_atoms"]

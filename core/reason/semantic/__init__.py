@@ -1,0 +1,1 @@
+"""Semantic operations over texts: embeddings, similarity, and scores built on them."""

@@ -1,0 +1,48 @@
+"""Long inputs cut into bounded, sentence-aware chunks, and the loop that works through them.
+
+The loop emits a `Progress` event per chunk and checks the cancel event between chunks, so a
+long extraction can be watched and stopped; the caller merges what the chunks gave. Nothing
+here calls a model or touches memory.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+from core.events import Emit, Progress, ignore
+
+CHUNK_CHARS = 2000      # a chunk a small model reads whole, with room for the prompt and the reply
+T = TypeVar("T")
+
+
+def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
+    """TEXT as chunks of at most MAX_CHARS characters, cut at paragraph, sentence or word ends
+    (core.memory.documents.chunk_text, without overlap: a sentence is read once)."""
+    from core.memory.documents import chunk_text
+
+    return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
+
+
+def check_cancel(cancel) -> None:
+    """Raise Cancelled when the user asked to stop (the event is cleared for the next job)."""
+    if cancel is not None and cancel.is_set():
+        cancel.clear()
+        from core.errors import Cancelled
+
+        raise Cancelled()
+
+
+def each_chunk(chunks: list[str], work: Callable[[int, str], T], *, task: str, emit: Emit = ignore,
+               cancel=None) -> list[T]:
+    """`work(index, chunk)` for every chunk in order, with Progress(task, done, total) before each
+    one and after the last, and a cancel check between chunks."""
+    out: list[T] = []
+    total = len(chunks)
+    for n, chunk in enumerate(chunks):
+        check_cancel(cancel)
+        if total > 1:
+            emit(Progress(task, n, total))
+        out.append(work(n, chunk))
+    if total > 1:
+        emit(Progress(task, total, total))
+    return out
