@@ -24,7 +24,7 @@ Per size N it measures:
           and metadata prepared before the clock starts (that preparation is sym's own work).
   reopen  in a fresh process: import chromadb (reported on its own), import sym's memory
           modules (reported on its own), then the timed "time to a usable engine":
-          `open_workspace` + `WorkingMemory.open(store, snapshot=...)` + the first engine query
+          `open_workspace` + `WorkingMemory.open(store)` + the first engine query
           `memory.ask(parse_query("parent_of(p1, X)"))`. raw: `PersistentClient` +
           `get_collection` + `get` of every record (documents and metadatas), in pages of
           30,000 (one unpaged get of 100k fails: "too many SQL variables"; sym pages by 10k).
@@ -145,7 +145,7 @@ def worker_sym_add(n: int, profile_path: str | None = None) -> dict:
 
     text = "\n".join(fact_lines(n)) + "\n"
     ws = open_workspace(WORKSPACE, embedder="hash")
-    memory = WorkingMemory(ws.name, store=ws.store, snapshot=ws.snapshot)   # as Workspaces.open builds it
+    memory = WorkingMemory(ws.name, store=ws.store)   # as Workspaces.open builds it
 
     def add():
         t0 = time.perf_counter()
@@ -153,6 +153,7 @@ def worker_sym_add(n: int, profile_path: str | None = None) -> dict:
         pairs = [(loc.clause, f"{SOURCE}:{loc.line}") for loc in located]
         t1 = time.perf_counter()
         outcome = memory.add(pairs, merge="ask")
+        ws.store.wait(None)      # the background writer's embedding and upserts: what raw chromadb does inline
         t2 = time.perf_counter()
         return t1 - t0, t2 - t1, len(outcome.items), outcome.duplicates
 
@@ -175,7 +176,7 @@ def worker_sym_reopen(profile_path: str | None = None) -> dict:
         a = time.perf_counter()
         ws = open_workspace(WORKSPACE)
         b = time.perf_counter()
-        memory = WorkingMemory.open(ws.store, snapshot=ws.snapshot)           # as Workspaces.open does
+        memory = WorkingMemory.open(ws.store)          # as Workspaces.open does
         c = time.perf_counter()
         answer = memory.ask(parse_query("parent_of(p1, X)"))
         d = time.perf_counter()

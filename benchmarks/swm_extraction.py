@@ -45,6 +45,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--limit", type=int)
     p.add_argument("--model")
     p.add_argument("--ollama-host")
+    p.add_argument("--show", action="store_true", help="print each story's missing and extra facts")
     a = p.parse_args(argv)
     llm = make_llm("on", a.model, a.ollama_host)
     problems = datasets.load(a.data, "clutrr")[: a.limit] if a.limit else datasets.load(a.data, "clutrr")
@@ -76,6 +77,9 @@ def main(argv: list[str]) -> int:
             total[key] += value
         print(f"{problem.id[:27]:<28}{len(gold):>5}{len(ok):>4}{len(rev):>5}{len(wrong):>6}{len(missing):>5}"
               f"{len(extra):>6}  {'right' if right else 'wrong'}: {str(answer)[:40]}")
+        if a.show:
+            print(f"    story: {' '.join(story)}\n    missing: {sorted(map(str, missing | rev | wrong))}\n"
+                  f"    stored: {sorted(map(str, stored))}")
     n = len(problems)
     print(f"\n{n} stories; gold facts {total['gold']}: recovered {total['recovered']}, reversed {total['reversed']}, "
           f"wrong relation {total['wrong']}, missing {total['missing']}; extra facts {total['extra']}; "

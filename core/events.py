@@ -49,6 +49,17 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class EmbeddingProgress:
+    """The background writer of a workspace's vector store: `pending` of `total` records still to
+    embed (0 when caught up); `error` when the vector store or the embedder failed."""
+
+    workspace: str
+    pending: int
+    total: int
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Warning:
     message: str
 

@@ -84,7 +84,7 @@ def export(ctx, arg: str):
         raise UserError(f"unknown export format {fmt!r}", hint="formats: " + ", ".join(sorted(exporters)))
     if len(rest) > 1:
         raise UserError("give one file name", hint="/export prolog family.pl")
-    text = exporters[fmt](ctx.memory)
+    text = exporters[fmt](ctx)       # an exporter is handed the shell: its memory, its last program, …
     if not rest:
         return Message(text.rstrip("\n"), {"format": fmt})
     try:
@@ -98,7 +98,7 @@ def export(ctx, arg: str):
 def register(registry) -> None:
     from repl.registry import Command
 
-    registry.exporters["prolog"] = to_prolog
+    registry.exporters["prolog"] = lambda ctx: to_prolog(ctx.memory)
     from repl.commands.proof import ensure_exporter
 
     ensure_exporter(registry)   # /export smt2 (the last /prove program)

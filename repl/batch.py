@@ -10,12 +10,14 @@ exits 3 even when a later command only failed with 1).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from core.errors import UserError
 from core.events import Progress, Warning
-from repl.dispatcher import MemoryOptions, open_shell, split_inputs
+from repl.assemble import assemble
+from repl.dispatcher import MemoryOptions, open_shell
 from repl.render import JsonRenderer, TextRenderer
 from repl.results import Exit, Failure
 
@@ -44,13 +46,24 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
 
     narrate = narrator(renderer, err)
     try:
-        shell = open_shell(memory or MemoryOptions(), emit=narrate, base_dir=base_dir, debug=debug)
+        # records a script stores are embedded for search later (the next interactive start, or a
+        # /search, which waits for them), so a script that never searches never imports chromadb
+        options = replace(memory or MemoryOptions(), background=False)
+        shell = open_shell(options, emit=narrate, base_dir=base_dir, debug=debug)
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
+    shell.ctx.patient = True
+    try:
+        return _run(shell, renderer, text, label, bail)
+    finally:
+        shell.close()
+
+
+def _run(shell, renderer, text: str, label: str, bail: bool) -> int:
     code = OK
     try:
-        for item in split_inputs(text):
+        for item in assemble(text):
             renderer.begin(item.line, item.text)
             name, result = shell.execute(item.text, source=f"{label}:{item.line}")
             renderer.result(item.line, item.text, name, result)

@@ -32,7 +32,10 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     server = "Ollama" if settings.backend == "ollama" else "the OpenAI-compatible server"
     if mode == "on":
         start = "start it with `ollama serve`" if settings.backend == "ollama" else "start it"
-        raise UserError(f"{server} does not answer at {llm.host}", hint=f"{start}, or use --llm off")
+        from core.llm import LLMError
+
+        raise LLMError(f"{server} does not answer at {llm.host}", reason="unreachable", exit_code=3,   # server down: 3
+                       hint=f"{start}, or use --llm off")
     err.write(f"no model: {server} does not answer at {llm.host}; running with the fast path and the engine only\n")
     return None
 
@@ -48,7 +51,7 @@ def _row(name: str, label: str, score) -> str:
 
 def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_facts: bool, llm_mode: str,
             model: str | None, host: str | None, as_json: bool, limit: int | None, out=sys.stdout,
-            err=sys.stderr, baseline: str | None = None) -> int:
+            err=sys.stderr, baseline: str | None = None, fallback: bool = True) -> int:
     """Each dataset through sym (per mode) and, with baseline="llm", through the model alone,
     side by side: n, correct, accuracy, calls (cached and failed apart), tokens, seconds per item."""
     from core.reason.swm import datasets as ds
@@ -69,7 +72,7 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
     if not as_json:
         out.write(HEADER)
     for name in wanted:
-        runs = [(f"sym {mode}", dict(mode=mode)) for mode in modes]
+        runs = [(f"sym {mode}", dict(mode=mode, fallback=fallback and mode == "hybrid")) for mode in modes]
         if baseline == "llm":
             runs.append(("llm alone", dict(baseline=True)))
         for label, how in runs:
@@ -78,6 +81,10 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
                 out.write(json.dumps(score.to_dict()) + "\n")
             else:
                 out.write(_row(name, label, score))
+                if score.fallback:
+                    err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
+                              f"({score.correct - score.fallback_correct} right), {score.fallback} undecided and "
+                              f"answered by the model alone (fallback, {score.fallback_correct} right)\n")
                 for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:3]:
                     err.write(f"  {name} {label}: {count} × {message}\n")
             out.flush()

@@ -137,6 +137,30 @@ def logs_command(
         typer.echo(log.summary(), err=True)
 
 
+@app.command("repair")
+def repair_command(
+    workspace: str = typer.Argument(..., metavar="WORKSPACE", help="The workspace whose vector store to rebuild."),
+) -> None:
+    """Rebuild a workspace's vector store (Chroma) from its snapshot; the old files are moved aside."""
+    from core.errors import UserError
+    from core.memory.workspace import repair
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\rembedding {done}/{total}" + ("\n" if done >= total else ""))
+            sys.stderr.flush()
+
+    try:
+        count = repair(workspace, progress=progress)
+    except UserError as err:
+        typer.echo(f"sym: {err}", err=True)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)   # a server that is down: 3
+    except KeyboardInterrupt:
+        typer.echo("sym: interrupted; what is left is embedded on the next start", err=True)
+        raise typer.Exit(130)
+    typer.echo(f"repaired workspace {workspace}: {count} records embedded again")
+
+
 @app.command("replay")
 def replay_command(
     file: str = typer.Argument(..., metavar="FILE", help="A session log (.jsonl) or a session name."),
@@ -190,6 +214,9 @@ def bench_swm(
     json_lines: bool = typer.Option(False, "--json", help="One JSON object per dataset and mode."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N problems of each."),
     baseline: str = typer.Option("none", "--baseline", help="llm: also run the model alone (one chain-of-thought call per item)."),
+    fallback: bool = typer.Option(True, "--fallback/--no-fallback",
+                                  help="hybrid: an item sym leaves undecided is answered by the model alone, "
+                                       "as /ask falls back (counted apart)."),
 ) -> None:
     """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
     from core.errors import UserError
@@ -203,7 +230,44 @@ def bench_swm(
     try:
         raise typer.Exit(run_swm(data, modes=modes, datasets=dataset, gold_facts=gold_facts, llm_mode=llm,
                                  model=model, host=ollama_host, as_json=json_lines, limit=limit,
-                                 baseline=baseline))
+                                 baseline=baseline, fallback=fallback))
+    except UserError as err:
+        typer.echo(f"sym: {err}", err=True)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
+
+
+@bench_app.command("trajectory")
+def bench_trajectory(
+    run: str = typer.Option(..., "--run", metavar="FILE", help="The recorded run: JSON lines of steps or a session log."),
+    reference: Optional[list[str]] = typer.Option(None, "--reference", metavar="FILE",
+                                                  help="A reference trajectory (repeat it: several valid ones)."),
+    embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
+                                           help="static, hash, hash:DIM, st:NAME or ollama:MODEL "
+                                                "(default: what a new workspace gets)."),
+    baseline: str = typer.Option("random", "--baseline", help="random (rescale by random steps) or none."),
+    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL", help="For ollama:MODEL."),
+    json_out: bool = typer.Option(False, "--json", help="One JSON object: per-step scores and the overall score."),
+) -> None:
+    """VERTEX score of a run against reference trajectories: per step and overall, each in [0, 1].
+
+    A file is either JSON lines, each {"step": TEXT}, {"text": TEXT} or a JSON string, or a sym session
+    log, whose steps are its inputs, each followed by the values in its result (ids and timestamps left
+    out).
+
+    Step t scores s = clamp((c - r) / (z - r), 0, 1): c is the mean Gaussian kernel between the run's
+    step and the references' step t (the MMD cross term), r the same for fixed random steps, z the same
+    for the references among themselves. The overall score is the mean over steps. Steps align by
+    index: a step the run lacks, or one beyond every reference, scores 0. A run against itself scores 1.
+    """
+    from core.errors import UserError
+    from repl.bench import run_trajectory
+
+    if baseline not in ("random", "none"):
+        typer.echo("sym: --baseline is random or none", err=True)
+        raise typer.Exit(2)
+    try:
+        raise typer.Exit(run_trajectory(run, reference or [], embedder=embedder, baseline=baseline,
+                                        host=ollama_host, as_json=json_out))
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
         raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)

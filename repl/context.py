@@ -30,6 +30,9 @@ class Context:
     policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log
     run_id: str | None = None           # the run a policy application opened for the current command
     run_attributes: dict = field(default_factory=dict)   # that run's attributes and policy hints
+    patient: bool = False               # batch mode: wait for background work (embedding) instead of answering early
+    last_program: object | None = None      # repl.commands.proof.LastProgram: what /program and /export smt2 show
+    last_exploration: object | None = None  # core.reason.explore.Exploration: /explore show|add and its exporters
     _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
     _llm: object | None = None
 
@@ -37,15 +40,17 @@ class Context:
     def llm(self):
         """The `core.llm.facade.LLM` for this shell, built on first use from the settings
         (backend, model, host or base URL, timeout, cache) and recording into the session log."""
-        if self.llm_override is not None:
-            return self.llm_override
-        from core.llm import backend_key
-        from core.llm.facade import LLM
+        llm = self.llm_override
+        if llm is None:
+            from core.llm import backend_key
+            from core.llm.facade import LLM
 
-        key = backend_key(self.settings)
-        if self._llm is None or getattr(self._llm, "key", None) != key:
-            self._llm = LLM.for_context(self)
-        return self._llm
+            if self._llm is None or getattr(self._llm, "key", None) != backend_key(self.settings):
+                self._llm = LLM.rebuilt(self.settings, self._llm, emit=lambda event: self.emit(event))
+            llm = self._llm
+        # the shell's current settings (a steered run uses a copy), session log and cancel event
+        llm.settings, llm.session, llm.cancel = self.settings, self.session, self.cancel
+        return llm
 
     def new_run(self, prefix: str) -> str:
         """A run id for trace events and policy logs, unique within this shell: "ask-3". Inside a

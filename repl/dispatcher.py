@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import UserError
-from core.logic.parser import ends_clause
 from core.events import Emit, JobFinished, JobStarted, Warning, ignore
 from core.memory.working import WorkingMemory
 from core.settings import Settings
@@ -42,7 +40,9 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
     if options.persistent:
         from core.memory.workspace import Workspaces
 
-        workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit)
+        workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit,
+                                background=options.background,
+                                ollama_host=settings.ollama_host)   # ollama:MODEL embeds on the chat server
     try:
         return Shell(emit=emit, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
                      settings=settings, session=session)
@@ -50,12 +50,6 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
         if session is not None:
             session.close()
         raise
-
-
-@dataclass(frozen=True)
-class Input:
-    line: int          # first line in its script (1 for interactive input)
-    text: str
 
 
 def route(text: str) -> tuple[str, str]:
@@ -145,7 +139,7 @@ class Shell:
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
                 raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")
-            from core.reason.policy.apply import steer  # runs the handler under the workspace's policies
+            from repl.steering import steer  # runs the handler under the workspace's policies
 
             self.ctx.emit(JobStarted(cmd.name))
             finished = False
@@ -170,39 +164,3 @@ def one_line(text: str, limit: int = 300) -> str:
     """An error message as one line of bounded length (it may quote what the user typed)."""
     text = text.replace("\r", "\\r").replace("\n", "\\n")
     return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def split_inputs(text: str) -> list[Input]:
-    """Split a script into inputs: one command per line, `\"\"\"` blocks as one input, and
-    logic clauses that span lines joined until their final '.'."""
-    out: list[Input] = []
-    pending: list[str] = []
-    start = 0
-    in_block = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        stripped = line.strip()
-        if in_block:
-            pending.append(line)
-            if stripped.endswith('"""'):
-                out.append(Input(start, "\n".join(pending).replace('"""', "").strip()))
-                pending, in_block = [], False
-            continue
-        if pending:  # a clause continues
-            pending.append(line)
-            if bool(ends_clause(stripped)):
-                out.append(Input(start, "\n".join(pending)))
-                pending = []
-            continue
-        if not stripped or stripped.startswith(("%", "#")):
-            continue
-        start = number
-        if stripped.count('"""') % 2 == 1:
-            pending, in_block = [line], True
-        elif stripped.startswith("/") or bool(ends_clause(stripped)):
-            out.append(Input(number, stripped))
-        else:
-            pending = [line]
-    if pending:
-        out.append(Input(start, "\n".join(pending).replace('"""', "").strip()))
-    return out

@@ -13,3 +13,4 @@ class MemoryOptions:
     chroma_url: str | None = None
     embedder: str | None = None
     persistent: bool = True
+    background: bool = True   # embed new records while the shell runs (batch: only when it searches)

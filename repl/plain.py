@@ -12,7 +12,7 @@ import threading
 from contextlib import contextmanager
 
 from core.errors import UserError
-from core.logic.parser import ends_clause
+from repl.assemble import Assembler
 from repl.batch import failure_code, narrator
 from repl.dispatcher import MemoryOptions, open_shell
 from repl.render import TextRenderer
@@ -29,38 +29,31 @@ def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
     interactive = sys.stdin.isatty()
     if interactive:
         print("sym — type /help for commands, /bye to leave")
-    pending: list[str] = []
-    number = code = 0
+    assembler = Assembler()
+    code = 0
     while True:
         try:
-            line = input(("… " if pending else "sym> ") if interactive else "")
+            line = input(("… " if assembler.pending else "sym> ") if interactive else "")
         except EOFError:
-            break
+            line = None
         except KeyboardInterrupt:
-            pending = []
+            assembler.reset()
             print()
             continue
-        number += 1
-        stripped = line.strip()
-        if not pending and (not stripped or stripped.startswith("%")):
-            continue
-        pending.append(line)
-        text = "\n".join(pending).strip()
-        if not text.startswith("/") and not ends_clause(stripped):
-            continue  # a clause spanning lines
-        pending = []
-        try:
-            with _ctrl_c_cancels(shell, renderer):
-                _, result = shell.execute(text)
-        except KeyboardInterrupt:
-            renderer.narrate("interrupted")
-            continue
-        renderer.result(0, text, "", result)
-        if isinstance(result, Failure) and not interactive:
-            code = max(code, failure_code(result))   # piped input exits like --batch without --bail
-        if isinstance(result, Exit):
-            break
-    return code
+        for item in assembler.finish() if line is None else assembler.feed(line):
+            try:
+                with _ctrl_c_cancels(shell, renderer):
+                    _, result = shell.execute(item.text)
+            except KeyboardInterrupt:
+                renderer.narrate("interrupted")
+                continue
+            renderer.result(0, item.text, "", result)
+            if isinstance(result, Failure) and not interactive:
+                code = max(code, failure_code(result))   # piped input exits like --batch without --bail
+            if isinstance(result, Exit):
+                return code
+        if line is None:
+            return code
 
 
 @contextmanager

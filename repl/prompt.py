@@ -9,6 +9,7 @@ thread that opened them) so Ctrl+C reaches the job as `ctx.cancel` instead of in
 from __future__ import annotations
 
 import sys
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TextIO
@@ -19,9 +20,10 @@ from prompt_toolkit.history import FileHistory, InMemoryHistory
 
 from core.errors import UserError
 from core.events import LLMToken
-from core.logic.parser import ends_clause
+from repl.arguments import last_word
+from repl.assemble import Assembler
 from repl.batch import narrator
-from repl.dispatcher import MemoryOptions, Shell, looks_like_chat, open_shell
+from repl.dispatcher import MemoryOptions, Shell, open_shell
 from repl.render import TextRenderer
 from repl.results import Exit
 
@@ -46,9 +48,9 @@ class SlashCompleter(Completer):
                 cmd = registry.get(name)
                 yield Completion(name, start_position=-len(text), display_meta=cmd.summary if cmd else "")
             return
-        rest = text.partition(" ")[2]
+        word = last_word(text.partition(" ")[2])     # completions replace the word being typed
         for option in found:
-            yield Completion(option, start_position=-len(rest))
+            yield Completion(option, start_position=-len(word))
 
 
 class _Stream:
@@ -71,33 +73,29 @@ class _Stream:
             self.open = False
 
 
-def read_turn(session: PromptSession) -> str | None:
-    """One whole input: a line, a `\"\"\"` block, or a clause spanning lines. None at Ctrl+D."""
-    pending: list[str] = []
-    in_block = False
-    while True:
-        try:
-            line = session.prompt("… " if pending else "sym> ")
-        except EOFError:
-            if pending:
-                return "\n".join(pending).replace('"""', "").strip()
-            return None
-        stripped = line.strip()
-        if in_block:
-            pending.append(line)
-            if '"""' in stripped:
-                return "\n".join(pending).replace('"""', "").strip()
-            continue
-        if not pending:
-            if not stripped or stripped.startswith("%"):
-                continue
-            if stripped.count('"""') % 2 == 1:
-                pending, in_block = [line], True
-                continue
-        pending.append(line)
-        text = "\n".join(pending).strip()
-        if text.startswith("/") or ends_clause(stripped) or looks_like_chat(text):
-            return text
+class Turns:
+    """Whole inputs from prompt lines, by the rules every front-end shares (repl.assemble):
+    a line, a `\"\"\"` block, or a clause spanning lines. `next` gives None at Ctrl+D."""
+
+    def __init__(self, session: PromptSession):
+        self.session = session
+        self.assembler = Assembler()
+        self.ready: deque[str] = deque()
+        self.ended = False
+
+    def next(self) -> str | None:
+        while not self.ready and not self.ended:
+            try:
+                line = self.session.prompt("… " if self.assembler.pending else "sym> ")
+            except EOFError:
+                self.ended = True
+                self.ready.extend(item.text for item in self.assembler.finish())
+                break
+            except KeyboardInterrupt:      # Ctrl+C at the prompt drops what was typed so far
+                self.assembler.reset()
+                raise
+            self.ready.extend(item.text for item in self.assembler.feed(line))
+        return self.ready.popleft() if self.ready else None
 
 
 def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
@@ -179,9 +177,10 @@ def _session(shell: Shell, history, input, output) -> PromptSession:
 def _loop(shell, session, renderer, stream, out, err, worker) -> int:
     out.write("sym — type /help for commands, Ctrl+D or /bye to leave\n")
     out.flush()
+    turns = Turns(session)
     while True:
         try:
-            text = read_turn(session)
+            text = turns.next()
         except KeyboardInterrupt:  # Ctrl+C at the prompt: drop the line, keep going
             continue
         if text is None:

@@ -1,17 +1,21 @@
 """The one command registry every front-end reads: names, aliases, arguments, help, completers.
 
 Commands are plain functions `(ctx, arg_text) -> Result`, registered once with `@command`;
-their docstring is their help. Plugins add to a registry through `Registry.add`.
+their docstring is their help. A command that declares options (repl.arguments.Option) is
+given a parsed `Args` instead of the text. Plugins add to a registry through `Registry.add`.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
 from core.errors import UserError
+from repl.arguments import Args, Option, describe, parse
+from repl.arguments import complete as complete_option
 
 Completer = Callable[[object, str], list[str]]
 
@@ -24,6 +28,31 @@ class Command:
     aliases: tuple[str, ...] = ()
     completer: Completer | None = None
     group: str = "logic"
+    options: tuple[Option, ...] = ()    # declared once: parsing, usage, /help and completion read them
+    leading: bool = False               # options only before the text (free text after them is the user's)
+
+    def __post_init__(self):
+        if self.options and not getattr(self.handler, "parses_arguments", False):
+            fn = self.handler
+
+            @functools.wraps(fn)
+            def parsing(ctx, arg: str):
+                return fn(ctx, self.parse(arg))
+
+            parsing.parses_arguments = True
+            object.__setattr__(self, "handler", parsing)    # callers keep calling handler(ctx, text)
+
+    def parse(self, arg: str) -> Args:
+        """The argument text read against the declared options (UserError naming a bad one)."""
+        return parse(self.options, arg, leading=self.leading, usage=self.usage)
+
+    def complete(self, ctx, arg_text: str) -> list[str]:
+        """Completions of the last word of `arg_text`: option names, an option's values, or
+        what the command's own completer offers."""
+        found = complete_option(self.options, ctx, arg_text)
+        if found is not None:
+            return found
+        return self.completer(ctx, arg_text) if self.completer is not None else []
 
     @property
     def doc(self) -> str:
@@ -36,17 +65,25 @@ class Command:
 
     @property
     def usage(self) -> str:
-        return f"{self.name} {self.args}".rstrip()
+        options = [o.usage for o in self.options]
+        parts = [self.name, *options, self.args] if self.leading else [self.name, self.args, *options]
+        return " ".join(p for p in parts if p)
+
+    @property
+    def options_help(self) -> str:
+        """The declared options, one a line, for /help CMD."""
+        return describe(self.options)
 
 
 _BUILTINS: list[Command] = []
 
 
 def command(name: str, *, args: str = "", aliases: tuple[str, ...] = (), completer: Completer | None = None,
-            group: str = "logic"):
-    """Register a built-in command; the decorated function's docstring is its help."""
+            group: str = "logic", options: tuple[Option, ...] = (), leading: bool = False):
+    """Register a built-in command; the decorated function's docstring is its help. With
+    `options`, the function is given an `Args` (repl.arguments) instead of the argument text."""
     def wrap(fn):
-        _BUILTINS.append(Command(name, fn, args, aliases, completer, group))
+        _BUILTINS.append(Command(name, fn, args, aliases, completer, group, tuple(options), leading))
         return fn
     return wrap
 
@@ -90,14 +127,13 @@ class Registry:
         return sorted([*self.commands, *self._aliases])
 
     def complete(self, ctx, text: str) -> list[str]:
-        """Completions for a partial input line: command names, then the command's own completer."""
+        """Completions for a partial input line: command names, then the last word of the
+        command's arguments (Command.complete)."""
         if " " not in text:
             return [n for n in self.names() if n.startswith(text)]
         name, _, rest = text.partition(" ")
         cmd = self.get(name)
-        if cmd is None or cmd.completer is None:
-            return []
-        return cmd.completer(ctx, rest)
+        return [] if cmd is None else cmd.complete(ctx, rest)
 
 
 def builtin_registry() -> Registry:

@@ -151,9 +151,11 @@ def _(r: HelpText) -> str:
 
 @to_text.register
 def _(r: Hits) -> str:
+    behind = (f"({r.embedded[0]:,} of {r.embedded[1]:,} records embedded so far; the rest follow in the background)"
+              if r.embedded else "")
     if not r.hits:
-        return "no matches"
-    lines = []
+        return "no matches" + (f" {behind}" if behind else "")
+    lines = [behind] if behind else []
     for h in r.hits:
         if h.kind == "docs":
             where = f"{h.meta.get('name', '?')}:{h.meta.get('start', 0)}-{h.meta.get('end', 0)}"

@@ -177,9 +177,10 @@ class Hits(Result):
     kind: ClassVar[str] = "search"
     query: str
     hits: list  # core.memory.store.Hit
+    embedded: tuple | None = None   # (records embedded, records in all) while the vector store catches up
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "hits": [
+        return {"query": self.query, **({"embedded": list(self.embedded)} if self.embedded else {}), "hits": [
             {"kind": h.kind, "id": h.id, "text": h.text, "score": round(h.score, 4),
              "source": h.meta.get("source") or h.meta.get("name"),
              **({"start": h.meta["start"], "end": h.meta["end"]} if "start" in h.meta else {})}

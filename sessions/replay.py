@@ -105,7 +105,8 @@ def offline_llm(rec: Recording, ctx):
     """An LLM for `ctx` whose every call is answered from `rec`."""
     from core.llm.facade import LLM
 
-    return LLM(OfflineBackend(rec.llm_calls()), ctx.settings, context=ctx)
+    return LLM(OfflineBackend(rec.llm_calls()), ctx.settings, emit=lambda event: ctx.emit(event),
+               session=ctx.session, cancel=ctx.cancel)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""`LLM`: the one object reasoners and commands call for a model (`ctx.llm`).
+"""`LLM`: the one object reasoners and commands call for a model.
 
 It adds the model and options from settings (the output cap `llm_max_tokens` as num_predict),
 answers identical temperature-0 requests from the call log, retries transient failures with
@@ -31,17 +31,17 @@ def cancelled() -> LLMError:
 
 
 class LLM:
-    """Model calls for one shell. `context` (a repl Context) is read live for emit, session and
-    cancel; without it, the explicit `emit` / `session` / `cancel` are used."""
+    """Model calls for one shell: events go to `emit`, records to `session` (a session log, or None)
+    and `cancel` (a threading.Event) stops a call. The three are plain attributes a front-end may
+    update; this object never reads a front-end's state."""
 
     def __init__(self, backend: Backend, settings, *, emit=None, session=None, cancel: threading.Event | None = None,
-                 calllog: CallLog | None = None, context=None, stats: dict | None = None):
+                 calllog: CallLog | None = None, stats: dict | None = None):
         self.backend = backend
         self.settings = settings
         self.calllog = calllog if calllog is not None else CallLog()
         self.key = backend_key(settings)
-        self._context = context
-        self._emit_fn, self._session, self._cancel = emit or ignore, session, cancel
+        self.emit, self.session, self.cancel = emit or ignore, session, cancel
         self._stats = stats if stats is not None else {}
         for name in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens"):
             self._stats.setdefault(name, 0)
@@ -49,14 +49,12 @@ class LLM:
         self._local = threading.local()   # chat_many's workers defer events to the calling thread
 
     @classmethod
-    def for_context(cls, ctx) -> LLM:
-        """The LLM a shell's Context uses: the configured backend (Ollama, or an OpenAI-compatible
-        server) at its URL, the shared call log. Counters carry over when the model or server changes."""
-        previous = getattr(ctx, "_llm", None)
+    def rebuilt(cls, settings, previous: LLM | None = None, **wiring) -> LLM:
+        """An LLM on the backend `settings` name (Ollama, or an OpenAI-compatible server) at its URL;
+        the call log and the counters of `previous` carry over (the model or server changed)."""
         stats = getattr(previous, "_stats", None)
         calllog = getattr(previous, "calllog", None)
-        backend = make_backend(ctx.settings)
-        return cls(backend, ctx.settings, context=ctx, stats=stats, calllog=calllog)
+        return cls(make_backend(settings), settings, stats=stats, calllog=calllog, **wiring)
 
     # -- what callers use -------------------------------------------------------------
 
@@ -126,15 +124,11 @@ class LLM:
     def host(self) -> str:
         return getattr(self.backend, "host", "")
 
-    # -- live wiring -------------------------------------------------------------------
+    # -- wiring --------------------------------------------------------------------------
 
     @property
     def _cancel_event(self) -> threading.Event | None:
-        return getattr(self._context, "cancel", None) if self._context is not None else self._cancel
-
-    @property
-    def session(self):
-        return getattr(self._context, "session", None) if self._context is not None else self._session
+        return self.cancel
 
     def _emit(self, event) -> None:
         sink = getattr(self._local, "sink", None)
@@ -144,7 +138,7 @@ class LLM:
             self._emit_now(event)
 
     def _emit_now(self, event) -> None:
-        (self._context.emit if self._context is not None else self._emit_fn)(event)
+        self.emit(event)
 
     def _later(self, fn: Callable[[], None]) -> None:
         sink = getattr(self._local, "sink", None)

@@ -140,6 +140,11 @@ class OllamaBackend:
 
     # -- plumbing --------------------------------------------------------------------
 
+    def client(self, timeout: float | None = None):
+        """The `ollama.Client` calls go through (the embedder uses it too): pooled per timeout,
+        no proxy for a server on this machine, the caller's deadline (core/llm/deadline.py)."""
+        return self._client(timeout)
+
     def _client(self, timeout: float | None):
         import ollama
 

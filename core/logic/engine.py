@@ -3,7 +3,9 @@
 Strata are evaluated in order; within one, each round joins only against the facts new
 in the previous round. Every derived fact keeps its first derivation (rule, step, the
 binding that fired it), from which `provenance` rebuilds the premises on demand.
-The engine holds no ids of its own beyond the rule ids its caller gives it.
+The engine holds no ids of its own beyond the rule ids its caller gives it. Large programs
+(by asserted or derived facts) run the same rounds set-at-a-time over numpy columns
+(`dense_rounds`), keeping provenance columnar; small ones stay on tuples, answering in ~1 ms.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from core.errors import UserError
 from core.logic.fused import derive_fused, full_row, fused_tail
 from core.logic.plan import STRIDE, Plan, Runner, make_plan
 from core.logic.strata import stratify
-from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms
+from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
+DENSE_FROM = 2_000     # from this many asserted facts inference runs set-at-a-time; below, the tuple path answers in ~1 ms
+DENSE_AFTER = 50_000   # a tuple-path inference that has derived this many facts starts again set-at-a-time
 
 
 @dataclass(frozen=True)
@@ -107,17 +111,23 @@ class Engine:
         self.steps = 0
         self.cancel = None       # a threading.Event: set by Esc / Ctrl+C, checked between rounds and in joins
         self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
+        self.dense_from = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
+        self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
+        self._dense = None       # the DenseModel of the last dense inference, for provenance
 
     # -- the program -------------------------------------------------------------
 
     def add_facts(self, atoms: Iterable[Atom]) -> int:
         """Assert ground facts; returns how many were new."""
         added = 0
-        for atom in atoms:
-            rel = self._base.setdefault(atom.key, {})
-            if atom.args not in rel:
-                rel[atom.args] = None
-                added += 1
+        shape = rel = None
+        for pred, args, neg in atoms:
+            if shape != (pred, len(args), neg):  # runs of one relation skip the key lookup
+                shape = (pred, len(args), neg)
+                rel = self._base.setdefault(relation_key(*shape), {})
+            before = len(rel)
+            rel.setdefault(args)
+            added += len(rel) - before
         if added:
             self._fresh = False
         return added
@@ -156,7 +166,7 @@ class Engine:
                     number += 1
                 rules[f"{id_prefix}{number}"] = c
         self.check_rules(rules)
-        self.add_facts(c for c in clauses if isinstance(c, Atom))
+        self.add_facts([c for c in clauses if isinstance(c, Atom)])
         self.add_rules(rules)
         return list(rules)
 
@@ -198,6 +208,9 @@ class Engine:
     def _infer(self, max_steps: int | None) -> Inference:
         self._fresh = False  # an interrupted run must not leave a half-built model looking current
         self._firings = []
+        self._dense = None
+        if self._dense_fits() and (done := self._try_dense(max_steps)) is not None:
+            return done
         relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
         budget = Budget(self.cancel, self.max_facts)
         runner = self._runner = Runner(relations, budget)
@@ -206,6 +219,7 @@ class Engine:
             if rule.head is not None:
                 by_stratum.setdefault(self._strata.get(rule.head.key, 0), []).append((rid, rule))
         step, derived, complete = 0, 0, True
+        switch_after = self.dense_after
         for level in sorted(by_stratum):
             rules = by_stratum[level]
             heads = {rule.head.key for _, rule in rules}
@@ -257,9 +271,38 @@ class Engine:
                 for k, facts in new.items():
                     runner.insert(k, facts)
                     derived += len(facts)
+                if derived > switch_after:  # a small program with a large model: start again set-at-a-time
+                    switch_after = float("inf")
+                    if self._dense_fits(any_size=True) and (done := self._try_dense(max_steps)) is not None:
+                        return done
                 delta = new
             if not complete:
                 break
+        self.steps, self._complete, self._fresh, self._limit = step, complete, True, max_steps
+        return Inference(step, derived, complete, self.violations() if complete else [])
+
+    def _dense_fits(self, *, any_size: bool = False) -> bool:
+        if not any_size and sum(len(v) for v in self._base.values()) < self.dense_from:
+            return False
+        try:
+            from core.logic.dense import supported
+        except ImportError:  # numpy missing: the tuple path does everything
+            return False
+        return all(supported(rule) for rule in self._rules.values())
+
+    def _try_dense(self, max_steps: int | None) -> Inference | None:
+        """Infer set-at-a-time; None (and nothing changed) where the dense path cannot."""
+        from core.logic.dense import Unsupported
+        from core.logic.dense_rounds import TableView, infer_dense, load
+
+        try:
+            model = load(self._base, self._rules)
+            budget = Budget(self.cancel, self.max_facts)
+            step, derived, complete = infer_dense(model, self._rules, self._strata, budget, max_steps)
+        except Unsupported:
+            return None
+        self._runner = Runner({k: TableView(model, k) for k, t in model.tables.items() if t.n}, budget)
+        self._firings, self._dense = [], model
         self.steps, self._complete, self._fresh, self._limit = step, complete, True, max_steps
         return Inference(step, derived, complete, self.violations() if complete else [])
 
@@ -276,11 +319,17 @@ class Engine:
         """Forget the derived facts; the next answer recomputes them."""
         self._runner = Runner({})
         self._firings = []
+        self._dense = None
         self._fresh = False
 
     def fresh_for(self, max_steps: int | None) -> bool:
         """Whether the current model reflects the program computed under this step limit."""
         return self._fresh and self._limit == max_steps
+
+    @property
+    def dense(self) -> bool:
+        """Whether the current model was computed set-at-a-time (numpy) rather than tuple by tuple."""
+        return self._dense is not None
 
     @property
     def complete(self) -> bool:
@@ -289,7 +338,7 @@ class Engine:
     # -- answers -----------------------------------------------------------------
 
     def relation(self, key: str) -> dict:
-        """Model facts of one relation: args -> provenance marker (None = asserted)."""
+        """Model facts of one relation, a mapping args -> provenance marker (None = asserted)."""
         self._current()
         return self._runner.relations.get(key, {})
 
@@ -315,11 +364,23 @@ class Engine:
             name = unbound[0].name
             raise UserError(f"variable {name} occurs only under `not`, so it is never bound",
                             hint=f"bind {name} with a positive atom first, or write _ in its place to mean 'none at all'")
+        found = self._dense_rows(body, named)
+        if found is not None:
+            return [dict(zip(named, values)) for values in found]
         slots = [plan.variables.index(v) for v in named]
         seen: dict[tuple, None] = {}
         for row in self._runner.run(plan):
             seen.setdefault(tuple(row[i] for i in slots))
         return [dict(zip(named, values)) for values in seen]
+
+    def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple] | None:
+        """Distinct values of `wanted` over the body, run set-at-a-time on a dense model; None
+        where the tuple runner answers instead."""
+        if self._dense is None:
+            return None
+        from core.logic.dense_query import rows
+
+        return rows(self._dense, body, wanted, self._runner.budget)
 
     def facts(self, key: str | None = None, *, derived: bool | None = None) -> Iterator[Atom]:
         """Model facts, optionally only asserted (derived=False) or only derived (True)."""
@@ -338,6 +399,12 @@ class Engine:
         prov = self.relation(atom.key).get(atom.args)
         if prov is None:
             return None
+        if self._dense is not None:
+            from core.logic.dense_rounds import derivation
+
+            rule_id, step, binding = derivation(self._dense, atom.key, atom.args)
+            rule = self._rules[rule_id]
+            return Derivation(atom, rule_id, rule, step, tuple(instantiate(lit, binding) for lit in rule.body))
         number, *payload = prov
         firing = self._firings[number]
         binding = dict(zip(firing.plan.variables, full_row(firing.plan, tuple(payload))))
@@ -354,14 +421,19 @@ class Engine:
             if key.startswith("~") and key[1:] in relations:
                 positive = relations[key[1:]]
                 pred = key[1:key.rindex("/")]
-                for args in rel:
-                    if args in positive:
-                        out.append(Violation((Atom(pred, args), Atom(pred, args, True))))
+                if self._dense is not None:
+                    from core.logic.dense_query import contradictions
+
+                    both = contradictions(self._dense, key)
+                else:
+                    both = [args for args in rel if args in positive]
+                out += [Violation((Atom(pred, args), Atom(pred, args, True))) for args in both]
         for rid, rule in self._rules.items():
             if rule.head is not None:
                 continue
             plan = make_plan(rule.body, lambda k: len(relations.get(k, ())))
-            for row in self._runner.run(plan):
+            found = self._dense_rows(rule.body, plan.variables)
+            for row in self._runner.run(plan) if found is None else found:
                 binding = dict(zip(plan.variables, row))
                 facts = tuple(instantiate(a, binding) for a in literal_atoms(rule.body))
                 out.append(Violation(facts, rid, rule))

@@ -116,7 +116,7 @@ def _decrypts_without_password(reader) -> bool:
         return False
 
 
-def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list[Chunk]:
+def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150, progress=None) -> list[Chunk]:
     """Cut TEXT into chunks of at most MAX_CHARS characters that overlap by up to OVERLAP.
 
     A chunk ends, in order of preference, at a paragraph end (blank line, or a line before
@@ -124,7 +124,8 @@ def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list[
     ends only when they fill at least half the chunk. The next chunk starts at most OVERLAP
     characters before the previous one ended, at the earliest paragraph or sentence start in
     that window, else the earliest word start, else (inside one long word) where the
-    previous one ended. Every non-whitespace character lands in some chunk.
+    previous one ended. Every non-whitespace character lands in some chunk. `progress(chars
+    done, chars in all)` is called every 500 chunks (it may raise to stop).
     """
     for name, value in (("max_chars", max_chars), ("overlap", overlap)):
         if not isinstance(value, int) or isinstance(value, bool):
@@ -143,6 +144,8 @@ def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list[
         chunks.append(Chunk(len(chunks), text[start:end], start, end))
         if end >= last:
             return chunks
+        if progress is not None and len(chunks) % 500 == 0:
+            progress(end, last)
         fresh = _NONSPACE.search(text, end).start()
         start = _next_start(text, start, end, fresh, overlap)
 
@@ -207,10 +210,10 @@ def chunk_id(doc_id: str, index: int) -> str:
 
 
 def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150,
-                  limit_mb: float = DEFAULT_LIMIT_MB) -> Document:
+                  limit_mb: float = DEFAULT_LIMIT_MB, progress=None) -> Document:
     """Read PATH and chunk it; the offsets of its chunks index the text `read_document` returns."""
     path = Path(path)
     text = read_document(path, limit_mb)
-    chunks = chunk_text(text, max_chars=max_chars, overlap=overlap)
+    chunks = chunk_text(text, max_chars=max_chars, overlap=overlap, progress=progress)
     return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=path.name,
                     chars=len(text), chunks=chunks)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import gc
 import math
-import os
 import re
 from typing import Protocol
 from zlib import crc32
 
 from core.errors import UserError
 
-DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 SPECS = "static, hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
 STATIC_MODULE, STATIC_PACKAGE = "static_model", "tokenlearn-static-model"
 
@@ -149,101 +147,46 @@ class HashEmbedder:
 
 # -- ollama --------------------------------------------------------------------------
 
-def _host_url(host: str | None) -> str:
-    host = (host or os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST).strip().rstrip("/")
-    if "://" not in host:
-        host = "http://" + host
-        if not re.search(r":\d+$", host.split("://", 1)[1]):
-            host += ":11434"
-    return host
-
-
-def _open(host: str):
-    """urlopen, minus any HTTP proxy from the environment when Ollama is on this machine."""
-    import urllib.parse
-    import urllib.request
-
-    name = urllib.parse.urlsplit(host).hostname or ""
-    if name in ("localhost", "::1") or name.startswith("127."):
-        return urllib.request.build_opener(urllib.request.ProxyHandler({})).open
-    return urllib.request.urlopen
-
-
 def _one_line(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class OllamaEmbedder:
-    """Embeddings from an Ollama server's /api/embed (e.g. `nomic-embed-text`)."""
+    """Embeddings from an Ollama server's /api/embed (e.g. `nomic-embed-text`), through the chat
+    backend's client (core.llm.ollama_backend): one host resolution, one connection pool, no proxy
+    for a local server, one deadline per call."""
 
     def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0):
+        from core.llm.ollama_backend import OllamaBackend
+
         if not model.strip():
             raise UserError("ollama embedder needs a model name", hint="e.g. ollama:nomic-embed-text")
-        self.model, self.host, self.timeout = model.strip(), _host_url(host), timeout
+        self.backend = OllamaBackend(host, timeout=timeout)
+        self.model, self.host, self.timeout = model.strip(), self.backend.host, timeout
         self.name = f"ollama:{self.model}"
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        try:
-            import ollama
-            use_client = hasattr(getattr(ollama, "Client", None), "embed")
-        except ImportError:
-            use_client = False
-        vectors = self._via_client(ollama, texts) if use_client else self._via_http(texts)
-        return self._checked(vectors, len(texts))
-
-    def _via_client(self, ollama, texts: list[str]):
         import httpx
+        import ollama
+
+        from core.llm.deadline import within
 
         try:
-            response = ollama.Client(host=self.host, timeout=self.timeout).embed(model=self.model, input=texts)
+            with within(self.timeout):
+                response = self.backend.client().embed(model=self.model, input=texts)
         except ollama.ResponseError as err:
             raise self._refused(getattr(err, "status_code", 0), getattr(err, "error", str(err))) from None
-        except httpx.TimeoutException:
+        except (httpx.TimeoutException, TimeoutError):
             raise self._timeout() from None
         except (ConnectionError, httpx.TransportError) as err:
             raise self._unreachable(err) from None
         except ValueError:  # the client's JSON or pydantic check refused the answer
             raise self._malformed() from None
-        return response.get("embeddings") if isinstance(response, dict) else getattr(response, "embeddings", None)
-
-    def _via_http(self, texts: list[str]):
-        import http.client
-        import json
-        import socket
-        import urllib.error
-        import urllib.request  # here, not at the top: 35 ms that `sym --help` need not pay
-
-        body = json.dumps({"model": self.model, "input": texts}).encode()
-        request = urllib.request.Request(f"{self.host}/api/embed", data=body, method="POST",
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with _open(self.host)(request, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as err:
-            detail = err.read().decode("utf-8", "replace")
-            try:  # Ollama says what went wrong as {"error": "..."}
-                detail = str(json.loads(detail)["error"])
-            except (ValueError, KeyError, TypeError):
-                pass
-            raise self._refused(err.code, detail) from None
-        except urllib.error.URLError as err:
-            if isinstance(err.reason, (TimeoutError, socket.timeout)):
-                raise self._timeout() from None
-            raise self._unreachable(err.reason) from None
-        except (TimeoutError, socket.timeout):
-            raise self._timeout() from None
-        except OSError as err:  # reset or closed mid-answer
-            raise self._unreachable(err) from None
-        except http.client.HTTPException as err:  # not an HTTP server we understand
-            raise UserError(f"malformed answer from Ollama at {self.host}: {_one_line(err)}",
-                            hint="is OLLAMA_HOST pointing at an Ollama server?") from None
-        try:
-            return json.loads(raw).get("embeddings")
-        except (ValueError, AttributeError):
-            return None
+        vectors = response.get("embeddings") if isinstance(response, dict) else getattr(response, "embeddings", None)
+        return self._checked(vectors, len(texts))
 
     def _checked(self, vectors, expected: int) -> list[list[float]]:
         number = (int, float)
@@ -276,8 +219,11 @@ class OllamaEmbedder:
                          hint="the model may still be loading; try again, or embed fewer texts at once")
 
     def _unreachable(self, reason) -> UserError:
-        return UserError(f"Ollama server not reachable at {self.host} ({_one_line(reason, 80)})",
-                         hint="is `ollama serve` running? set OLLAMA_HOST if it listens elsewhere")
+        from core.llm import LLMError
+
+        return LLMError(f"Ollama server not reachable at {self.host} ({_one_line(reason, 80)})",
+                        reason="unreachable", exit_code=3,      # a server that is down exits 3, as for chat
+                        hint="is `ollama serve` running? set OLLAMA_HOST if it listens elsewhere")
 
 
 # -- sentence-transformers ------------------------------------------------------------

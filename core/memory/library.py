@@ -1,7 +1,7 @@
 """Documents in a workspace: load (chunk, embed, store with offsets), list, and search by meaning.
 
-Re-loading a file replaces its chunks: new chunks are written first (same ids overwrite),
-then chunks left over from a longer earlier version are removed.
+Re-loading a file replaces its chunks: new chunks are written (same ids overwrite) and chunks
+left over from a longer earlier version removed, in one transaction of the workspace's store.
 """
 
 from __future__ import annotations
@@ -41,18 +41,25 @@ def load(store: ChromaStore | None, path: Path, *, progress=None,
     from core.memory.documents import chunk_id, load_document
 
     store = require_store(store)
-    doc = load_document(path, limit_mb=limit_mb)
+    doc = load_document(path, limit_mb=limit_mb, progress=progress)
     before = [r for r in store.all("docs") if r.meta.get("doc_id") == doc.id]
     now = time.time()
     records = [Record(chunk_id(doc.id, c.index), c.text,
                       {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": c.index,
                        "start": c.start, "end": c.end, "chars": doc.chars, "loaded_at": now})
                for c in doc.chunks]
-    store.add("docs", records, progress=progress)
     stale = [r.id for r in before if r.meta.get("index", 0) >= len(doc.chunks)]
-    if stale:
-        store.delete("docs", stale)
+    with _unit(store):          # the new chunks and the removal of stale ones: one transaction
+        store.add("docs", records, progress=progress)
+        if stale:
+            store.delete("docs", stale)
     return DocumentInfo(doc.id, doc.name, doc.path, len(doc.chunks), doc.chars, now), len(before)
+
+
+def _unit(store):
+    from contextlib import nullcontext
+
+    return store.unit() if hasattr(store, "unit") else nullcontext()
 
 
 def documents(store: ChromaStore | None) -> list[DocumentInfo]:
@@ -74,7 +81,12 @@ KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts
 
 
 def search(store: ChromaStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
-           k: int = 5) -> list[Hit]:
+           k: int = 5, wait: float | None = 2.0, cancel=None, progress=None) -> list[Hit]:
+    """Hits by meaning. An embedded workspace first waits up to `wait` seconds (None: until
+    done, or `cancel` is set) for its background writer to embed what is pending."""
     if not text.strip():
         raise UserError("nothing to search for", hint="/search who is the father of don")
-    return require_store(store).search(text, kinds, k)
+    store = require_store(store)
+    if isinstance(store, ChromaStore):
+        return store.search(text, kinds, k)
+    return store.search(text, kinds, k, wait=wait, cancel=cancel, progress=progress)

@@ -45,8 +45,20 @@ def embed_text(item) -> str:
     return item.nl or clause_words(item.clause)   # as embedding_text() for a stored fact or rule
 
 
-def save_items(store: ChromaStore, items: list, progress=None) -> None:
-    """Write items to their collections; on failure nothing of this call stays written."""
+def row_record(iid: str, kind: str, text: str, nl: str, source: str, created_at: float, clause) -> tuple[Record, str]:
+    """A stored item row as its Chroma record and the text its vector is computed from."""
+    atom = clause if isinstance(clause, Atom) else clause.head
+    meta = {"kind": kind, "nl": nl, "source": source, "created_at": float(created_at),
+            "pred": atom.pred if atom is not None else "", "arity": len(atom.args) if atom is not None else 0}
+    return Record(iid, text, meta), nl or clause_words(clause)
+
+
+def save_items(store, items: list, progress=None) -> None:
+    """Write items to their collections; on failure nothing of this call stays written.
+    A workspace's local store (core.memory.local) takes them in one transaction instead."""
+    if not isinstance(store, ChromaStore):
+        store.put_items(items, progress)
+        return
     for kind in ("facts", "rules"):
         part = [it for it in items if kind_of(it.kind) == kind]
         if not part:
@@ -61,7 +73,10 @@ def save_items(store: ChromaStore, items: list, progress=None) -> None:
             raise
 
 
-def delete_items(store: ChromaStore, items: list) -> None:
+def delete_items(store, items: list) -> None:
+    if not isinstance(store, ChromaStore):
+        store.drop_items(items)
+        return
     for kind in ("facts", "rules"):
         ids = [it.id for it in items if kind_of(it.kind) == kind]
         if ids:

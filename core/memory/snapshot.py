@@ -1,64 +1,242 @@
-"""A local snapshot of a workspace's items (SQLite beside the Chroma files) for fast start-up.
+"""The store of record of an embedded workspace: its items, documents and schema in SQLite (WAL).
 
-Chroma stays the store of record; reading 100k items back through it takes seconds, reading
-them here a fraction of that. The snapshot is written on the same path as the store and
-trusted only while its item count matches the store's; otherwise it is rebuilt from Chroma.
+Every command's changes are one transaction here, written before the command returns, so a
+crash (kill -9 included) leaves all of a batch or none of it. Rows waiting to be embedded and
+written to Chroma (or deleted there) sit in `pending`, written in the same transaction; the
+background writer (core.memory.backlog) drains them. Nothing here imports chromadb.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 from core.memory.store import Record
 
-_SCHEMA = """CREATE TABLE IF NOT EXISTS items (
+FORMAT = "2"     # meta "format": the snapshot holds everything (items, docs, schema); Chroma follows it
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT NOT NULL, nl TEXT NOT NULL,
-    source TEXT NOT NULL, created_at REAL NOT NULL)"""
+    source TEXT NOT NULL, created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    kind TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL, PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL, PRIMARY KEY (kind, id));
+"""
+CHUNK = 5_000    # rows per executemany: progress (and so cancel) is checked between chunks
+
+
+def item_kind(kind: str) -> str:
+    """The Chroma collection of an item kind (fact -> facts; rule, constraint -> rules)."""
+    return "facts" if kind == "fact" else "rules"
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")    # a command's batch is on disk when the command returns
+    db.executescript(_SCHEMA)
+    return db
 
 
 class Snapshot:
+    """The SQLite file of one workspace. One shell thread writes through it; the background
+    writer uses a connection of its own (`connect(path)`)."""
+
     def __init__(self, path: Path):
         self.path = path
         self._db: sqlite3.Connection | None = None
+        self._depth = 0
+        self.on_commit = None        # called after a commit that queued work (wakes the background writer)
+        self._queued = False
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = sqlite3.connect(self.path, check_same_thread=False)  # one shell thread at a time uses it
-            self._db.execute(_SCHEMA)
+            self._db = connect(self.path)
         return self._db
 
-    def count(self) -> int:
-        try:
-            return self._conn().execute("SELECT COUNT(*) FROM items").fetchone()[0]
-        except sqlite3.DatabaseError:
-            return -1   # unreadable: never trusted, rebuilt from the store
+    # -- transactions ----------------------------------------------------------------
 
-    def records(self) -> list[Record]:
+    @contextmanager
+    def unit(self):
+        """All or nothing: the outermost unit is one transaction, an inner one a savepoint that
+        is rolled back alone when its block raises."""
+        db = self._conn()
+        name = f"u{self._depth}"
+        db.execute("BEGIN IMMEDIATE" if self._depth == 0 else f"SAVEPOINT {name}")
+        self._depth += 1
+        try:
+            yield db
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                db.execute("ROLLBACK")
+                self._queued = False
+            else:
+                db.execute(f"ROLLBACK TO {name}")
+                db.execute(f"RELEASE {name}")
+            raise
+        self._depth -= 1
+        if self._depth:
+            db.execute(f"RELEASE {name}")
+        else:
+            self._commit(db)
+
+    @contextmanager
+    def command(self):
+        """One command's changes as one transaction. What its inner units completed is committed
+        even when the command then fails (memory in the process holds just that); a crash
+        before the end keeps none of it."""
+        if self._depth:
+            yield
+            return
+        db = self._conn()
+        db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield
+        finally:
+            self._depth = 0
+            self._commit(db)
+
+    def _commit(self, db) -> None:
+        db.execute("COMMIT")
+        if self._queued:
+            self._queued = False
+            if self.on_commit is not None:
+                self.on_commit()
+
+    def _queue(self, db, kind: str, ids: list[str], op: str) -> None:
+        db.executemany("INSERT OR REPLACE INTO pending (kind, id, op) VALUES (?, ?, ?)",
+                       [(kind, i, op) for i in ids])
+        self._queued = True
+
+    # -- meta ------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self._conn().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.unit() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def current(self) -> bool:
+        """Whether this file is the store of record (else it is missing, old or damaged)."""
+        try:
+            return self.meta("format") == FORMAT
+        except sqlite3.DatabaseError:
+            return False
+
+    # -- items -----------------------------------------------------------------------
+
+    def count(self, kind: str | None = None) -> int:
+        """Items (all, or of one Chroma kind: facts, rules), or records of kind docs/schema."""
+        db = self._conn()
+        if kind is None:
+            return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+        if kind == "facts":
+            return db.execute("SELECT COUNT(*) FROM items WHERE kind = 'fact'").fetchone()[0]
+        if kind == "rules":
+            return db.execute("SELECT COUNT(*) FROM items WHERE kind != 'fact'").fetchone()[0]
+        return db.execute("SELECT COUNT(*) FROM records WHERE kind = ?", (kind,)).fetchone()[0]
+
+    def item_records(self) -> list[Record]:
         rows = self._conn().execute("SELECT id, kind, text, nl, source, created_at FROM items "
                                     "ORDER BY created_at, id").fetchall()
         return [Record(i, text, {"kind": kind, "nl": nl, "source": source, "created_at": at})
                 for i, kind, text, nl, source, at in rows]
 
-    def add(self, items) -> None:
-        with self._conn() as db:
-            db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
-                           [(it.id, it.kind, it.text, it.nl, it.source, float(it.created_at)) for it in items])
+    def add_items(self, items: list, progress=None) -> None:
+        """Write items and queue them for embedding, as one unit (progress may raise to cancel)."""
+        with self.unit() as db:
+            for start in range(0, len(items), CHUNK):
+                if progress is not None:
+                    progress(start, len(items))
+                part = items[start:start + CHUNK]
+                db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
+                               [(it.id, it.kind, it.text, it.nl, it.source, float(it.created_at)) for it in part])
+                for kind in ("facts", "rules"):
+                    ids = [it.id for it in part if item_kind(it.kind) == kind]
+                    if ids:
+                        self._queue(db, kind, ids, "upsert")
+            if progress is not None:
+                progress(len(items), len(items))
 
-    def remove(self, ids) -> None:
-        with self._conn() as db:
-            db.executemany("DELETE FROM items WHERE id = ?", [(i,) for i in ids])
+    def remove_items(self, items: list) -> None:
+        with self.unit() as db:
+            db.executemany("DELETE FROM items WHERE id = ?", [(it.id,) for it in items])
+            for kind in ("facts", "rules"):
+                ids = [it.id for it in items if item_kind(it.kind) == kind]
+                if ids:
+                    self._queue(db, kind, ids, "delete")
 
-    def replace_all(self, items) -> None:
-        try:
-            with self._conn() as db:
-                db.execute("DELETE FROM items")
-        except sqlite3.DatabaseError:  # a damaged snapshot is simply started again
-            self.close()
-            self.path.unlink(missing_ok=True)
-        self.add(items)
+    # -- records of other kinds (docs, schema) -----------------------------------------
+
+    def records(self, kind: str) -> list[Record]:
+        rows = self._conn().execute("SELECT id, text, meta FROM records WHERE kind = ? ORDER BY rowid",
+                                    (kind,)).fetchall()
+        return [Record(i, text, json.loads(meta)) for i, text, meta in rows]
+
+    def put_records(self, kind: str, records: list[Record], progress=None) -> None:
+        with self.unit() as db:
+            for start in range(0, len(records), CHUNK):
+                if progress is not None:
+                    progress(start, len(records))
+                part = records[start:start + CHUNK]
+                db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
+                               [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
+                self._queue(db, kind, [r.id for r in part], "upsert")
+            if progress is not None:
+                progress(len(records), len(records))
+
+    def delete_records(self, kind: str, ids: list[str]) -> None:
+        with self.unit() as db:
+            db.executemany("DELETE FROM records WHERE kind = ? AND id = ?", [(kind, i) for i in ids])
+            self._queue(db, kind, ids, "delete")
+
+    # -- the embedding backlog ---------------------------------------------------------
+
+    def backlog(self) -> int:
+        """Rows still to be written to (or deleted from) Chroma."""
+        return self._conn().execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+
+    def queue_everything(self) -> int:
+        """Queue every item and record for (re-)embedding (after a reindex or a repair)."""
+        with self.unit() as db:
+            self._queued = True
+            return queue_everything(db)
+
+    def fill(self, items: list[tuple], records: dict[str, list[Record]], embedder: str) -> None:
+        """Start again from what Chroma holds (a workspace from before this format, or a damaged
+        file): everything written, nothing pending, as one transaction."""
+        with self.unit() as db:
+            for table in ("items", "records", "pending", "meta"):
+                db.execute(f"DELETE FROM {table}")
+            db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)", items)
+            for kind, recs in records.items():
+                db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
+                               [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in recs])
+            db.execute("INSERT INTO meta VALUES ('embedder', ?)", (embedder,))
+            db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
 
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+def queue_everything(db) -> int:
+    """Queue every item and record for (re-)embedding, on connection `db` (inside a transaction)."""
+    db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT CASE WHEN kind = 'fact' "
+               "THEN 'facts' ELSE 'rules' END, id, 'upsert' FROM items")
+    db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT kind, id, 'upsert' FROM records")
+    return db.execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+
+
+def discard(path: Path) -> None:
+    """Remove a damaged snapshot (and its WAL files) so it can be started again."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)

@@ -2,7 +2,7 @@
 
 Every change goes through here so ids, sources and events stay consistent with the
 engine. Additions are all-or-nothing: a batch that fails a check changes nothing.
-Persistence (Chroma) plugs in behind this class; nothing here knows about screens.
+Persistence (the workspace's store) plugs in behind this class; nothing here knows about screens.
 """
 
 from __future__ import annotations
@@ -85,30 +85,27 @@ class AddOutcome:
 
 
 class WorkingMemory:
-    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None, snapshot=None):
+    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None):
         self.workspace = workspace
         self.emit = emit
-        self.store = store                  # a ChromaStore, or None for a memory that lives in the process
-        self.snapshot = snapshot            # a core.memory.snapshot.Snapshot for fast start-up, or None
+        self.store = store                  # a LocalStore or ChromaStore, or None for a memory that lives in the process
         self.engine = Engine()
         self.items: dict[str, Item] = {}
         self.schema = Schema()
 
     @classmethod
-    def open(cls, store, *, emit: Emit = ignore, snapshot=None) -> WorkingMemory:
-        """A memory rebuilt from a workspace's store (or its snapshot while that agrees with
-        the store's count): items, engine index, schema."""
-        from core.memory.persist import items_from_records, load_items
+    def open(cls, store, *, emit: Emit = ignore) -> WorkingMemory:
+        """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a
+        Chroma server's collections): items, engine index, schema."""
+        from core.memory.persist import items_from_records, load_items, load_templates
 
-        memory = cls(store.workspace, emit=emit, store=store, snapshot=snapshot)
+        memory = cls(store.workspace, emit=emit, store=store)
         make = lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at)  # noqa: E731
         try:
-            if snapshot is not None and snapshot.count() == store.count("facts") + store.count("rules"):
-                items = items_from_records(snapshot.records(), make, f"workspace {store.workspace}")
+            if hasattr(store, "item_records"):
+                items = items_from_records(store.item_records(), make, f"workspace {store.workspace}")
             else:
                 items = load_items(store, make)
-                if snapshot is not None:
-                    snapshot.replace_all(items)
         except (UserError, ValueError) as err:
             raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
                             hint="it may be corrupt; /reindex or move it aside") from None
@@ -117,10 +114,25 @@ class WorkingMemory:
         memory.items = {it.id: it for it in items}
         for it in items:
             memory._observe(it.clause, +1)
-        from core.memory.persist import load_templates
-
         load_templates(store, memory.schema)
+        if hasattr(store, "clause_of"):
+            store.clause_of = memory._clause_of
         return memory
+
+    def _clause_of(self, iid: str):
+        item = self.items.get(iid)       # read from the background writer's thread: one dict lookup
+        return item.clause if item is not None else None
+
+    def unit(self):
+        """Changes made inside one `with memory.unit():` are stored as one transaction (all or
+        nothing under a crash); memory without a local store needs none."""
+        from contextlib import nullcontext
+
+        return self.store.command() if hasattr(self.store, "command") else nullcontext()
+
+    def embedding_backlog(self) -> tuple[int, int] | None:
+        """(records embedded, records in all) of an embedded workspace's vector store, else None."""
+        return self.store.coverage() if hasattr(self.store, "coverage") else None
 
     # -- changing memory ---------------------------------------------------------
 
@@ -149,8 +161,6 @@ class WorkingMemory:
             from core.memory.persist import save_items
 
             save_items(self.store, list(new.values()), progress)
-            if self.snapshot is not None:
-                self.snapshot.add(new.values())
         self.engine.add_facts(it.clause for it in new.values() if it.kind == "fact")
         self.engine.add_rules(rules)
         self.items.update(new)
@@ -165,8 +175,6 @@ class WorkingMemory:
             from core.memory.persist import delete_items
 
             delete_items(self.store, doomed)
-            if self.snapshot is not None:
-                self.snapshot.remove(it.id for it in doomed)
         for it in doomed:
             del self.items[it.id]
             if it.kind == "fact":
@@ -234,8 +242,9 @@ class WorkingMemory:
 
         stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
         template = self.schema.predicates[old].template
-        self.remove(it.id for it in affected)
-        outcome = self.add(replacement, merge="off")
+        with self.unit():
+            self.remove(it.id for it in affected)
+            outcome = self.add(replacement, merge="off")
         self.schema.merge(old, into)
         target = self.schema.predicates.get(into)
         if template and target is not None and not target.template:

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from core.errors import UserError
+from core.memory.snapshot import FORMAT
 from core.memory.store import ChromaStore, check_workspace_name, connect
 
 
@@ -66,21 +67,25 @@ class WorkspaceLock:
 
 
 class Workspace:
-    """An opened workspace: its store and (embedded mode) its lock."""
+    """An opened workspace: its store (a LocalStore, or a ChromaStore on a server) and (embedded
+    mode) its lock."""
 
-    def __init__(self, name: str, store: ChromaStore, lock: WorkspaceLock | None, url: str | None):
+    def __init__(self, name: str, store, lock: WorkspaceLock | None, url: str | None):
         self.name, self.store, self.lock, self.url = name, store, lock, url
-        self.snapshot = None
-        if lock is not None:  # embedded: keep a start-up snapshot beside the Chroma files
-            from core.memory.snapshot import Snapshot
 
-            self.snapshot = Snapshot(lock.path.parent / "items.sqlite")
+    @property
+    def snapshot(self):
+        return getattr(self.store, "snapshot", None)
 
-    def close(self) -> None:
-        if self.snapshot is not None:
-            self.snapshot.close()
-        if self.lock is not None:
-            self.lock.release()
+    def close(self, wait: float = 0.0) -> None:
+        """Release the workspace; the background writer gets up to `wait` seconds to catch up, then
+        stops after its batch in flight (what it leaves stays pending for the next start)."""
+        try:
+            if hasattr(self.store, "close"):
+                self.store.close(wait)
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
 
 def workspace_dir(name: str) -> Path:
@@ -95,44 +100,145 @@ def list_workspaces(url: str | None = None) -> list[str]:
 
 
 def open_workspace(name: str, *, url: str | None = None, embedder: str | None = None,
-                   ollama_host: str | None = None) -> Workspace:
-    """Open (creating if new) a workspace; `embedder` None means whatever it was built with."""
+                   ollama_host: str | None = None, emit=None, background: bool = True) -> Workspace:
+    """Open (creating if new) a workspace; `embedder` None means whatever it was built with.
+    An embedded one is read from its snapshot alone: chromadb is not imported here."""
     from core.memory.embedders import default_embedder, make_embedder
 
     check_workspace_name(name)
-    lock = None
     if url:
         client = connect(url=url)
-    else:
-        directory = workspace_dir(name)
-        lock = WorkspaceLock(directory)
-        lock.acquire(name)
-        try:
-            client = connect(path=directory / "chroma")
-        except UserError:
-            lock.release()
-            raise
-    try:
         probe = ChromaStore(client, name, None)
         recorded = probe.recorded_embedder()
-        spec = embedder or recorded or default_embedder()   # a new workspace: static when installed
+        spec = embedder or recorded or default_embedder()
         store = ChromaStore(client, name, make_embedder(spec, ollama_host=ollama_host))
-        if recorded and recorded != store.embedder.name and embedder is not None:
-            raise UserError(f"workspace {name!r} was built with embedder {recorded!r}, not {store.embedder.name!r}",
-                            hint=f"open it without --embedder, then /reindex {store.embedder.name}")
-    except UserError:
-        if lock is not None:
-            lock.release()
+        _same_embedder(name, recorded, store.embedder.name, embedder)
+        return Workspace(name, store, None, url)
+    directory = workspace_dir(name)
+    lock = WorkspaceLock(directory)
+    lock.acquire(name)
+    try:
+        snapshot = _snapshot(name, directory, embedder)
+        try:
+            recorded = snapshot.meta("embedder")
+            store = _local_store(name, directory, snapshot, make_embedder(embedder or recorded, ollama_host=ollama_host),
+                                 emit, background)
+            _same_embedder(name, recorded, store.embedder.name, embedder)
+        except BaseException:
+            snapshot.close()
+            raise
+    except BaseException:
+        lock.release()
         raise
-    return Workspace(name, store, lock, url)
+    if background and snapshot.backlog():
+        store.backlog.wake()      # finish what an earlier run left to embed
+    return Workspace(name, store, lock, None)
+
+
+def _same_embedder(name: str, recorded: str | None, used: str, asked: str | None) -> None:
+    if recorded and recorded != used and asked is not None:
+        raise UserError(f"workspace {name!r} was built with embedder {recorded!r}, not {used!r}",
+                        hint=f"open it without --embedder, then /reindex {used}")
+
+
+def _local_store(name, directory, snapshot, embedder, emit, background: bool = True):
+    from core.events import ignore
+    from core.memory.local import LocalStore
+
+    return LocalStore(name, snapshot, directory / "chroma", embedder, emit=emit or ignore, background=background)
+
+
+def _snapshot(name: str, directory: Path, embedder: str | None):
+    """The workspace's snapshot, current: created for a new workspace, filled once from Chroma
+    for one from before snapshots held everything (or whose snapshot is damaged)."""
+    from core.memory.embedders import default_embedder
+    from core.memory.snapshot import Snapshot, discard
+
+    path = directory / "items.sqlite"
+    snapshot = Snapshot(path)
+    if snapshot.current():
+        return snapshot
+    snapshot.close()
+    discard(path)
+    snapshot = Snapshot(path)
+    try:
+        if (directory / "chroma" / "chroma.sqlite3").exists():
+            _fill_from_chroma(name, directory, snapshot)
+        else:
+            spec = embedder or default_embedder()
+            with snapshot.unit() as db:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (spec,))
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT,))
+    except BaseException:
+        snapshot.close()
+        raise
+    return snapshot
+
+
+def _fill_from_chroma(name: str, directory: Path, snapshot) -> None:
+    from core.memory.local import broken
+
+    try:
+        client = connect(path=directory / "chroma")
+        probe = ChromaStore(client, name, None)
+        recorded = probe.recorded_embedder()
+        store = ChromaStore(client, name, _Named(recorded or "hash"))
+        items = [(r.id, r.meta.get("kind", "fact"), r.text, r.meta.get("nl", ""), r.meta.get("source", "typed"),
+                  float(r.meta.get("created_at", 0.0))) for kind in ("facts", "rules") for r in store.all(kind)]
+        records = {kind: store.all(kind) for kind in ("docs", "schema")}
+    except Exception as err:  # noqa: BLE001 - a damaged Chroma raises many kinds
+        raise broken(name, getattr(err, "message", None) or str(err) or type(err).__name__) from None
+    items.sort(key=lambda row: (row[5], row[0]))
+    records["docs"].sort(key=lambda r: (r.meta.get("loaded_at", 0.0), r.meta.get("doc_id", ""), r.meta.get("index", 0)))
+    snapshot.fill(items, records, recorded or "hash")
+
+
+class _Named:
+    """An embedder that only carries a name (reading a collection back embeds nothing)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def embed(self, texts):   # pragma: no cover - never called while reading
+        raise UserError("no embedder while reading the store back")
+
+
+def repair(name: str, progress=None) -> int:
+    """`sym repair NAME`: rebuild the workspace's vector store from its snapshot (the old Chroma
+    files are moved aside); returns the records written. Raises UserError when it cannot."""
+    from core.memory.embedders import make_embedder
+    from core.memory.snapshot import Snapshot
+
+    check_workspace_name(name)
+    directory = workspace_dir(name)
+    if not directory.is_dir():
+        raise UserError(f"no workspace {name!r}", hint="sym --batch - lists them with /workspaces")
+    lock = WorkspaceLock(directory)
+    lock.acquire(name)
+    try:
+        snapshot = Snapshot(directory / "items.sqlite")
+        if not snapshot.current():
+            snapshot.close()
+            raise UserError(f"workspace {name!r} has no readable snapshot to rebuild from",
+                            hint=f"move {directory / 'chroma'} aside to start the workspace empty")
+        store = _local_store(name, directory, snapshot, make_embedder(snapshot.meta("embedder") or "hash"), None)
+        try:
+            count = store.rebuild_vectors()
+            store.wait(None, progress=progress)
+        finally:
+            store.close(0)
+        return count
+    finally:
+        lock.release()
 
 
 class Workspaces:
     """The workspace a shell works in, and switching, listing and reindexing workspaces."""
 
     def __init__(self, *, url: str | None = None, embedder: str | None = None, ollama_host: str | None = None,
-                 emit=None):
+                 emit=None, background: bool = True):
         self.url, self.embedder, self.ollama_host = url, embedder, ollama_host
+        self.background = background    # embed pending records while open (else only when a search needs them)
         self.emit = emit
         self.current: Workspace | None = None
 
@@ -141,11 +247,12 @@ class Workspaces:
         from core.events import ignore
         from core.memory.working import WorkingMemory
 
-        ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host)
+        ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host, emit=self.emit,
+                            background=self.background)
         try:
-            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore, snapshot=ws.snapshot)
-        except Exception:
-            ws.close()
+            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore)
+        except BaseException:
+            ws.close(0)
             raise
         if self.current is not None:
             self.current.close()
@@ -155,19 +262,24 @@ class Workspaces:
     def names(self) -> list[str]:
         return list_workspaces(self.url)
 
-    def reindex(self, spec: str, progress=None):
-        """Rebuild the current workspace's collections with another embedder; returns the new memory."""
-        from core.events import ignore
+    def reindex(self, spec: str, memory, progress=None):
+        """Rebuild the current workspace's vectors with another embedder; returns (memory, records).
+        An embedded workspace re-embeds in the background; a server's is rebuilt here."""
         from core.memory.embedders import make_embedder
-        from core.memory.persist import rebuild
-        from core.memory.working import WorkingMemory
 
         ws = self.current
         assert ws is not None
-        new_store = ChromaStore(ws.store.client, ws.name, make_embedder(spec, ollama_host=self.ollama_host))
+        embedder = make_embedder(spec, ollama_host=self.ollama_host)
+        if not isinstance(ws.store, ChromaStore):
+            return memory, ws.store.reindex(embedder)
+        from core.events import ignore
+        from core.memory.persist import rebuild
+        from core.memory.working import WorkingMemory
+
+        new_store = ChromaStore(ws.store.client, ws.name, embedder)
         count = rebuild(ws.store, new_store, progress)
         ws.store = new_store
-        return WorkingMemory.open(new_store, emit=self.emit or ignore, snapshot=ws.snapshot), count
+        return WorkingMemory.open(new_store, emit=self.emit or ignore), count
 
     def close(self) -> None:
         if self.current is not None:

@@ -1,20 +1,20 @@
 """explore commands: /explore (AND/OR exploration into a Horn program) and /prompters.
 
-The last exploration of a memory is kept so `/explore show`, `/explore add` and the
-`explore-prolog`, `explore-problog` and `explore-dot` exporters of `/export` can reach it.
+The shell's last exploration (`ctx.last_exploration`) is what `/explore show`, `/explore add` and
+the `explore-prolog`, `explore-problog` and `explore-dot` exporters of `/export` reach.
 """
 
 from __future__ import annotations
 
-import shlex
-import weakref
 from dataclasses import dataclass
 from typing import ClassVar
 
 from core.errors import UserError
 from core.events import ModelShown, Warning
 from core.reason.explore import MAX_DEPTH, Exploration, Recursor, memory_search, to_dot, to_problog, to_prolog
-from core.reason.explore.program import CONSTRAINT, FAIL, quote
+from core.reason.explore.program import quote
+from core.reason.explore.store import add_exploration
+from repl.arguments import Args, Option, parse
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
@@ -24,12 +24,8 @@ REFINERS = ("truth", "oracle", "rater")
 SHOW = ("program", "model", "tree")
 USAGE = "/explore TOPIC [--prompter P] [--depth N] [--refine truth|oracle|rater] [--threshold X] [--k N] [--add]"
 
-# The last exploration per working memory (exporters are handed the memory, not the context).
-_last: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def last_exploration(memory) -> Exploration:
-    found = _last.get(memory)
+def last_exploration(ctx) -> Exploration:
+    found = ctx.last_exploration
     if found is None:
         raise UserError("nothing explored yet in this memory", hint="/explore TOPIC first")
     return found
@@ -38,11 +34,11 @@ def last_exploration(memory) -> Exploration:
 def install_exporters(registry) -> None:
     """`/export explore-prolog|explore-problog|explore-dot [FILE]` for the last exploration."""
     ex = registry.exporters
-    ex.setdefault("explore-prolog", lambda memory: to_prolog(last_exploration(memory).program,
-                                                             topic=last_exploration(memory).topic))
-    ex.setdefault("explore-problog", lambda memory: to_problog(last_exploration(memory).program,
-                                                               top=last_exploration(memory).top))
-    ex.setdefault("explore-dot", lambda memory: _dot(last_exploration(memory)))
+    ex.setdefault("explore-prolog", lambda ctx: to_prolog(last_exploration(ctx).program,
+                                                          topic=last_exploration(ctx).topic))
+    ex.setdefault("explore-problog", lambda ctx: to_problog(last_exploration(ctx).program,
+                                                            top=last_exploration(ctx).top))
+    ex.setdefault("explore-dot", lambda ctx: _dot(last_exploration(ctx)))
 
 
 def _dot(e: Exploration) -> str:
@@ -133,56 +129,44 @@ class _Options:
     add: bool = False
 
 
-def _number(flag: str, raw: str, kind, low, high):
-    try:
-        value = kind(raw)
-    except ValueError:
-        raise UserError(f"{flag} wants a number, not {raw!r}", hint=USAGE) from None
-    if not low <= value <= high:
-        raise UserError(f"{flag} must be from {low} to {high}, not {raw}")
-    return value
+def _prompter_names(ctx, prefix: str) -> list[str]:
+    from plugins.prompters import available
+
+    return sorted(available(ctx)[0])
+
+
+OPTIONS = (
+    Option("--prompter", metavar="P", values=_prompter_names, help="the prompter pack (/prompters; default causal)"),
+    Option("--depth", int, metavar="N", low=1, high=MAX_DEPTH, default=2, help="levels of AND/OR expansion (default 2)"),
+    Option("--refine", choices=REFINERS, noun="refiner", help="judge the leaves: memory similarity, oracle or rater"),
+    Option("--threshold", float, metavar="X", low=0.0, high=1.0, default=0.5,
+           help="least similarity or probability a leaf needs (default 0.5)"),
+    Option("--k", int, metavar="N", low=1, high=50, default=3,
+           help="memory items the truth refiner compares a leaf with (default 3)"),
+    Option("--add", bool, help="put the program into memory"),
+)
+
+
+def _explore_options(args: Args) -> _Options:
+    topic = " ".join(args.words).strip()
+    if not topic:
+        raise UserError("what should be explored?", hint=USAGE)
+    return _Options(topic, args.prompter or "causal", args.depth, args.refine, args.threshold, args.k, args.add)
 
 
 def parse_options(arg: str) -> _Options:
-    try:
-        words = shlex.split(arg)
-    except ValueError as err:
-        raise UserError(f"cannot read the arguments: {err}", hint=USAGE) from None
-    opts, topic, i = _Options(""), [], 0
-    while i < len(words):
-        word = words[i]
-        flag, eq, inline = word.partition("=") if word.startswith("--") else (word, "", "")
-        if flag == "--add":
-            opts.add, i = True, i + 1
-            continue
-        if flag in ("--prompter", "--depth", "--refine", "--threshold", "--k"):
-            if eq:
-                value, i = inline, i + 1
-            elif i + 1 < len(words):
-                value, i = words[i + 1], i + 2
-            else:
-                raise UserError(f"{flag} needs a value", hint=USAGE)
-            if flag == "--prompter":
-                opts.prompter = value
-            elif flag == "--depth":
-                opts.depth = _number(flag, value, int, 1, MAX_DEPTH)
-            elif flag == "--refine":
-                if value not in REFINERS:
-                    raise UserError(f"unknown refiner {value!r}", hint="--refine truth|oracle|rater")
-                opts.refine = value
-            elif flag == "--threshold":
-                opts.threshold = _number(flag, value, float, 0.0, 1.0)
-            else:
-                opts.k = _number(flag, value, int, 1, 50)
-            continue
-        if word.startswith("--"):
-            raise UserError(f"unknown option {word}", hint=USAGE)
-        topic.append(word)
-        i += 1
-    opts.topic = " ".join(topic).strip()
-    if not opts.topic:
-        raise UserError("what should be explored?", hint=USAGE)
-    return opts
+    return _explore_options(parse(OPTIONS, arg, usage=USAGE))
+
+
+def _complete(ctx, text: str) -> list[str]:
+    """`add` and `show`, then what `show` shows (the options complete themselves)."""
+    words = text.split()
+    if len(words) <= 1 and not text[-1:].isspace():
+        return [w for w in ("add", "show") if w.startswith(text.strip())]
+    if words[0] == "show" and len(words) <= 2:
+        last = words[1] if len(words) == 2 and not text[-1:].isspace() else ""
+        return [w for w in SHOW if w.startswith(last)] if len(words) == 1 or last else []
+    return []
 
 
 def _truth_search(ctx: Context):
@@ -195,27 +179,8 @@ def _truth_search(ctx: Context):
     return memory_search(m)
 
 
-def _add_to_memory(ctx: Context, e: Exploration):
-    """The program as propositional facts, rules and constraints (failing clauses add nothing)."""
-    from core.logic.terms import Atom, Rule
-
-    source = f"explore:{e.run}"
-    clauses = []
-    for c in e.program.clauses:
-        if c.kind == FAIL:
-            continue
-        body = tuple(Atom(b) for b in c.body)
-        if c.kind == CONSTRAINT:
-            clauses.append((Rule(None, body), source))
-        elif body:
-            clauses.append((Rule(Atom(c.head), body), source))
-        else:
-            clauses.append((Atom(c.head), source))
-    return ctx.memory.add(clauses, merge="off")
-
-
 def _show(ctx: Context, what: str) -> ExploreShown:
-    e = last_exploration(ctx.memory)
+    e = last_exploration(ctx)
     if what == "program":
         return ExploreShown(what, e.program.text() or "(empty program)")
     if what == "model":
@@ -240,12 +205,8 @@ def _show(ctx: Context, what: str) -> ExploreShown:
     return ExploreShown(what, "\n".join(lines))
 
 
-@command("/explore", args=USAGE.removeprefix("/explore "),
-         group="reason", completer=lambda ctx, text: [w for w in ("add", "show", *(f"show {s}" for s in SHOW),
-                                                                    "--prompter", "--depth", "--refine",
-                                                                    "--threshold", "--k", "--add")
-                                                      if w.startswith(text)])
-def explore(ctx: Context, arg: str) -> Result:
+@command("/explore", args="TOPIC", options=OPTIONS, group="reason", completer=_complete)
+def explore(ctx: Context, args: Args) -> Result:
     """Explore TOPIC recursively with the model into a Horn program and its minimal model.
 
     The model proposes alternatives (OR) and their sub-goals (AND) to --depth N (default 2); leaves can be refined by memory similarity (truth), an oracle or a rater.
@@ -255,19 +216,19 @@ def explore(ctx: Context, arg: str) -> Result:
     --add puts the program into memory. /explore show program|model|tree shows the last one; /explore add puts it into memory;
     /export explore-prolog|explore-problog|explore-dot [FILE] exports it."""
     install_exporters(ctx.registry)
-    words = arg.split()
+    words = list(args.words) if not args.given else []
     if words == ["add"]:
-        outcome = _add_to_memory(ctx, last_exploration(ctx.memory))
+        outcome = add_exploration(ctx.memory, last_exploration(ctx))
         return Added(outcome.items, outcome.duplicates)
     if words and words[0] == "show" and (len(words) == 1 or (len(words) == 2 and words[1] in SHOW)):
         return _show(ctx, words[1] if len(words) == 2 else "tree")
     if len(words) == 2 and words[0] == "show":  # a typo such as `show modle` is no topic to explore
         raise UserError(f"cannot show {words[1]!r}", hint="/explore show program|model|tree")
-    opts = parse_options(arg)
-    from core.reason.policy import run_hints
+    opts = _explore_options(args)
+    from repl.steering import run_hints
 
     hints = run_hints(ctx)      # a steering policy may pick the prompter (an explicit --prompter wins)
-    if "--prompter" not in arg.split() and isinstance(hints.get("prompter"), str):
+    if "prompter" not in args.given and isinstance(hints.get("prompter"), str):
         opts.prompter = hints["prompter"]
     from plugins.prompters import available
 
@@ -282,7 +243,7 @@ def explore(ctx: Context, arg: str) -> Result:
                         threshold=opts.threshold, k=opts.k, search=search, emit=ctx.emit, cancel=ctx.cancel,
                         run=ctx.new_run("explore"))
     e = recursor.explore()
-    _last[ctx.memory] = e
+    ctx.last_exploration = e
     ctx.emit(ModelShown("program", f"explore: {e.topic}", e.program.text(),
                         [{"head": c.head, "body": list(c.body), "kind": c.kind, "prob": c.prob}
                          for c in e.program.clauses]))
@@ -291,7 +252,7 @@ def explore(ctx: Context, arg: str) -> Result:
                         {"model": sorted(e.model.model), "top": e.top, "status": e.status,
                          "violated": [str(c) for c in e.model.violated]}))
     if opts.add:
-        outcome = _add_to_memory(ctx, e)
+        outcome = add_exploration(ctx.memory, e)
         return Explored(e, len(outcome.items), outcome.duplicates)
     return Explored(e)
 

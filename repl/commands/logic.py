@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from core.errors import ParseError, UserError
-from core.logic.parser import parse_atom, parse_program, parse_query
+from core.logic.parser import ends_clause, parse_atom, parse_program, parse_query
 from core.logic.provenance import ABSENT, ProofNode, proof_tree
 from core.logic.terms import Atom, Query, Rule, Var
 from core.memory.working import Item, item_id
+from repl.arguments import Args, Option
 from repl.context import Context
 from repl.registry import command
 from repl.results import Added, Answered, Forgotten, Inferred, Listing, Message, Proofs
@@ -52,9 +53,38 @@ def _bounded(ctx: Context):
     return ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)
 
 
-def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None) -> Added:
+PIECE_LINES = 20_000   # a big file is parsed in pieces of about this many lines, checking cancel between
+
+
+def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None) -> list:
+    """`parse_program`, in pieces cut after lines that end a clause, so Esc / Ctrl+C stops a big
+    file within a piece. A piece that fails to parse (a cut that was not a clause end after all, or
+    a real error) sends the whole text to one parse, which reports the error where it is."""
+    lines = text.split("\n")
+    if len(lines) <= 2 * PIECE_LINES:
+        return parse_program(text, source=label)
+    located, start, done = [], 0, 0
+    try:
+        while start < len(lines):
+            end = min(start + PIECE_LINES, len(lines))
+            while end < len(lines) and not ends_clause(lines[end - 1]):
+                end += 1
+            piece = "\n".join(lines[start:end])
+            located += parse_program(piece, source=label, line_offset=start)
+            done += len(piece) + 1
+            ctx.check_cancel()
+            if progress is not None:
+                progress(min(done, len(text)), len(text))
+            start = end
+    except ParseError:
+        return parse_program(text, source=label)
+    return located
+
+
+def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None,
+             progress=None) -> Added:
     """Parse logic text and assert its clauses; queries in it are answered after loading."""
-    located = parse_program(text, source=file_label)
+    located = parse_cancellable(ctx, text, file_label, progress)
     ctx.check_cancel()
     stored, queries = [], []
     for loc in located:
@@ -105,7 +135,7 @@ def consult(ctx: Context, arg: str) -> Added:
     ctx.check_cancel()
     parsing = ctx.progress(f"parsing {path.name}")
     parsing(0, len(text))              # a large file takes a while to parse: say so before, and after
-    added = add_text(ctx, text, file_label=path.name)
+    added = add_text(ctx, text, file_label=path.name, progress=parsing)
     parsing(len(text), len(text))
     return added
 
@@ -160,12 +190,11 @@ def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:
     return used
 
 
-@command("/listing", args="[PRED[/N]] [--derived]", completer=_predicates)
-def listing(ctx: Context, arg: str) -> Listing:
+@command("/listing", args="[PRED[/N]]", completer=_predicates,
+         options=(Option("--derived", bool, help="add the derived facts"),))
+def listing(ctx: Context, args: Args) -> Listing:
     """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts."""
-    parts = arg.split()
-    derived = "--derived" in parts
-    parts = [p for p in parts if p != "--derived"]
+    parts, derived = list(args.words), args.derived
     if len(parts) > 1:
         raise UserError("give at most one predicate", hint="/listing father_of/2")
     pred = parts[0] if parts else None
@@ -180,11 +209,14 @@ def listing(ctx: Context, arg: str) -> Listing:
 _ID = re.compile(r"[frc][0-9a-f]{2,12}\Z")
 
 
-@command("/forget", args="ID…|PATTERN|--derived", completer=_predicates)
-def forget(ctx: Context, arg: str) -> Forgotten | Message:
+@command("/forget", args="ID…|PATTERN", completer=_predicates,
+         options=(Option("--derived", bool, help="drop the derived facts only (nothing else with it)"),))
+def forget(ctx: Context, args: Args) -> Forgotten | Message:
     """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text; --derived drops the derived facts only."""
-    arg = arg.strip()
-    if arg == "--derived":
+    arg = args.text
+    if args.derived:
+        if arg:
+            raise UserError("/forget --derived takes nothing else", hint="/forget --derived  or  /forget ID…")
         n = ctx.memory.forget_derived()
         return Message(f"dropped {n} derived facts; asserted items are unchanged", {"dropped": n})
     if not arg:

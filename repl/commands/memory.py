@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import shlex
-
 from core.errors import UserError
 from core.memory import library
+from repl.arguments import Args, Option, completer
 from repl.context import Context
 from repl.registry import command
 from repl.commands.shell import kind_listing
@@ -18,7 +17,7 @@ def _workspaces(ctx: Context):
     return ctx.workspaces
 
 
-@command("/workspace", args="[NAME]", group="memory")
+@command("/workspace", args="[NAME]", group="memory", completer=completer("workspace"))
 def workspace(ctx: Context, arg: str) -> Message:
     """Show the current workspace, or switch to another (created when new)."""
     name = arg.strip()
@@ -68,7 +67,7 @@ def memory(ctx: Context, arg: str):
     ])
 
 
-@command("/load", args="FILE", group="memory")
+@command("/load", args="FILE", group="memory", completer=completer("file"))
 def load(ctx: Context, arg: str) -> Message:
     """Load a .txt, .md or .pdf document (or other UTF-8 text): chunked by paragraphs, embedded, stored with offsets."""
     name = arg.strip()
@@ -94,34 +93,30 @@ def docs(ctx: Context, arg: str) -> Table:
                  [(d.name, f"{d.chunks} chunks", d.path) for d in found])
 
 
-@command("/search", args="TEXT [--k N] [--kind facts|rules|docs]", group="memory")
-def search(ctx: Context, arg: str) -> Hits:
+SEARCH_OPTIONS = (
+    Option("--k", int, metavar="N", low=1, high=1000, aliases=("-k",), help="how many hits (default: /set search_k)"),
+    Option("--kind", metavar="facts|rules|docs", values=lambda ctx, prefix: ["facts", "rules", "docs"],
+           help="only these kinds, comma-separated"),
+)
+
+
+@command("/search", args="TEXT", options=SEARCH_OPTIONS, group="memory")
+def search(ctx: Context, args: Args) -> Hits:
     """Find facts, rules and document chunks by meaning, ranked, with scores and sources."""
-    try:
-        words = shlex.split(arg)
-    except ValueError as err:
-        raise UserError(f"cannot read the search: {err}") from None
-    k, kinds, text = ctx.settings.search_k, ("facts", "rules", "docs"), []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w in ("--k", "-k", "--kind") and i + 1 >= len(words):
-            raise UserError(f"{w} needs a value")
-        if w in ("--k", "-k"):
-            if not words[i + 1].isdecimal() or not 1 <= int(words[i + 1]) <= 1000:
-                raise UserError(f"--k wants a number from 1 to 1000, not {words[i + 1]!r}")
-            k, i = int(words[i + 1]), i + 2
-        elif w == "--kind":
-            chosen = [library.KIND_NAMES.get(x) for x in words[i + 1].split(",")]
-            if None in chosen:
-                raise UserError(f"unknown kind {words[i + 1]!r}", hint="--kind facts|rules|docs")
-            kinds, i = tuple(dict.fromkeys(chosen)), i + 2
-        elif w.startswith("--") and len(w) > 2:
-            raise UserError(f"unknown option {w}", hint="/search TEXT [--k N] [--kind facts|rules|docs]")
-        else:
-            text.append(w)
-            i += 1
-    return Hits(" ".join(text), library.search(ctx.memory.store, " ".join(text), kinds=kinds, k=k))
+    k = ctx.settings.search_k if args.k is None else args.k
+    kinds, text = ("facts", "rules", "docs"), args.words
+    if args.kind is not None:
+        chosen = [library.KIND_NAMES.get(x) for x in args.kind.split(",")]
+        if None in chosen:
+            raise UserError(f"unknown kind {args.kind!r}", hint="--kind facts|rules|docs")
+        kinds = tuple(dict.fromkeys(chosen))
+    # batch mode waits for the background writer (a script's output should not depend on its pace);
+    # an interactive shell answers from what is embedded after a short wait, and says how much that is
+    hits = library.search(ctx.memory.store, " ".join(text), kinds=kinds, k=k,
+                          wait=None if ctx.patient else 2.0, cancel=ctx.cancel, progress=ctx.progress("embedding"))
+    ctx.check_cancel()
+    coverage = ctx.memory.embedding_backlog()
+    return Hits(" ".join(text), hits, coverage if coverage and coverage[0] < coverage[1] else None)
 
 
 @command("/schema", args="[template PRED/N TEXT | merge OLD/N INTO/N]", group="memory")
@@ -146,11 +141,12 @@ def schema(ctx: Context, arg: str):
             save_schema(m.store, m.schema)
         return Message(f"{key}: {template}")
     if parts[0] == "merge" and len(parts) == 3:
-        items = m.merge_predicates(parts[1], parts[2].strip())
-        if m.store is not None:
-            from core.memory.persist import save_schema
+        with m.unit():
+            items = m.merge_predicates(parts[1], parts[2].strip())
+            if m.store is not None:
+                from core.memory.persist import save_schema
 
-            save_schema(m.store, m.schema)
+                save_schema(m.store, m.schema)
         return Message(f"merged {parts[1]} into {parts[2].strip()}: {len(items)} items rewritten",
                        {"rewritten": [it.id for it in items]})
     raise UserError("unknown /schema form", hint='/schema, /schema template father_of/2 "{0} is the father of {1}", '
@@ -162,6 +158,7 @@ def reindex(ctx: Context, arg: str) -> Message:
     """Rebuild the workspace's collections with an embedder: hash, ollama:MODEL or st:NAME."""
     ws = _workspaces(ctx)
     spec = arg.strip() or (ctx.memory.store.embedder.name if ctx.memory.store is not None else "hash")
-    memory, count = ws.reindex(spec, progress=ctx.progress("reindexing"))
+    memory, count = ws.reindex(spec, ctx.memory, progress=ctx.progress("reindexing"))
     ctx.memory = memory
-    return Message(f"reindexed {count} records with {spec}", {"records": count, "embedder": spec})
+    later = " (embedded in the background; /search says how far)" if memory.embedding_backlog() else ""
+    return Message(f"reindexed {count} records with {spec}{later}", {"records": count, "embedder": spec})

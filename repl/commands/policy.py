@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.errors import UserError
+from repl.arguments import Args, Option
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
@@ -115,27 +116,22 @@ def _(r: Suggestions) -> str:
 
 
 def _state(ctx: Context):
-    from core.reason.policy.apply import policy_state
+    from repl.steering import book, policy_state
 
-    state = policy_state(ctx)
-    return state, state.book_for(ctx)
+    return policy_state(ctx), book(ctx)
 
 
-def _threshold(words: list[str]) -> tuple[float, list[str]]:
-    threshold, rest = DEFAULT_THRESHOLD, []
-    it = iter(words)
-    for w in it:
-        if w == "--threshold" or w.startswith("--threshold="):
-            raw = w.partition("=")[2] or next(it, "")
-            try:
-                threshold = float(raw)
-            except ValueError:
-                raise UserError(f"bad threshold {raw!r}", hint="a number from 0 to 1, e.g. --threshold 0.6") from None
-            if not 0 <= threshold <= 1:
-                raise UserError(f"threshold {threshold} is outside 0..1")
-        else:
-            rest.append(w)
-    return threshold, rest
+def _store(ctx: Context):
+    from repl.steering import store
+
+    return store(ctx)
+
+
+OPTIONS = (
+    Option("--threshold", float, metavar="X", low=0.0, high=1.0, default=DEFAULT_THRESHOLD,
+           help=f"stats, suggest: the score a run needs to count as a success (default {DEFAULT_THRESHOLD})"),
+    Option("--llm", bool, help="suggest: let the model propose rewrites too"),
+)
 
 
 def _complete(ctx: Context, text: str) -> list[str]:
@@ -153,8 +149,8 @@ def _complete(ctx: Context, text: str) -> list[str]:
 
 
 @command("/policy", args="[list|show|add|rm|enable|disable|classify|classifier|stats|suggest|accept|reject] …",
-         completer=_complete, group="policy")
-def policy(ctx: Context, arg: str) -> Result:
+         completer=_complete, group="policy", options=OPTIONS)
+def policy(ctx: Context, args: Args) -> Result:
     """Steering rules that pick model, prompter and strategy per run (policies.yaml of the workspace).
 
     /policy list                      the rules, in file order
@@ -167,8 +163,12 @@ def policy(ctx: Context, arg: str) -> Result:
     Filters match run attributes: command, goal_type, length (words), workspace, has_question, source;
     a value, a list (any of), or a comparison string (">= 3", "!= proof"). Rules apply in order of
     priority, then specificity (more filter keys later), then file order; later wins."""
-    sub, _, rest = arg.strip().partition(" ")
+    sub, _, rest = args.text.partition(" ")
     sub, rest = sub or "list", rest.strip()
+    if args.given and sub not in ("stats", "suggest"):
+        raise UserError(f"{' and '.join('--' + k for k in sorted(args.given))} only go with /policy stats and suggest")
+    if args.llm and sub != "suggest":
+        raise UserError("--llm only goes with /policy suggest", hint="/policy suggest --llm")
     state, book = _state(ctx)
     if sub == "list":
         return _listing(book)
@@ -195,9 +195,9 @@ def policy(ctx: Context, arg: str) -> Result:
         return Message(f"goal types now come from {'the model' if rest == 'llm' else 'keywords'}",
                        {"classifier": rest})
     if sub == "stats":
-        return _stats(ctx, state, book, rest.split())
+        return _stats(ctx, state, book, rest.split(), args.threshold)
     if sub == "suggest":
-        return _suggest(ctx, state, book, rest.split())
+        return _suggest(ctx, state, book, rest.split(), args.threshold, args.llm)
     if sub in ("accept", "reject"):
         return _decide(ctx, state, book, sub, _name(rest))
     raise UserError(f"unknown /policy subcommand {sub!r}", hint="choose one of: " + ", ".join(SUBCOMMANDS))
@@ -248,7 +248,7 @@ def _show(ctx, state, book, name: str) -> Message:
 
     rule = book.get(name)
     text = yaml.safe_dump(rule.to_yaml_dict(), sort_keys=False, allow_unicode=True).rstrip()
-    stats = rule_stats(state.store_for(ctx).runs(), [name], DEFAULT_THRESHOLD)[0].to_dict()
+    stats = rule_stats(_store(ctx).runs(), [name], DEFAULT_THRESHOLD)[0].to_dict()
     return Message(text + "\n" + _summary_line("runs", stats["applied"]), {"rule": rule.to_yaml_dict(),
                                                                             "stats": stats})
 
@@ -274,27 +274,23 @@ def _classify(book, rest: str) -> Message:
                    {"goal_type": goal_type, "keywords": book.head.classify[goal_type]})
 
 
-def _stats(ctx, state, book, words: list[str]) -> PolicyStats:
+def _stats(ctx, state, book, rest: list[str], threshold: float) -> PolicyStats:
     from core.reason.policy.stats import combination_stats, rule_stats
 
-    threshold, rest = _threshold(words)
     if rest:
         raise UserError(f"unexpected {' '.join(rest)!r}", hint="/policy stats [--threshold 0.6]")
-    records = state.store_for(ctx).runs()
+    records = _store(ctx).runs()
     rules = [rs.to_dict() for rs in rule_stats(records, [r.name for r in book.rules], threshold)]
     combos = {k: s.to_dict() for k, s in combination_stats(records, threshold).items()}
     return PolicyStats(threshold, rules, combos, len(records))
 
 
-def _suggest(ctx, state, book, words: list[str]) -> Suggestions:
+def _suggest(ctx, state, book, rest: list[str], threshold: float, use_llm: bool) -> Suggestions:
     from core.reason.policy import suggest
 
-    threshold, rest = _threshold(words)
-    use_llm = "--llm" in rest
-    rest = [w for w in rest if w != "--llm"]
     if rest:
         raise UserError(f"unexpected {' '.join(rest)!r}", hint="/policy suggest [--llm] [--threshold 0.6]")
-    store = state.store_for(ctx)
+    store = _store(ctx)
     records = store.runs()
     proposals = suggest.statistical(book, records, threshold)
     notes = []
@@ -309,7 +305,7 @@ def _suggest(ctx, state, book, words: list[str]) -> Suggestions:
 def _decide(ctx, state, book, verb: str, sid: str) -> Message:
     from core.reason.policy import suggest
 
-    store = state.store_for(ctx)
+    store = _store(ctx)
     if verb == "reject":
         s = store.suggestion(sid)
         if s is None or s["status"] != "pending":
@@ -334,7 +330,7 @@ def rate(ctx: Context, arg: str) -> Message:
     if not book.rules:
         raise UserError("no run to rate: runs are recorded while the workspace has policy rules",
                         hint="/policy add … first")
-    store = state.store_for(ctx)
+    store = _store(ctx)
     last = store.last_run(shell=state.shell)
     if last is None:
         raise UserError("no run to rate yet", hint="run a command first, then /rate N")

@@ -2,26 +2,23 @@
 /check (Z3 consistency of the working memory), /program, /math, and the `smt2` exporter.
 
 The reasoners live in core/reason/pot and core/reason/math; this module parses arguments,
-keeps the last program per memory, and turns reports into results.
+keeps the shell's last program (`ctx.last_program`), and turns reports into results.
 """
 
 from __future__ import annotations
 
 import json
-import shlex
-import weakref
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.errors import UserError
-from core.events import ModelShown, TraceNode
+from core.events import ModelShown
+from repl.arguments import Args, Option
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
 from repl.results import Result
 
-# the last program each memory's shell proved: /program and /export smt2 read it
-_LAST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "inconsistent": "!"}
 MODEL_LINES = 12
 # list bounds of the JSON schema a model writes /prove programs under: a grammar-constrained
@@ -151,17 +148,17 @@ def _timeout_ms(ctx: Context) -> int:
 
 
 def _remember(ctx: Context, program, source: str) -> None:
-    _LAST[ctx.memory] = LastProgram(program, source)
+    ctx.last_program = LastProgram(program, source)
     ensure_exporter(ctx.registry)
     ctx.emit(ModelShown("program", source, program.model_dump_json(indent=2, exclude_defaults=True),
                         program.model_dump(exclude_defaults=True)))
 
 
-def export_smt2(memory) -> str:
-    """The `smt2` exporter: the last program proved in this memory's shell."""
+def export_smt2(ctx) -> str:
+    """The `smt2` exporter: the last program this shell proved."""
     from core.reason.pot.smt2 import to_smt2
 
-    last = _LAST.get(memory)
+    last = ctx.last_program
     if last is None:
         raise UserError("no program to export yet", hint="/prove --file PROGRAM.json or /prove QUESTION first")
     return to_smt2(last.program, last.source)
@@ -178,99 +175,43 @@ def register(registry) -> None:
 
 # -- /prove ---------------------------------------------------------------------------
 
-@command("/prove", args="QUESTION | --file PROGRAM.json", group="reason")
-def prove(ctx: Context, arg: str) -> Result:
+@command("/prove", args="QUESTION", group="reason", leading=True,
+         options=(Option("--file", metavar="PROGRAM.json", values="file", help="check a JSON program instead"),))
+def prove(ctx: Context, args: Args) -> Result:
     """Prove or refute claims with Z3, from a JSON program or a question.
 
     `--file F` checks a program; a QUESTION has the LLM write the program (up to
     proof.attempts tries, interpreter errors fed back). Each verification comes out proved,
     refuted, unknown (model and counter-model) or inconsistent (unsat core)."""
     ensure_exporter(ctx.registry)
-    try:
-        words = shlex.split(arg)
-    except ValueError as err:
-        raise UserError(f"cannot read the arguments: {err}") from None
-    if words[:1] == ["--file"]:
-        if len(words) != 2:
+    if args.file is not None:
+        if args.text:
             raise UserError("usage: /prove --file PROGRAM.json")
-        return _prove_file(ctx, words[1])
-    if not arg.strip():
+        return _prove_file(ctx, args.file)
+    if not args.text:
         raise UserError("nothing to prove", hint="/prove QUESTION or /prove --file PROGRAM.json")
-    return _prove_question(ctx, arg.strip())
+    return _prove_question(ctx, args.text)
 
 
 def _prove_file(ctx: Context, name: str) -> Result:
-    from core.files import read_text_file
-    from core.reason.pot.interpret import run
-    from core.reason.pot.schema import load_program
+    from core.reason.pot.writer import prove_file
 
-    path = ctx.path(name)
-    text = read_text_file(path, ctx.settings.max_file_mb)   # a FIFO, /dev/zero or binary file: one line
-    program = load_program(text, source=path.name)
-    report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit)
+    program, report = prove_file(ctx.path(name), max_mb=ctx.settings.max_file_mb, timeout_ms=_timeout_ms(ctx),
+                                 emit=ctx.emit, cancel=ctx.cancel)
     _remember(ctx, program, str(name))
     return ProofResult(report, str(name))
 
 
 def _prove_question(ctx: Context, question: str) -> Result:
-    """The model writes the program; parse errors, interpreter errors and model timeouts move on
-    to the next of proof.attempts attempts (see LLM.json_with_repair), a Z3 timeout ends it."""
-    from core.errors import Cancelled, TimedOut
-    from core.llm import LLMError
-    from core.reason.pot.build import build
-    from core.reason.pot.interpret import run
-    from core.reason.pot.prompts import first_messages
-    from core.reason.pot.schema import Program, program_json_schema
+    """The model writes the program (core.reason.pot.writer: proof.attempts attempts, errors and
+    model timeouts move on to the next one, a Z3 timeout ends it)."""
+    from core.reason.pot.writer import prove_question
 
-    run_id = ctx.new_run("prove")
-    ctx.emit(TraceNode(run_id, "q", None, "prove.question", question))
-    messages = first_messages(question, _relevant_items(ctx, question))
-    attempts = max(1, ctx.settings.proof_attempts)
-    checked: dict = {}
-
-    def check(program) -> list[str]:
-        try:
-            built = build(program)
-            report = run(program, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel, emit=ctx.emit, built=built)
-        except (Cancelled, TimedOut):
-            raise
-        except UserError as err:
-            return [f"the interpreter rejected that program: {err}"]
-        checked["report"] = report
-        return []
-
-    def on_attempt(n: int, problems: list[str]) -> None:
-        checked["n"] = n
-        if problems:
-            ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", problems[0], "failed"))
-
-    try:
-        program = ctx.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1,
-                                           purpose="prove", on_attempt=on_attempt,
-                                           format=program_json_schema())
-    except LLMError as err:
-        if err.reason != "bad-output":
-            raise
-        problem = err.problems[0] if getattr(err, "problems", None) else err.message
-        raise UserError(f"no valid program after {getattr(err, 'calls', attempts)} attempts; last error: "
-                        f"{problem}", hint="rephrase the question, /set proof.attempts N, "
-                                           "or write the program: /prove --file") from None
-    report, n = checked["report"], checked.get("n", 1)
-    summary = ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
-    ctx.emit(TraceNode(run_id, f"a{n}", "q", "prove.attempt", f"attempt {n}", summary, "ok"))
-    _remember(ctx, program, f"llm: {question}")
-    return ProofResult(report, f"llm: {question}", n)
-
-
-def _relevant_items(ctx: Context, question: str, limit: int = 40) -> list[str]:
-    """Memory items that share a word with the question (all of them when memory is small)."""
-    import re
-
-    items = list(ctx.memory.items.values())
-    if len(items) > limit:
-        words = {w for w in re.findall(r"[a-z0-9]+", question.lower()) if len(w) > 2}
-        items = [it for it in items if words & set(re.findall(r"[a-z0-9]+", (it.text + " " + it.nl).lower()))]
-    return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
+    written = prove_question(question, ctx.memory, ctx.llm, attempts=ctx.settings.proof_attempts,
+                             timeout_ms=_timeout_ms(ctx), run_id=ctx.new_run("prove"), emit=ctx.emit,
+                             cancel=ctx.cancel)
+    _remember(ctx, written.program, f"llm: {question}")
+    return ProofResult(written.report, f"llm: {question}", written.attempts)
 
 
 # -- /check, /program, /math ---------------------------------------------------------
@@ -302,26 +243,22 @@ def check(ctx: Context, arg: str) -> Result:
 def program_cmd(ctx: Context, arg: str) -> Result:
     """Show the last program /prove checked (JSON)."""
     ensure_exporter(ctx.registry)
-    last = _LAST.get(ctx.memory)
+    last = ctx.last_program
     if last is None:
         raise UserError("no program yet", hint="/prove --file PROGRAM.json or /prove QUESTION")
     return ProgramShown(last.source, last.program.model_dump(exclude_defaults=True))
 
 
-@command("/math", args="simplify|factor|expand|solve|diff|integrate|collect EXPR [wrt VAR] [--latex]",
-         group="reason")
-def math_cmd(ctx: Context, arg: str) -> Result:
+@command("/math", args="simplify|factor|expand|solve|diff|integrate|collect EXPR [wrt VAR]", group="reason",
+         options=(Option("--latex", bool, help="print the answer as LaTeX"),))
+def math_cmd(ctx: Context, args: Args) -> Result:
     """Algebra with SymPy: simplify, factor, expand, solve, diff, integrate, collect.
 
     `/math factor x**2 - 1`, `/math solve x**2 = 4`, `/math diff sin(x) wrt x --latex`.
     Only arithmetic and whitelisted functions are read; --latex prints LaTeX."""
     from core.reason.math import OPERATIONS, compute
 
-    text = arg.strip()
-    latex = False
-    if text.endswith("--latex") or text.startswith("--latex"):
-        latex = True
-        text = text.removesuffix("--latex").removeprefix("--latex").strip()
+    text, latex = args.text, args.latex
     op, _, expr = text.partition(" ")
     if not op:
         raise UserError("usage: /math OPERATION EXPR", hint="operations: " + ", ".join(OPERATIONS))

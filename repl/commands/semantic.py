@@ -13,15 +13,19 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.errors import UserError
+from repl.arguments import Args, Option
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
 from repl.results import Failure, Result
 
-EXTRACT_USAGE = "TEXT --into PRED/N,… | --from FILE|DOC --into PRED/N,…"
-CLASSIFY_USAGE = "TEXT --labels A,B,… | --from FILE|DOC --labels A,B,…"
-RANK_USAGE = "ITEM, ITEM, … --by CRITERION"
-_OPTION = re.compile(r"(?:^|(?<=\s))--([a-z]+)(?=\s|$)")
+# option values run to the next option: --by how sweet it is
+FROM = Option("--from", metavar="FILE|DOC", words=True, values="file", help="read a file or a loaded document")
+EXTRACT_OPTIONS = (Option("--into", metavar="PRED/N,…", words=True, required=True,
+                          help="the predicates to extract, e.g. born_in/2,parent_of/2"), FROM)
+CLASSIFY_OPTIONS = (Option("--labels", metavar="A,B,…", words=True, required=True,
+                           help="the labels to choose from, separated by , or |"), FROM)
+RANK_OPTIONS = (Option("--by", metavar="CRITERION", words=True, required=True, help="what makes an item better"),)
 
 
 def _plural(n: int, word: str) -> str:
@@ -32,33 +36,17 @@ def _calls(n: int) -> str:
     return _plural(n, "LLM call")
 
 
-def _options(arg: str, known: tuple[str, ...], usage: str) -> tuple[str, dict[str, str]]:
-    """(free text before the first option, {option: its text up to the next option})."""
-    found = list(_OPTION.finditer(arg))
-    text = arg[:found[0].start()] if found else arg
-    opts: dict[str, str] = {}
-    for n, m in enumerate(found):
-        name = m.group(1)
-        if name not in known:
-            raise UserError(f"unknown option --{name}", hint=usage)
-        if name in opts:
-            raise UserError(f"--{name} is given twice", hint=usage)
-        end = found[n + 1].start() if n + 1 < len(found) else len(arg)
-        opts[name] = arg[m.end():end].strip()
-    return text.strip(), opts
-
-
-def _source_text(ctx: Context, text: str, opts: dict[str, str], usage: str) -> tuple[str, str, str]:
+def _source_text(ctx: Context, text: str, ref: str | None, usage: str) -> tuple[str, str, str]:
     """(text, what it is called, memory source) from TEXT or --from FILE|DOC (whose first word
     names it; words after it belong to the text)."""
-    if "from" not in opts:
+    if ref is None:
         return text, "", "extract"
     from repl.commands.swm import _tell_source
 
     try:
-        words = shlex.split(opts["from"])
+        words = shlex.split(ref)
     except ValueError:
-        words = opts["from"].split()
+        words = ref.split()
     if not words:
         raise UserError("--from needs a file or document name", hint=usage)
     if len(words) > 1 or text:
@@ -130,8 +118,8 @@ def _(r: Extracted) -> str:
     return "\n".join(lines)
 
 
-@command("/extract", args=EXTRACT_USAGE, group="semantic")
-def extract(ctx: Context, arg: str) -> Extracted | Failure:
+@command("/extract", args="TEXT", options=EXTRACT_OPTIONS, group="semantic")
+def extract(ctx: Context, args: Args) -> Extracted | Failure:
     """Extract facts of the given predicates from a text, a file or a loaded document, and store them.
 
     The model picks a predicate from the list and writes each argument as a short string; sym
@@ -142,13 +130,11 @@ def extract(ctx: Context, arg: str) -> Extracted | Failure:
     facts (by embedding) are merged. Nothing is stored if a model call fails."""
     from core.reason.semantic import extract as ops
 
-    text, opts = _options(arg, ("into", "from"), "/extract " + EXTRACT_USAGE)
-    if "into" not in opts:
-        raise UserError("say which facts to extract with --into PRED/N,…", hint="/extract " + EXTRACT_USAGE)
-    specs = ops.parse_specs(opts["into"])
-    text, _name, source = _source_text(ctx, text, opts, "/extract " + EXTRACT_USAGE)
+    usage = "/extract TEXT --into PRED/N,… | --from FILE|DOC --into PRED/N,…"
+    specs = ops.parse_specs(args.into)
+    text, _name, source = _source_text(ctx, args.text, args["from"], usage)
     if not text.strip():
-        raise UserError("nothing to extract from", hint="/extract " + EXTRACT_USAGE)
+        raise UserError("nothing to extract from", hint=usage)
     templates = {k: p.template for k, p in ctx.memory.schema.predicates.items() if getattr(p, "template", "")}
     x = ops.extract(ctx.llm, text, specs, embedder=_embedder(ctx), templates=templates, emit=ctx.emit,
                     cancel=ctx.cancel)
@@ -197,8 +183,8 @@ def _(r: Classified) -> str:
     return "\n".join(lines)
 
 
-@command("/classify", args=CLASSIFY_USAGE, group="semantic")
-def classify(ctx: Context, arg: str) -> Classified:
+@command("/classify", args="TEXT", options=CLASSIFY_OPTIONS, group="semantic")
+def classify(ctx: Context, args: Args) -> Classified:
     """Classify a text as exactly one of the given labels.
 
     The model chooses from the labels (an enum); an answer outside them gets one repair, then the
@@ -206,15 +192,14 @@ def classify(ctx: Context, arg: str) -> Classified:
     classified chunk by chunk and the chunks vote."""
     from core.reason.semantic.ops import classify as run
 
-    usage = "/classify " + CLASSIFY_USAGE
-    text, opts = _options(arg, ("labels", "from"), usage)
-    if not opts.get("labels"):
+    usage = "/classify TEXT --labels A,B,… | --from FILE|DOC --labels A,B,…"
+    if not args.labels:
         raise UserError("give the labels with --labels A,B,…", hint=usage)
-    labels = [x for x in re.split(r"[,|]", opts["labels"])]
+    labels = [x for x in re.split(r"[,|]", args.labels)]
     from core.reason.semantic.ops import check_labels
 
     labels = check_labels(labels)
-    text, _name, _source = _source_text(ctx, text, opts, usage)
+    text, _name, _source = _source_text(ctx, args.text, args["from"], usage)
     if not text.strip():
         raise UserError("nothing to classify", hint=usage)
     return Classified(run(ctx.llm, text, labels, embedder=_embedder(ctx), emit=ctx.emit, cancel=ctx.cancel))
@@ -321,8 +306,8 @@ def split_items(text: str) -> list[str]:
         return text.split()
 
 
-@command("/rank", args=RANK_USAGE, group="semantic")
-def rank(ctx: Context, arg: str) -> Ranked:
+@command("/rank", args="ITEM, ITEM, …", options=RANK_OPTIONS, group="semantic")
+def rank(ctx: Context, args: Args) -> Ranked:
     """Order items by a criterion, best first: a full order, checked to be a permutation.
 
     The model gives the order as item numbers (listwise); an order that is not a permutation gets
@@ -330,9 +315,9 @@ def rank(ctx: Context, arg: str) -> Ranked:
     similarity to the criterion — both marked as fallbacks."""
     from core.reason.semantic.ops import rank as run
 
-    usage = "/rank " + RANK_USAGE
-    text, opts = _options(arg, ("by",), usage)
-    criterion = " ".join(opts.get("by", "").split()).strip("\"'")
+    usage = "/rank ITEM, ITEM, … --by CRITERION"
+    text = args.text
+    criterion = " ".join(args.by.split()).strip("\"'")
     if not criterion:
         raise UserError("rank by what? add --by CRITERION", hint=usage)
     items = split_items(text)

@@ -19,7 +19,8 @@ def help_(ctx: Context, arg: str) -> HelpText:
     if name:
         cmd = ctx.registry.lookup(name if name.startswith("/") else "/" + name)
         aliases = f"\n  aliases: {', '.join(cmd.aliases)}" if cmd.aliases else ""
-        return HelpText([(cmd.usage, cmd.summary, cmd.doc + aliases)], detailed=True)
+        options = f"\n  options:\n{cmd.options_help}" if cmd.options else ""
+        return HelpText([(cmd.usage, cmd.summary, cmd.doc + options + aliases)], detailed=True)
     order = {"logic": 0, "memory": 1, "session": 2, "shell": 3}
     cmds = sorted(ctx.registry.commands.values(), key=lambda c: (order.get(c.group, 3), c.name))
     return HelpText([(c.usage, c.summary, c.doc) for c in cmds])

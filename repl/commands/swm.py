@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.errors import UserError
+from repl.arguments import Args, Option
 from repl.context import Context
 from repl.registry import command
 from repl.render import to_text
@@ -165,8 +165,14 @@ def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
     raise UserError(f"no file or loaded document {ref!r}", hint="/docs lists loaded documents")
 
 
-@command("/tell", args="[--partial] TEXT | --from FILE|DOC", group="llm")
-def tell(ctx: Context, arg: str) -> Told | ToldFailure:
+TELL_OPTIONS = (
+    Option("--partial", bool, help="store the sentences that were read even if some were not"),
+    Option("--from", metavar="FILE|DOC", words=True, values="file", help="read a file or a loaded document"),
+)
+
+
+@command("/tell", args="TEXT", options=TELL_OPTIONS, leading=True, group="llm")
+def tell(ctx: Context, args: Args) -> Told | ToldFailure:
     """Add natural-language statements as facts and rules (templated sentences without the LLM).
 
     Templated sentences ("Bob is big.", "If something is big then it is red.") become facts and
@@ -174,15 +180,9 @@ def tell(ctx: Context, arg: str) -> Told | ToldFailure:
     added item is shown with its sentence and the path it took; --from reads a file or a loaded
     document. If a sentence cannot be read (or needs a model and none answers) nothing is
     stored and the command fails, naming it; --partial stores the sentences that were read."""
-    text, source = arg.strip(), "tell"
-    partial = text == "--partial" or text.startswith(("--partial ", "--partial\t"))
-    if partial:
-        text = text[len("--partial"):].strip()
-    if text == "--from" or text.startswith(("--from ", "--from\t")):
-        ref = text[len("--from"):].strip()
-        if not ref:
-            raise UserError("--from needs a file or document name")
-        text, name = _tell_source(ctx, ref)
+    text, source, partial = args.text, "tell", args.partial
+    if args["from"] is not None:     # the name runs to the end of the line: it may hold spaces
+        text, name = _tell_source(ctx, args["from"])
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
@@ -190,55 +190,24 @@ def tell(ctx: Context, arg: str) -> Told | ToldFailure:
 
     swm = reasoner(ctx, "tell")
     try:
-        sentences = swm.tell(text, source=source, partial=partial)
+        with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
+            sentences = swm.tell(text, source=source, partial=partial)
     except TellIncomplete as err:
         return ToldFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
     return Told(sentences, swm.llm_calls)
 
 
-ASK_USAGE = "/ask [--mode hybrid|paper] [--max-steps N] [--no-fallback] [--closed|--open] QUESTION"
+ASK_OPTIONS = (
+    Option("--mode", choices=("hybrid", "paper"), help="paper: the LLM implements every rule (SWM as published)"),
+    Option("--max-steps", int, metavar="N", low=0, help="bound the rounds (default: /set max_steps)"),
+    Option("--no-fallback", bool, help="no unverified LLM answer when memory cannot decide"),
+    Option("--closed", bool, help="what is not derivable is false (this question only)"),
+    Option("--open", bool, help="what is not derivable is unknown (this question only)"),
+)
 
 
-def _ask_args(arg: str) -> tuple[dict, str]:
-    opts = {"mode": None, "max_steps": None, "fallback": True, "open_world": None}
-    try:
-        words = shlex.split(arg)
-    except ValueError:
-        words = arg.split()
-    rest = []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w in ("--mode", "--max-steps") and i + 1 == len(words):
-            raise UserError(f"{w} needs a value", hint=ASK_USAGE)
-        if w == "--mode" and i + 1 < len(words):
-            opts["mode"] = words[i + 1]
-            i += 2
-            continue
-        if w == "--max-steps" and i + 1 < len(words):
-            if not words[i + 1].isdecimal():
-                raise UserError(f"--max-steps takes a whole number, not {words[i + 1]!r}")
-            opts["max_steps"] = int(words[i + 1])
-            i += 2
-            continue
-        if w in ("--no-fallback", "--closed", "--open"):
-            if w == "--no-fallback":
-                opts["fallback"] = False
-            else:
-                opts["open_world"] = w == "--open"
-            i += 1
-            continue
-        if w.startswith("--"):
-            raise UserError(f"unknown option {w}", hint=ASK_USAGE)
-        rest.append(w)
-        i += 1
-    if opts["mode"] not in (None, "hybrid", "paper"):
-        raise UserError(f"unknown mode {opts['mode']!r}", hint="--mode hybrid or --mode paper")
-    return opts, " ".join(rest)
-
-
-@command("/ask", args=ASK_USAGE.removeprefix("/ask "), group="llm")
-def ask(ctx: Context, arg: str) -> Asked:
+@command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
+def ask(ctx: Context, args: Args) -> Asked:
     """Answer a question from memory: true/false/unknown or the values, with the steps that justify them.
 
     Formal rules run symbolically, soft rules through the LLM; an undecided question gets the
@@ -248,18 +217,21 @@ def ask(ctx: Context, arg: str) -> Asked:
     rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. `/set world`
     decides what is not derivable: false (closed, the default) or unknown (open); --closed and
     --open override it for one question."""
-    opts, question = _ask_args(arg)
+    question = " ".join(args.words)
+    if args.closed and args.open:
+        raise UserError("give --closed or --open, not both")
+    opts = {"mode": args.mode, "fallback": not args.no_fallback,
+            "open_world": True if args.open else False if args.closed else None}
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
-    from core.reason.policy import run_hints
+    from repl.steering import run_hints
 
     hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
     swm = reasoner(ctx, "ask")
     if opts["open_world"] is None:      # /set world decides, as for ?- queries
         opts["open_world"] = ctx.settings.world == "open"
-    max_steps = opts.pop("max_steps")
-    max_steps = ctx.settings.max_steps if max_steps is None else max_steps
+    max_steps = ctx.settings.max_steps if args.max_steps is None else args.max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))
 
 

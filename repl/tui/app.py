@@ -260,8 +260,9 @@ class SymApp(App):
     # -- events from the shell (on the UI thread) -----------------------------------------
 
     async def on_shell_event(self, event: object) -> None:
-        from core.events import (ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall, LLMProgress, LLMToken,
-                                 ModelShown, PolicyApplied, Progress, SettingChanged, TraceNode, Warning)
+        from core.events import (EmbeddingProgress, ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall,
+                                 LLMProgress, LLMToken, ModelShown, PolicyApplied, Progress, SettingChanged,
+                                 TraceNode, Warning)
 
         if isinstance(event, LLMToken):
             await self.transcript.stream(event.text)
@@ -279,6 +280,9 @@ class SymApp(App):
             self.notify(event.message, severity="warning")
         elif isinstance(event, Progress):
             self.status.show(job=f"{event.task} {event.done}/{event.total}")
+        elif isinstance(event, EmbeddingProgress):
+            self.status.show(embedding=event.error[:80] if event.error else
+                             f"embedding {event.total - event.pending:,}/{event.total:,}" if event.pending else "")
         elif isinstance(event, LLMProgress):
             jobs = " › ".join(self.jobs)
             shown = "" if event.done else f"{event.purpose}: {event.tokens} tokens, {event.seconds:.0f}s"

@@ -1,6 +1,8 @@
 """The input line: slash-command suggestions from the registry, history, `\"\"\"` blocks, pasted turns.
 
-It only turns keystrokes into whole turns (`Entry.Turn` messages); running them is the app's job.
+It only turns keystrokes into whole turns (`Entry.Turn` messages), by the rules every front-end
+shares (repl.assemble: blocks, clauses across lines, comments); a multi-line paste is one turn.
+Running them is the app's job.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input
 
+from repl.assemble import Assembler
 from repl.tui.history import History
 
 
@@ -56,8 +59,7 @@ class Entry(Input):
         super().__init__(placeholder="a fact, a rule, ?- a query, or /help", suggester=RegistrySuggester(complete),
                          **kwargs)
         self.history = history
-        self.pending: list[str] = []     # lines of an open \"\"\" block
-        self.in_block = False
+        self.assembler = Assembler()     # lines of an open block or clause
 
     def action_history_back(self) -> None:
         entry = self.history.back(self.value)
@@ -80,34 +82,19 @@ class Entry(Input):
 
     async def action_submit(self) -> None:
         line, self.value = self.value, ""
-        stripped = line.strip()
-        if self.in_block:
-            self.pending.append(line)
-            if '"""' in stripped:
-                self._emit_pending()
-            self._show_pending()
-            return
-        if not self.pending and stripped.count('"""') % 2 == 1:
-            self.in_block = True
-            self.pending = [line]
-            self._show_pending()
-            return
-        if not stripped:
-            return
-        self.pending = [line]
-        self._emit_pending()
+        for item in self.assembler.feed(line):
+            self._emit(item.text)
         self._show_pending()
 
-    def _emit_pending(self) -> None:
-        text = "\n".join(self.pending).replace('"""', "").strip()
-        self.pending, self.in_block = [], False
+    def _emit(self, text: str) -> None:
         if text:
             self.history.add(text)
             self.post_message(self.Turn(text))
 
     def _show_pending(self) -> None:
-        waiting = len(self.pending)
-        self.placeholder = (f'… line {waiting + 1} (end with """)' if self.in_block else
+        asm, waiting = self.assembler, self.assembler.open_lines
+        self.placeholder = (f'… line {waiting + 1} (end with """)' if asm.in_block else
+                            f"… line {waiting + 1} (end the clause with .)" if asm.pending else
                             "a fact, a rule, ?- a query, or /help")
 
     def _on_paste(self, event) -> None:
@@ -117,8 +104,9 @@ class Entry(Input):
             self.value = ""
             event.stop()
             event.prevent_default()
-            self.pending, self.in_block = [text], False
-            self._emit_pending()
+            self.assembler.reset()
+            self._emit(text)
+            self._show_pending()
             return
         super()._on_paste(event)
 

@@ -36,6 +36,7 @@ class StatusLine(Static):
         self.facts = 0
         self.rules = 0
         self.job = ""
+        self.embedding = ""    # the background writer's progress or failure (empty when caught up)
 
     def show(self, **fields) -> None:
         for key, value in fields.items():
@@ -47,4 +48,5 @@ class StatusLine(Static):
         job = ("running " + self.job[:40], "bold yellow") if self.job else ("idle", "dim")
         return Text.assemble(
             (self.model, "bold"), " · ollama ", state, f" · workspace {self.workspace} · "
-            f"{self.facts} facts, {self.rules} rules · ", job, ("   F1 help · Ctrl+P commands · Esc cancel", "dim"))
+            f"{self.facts} facts, {self.rules} rules · ", *((self.embedding, "yellow"), " · ") * bool(self.embedding),
+            job, ("   F1 help · Ctrl+P commands · Esc cancel", "dim"))

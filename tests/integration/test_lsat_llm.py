@@ -204,3 +204,13 @@ def test_a_question_the_solver_cannot_decide_is_left_to_the_model_unverified(oll
     assert (letter, detail["verified"], detail["question_type"]) == ("A", False, None)
     sent = chats(ollama_server)
     assert len(sent) == 1 and sent[0].format is None      # no program: nothing for Z3 to decide
+
+
+def test_a_model_timeout_moves_on_to_the_next_attempt_as_for_prove(ollama_server, llm):
+    llm.settings.llm_timeout, llm.settings.llm_retries = 0.5, 0
+    ollama_server.fail("slow", delay=3)
+    ollama_server.reply(json.dumps(ORDER_PROGRAM))
+    question = "Which one of the following could be the seating, from seat 1 through seat 3?"
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    assert (letter, detail["attempts"]) == ("B", 2)
+    assert "did not answer within 0.5 s" in detail["errors"][0]

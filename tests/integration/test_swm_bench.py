@@ -14,30 +14,52 @@ STORY = ("James took his son Francisco out on a hunting trip. Natasha, Francisco
 RULE = "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A."
 
 
-def test_bench_extracts_per_sentence_and_runs_the_model_alone_beside_sym(ollama_server, tmp_path):
+def _data(tmp_path) -> str:
     folder = tmp_path / "data" / "clutrr"
     folder.mkdir(parents=True)
     (folder / "eval.json").write_text(json.dumps([{"query": STORY, "rule": [RULE],
                                                    "answer": "Natasha is the granddaughter of James."}]))
+    return str(tmp_path / "data")
+
+
+def test_bench_extracts_pair_by_pair_and_runs_the_model_alone_beside_sym(ollama_server, tmp_path):
     ollama_server.reply("Francisco is James's son and Natasha is his daughter.\n"
-                        "Answer: Natasha is the granddaughter of James.", when=lambda r: "Question" in r.last_user)
-    ollama_server.reply("Francisco is the son of James.\nJames is the father of Francisco.\n"
-                        "Natasha is the daughter of Francisco.\nBob is the son of Zed.", when="Relations:")
+                        "Answer: Natasha is the granddaughter of James.", when=lambda r: "Question" in r.last_user
+                        and "Questions:" not in r.last_user)
+    ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
+                        when=lambda r: ", so " in r.last_user)
+    ollama_server.reply(json={"1. James, Francisco, son": "Francisco is James's son",
+                              "2. Francisco, Natasha, daughter": "Natasha is Francisco's daughter"}, when="Questions:")
     out, err = io.StringIO(), io.StringIO()
-    code = run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+    code = run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
                    baseline="llm")
     assert code == 0, err.getvalue()
     sym, alone = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"]) == ("sym", 1, 1, 1)
+    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"], sym["fallback"]) == ("sym", 1, 1, 2, 0)
     assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
     assert sym["failures"] == {} and sym["failed_calls"] == 0 and "cached_calls" in sym
-    extraction = [c for c in ollama_server.chats if "Relations:" in c.last_user]
-    assert len(extraction) == 1                                               # the story's sentences in one call
-    assert ("Story: James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter"
-            in extraction[0].last_user)
-    assert "Relations: daughter, granddaughter, son" in extraction[0].last_user   # the rules' relations offered
-    assert "If B" not in extraction[0].last_user                              # rules are not story context
+    step1 = [c for c in ollama_server.chats if "Questions:" in c.last_user and ", so " not in c.last_user]
+    assert len(step1) == 1                                                     # the whole story in one call
+    assert "Story: James took his son Francisco out on a hunting trip." in step1[0].last_user
+    assert "If B" not in step1[0].last_user and "How is" not in step1[0].last_user   # rules and question are not story
+
+
+def test_an_item_sym_leaves_undecided_falls_back_to_the_model_alone_and_is_counted_apart(ollama_server, tmp_path):
+    ollama_server.reply("Answer: Natasha is the granddaughter of James.", when=lambda r: "Question" in r.last_user
+                        and "Questions:" not in r.last_user)
+    ollama_server.reply(json={"1. James, Francisco, son": "neither", "2. Francisco, Natasha, daughter": "neither"},
+                        when="Questions:")
+    out, err = io.StringIO(), io.StringIO()
+    run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+            model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
+    sym = json.loads(out.getvalue())
+    assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 2)
+    out = io.StringIO()
+    run_swm(_data(tmp_path / "again"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+            model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
+            fallback=False)
+    assert json.loads(out.getvalue())["correct"] == 0                        # without it: undecided is wrong
 
 
 def test_bench_text_table_counts_a_story_the_model_cannot_read_as_a_failure(ollama_server, tmp_path):

@@ -3,6 +3,7 @@ printed clauses read back as themselves, and three-valued truth agrees with `hol
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,17 +88,19 @@ def programs(draw):
     return domain, arity, facts, rules
 
 
-def engine_for(facts, rules) -> tuple[Engine, dict[str, Rule]]:
+def engine_for(facts, rules, dense: bool = False) -> tuple[Engine, dict[str, Rule]]:
     engine = Engine()
+    engine.dense_from = engine.dense_after = 0 if dense else 10**12  # set-at-a-time (numpy), or tuples
     ids = engine.add_program(list(facts) + list(rules))
     return engine, dict(zip(ids, rules))
 
 
+@pytest.mark.parametrize("dense", [False, True], ids=["tuples", "dense"])
 @QUICK
 @given(programs())
-def test_semi_naive_engine_derives_the_naive_model(program):
+def test_semi_naive_engine_derives_the_naive_model(dense, program):
     _domain, _arity, facts, rules = program
-    engine, by_id = engine_for(facts, rules)
+    engine, by_id = engine_for(facts, rules, dense)
     result = engine.infer()
     expected = naive.model(facts, rules)
     assert result.complete
@@ -109,11 +112,12 @@ def test_semi_naive_engine_derives_the_naive_model(program):
     assert found == naive.violations(expected, constraints)
 
 
+@pytest.mark.parametrize("dense", [False, True], ids=["tuples", "dense"])
 @QUICK
 @given(programs())
-def test_every_derived_fact_has_a_proof_from_earlier_steps(program):
+def test_every_derived_fact_has_a_proof_from_earlier_steps(dense, program):
     _domain, _arity, facts, rules = program
-    engine, by_id = engine_for(facts, rules)
+    engine, by_id = engine_for(facts, rules, dense)
     engine.infer()
     model = set(engine.facts())
     for fact in engine.facts(derived=True):
@@ -138,11 +142,12 @@ def test_every_derived_fact_has_a_proof_from_earlier_steps(program):
         assert naive.ground(d.rule.head, binding) == fact
 
 
+@pytest.mark.parametrize("dense", [False, True], ids=["tuples", "dense"])
 @QUICK
 @given(programs(), st.integers(0, 4))
-def test_a_step_limit_gives_part_of_the_model(program, limit):
+def test_a_step_limit_gives_part_of_the_model(dense, program, limit):
     _domain, _arity, facts, rules = program
-    engine, _ = engine_for(facts, rules)
+    engine, _ = engine_for(facts, rules, dense)
     full = engine.infer()
     model = set(engine.facts())
     partial = engine.infer(max_steps=limit)
@@ -156,11 +161,12 @@ def test_a_step_limit_gives_part_of_the_model(program, limit):
     assert set(engine.facts()) == model
 
 
+@pytest.mark.parametrize("dense", [False, True], ids=["tuples", "dense"])
 @QUICK
 @given(programs(), st.booleans())
-def test_truth_agrees_with_holds(program, open_world):
+def test_truth_agrees_with_holds(dense, program, open_world):
     domain, arity, facts, rules = program
-    engine, _ = engine_for(facts, rules)
+    engine, _ = engine_for(facts, rules, dense)
     model = naive.model(facts, rules)
     for pred, n in arity.items():
         for args in ([(a,) for a in domain] if n == 1 else [(a, b) for a in domain for b in domain]):

@@ -72,7 +72,7 @@ async def test_an_error_notifies_and_changes_nothing(make_app):
         await type_turn(pilot, "p(a).")
         await idle(pilot)
         before = dict(app.shell.memory.items)
-        await type_turn(pilot, "q(b). r(")
+        await type_turn(pilot, "q(b). r(.")   # ends like a clause, so it is one turn (and a bad one)
         await idle(pilot)
         assert app.shell.memory.items == before
         assert app.query_one("#facts", DataTable).row_count == 1

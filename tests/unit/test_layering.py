@@ -72,3 +72,70 @@ def test_help_and_version_import_no_heavy_library():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+# -- duck typing: core/ must not reach into the front-end's Context either ---------------------
+
+# Context members a library may legitimately name for its own things (a memory, an emit callback,
+# a cancel event, a session log, a run id, a path …)
+SHARED = {"memory", "settings", "emit", "cancel", "session", "source", "base_dir", "run_id", "path",
+          "progress", "check_cancel", "llm", "workspaces"}
+CONTEXT_NAMES = {"ctx", "context"}
+
+
+def context_members() -> set[str]:
+    """The names repl.context.Context defines (fields, properties, methods)."""
+    tree = ast.parse((ROOT / "repl" / "context.py").read_text())
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Context"]
+    names = set()
+    for node in cls.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+    return names
+
+
+def front_end_uses(path: Path, members: set[str]) -> list[str]:
+    """Places in one core module that use a shell's Context: a parameter named ctx, an attribute
+    of something named ctx/context that a Context has, or a member only a Context has (by
+    attribute or by getattr/setattr/hasattr with its name), reached on anything but self."""
+    own = members - SHARED
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        where = f"{name}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.arguments):
+            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
+                if arg is not None and arg.arg == "ctx":
+                    found.append(f"{where}: parameter ctx")
+        elif isinstance(node, ast.Attribute):
+            base = node.value.id if isinstance(node.value, ast.Name) else None
+            if base in CONTEXT_NAMES and (base == "ctx" or node.attr in members):
+                found.append(f"{where}: {base}.{node.attr}")
+            elif node.attr in own and base not in ("self", "cls"):
+                found.append(f"{where}: .{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "setattr", "hasattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and node.args[1].value in own):
+            found.append(f"{where}: {node.func.id}(…, {node.args[1].value!r})")
+    return found
+
+
+def test_core_never_reaches_into_the_front_ends_context():
+    members = context_members()
+    assert {"registry", "_llm", "session", "workspaces"} <= members     # the scan knows what to look for
+    offenders = [use for path in sorted((ROOT / "core").rglob("*.py")) for use in front_end_uses(path, members)]
+    assert offenders == []
+
+
+def test_the_context_scan_catches_duck_typing(tmp_path):
+    members = context_members()
+    sample = tmp_path / "sample.py"
+    sample.write_text("def steer(ctx, cmd):\n    return ctx.settings\n\n"
+                      "def build(context):\n    return context.registry\n\n"
+                      "def peek(shell):\n    return getattr(shell, '_llm', None), shell.policy_state\n\n"
+                      "class Fine:\n    def __init__(self, context: str):\n        self._llm = context.strip()\n")
+    uses = [u.split(": ", 1)[1] for u in front_end_uses(sample, members)]
+    assert sorted(uses) == sorted(["parameter ctx", "ctx.settings", "context.registry", "getattr(…, '_llm')",
+                                   ".policy_state"])

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from core.events import PolicyApplied, TraceNode, Warning
-from core.reason.policy import run_hints
-from core.reason.policy.apply import policy_state
+from repl.steering import policy_state, run_hints
 from repl.dispatcher import MemoryOptions, Shell, open_shell
 from repl.registry import Command
 from repl.results import Result

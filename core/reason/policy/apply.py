@@ -1,26 +1,26 @@
-"""Applying policies to one command run: match, order, report, run on a copy, score, restore.
+"""Applying policies to one run: which rules match, in what order, what they set, how a run
+is scored. The front-end (repl/steering.py) wraps each command with these pieces; everything
+here takes explicit inputs and knows no shell.
 
 Order (later wins): lower `priority` first, then fewer filter keys before more (the more
 specific rule wins), then file order. Two matching rules that set one attribute to
 different values are a conflict: reported as a Warning, the later rule's value holds.
 Setting attributes go to a copy of the settings used for this run only; other attributes
-are hints the command reads with `run_hints(ctx)`. With no rules this costs one stat().
+are hints for the command. With no rules this costs one stat().
 """
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from core.errors import Cancelled, UserError
-from core.events import PolicyApplied, TraceNode, Warning
+from core.events import Warning
 from core.reason.policy.rules import PolicyBook, PolicyRule
 
-# commands that manage the shell itself are never steered nor counted as runs
-EXEMPT_COMMANDS = frozenset({"/policy", "/rate", "/workspace", "/workspaces"})
-EXEMPT_GROUPS = frozenset({"shell", "session"})
+Warn = Callable[[Warning], None]
 # settings recorded with every run (so stats can compare values a rule did not set)
 RECORDED = ("model", "temperature", "max_steps", "proof_attempts", "proof_timeout", "world")
 
@@ -89,7 +89,7 @@ def plan(rules: list[PolicyRule], attributes: dict) -> Plan:
 
 
 class PolicyState:
-    """One shell's policies: the current workspace's book, the log (opened lazily), the last run."""
+    """One shell's policies: the current workspace's book, the log (opened lazily), the shell id."""
 
     def __init__(self):
         self.book: PolicyBook | None = None
@@ -97,25 +97,17 @@ class PolicyState:
         self.store = None
         self.shell = uuid.uuid4().hex[:12]
 
-    def paths(self, ctx) -> tuple[Path | None, Path | None]:
-        """(policies.yaml, policy.sqlite) of the workspace; (None, None) for in-process memory."""
-        if getattr(ctx, "workspaces", None) is None:
-            return None, None
-        from core.memory.workspace import workspace_dir
-
-        directory = workspace_dir(ctx.memory.workspace)
-        return directory / "policies.yaml", directory / "policy.sqlite"
-
-    def book_for(self, ctx) -> PolicyBook:
-        """The book of the workspace in use (re-read only when the file changed)."""
-        name = getattr(ctx.memory, "workspace", "default")
-        if self.book is None or name != self.workspace:
+    def book_for(self, workspace: str, directory: Path | None, emit: Warn) -> PolicyBook:
+        """The book of `workspace` (policies.yaml in `directory`; in the process only when None),
+        re-read only when the file changed; a file that no longer reads is reported to `emit`."""
+        if self.book is None or workspace != self.workspace:
             if self.store is not None:
                 self.store.close()
                 self.store = None
-            self.book, self.workspace = PolicyBook(self.paths(ctx)[0]), name
+            self.book = PolicyBook(directory / "policies.yaml" if directory is not None else None)
+            self.workspace = workspace
         if self.book.refresh():
-            ctx.emit(Warning(self.problem()))
+            emit(Warning(self.problem()))
         return self.book
 
     def problem(self) -> str:
@@ -127,131 +119,72 @@ class PolicyState:
         where = book.path or "policies.yaml"
         return f"policies not reloaded from {where}: {book.error.message}; {meanwhile} until it is fixed"
 
-    def store_for(self, ctx):
+    def store_for(self, workspace: str, directory: Path | None, emit: Warn):
+        """The run log of `workspace` (policy.sqlite in `directory`; in memory when None)."""
         if self.store is None:
             from core.reason.policy.store import PolicyStore
 
-            self.book_for(ctx)
-            self.store = PolicyStore(self.paths(ctx)[1])
+            self.book_for(workspace, directory, emit)
+            self.store = PolicyStore(directory / "policy.sqlite" if directory is not None else None)
         return self.store
 
 
-def policy_state(ctx) -> PolicyState:
-    state = getattr(ctx, "policy_state", None)
-    if state is None:
-        state = PolicyState()
-        ctx.policy_state = state
-    return state
-
-
-def steer(ctx, cmd, arg: str):
-    """Run `cmd.handler(ctx, arg)` under the workspace's policies (the dispatcher's hook)."""
-    state = policy_state(ctx)
-    book = state.book_for(ctx)    # read (when changed) before any command, so a bad file is reported at once
-    if cmd.name in EXEMPT_COMMANDS or getattr(cmd, "group", "") in EXEMPT_GROUPS:
-        return cmd.handler(ctx, arg)
-    if book.error is not None and not book.reported_now:
-        ctx.emit(Warning(f"policies.yaml still has an error (/policy list shows it); "
-                         f"{'older rules' if book.rules else 'no rules'} in force"))
-    if not book.rules:
-        return cmd.handler(ctx, arg)
-    return _steered_run(ctx, state, book, cmd, arg)
-
-
-def _goal_type(ctx, book: PolicyBook, text: str) -> str:
+def goal_type(book: PolicyBook, text: str, llm, emit: Warn) -> str:
+    """The goal type of a run's text: the user's keywords, then (classifier llm) the model via
+    `llm` (a callable returning one, asked only then); a failing model falls back to keywords."""
     from core.reason.policy.classify import classify_goal
 
-    llm = None
-    if book.head.classifier == "llm" and text.strip():
-        llm = ctx.llm
+    model = llm() if book.head.classifier == "llm" and text.strip() else None
     try:
-        return classify_goal(text, user=book.head.classify, llm=llm, types=book.head.goal_types)[0]
+        return classify_goal(text, user=book.head.classify, llm=model, types=book.head.goal_types)[0]
     except UserError as err:   # the model is away or answered nonsense: fall back to keywords
-        ctx.emit(Warning(f"goal classifier failed ({err.message}); using keywords"))
+        emit(Warning(f"goal classifier failed ({err.message}); using keywords"))
         return classify_goal(text, user=book.head.classify)[0]
 
 
-def _steered_run(ctx, state: PolicyState, book: PolicyBook, cmd, arg: str):
-    from core.reason.policy.classify import run_attributes
-    from core.reason.policy.store import score_result
-
-    run = ctx.new_run(cmd.name.lstrip("/") or "run")
-    attributes = run_attributes(cmd.name, arg, workspace=getattr(ctx.memory, "workspace", "default"),
-                                source=getattr(ctx, "source", "typed"), goal_type=_goal_type(ctx, book, arg))
-    steps = plan(book.rules, attributes)
-    original = ctx.settings
-    run_settings = original.model_copy(deep=True)
+def run_settings(original, steps: Plan, emit: Warn):
+    """A copy of `original` with the plan's settings set; one that does not validate is dropped
+    from `steps.settings` with a warning."""
+    settings = original.model_copy(deep=True)
     for key, value in list(steps.settings.items()):
         try:
-            setattr(run_settings, key, value)
+            setattr(settings, key, value)
         except ValueError as err:  # pydantic's ValidationError is a ValueError
-            ctx.emit(Warning(f"policy could not set {key}={value}: {err}"))
+            emit(Warning(f"policy could not set {key}={value}: {err}"))
             steps.settings.pop(key)
-    effective = {k: getattr(run_settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
-    store = state.store_for(ctx)
-    run_row = store.start_run(run, cmd.name, arg, attributes, effective, shell=state.shell)
-    _announce(ctx, store, run_row, run, steps)
-
-    before = run_settings.model_dump()
-    ctx.settings, ctx.run_attributes, ctx.run_id = run_settings, dict(steps.hints), run
-    _repoint_llm(ctx, original, run_settings)
-    started = time.monotonic()
-    result, error = None, None
-    try:
-        result = cmd.handler(ctx, arg)
-        return result
-    except BaseException as err:
-        error = err
-        raise
-    finally:
-        # what the command itself set (not what the policies set) outlives the run
-        for key, value in run_settings.model_dump().items():
-            if value != before[key]:
-                setattr(original, key, value)
-        ctx.settings, ctx.run_attributes, ctx.run_id = original, {}, None
-        _repoint_llm(ctx, run_settings, original)
-        seconds = time.monotonic() - started
-        if error is None:
-            score, detail = score_result(result)
-            store.finish_run(run_row, ok=bool(getattr(result, "ok", True)), status=detail.get("status"),
-                             seconds=seconds)
-            store.add_outcome(run_row, "auto", score, detail)
-            if getattr(result, "ok", True):
-                judge_run(ctx, store, run_row, arg, result)
-        elif isinstance(error, Cancelled):
-            store.finish_run(run_row, ok=False, status="cancelled", seconds=seconds)
-        else:
-            message = error.message if isinstance(error, UserError) else type(error).__name__
-            store.finish_run(run_row, ok=False, status="error", seconds=seconds)
-            store.add_outcome(run_row, "auto", 0.0, {"ok": False, "error": message})
+    return settings
 
 
-def _repoint_llm(ctx, old, new) -> None:
-    """The shell's LLM keeps the settings object it was built with; point it at the run's
-    copy (and back) so a steered temperature or timeout takes effect without a rebuild."""
-    llm = getattr(ctx, "_llm", None)
-    if llm is not None and getattr(llm, "settings", None) is old:
-        llm.settings = new
+def effective(settings, steps: Plan) -> dict:
+    """What a run is recorded with: the RECORDED settings, the ones the plan set, its hints."""
+    return {k: getattr(settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
 
 
-def _announce(ctx, store, run_row: int, run: str, steps: Plan) -> None:
-    """Log, emit and trace each application; report conflicts."""
-    session = getattr(ctx, "session", None)
-    for i, app in enumerate(steps.applications, start=1):
-        store.log_application(run_row, run, app.rule.name, app.rule.target, app.changes, app.overridden)
-        ctx.emit(PolicyApplied(run, app.rule.name, app.rule.target, dict(app.changes)))
-        ctx.emit(TraceNode(run, f"policy-{i}", None, "policy", app.label(),
-                           detail=app.rule.summary(), status="overridden" if not app.changes else "applied"))
-        if session is not None:
-            # the recorder keeps memory events only; write the application beside them
-            session.write("note", kind="policy", input=getattr(session, "current_input", None), run=run,
-                          rule=app.rule.name, target=app.rule.target, changes=app.changes,
-                          overridden=app.overridden)
-    for conflict in steps.conflicts:
-        ctx.emit(Warning(str(conflict)))
-        if session is not None:
-            session.write("note", kind="policy.conflict", input=getattr(session, "current_input", None), run=run,
-                          attribute=conflict.attribute, winner=conflict.winner, loser=conflict.loser)
+def keep_own_changes(run: dict, before: dict, original) -> None:
+    """What the command itself changed in its run's settings (`run` vs `before`, both dumps)
+    outlives the run: it is set on `original`."""
+    for key, value in run.items():
+        if value != before[key]:
+            setattr(original, key, value)
+
+
+def finish(store, run_row: int, result, error: BaseException | None, seconds: float) -> bool:
+    """Record how a run ended (its automatic score); True when it succeeded (worth judging)."""
+    from core.reason.policy.store import score_result
+
+    if error is None:
+        score, detail = score_result(result)
+        ok = bool(getattr(result, "ok", True))
+        store.finish_run(run_row, ok=ok, status=detail.get("status"), seconds=seconds)
+        store.add_outcome(run_row, "auto", score, detail)
+        return ok
+    if isinstance(error, Cancelled):
+        store.finish_run(run_row, ok=False, status="cancelled", seconds=seconds)
+    else:
+        message = error.message if isinstance(error, UserError) else type(error).__name__
+        store.finish_run(run_row, ok=False, status="error", seconds=seconds)
+        store.add_outcome(run_row, "auto", 0.0, {"ok": False, "error": message})
+    return False
 
 
 # -- the optional LLM judge -----------------------------------------------------------------
@@ -262,33 +195,19 @@ RUBRIC = """You grade one answer of a reasoning assistant. Score 1-5:
 Reply with JSON {"score": N, "reason": "one sentence"}."""
 
 
-def judge_run(ctx, store, run_row: int, text: str, result) -> float | None:
-    """Score a run with `judge_model` (when set) and store it; failures only warn."""
+def judge(llm, model: str, text: str, answer: dict) -> tuple[float, dict]:
+    """(score 0..1, detail) for `answer` (a result as data) to the request `text`, from `model`
+    through `llm`; raises UserError (LLMError) when the judge fails."""
     import json
 
     from pydantic import BaseModel, Field
-
-    model = getattr(ctx.settings, "judge_model", None)
-    if not model or not text.strip():
-        return None
 
     class Judgement(BaseModel):
         score: int = Field(ge=1, le=5)
         reason: str = ""
 
-    to_dict = getattr(result, "to_dict", None)
-    answer = json.dumps(to_dict() if callable(to_dict) else {}, default=str, ensure_ascii=False)[:4000]
+    shown = json.dumps(answer, default=str, ensure_ascii=False)[:4000]
     messages = [{"role": "system", "content": RUBRIC},
-                {"role": "user", "content": f"Request:\n{text}\n\nAnswer (as data):\n{answer}"}]
-    original = ctx.settings
-    ctx.settings = original.model_copy(update={"model": model})
-    try:
-        verdict = ctx.llm.json(messages, Judgement, purpose="policy.judge")
-    except UserError as err:
-        ctx.emit(Warning(f"judge {model} failed: {err.message}"))
-        return None
-    finally:
-        ctx.settings = original
-    score = (verdict.score - 1) / 4
-    store.add_outcome(run_row, "judge", score, {"model": model, "rating": verdict.score, "reason": verdict.reason})
-    return score
+                {"role": "user", "content": f"Request:\n{text}\n\nAnswer (as data):\n{shown}"}]
+    verdict = llm.json(messages, Judgement, purpose="policy.judge", model=model)
+    return (verdict.score - 1) / 4, {"model": model, "rating": verdict.score, "reason": verdict.reason}

@@ -353,11 +353,12 @@ def _quantified(b: Builder, variables: list, implies, constraint, where: str, ki
     return names, consts, body
 
 
-def build(program: Program, ctx=None) -> Built:
-    """Declare and build every expression of a program; raises BuildError on the first problem."""
+def build(program: Program, z3_context=None) -> Built:
+    """Declare and build every expression of a program (in `z3_context`, a fresh one by default);
+    raises BuildError on the first problem."""
     import z3
 
-    env = declare(program, ctx)
+    env = declare(program, z3_context)
     background = []
     for i, entry in enumerate(program.knowledge_base):
         where = f"knowledge_base[{i}]"

@@ -57,11 +57,11 @@ def is_bool(sort) -> bool:
     return sort.kind() == z3.Z3_BOOL_SORT
 
 
-def declare(program: Program, ctx=None) -> Env:
+def declare(program: Program, z3_context=None) -> Env:
     """Sorts, constants, functions and variables of a program, as Z3 objects."""
     import z3
 
-    ctx = ctx or z3.Context()
+    ctx = z3_context or z3.Context()
     env = Env(ctx)
     builtin = {"Bool": z3.BoolSort(ctx), "Int": z3.IntSort(ctx), "Real": z3.RealSort(ctx)}
     for alias, base in BUILTIN_SORTS.items():

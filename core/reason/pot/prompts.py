@@ -1,5 +1,5 @@
 """Prompts for /prove QUESTION: the DSL explained with one worked example, the question and
-the relevant working memory, and the interpreter's error fed back."""
+the relevant working memory (errors go back through LLM.json_with_repair)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,3 @@ def first_messages(question: str, memory: list[str]) -> list[dict]:
             {"role": "assistant", "content": EXAMPLE},
             {"role": "user", "content": user}]
 
-
-def feedback(error: str) -> str:
-    return (f"The interpreter rejected that program: {error}\n"
-            "Write the whole program again with this fixed. Answer with the JSON only.")

@@ -36,24 +36,26 @@ def _name(words: list[str]) -> str:
     return "_".join(w.lower() for w in words)
 
 
-def candidates(sentence: str) -> list[Const]:
-    """Constants mentioned in `sentence`, in order of first mention, without repeats."""
+def _scan(sentence: str) -> list[tuple[Const, str, str]]:
+    """(value, kind, as written) for each thing mentioned: kind "name" (capitalised or [marked]
+    words, "Box 3"), "number", "phrase" (a definite noun phrase or its head), "word" (a bare noun,
+    only when fewer than two other things are found); in order of first mention, no repeats."""
     tokens = _TOKEN.findall(sentence)
-    found: list[Const] = []
+    found: list[tuple[Const, str, str]] = []
 
-    def add(value: Const) -> None:
-        if value != "" and value not in found:
-            found.append(value)
+    def add(value: Const, kind: str, written: str) -> None:
+        if value != "" and all(value != f[0] for f in found):
+            found.append((value, kind, written))
 
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.startswith("["):                          # CLUTRR marks names: [Jenny]
-            add(_name(tok[1:-1].split()))
+            add(_name(tok[1:-1].split()), "name", tok[1:-1])
             i += 1
             continue
         if tok.isdigit():
-            add(int(tok))
+            add(int(tok), "number", tok)
             i += 1
             continue
         word = _word(tok)
@@ -66,24 +68,35 @@ def candidates(sentence: str) -> list[Const]:
             if i + 1 < len(tokens) and tokens[i + 1].isdigit():  # Box 3 → box_3
                 i += 1
                 run.append(tokens[i])
-            add(_name(run))
+            add(_name(run), "name", " ".join(run))
             i += 1
             continue
         if word.lower() == "the":
             phrase = _noun_phrase(tokens[i + 1:])
             if phrase:
-                add(" ".join(phrase))
+                add(" ".join(phrase), "phrase", "the " + " ".join(phrase))
                 if len(phrase) > 1:
-                    add(phrase[-1])                     # the head noun alone, in case the model wants it
+                    add(phrase[-1], "phrase", phrase[-1])   # the head noun alone, in case the model wants it
         i += 1
     # bare nouns ("Bob likes jazz"): with fewer than two things found, any other content word may be one
     for tok in tokens if len(found) < 2 else ():
         low = _word(tok).lower()
         if low.isalpha() and len(low) > 2 and low not in _STOP and not low.endswith("ly") and \
-                not tok[:1].isupper() and low not in found and not any(
-                    isinstance(f, str) and low in f.split(" ") for f in found):
-            add(low)
+                not tok[:1].isupper() and all(low != f[0] for f in found) and not any(
+                    isinstance(f[0], str) and low in f[0].split(" ") for f in found):
+            add(low, "word", low)
     return found
+
+
+def candidates(sentence: str) -> list[Const]:
+    """Constants mentioned in `sentence`, in order of first mention, without repeats."""
+    return [value for value, _kind, _written in _scan(sentence)]
+
+
+def names(sentence: str) -> list[tuple[str, str]]:
+    """The named things of `sentence` as (constant, the words as written): "[Jenny]" →
+    ("jenny", "Jenny"), "Box 3" → ("box_3", "Box 3")."""
+    return [(str(value), written) for value, kind, written in _scan(sentence) if kind == "name"]
 
 
 def _noun_phrase(tokens: list[str]) -> list[str]:

@@ -33,6 +33,8 @@ class Score:
     tokens: int = 0
     seconds: float = 0.0
     failures: dict[str, int] = field(default_factory=dict)   # error message → count
+    fallback: int = 0             # items the reasoner left undecided, answered by the model alone
+    fallback_correct: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -47,6 +49,7 @@ class Score:
                 "correct": self.correct, "accuracy": round(self.accuracy, 4), "llm_calls": self.llm_calls,
                 "cached_calls": self.cached_calls, "failed_calls": self.failed_calls, "tokens": self.tokens,
                 "seconds": round(self.seconds, 3), "seconds_per_item": round(self.seconds_per_item, 3),
+                "fallback": self.fallback, "fallback_correct": self.fallback_correct,
                 "failures": dict(self.failures)}
 
 
@@ -112,8 +115,10 @@ def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, 
 
 
 def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: bool = True,
-             limit: int | None = None, progress=None, baseline: bool = False) -> Score:
-    """Score one dataset: sym (tell + ask), or with `baseline` the model alone."""
+             limit: int | None = None, progress=None, baseline: bool = False, fallback: bool = False) -> Score:
+    """Score one dataset: sym (tell + ask), or with `baseline` the model alone. With `fallback`
+    (and a model), an item sym leaves undecided — no answer derived — is answered as the model
+    alone would (as `/ask` falls back to an unverified answer); the score counts those apart."""
     problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
     score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
     calls0, cached0, tokens0 = _counts(llm)
@@ -130,8 +135,16 @@ def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: 
             score.failures[err.message[:80]] = score.failures.get(err.message[:80], 0) + 1
             score.failed_calls += isinstance(err, LLMError) and err.reason != "bad-output"
             text = ""
+        guessed = False
+        if not text.strip() and fallback and not baseline and llm is not None and problem.dataset != "lsat-ar":
+            try:
+                text, guessed = baseline_answer(problem, llm), True
+            except UserError as err:
+                score.failures["fallback: " + err.message[:70]] = score.failures.get(err.message[:70], 0) + 1
+        score.fallback += guessed
         if datasets.is_correct(problem, text):
             score.correct += 1
+            score.fallback_correct += guessed
         if progress is not None:
             progress(n, len(problems))
     score.seconds = time.perf_counter() - start

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from core.logic.terms import Atom, Rule
-from core.reason.swm import prompts
+from core.reason.swm import pairs, prompts
 from core.reason.swm.candidates import candidates, choices, shown
 from core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from core.reason.swm.choice import goal as check_goal
@@ -26,6 +26,10 @@ _PRONOUN = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", r
 _GENERAL = re.compile(r"\b(if|when|whenever|all|every|each|any|always|never|usually|often|generally|typically|most|"
                       r"some|no|nobody|none|everyone|everybody|everything|anyone|anything|someone|something|"
                       r"things|people|whoever|whatever|unless)\b", re.I)
+# A sentence that opens like a general statement ("If …", "Every …") is read as one when no
+# relation between its names was chosen; other sentences with names are not read twice.
+_RULE_START = re.compile(r"\s*(if|when|whenever|all|every|each|any|no|nobody|none|everyone|everybody|anyone|"
+                         r"someone|something|things|people|whoever|unless)\b", re.I)
 BATCH = 4                   # specific sentences read together in one call
 
 
@@ -105,6 +109,11 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
+    for reading in _read_pairs(llm, [s for s in sentences if candidates(s)], predicates, templates, tally):
+        if reading.clauses or not _RULE_START.match(reading.sentence):   # else: read as a general statement
+            out[reading.sentence] = reading
+            if node is not None:
+                node(reading.sentence, reading.problem)
 
     def flush() -> None:
         if batch:
@@ -115,6 +124,8 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
             batch.clear()
 
     for at, sentence in enumerate(sentences):
+        if sentence in out:
+            continue
         if candidates(sentence) and not _GENERAL.search(sentence):
             batch.append(sentence)
             if len(batch) == BATCH:
@@ -128,6 +139,21 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
             node(sentence, reading.problem)
     flush()
     return [out[s] for s in sentences]
+
+
+def _read_pairs(llm, sentences: list[str], predicates, templates, tally: Tally) -> list[Reading]:
+    """Sentences where two named things meet, when the memory has two-place relations: the model
+    fills "A ___ B" from the relations' phrases for every ordered pair (pairs.py)."""
+    menu = pairs.relations(predicates, templates)
+    if not menu or not sentences:
+        return []
+    chosen = pairs.choose(llm, sentences, menu, tally=tally)
+    readings = []
+    for at in sorted(chosen.asked):
+        facts = chosen.facts.get(at, [])
+        problem = "" if facts else (chosen.problem or "the model chose no relation between its named things")
+        readings.append(Reading(sentences[at], [("fact", a) for a in facts], problem))
+    return readings
 
 
 def _read_statements(llm, sentence: str, before: str | None, schema, predicates, templates, tally) -> Reading:

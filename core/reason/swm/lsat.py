@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.errors import Cancelled, UserError
+from core.errors import UserError
 from core.events import Emit, TraceNode, ignore
 
 LETTERS = "ABCDE"
@@ -179,43 +179,23 @@ def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset]:
 
 
 def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str, detail: dict):
-    """(statuses, undecided letters) from the first program that checks, or None after `attempts`
-    tries; each interpreter error goes back to the model."""
-    from core.llm import LLMError
-    from core.reason.pot.build import build
-    from core.reason.pot.interpret import run
-    from core.reason.pot.prompts import feedback
-    from core.reason.pot.schema import Program, program_json_schema
+    """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
+    loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
+    `detail` gets the attempts made and each failed attempt's error."""
+    from core.reason.pot.writer import NoProgram
+    from core.reason.pot.writer import write_program as written_by
 
     letters = LETTERS[:len(problem.options)]
-    messages = program_messages(problem)
-    for n in range(1, attempts + 1):
-        detail["attempts"] = n
-        node = f"a{n}"
-        program = None
-        try:
-            program = llm.json_with_repair(messages, Program, purpose="bench.lsat.program", attempts=1,
-                                           format=program_json_schema())
-            report = run(program, timeout_ms=timeout_ms, built=build(program))
-            statuses, undecided = _statuses(report, letters)
-        except LLMError as err:
-            if err.reason != "bad-output":
-                raise
-            error = err.message
-        except Cancelled:
-            raise
-        except UserError as err:    # a build error, an inconsistent KB, options not matched, a Z3 timeout
-            error = str(err)
-        else:
-            summary = ", ".join(f"{x}: {s}" for x, s in statuses.items())
-            emit(TraceNode(run_id, node, "q", "lsat.attempt", f"attempt {n}", summary, "ok"))
-            return statuses, undecided
-        detail["errors"].append(error)
-        emit(TraceNode(run_id, node, "q", "lsat.attempt", f"attempt {n}", error, "failed"))
-        if program is not None:
-            messages = messages + [{"role": "assistant", "content": program.model_dump_json(exclude_defaults=True)}]
-        messages = messages + [{"role": "user", "content": feedback(error)}]
-    return None
+    try:
+        found = written_by(llm, program_messages(problem), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
+                           kind="lsat.attempt", purpose="bench.lsat.program", emit=emit,
+                           accept=lambda report: _statuses(report, letters),
+                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
+    except NoProgram as err:
+        detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
+        return None
+    detail["attempts"], detail["errors"] = found.attempts, list(found.errors)
+    return found.outcome
 
 
 def pick(problem, llm, letters: list[str]) -> str:

@@ -111,6 +111,86 @@ def restate_repair(previous: list[dict], reply: str, problem: str) -> list[dict]
                                         "Write only the facts, one per line, like: Tarn is the mib of Zell."}]
 
 
+_PAIR_STORY = ("Zell took her mib Tarn to the fep, and Tarn thanked his wug. Quiv, Tarn's dax, was proud of "
+               "her plon Tarn and met Fep later.")
+_PAIR_PAIRS = (("Tarn", "Zell", "mib"), ("Zell", "Tarn", "wug"), ("Quiv", "Tarn", "dax"), ("Tarn", "Quiv", "plon"),
+               ("Quiv", "Fep", "none"), ("Fep", "Quiv", "none"))
+
+
+def _pair_system(possessive: bool) -> str:
+    """The instructions and one worked example (invented words) for pairs.py's questions."""
+    if possessive:
+        form, unit = "\"A is B's ___\" (what A is to B)", "relation word (from the Words list when one fits)"
+        keys = [f"{a} is {b}'s ___" for a, b, _ in _PAIR_PAIRS]
+        answers = [w for _, _, w in _PAIR_PAIRS]
+        menu = "Words: mib, wug, dax, none"
+    else:
+        form, unit = "\"A ___ B\"", "phrase from the Phrases list"
+        keys = [f"{a} ___ {b}" for a, b, _ in _PAIR_PAIRS]
+        answers = [w if w == "none" else f"is the {w} of" for _, _, w in _PAIR_PAIRS]
+        menu = "Phrases: is the mib of | is the wug of | is the dax of | is the plon of | none"
+    reply = ", ".join(f'"{i}. {k}": "{a}"' for i, (k, a) in enumerate(zip(keys, answers), 1))
+    questions = "\n".join(f"{i}. {k}" for i, k in enumerate(keys, 1))
+    return (f"You read a short story and fill in blanks about the people or things named in it.\n"
+            f"Each question is {form}. Choose the one {unit} that makes it true by the story: what\n"
+            f"the story says, or what its words clearly imply. Mind the order of the two names. Choose\n"
+            f"\"none\" when the story does not tell how the two are related. Answer with JSON only: each\n"
+            f"question as the key, your choice as the value.\n\n"
+            f"Example (invented words):\n{menu}\nStory: {_PAIR_STORY}\nQuestions:\n{questions}\n{{{reply}}}")
+
+
+def pair_messages(story: str, choices: list[str], keys: list[str], possessive: bool) -> list[dict]:
+    """Blanks between named things to fill from a list of relation words or phrases (pairs.py)."""
+    menu = f"Words: {', '.join(choices)}" if possessive else f"Phrases: {' | '.join(choices)}"
+    lines = [menu, f"Story: {story}", "Questions:"] + [f"{i}. {key}" for i, key in enumerate(keys, 1)]
+    return [{"role": "system", "content": _pair_system(possessive)}, {"role": "user", "content": "\n".join(lines)}]
+
+
+WHICH_SYSTEM = """You read a short story and say which statements it makes about the people or things
+named in it. Each question names two of them and a relation word, and offers the two ways round
+and "neither". Choose the statement the story says or clearly implies, or "neither" when it says
+neither. Mind who is whose: "her mib Tarn" means Tarn is her mib. Answer with JSON only: each
+question as the key, the chosen statement as the value.
+
+Example (invented words):
+Story: Zell took her mib Tarn to the fep. Quiv, Tarn's dax, met Fep later.
+Questions:
+1. Zell, Tarn, mib: Tarn is Zell's mib | Zell is Tarn's mib | neither
+2. Tarn, Quiv, dax: Quiv is Tarn's dax | Tarn is Quiv's dax | neither
+3. Quiv, Fep, dax: Fep is Quiv's dax | Quiv is Fep's dax | neither
+{"1. Zell, Tarn, mib": "Tarn is Zell's mib", "2. Tarn, Quiv, dax": "Quiv is Tarn's dax",
+ "3. Quiv, Fep, dax": "neither"}"""
+
+
+def which_messages(story: str, lines: list[str]) -> list[dict]:
+    """Which way round the story states each relation (pairs.two_steps, step 1)."""
+    body = "\n".join([f"Story: {story}", "Questions:", *[f"{i}. {line}" for i, line in enumerate(lines, 1)]])
+    return [{"role": "system", "content": WHICH_SYSTEM}, {"role": "user", "content": body}]
+
+
+CONVERSE_SYSTEM = """Each question states how one person is related to another and asks for the same
+relation seen from the other person's side: what is the second person to the first? That is most
+often a different word (a teacher's student, a host's guest); pick the word that fits the second
+person, man or woman, as the story and their name show. Answer "none" when there is no such word.
+Answer with JSON only: each question as the key, one word as the value.
+
+Example:
+Story: Tarn studies with Zell. Quiv hired Fep. Plon stayed at Dax's house.
+Questions:
+1. Tarn is Zell's student, so Zell is Tarn's ___
+2. Fep is Quiv's employee, so Quiv is Fep's ___
+3. Plon is Dax's guest, so Dax is Plon's ___
+{"1. Tarn is Zell's student, so Zell is Tarn's ___": "teacher",
+ "2. Fep is Quiv's employee, so Quiv is Fep's ___": "employer",
+ "3. Plon is Dax's guest, so Dax is Plon's ___": "host"}"""
+
+
+def converse_messages(story: str, keys: list[str]) -> list[dict]:
+    """The other direction of each stated relation (pairs.two_steps, step 2)."""
+    body = "\n".join([f"Story: {story}", "Questions:", *[f"{i}. {k}" for i, k in enumerate(keys, 1)]])
+    return [{"role": "system", "content": CONVERSE_SYSTEM}, {"role": "user", "content": body}]
+
+
 GOAL_SYSTEM = """You read a question and choose the goal a reasoner must check. You do not write logic:
 - "kind": "truth" (a yes/no question or a statement to judge), "values" (asks which things:
   put X where the answer goes), "relation" (how two things are related: args are the two);

@@ -1,0 +1,218 @@
+"""Columnar relations for the dense evaluator: constants interned to small ints, the facts of a
+relation held as numpy columns, membership by a bitmap (small key spaces) or by sorted keys,
+and the vectorised index lookups that joins are made of. This room knows nothing of rules,
+strata or provenance.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+BITMAP_LIMIT = 1 << 26     # key spaces up to this many slots may test membership in a byte map
+BITMAP_SPREAD = 64         # … once the facts and keys tested are at least 1/64 of the space
+MAX_KEY = 1 << 62          # keys are int64: the key space of any relation must stay below this
+CSR_LIMIT = 1 << 24        # single-column indexes over at most this many symbols use offsets
+
+
+class Symbols:
+    """Constants <-> ids. Ids are dense (0..n-1) in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.ids: dict = {}
+        self.values: list = []
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def intern(self, value) -> int:
+        i = self.ids.get(value)
+        if i is None:
+            i = self.ids[value] = len(self.values)
+            self.values.append(value)
+        return i
+
+    def encode(self, column: Iterable) -> np.ndarray:
+        """Ids for a column of values, interning the new ones (the loops run in C but the one
+        over distinct new values)."""
+        column = column if isinstance(column, (list, tuple)) else list(column)
+        ids, values = self.ids, self.values
+        fresh = [v for v in dict.fromkeys(column) if v not in ids] if ids else list(dict.fromkeys(column))
+        ids.update(zip(fresh, range(len(values), len(values) + len(fresh))))
+        values += fresh
+        return np.fromiter(map(ids.__getitem__, column), dtype=np.int64, count=len(column))
+
+    def order_ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """(is_string, rank) per id: `<` holds between two ids of the same kind with lower rank."""
+        values = self.values
+        is_str = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+        rank = np.empty(len(values), dtype=np.int64)
+        strings = sorted((v, i) for i, v in enumerate(values) if isinstance(v, str))
+        numbers = sorted((v, i) for i, v in enumerate(values) if not isinstance(v, str))
+        for r, (_, i) in enumerate(numbers + strings):
+            rank[i] = r
+        return is_str, rank
+
+
+def encode_key(columns: list[np.ndarray], radix: int, n: int) -> np.ndarray:
+    """One int64 per row: the columns read as digits in base `radix` (zeros for no columns)."""
+    if not columns:
+        return np.zeros(n, dtype=np.int64)
+    key = columns[0]
+    for col in columns[1:]:
+        key = key * radix + col
+    return key if len(columns) > 1 else key.astype(np.int64, copy=False)
+
+
+def decode_key(keys: np.ndarray, radix: int, arity: int) -> list[np.ndarray]:
+    out = []
+    for _ in range(arity):
+        keys, digit = np.divmod(keys, radix)
+        out.append(digit)
+    return out[::-1]
+
+
+class Table:
+    """One relation: columns in amortised-doubling buffers, asserted facts first, then derived
+    ones in the order they were found; keys (the whole tuple as one int) for membership."""
+
+    def __init__(self, arity: int, radix: int) -> None:
+        self.arity, self.radix, self.n = arity, radix, 0
+        self._cols = np.zeros((arity, 16), dtype=np.int64)
+        self._keys = np.zeros(16, dtype=np.int64)
+        self.space = radix ** arity
+        self.bitmap: np.ndarray | None = None      # made by `contains` when it pays
+        self._sorted: np.ndarray | None = None   # sorted keys, kept up to date once built
+        self._order: np.ndarray | None = None    # argsort of the keys, for `position`
+        self._indexes: dict[tuple[int, ...], tuple[int, tuple]] = {}
+
+    def col(self, p: int) -> np.ndarray:
+        return self._cols[p, :self.n]
+
+    @property
+    def keys(self) -> np.ndarray:
+        return self._keys[:self.n]
+
+    def append(self, cols: list[np.ndarray], keys: np.ndarray) -> None:
+        k = len(keys)
+        if not k:
+            return
+        need = self.n + k
+        if need > len(self._keys):
+            cap = max(need, 2 * len(self._keys))
+            grown = np.zeros((self.arity, cap), dtype=np.int64)
+            grown[:, :self.n] = self._cols[:, :self.n]
+            self._cols = grown
+            keys_grown = np.zeros(cap, dtype=np.int64)
+            keys_grown[:self.n] = self._keys[:self.n]
+            self._keys = keys_grown
+        for p, col in enumerate(cols):
+            self._cols[p, self.n:need] = col
+        self._keys[self.n:need] = keys
+        self.n = need
+        if self.bitmap is not None:
+            self.bitmap[keys] = True
+        elif self._sorted is not None:
+            self._sorted = np.sort(np.concatenate([self._sorted, np.sort(keys)]), kind="stable")
+
+    def contains(self, keys: np.ndarray) -> np.ndarray:
+        """Which of `keys` are facts of this table."""
+        if self.bitmap is None and self.space <= min(BITMAP_LIMIT, BITMAP_SPREAD * (self.n + len(keys))):
+            self.bitmap = np.zeros(self.space, dtype=bool)
+            self.bitmap[self.keys] = True
+            self._sorted = None
+        if self.bitmap is not None:
+            return self.bitmap[keys]
+        if self._sorted is None:
+            self._sorted = np.sort(self.keys)
+        return sorted_member(self._sorted, keys)
+
+    def position(self, key: int) -> int:
+        """The index of the fact with this key, or -1 (by binary search over the keys' order,
+        built on first use: /why and lookups come after inference, when tables no longer grow)."""
+        if self.bitmap is not None and not self.bitmap[key]:
+            return -1
+        if self._order is None or len(self._order) != self.n:
+            self._order = np.argsort(self.keys, kind="stable")
+        keys = self.keys
+        at = int(np.searchsorted(keys[self._order], key)) if self.n < 64 else self._find(key)
+        return int(self._order[at]) if at < self.n and keys[self._order[at]] == key else -1
+
+    def _find(self, key: int) -> int:
+        order, keys = self._order, self.keys
+        lo, hi = 0, self.n
+        while lo < hi:   # a scalar binary search: no gather of the whole sorted key column
+            mid = (lo + hi) // 2
+            if keys[order[mid]] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def index(self, positions: tuple[int, ...]):
+        """An index on some argument positions, rebuilt when the table has grown."""
+        entry = self._indexes.get(positions)
+        if entry is not None and entry[0] == self.n:
+            return entry[1]
+        cols = [self.col(p) for p in positions]
+        if len(positions) == 1 and self.radix <= CSR_LIMIT:
+            perm = np.argsort(cols[0], kind="stable")
+            offsets = np.zeros(self.radix + 1, dtype=np.int64)
+            np.cumsum(np.bincount(cols[0], minlength=self.radix), out=offsets[1:])
+            idx = ("csr", offsets, perm)
+        else:
+            key = encode_key(cols, self.radix, self.n)
+            perm = np.argsort(key, kind="stable")
+            idx = ("sorted", key[perm], perm)
+        self._indexes[positions] = (self.n, idx)
+        return idx
+
+
+def sorted_member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.searchsorted(sorted_keys, keys)
+    at[at == len(sorted_keys)] = 0
+    return sorted_keys[at] == keys
+
+
+def lookup(idx, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first match, number of matches) in the index for each key."""
+    if idx[0] == "csr":
+        offsets = idx[1]
+        lo = offsets[keys]
+        return lo, offsets[keys + 1] - lo
+    skeys = idx[1]
+    lo = np.searchsorted(skeys, keys, "left")
+    return lo, np.searchsorted(skeys, keys, "right") - lo
+
+
+def expand(lo: np.ndarray, count: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
+    """For `total` output rows: the input row each comes from and its position in the index."""
+    rows = np.repeat(np.arange(len(count), dtype=np.int64), count)
+    starts = np.cumsum(count) - count
+    at = np.arange(total, dtype=np.int64) + np.repeat(lo - starts, count)
+    return rows, at
+
+
+def first_occurrences(keys: np.ndarray, space: int | None = None) -> np.ndarray:
+    """Indices of the first occurrence of each distinct key, in their original order. With the
+    key space known and small enough, key and index share one int64 and a plain sort does it."""
+    n = len(keys)
+    if n < 2:
+        return np.arange(n)
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    if space is not None and space * n < MAX_KEY:
+        both = keys * n + np.arange(n, dtype=np.int64)
+        both.sort()
+        ranked = both // n
+        np.not_equal(ranked[1:], ranked[:-1], out=first[1:])
+        found = both[first] % n
+        found.sort()
+        return found
+    order = np.argsort(keys, kind="stable")
+    ranked = keys[order]
+    np.not_equal(ranked[1:], ranked[:-1], out=first[1:])
+    return np.sort(order[first])

@@ -1,0 +1,203 @@
+"""Semi-naive rounds over dense tables, and the model they leave seen as the tuple engine's
+relations (read-only mappings from argument tuples to a provenance marker).
+
+The rounds mirror `Engine._infer`: strata in order; in round one every rule runs on whole
+relations, later each rule runs once per body atom whose relation grew, that atom matched
+against the new facts only; a fact's step is its round; the first derivation found is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Callable
+
+import numpy as np
+
+from core.logic.columnar import MAX_KEY, Symbols, Table, decode_key, encode_key, first_occurrences
+from core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
+from core.logic.pause import Budget
+from core.logic.terms import Atom, Compare, Rule, Var
+
+ORDERED = frozenset({"<", ">", "=<", ">="})
+
+
+def load(base: dict[str, dict], rules: dict[str, Rule]) -> DenseModel:
+    """Intern every constant and build a table per asserted relation."""
+    symbols = Symbols()
+    for c in rule_constants(rules.values()):
+        symbols.intern(c)
+    encoded = {}
+    for key, rel in base.items():
+        if rel:
+            arity = int(key[key.rindex("/") + 1:])
+            encoded[key] = (len(rel), [symbols.encode(col) for col in zip(*rel)] if arity else [])
+    radix = max(1, len(symbols))
+    arities = [int(k[k.rindex("/") + 1:]) for k in encoded]
+    arities += [len(r.head.args) for r in rules.values() if r.head is not None]
+    arities += [len(a.args) for r in rules.values() for a in r.body if isinstance(a, Atom)]
+    if radix ** max(arities, default=0) >= MAX_KEY:
+        raise Unsupported("tuples too wide to key as one integer")
+    tables: dict[str, Table] = {}
+    for key, (n, cols) in encoded.items():
+        table = tables[key] = Table(len(cols), radix)
+        table.append(cols, encode_key(cols, radix, n))
+    return DenseModel(symbols, tables, {k: t.n for k, t in tables.items()})
+
+
+def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int], budget: Budget,
+                max_steps: int | None) -> tuple[int, int, bool]:
+    """Run every stratum to its fixpoint (or `max_steps` rounds); (steps, derived, complete)."""
+    needs_order = any(isinstance(lit, Compare) and lit.op in ORDERED for r in rules.values() for lit in r.body)
+    ev = Evaluator(model, budget, needs_order)
+    radix = ev.radix
+    by_stratum: dict[int, list[tuple[str, Rule]]] = {}
+    for rid, rule in rules.items():
+        if rule.head is not None:
+            by_stratum.setdefault(strata.get(rule.head.key, 0), []).append((rid, rule))
+    step, derived, complete = 0, 0, True
+    sizes: Callable[[str], int] = lambda k: model.tables[k].n if k in model.tables else 0  # noqa: E731
+    for level in sorted(by_stratum):
+        rules_here = by_stratum[level]
+        plans: dict[tuple[str, int | None], DensePlan] = {}
+        delta: dict[str, tuple[int, int]] | None = None
+        while True:
+            found: dict[str, list[tuple[np.ndarray, int]]] = {}
+            for rid, rule in rules_here:
+                if delta is None:
+                    positions: list[int | None] = [None]
+                else:
+                    positions = [i for i, lit in enumerate(rule.body) if isinstance(lit, Atom) and lit.key in delta]
+                for at in positions:
+                    plan = plans.get((rid, at))
+                    if plan is None:
+                        plan = plans[(rid, at)] = compile_rule(rule, model.symbols, sizes, at)
+                    budget.check(derived)          # cancel between rules
+                    head = rule.head
+                    table = ev.table(head.key, len(head.args))
+                    kept, bound, held = [], [], 0
+                    for rows in ev.chunks(plan, delta):
+                        keys = encode_key([rows.column(v) if kind == "s" else np.full(rows.n, v, dtype=np.int64)
+                                           for kind, v in plan.head], radix, rows.n)
+                        fresh = np.flatnonzero(~table.contains(keys))
+                        fresh = fresh[first_occurrences(keys[fresh], table.space)]
+                        if len(fresh):
+                            kept.append(keys[fresh])
+                            bound.append(rows.take(fresh))
+                            held += len(fresh)
+                            budget.check(derived + held)   # memory stays bounded by max_facts
+                    if not kept:
+                        continue
+                    keys = np.concatenate(kept) if len(kept) > 1 else kept[0]
+                    columns = [np.concatenate(c) for c in zip(*bound)] if len(bound) > 1 else bound[0]
+                    if len(kept) > 1:
+                        first = first_occurrences(keys, table.space)
+                        keys, columns = keys[first], [c[first] for c in columns]
+                    budget.check(derived + len(keys))
+                    bindings = np.stack(columns).astype(np.int32) if columns else None
+                    found.setdefault(head.key, []).append((keys, len(model.firings)))
+                    model.firings.append(Firing(rid, step + 1, plan.variables, bindings))
+            new = {}
+            for key, parts in found.items():
+                keys = np.concatenate([k for k, _ in parts])
+                firing = np.concatenate([np.full(len(k), f, dtype=np.int32) for k, f in parts])
+                row = np.concatenate([np.arange(len(k), dtype=np.int32) for k, _ in parts])
+                if len(parts) > 1:
+                    first = first_occurrences(keys, model.tables[key].space)
+                    keys, firing, row = keys[first], firing[first], row[first]
+                new[key] = (keys, firing, row)
+            budget.check(derived + sum(len(v[0]) for v in new.values()))
+            if not new:
+                break
+            if max_steps is not None and step >= max_steps:
+                complete = False  # this round would add facts beyond the limit: drop them
+                break
+            step += 1
+            delta = {}
+            for key, (keys, firing, row) in new.items():
+                table = model.tables[key]
+                start = table.n
+                table.append(decode_key(keys, radix, table.arity), keys)
+                delta[key] = (start, table.n)
+                model.made_by.setdefault(key, []).append(np.stack([firing, row]))
+                derived += len(keys)
+        if not complete:
+            break
+    return step, derived, complete
+
+
+def derivation(model: DenseModel, key: str, args: tuple) -> tuple[str, int, dict[Var, object]] | None:
+    """(rule id, step, binding) of a derived fact's first derivation; None if asserted or absent."""
+    table = model.tables.get(key)
+    pos = -1 if table is None else _position(model, table, args)
+    base = model.base.get(key, 0)
+    if pos < base:
+        return None
+    made = model.made_by[key]
+    if len(made) > 1:
+        made[:] = [np.concatenate(made, axis=1)]
+    firing_no, row = (int(v) for v in made[0][:, pos - base])
+    firing = model.firings[firing_no]
+    values = model.symbols.values
+    binding = {v: values[int(firing.bindings[j, row])] for j, v in enumerate(firing.variables)}
+    return firing.rule_id, firing.step, binding
+
+
+def _position(model: DenseModel, table: Table, args: tuple) -> int:
+    key = _key_of(model.symbols, table, args)
+    return -1 if key is None else table.position(key)
+
+
+def _key_of(symbols: Symbols, table: Table, args) -> int | None:
+    if type(args) is not tuple or len(args) != table.arity:
+        return None
+    key = 0
+    ids = symbols.ids
+    try:
+        for a in args:
+            i = ids.get(a)
+            if i is None:
+                return None
+            key = key * table.radix + i
+    except TypeError:  # unhashable: no such fact
+        return None
+    return key
+
+
+class TableView(Mapping):
+    """A dense table as the tuple engine's relation: args -> None (asserted) or a marker."""
+
+    def __init__(self, model: DenseModel, key: str):
+        self.model, self.table, self.base = model, model.tables[key], model.base.get(key, 0)
+
+    def __len__(self) -> int:
+        return self.table.n
+
+    def __contains__(self, args) -> bool:
+        key = _key_of(self.model.symbols, self.table, args)
+        return key is not None and bool(self.table.contains(np.array([key], dtype=np.int64))[0])
+
+    def __getitem__(self, args):
+        pos = _position(self.model, self.table, args)
+        if pos < 0:
+            raise KeyError(args)
+        return None if pos < self.base else pos
+
+    def __iter__(self):
+        for args, _ in self.items():
+            yield args
+
+    def values(self):
+        return (None if i < self.base else i for i in range(self.table.n))
+
+    def items(self):
+        values, table, base = self.model.symbols.values, self.table, self.base
+        if table.arity == 0:
+            rows = ((),) * table.n
+        elif table.arity == 1:
+            rows = ((values[a],) for a in table.col(0).tolist())
+        elif table.arity == 2:
+            rows = ((values[a], values[b]) for a, b in zip(table.col(0).tolist(), table.col(1).tolist()))
+        else:
+            rows = (tuple(values[i] for i in ids) for ids in zip(*(table.col(p).tolist() for p in range(table.arity))))
+        for i, args in enumerate(rows):
+            yield args, (None if i < base else i)

@@ -1,0 +1,265 @@
+"""The store of an embedded workspace: records in SQLite at once, their vectors in Chroma after.
+
+`LocalStore` answers the calls the rest of sym makes of a store (add, delete, all, count,
+search, embedder) from the snapshot (core.memory.snapshot), the store of record; Chroma is
+opened only when something is searched or the background writer (core.memory.backlog) has
+rows to embed. A Chroma that cannot be opened is one line naming `sym repair`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+from core.errors import UserError
+from core.events import Emit, ignore
+from core.memory.backlog import Backlog
+from core.memory.snapshot import Snapshot
+from core.memory.store import KINDS, Hit, Record
+
+
+class VectorStoreBroken(UserError):
+    """Chroma cannot be opened or written; the items themselves are safe in the snapshot."""
+
+
+def broken(workspace: str, reason: str) -> VectorStoreBroken:
+    reason = reason.strip().splitlines()[0] if reason.strip() else "unknown error"
+    return VectorStoreBroken(f"workspace {workspace}: the vector store cannot be opened ({reason[:160]}); "
+                             f"run: sym repair {workspace}")
+
+
+class LocalStore:
+    def __init__(self, workspace: str, snapshot: Snapshot, chroma_dir: Path, embedder, *, emit: Emit = ignore,
+                 background: bool = True):
+        self.workspace, self.snapshot, self.chroma_dir = workspace, snapshot, chroma_dir
+        self.embedder = embedder
+        self.emit = emit
+        self.background = background           # embed after every commit (else only when a search waits)
+        self.clause_of = lambda iid: None      # the memory's parsed clause of an item id (saves a parse)
+        self._vectors = None
+        self.backlog = Backlog(self)
+        snapshot.on_commit = self._committed
+
+    def _committed(self) -> None:
+        if self.background:
+            self.backlog.wake()
+
+    # -- Chroma, opened on first use ------------------------------------------------
+
+    @property
+    def vectors(self):
+        """The workspace's ChromaStore (imports chromadb the first time)."""
+        if self._vectors is None:
+            from core.memory.store import ChromaStore, connect
+
+            try:
+                client = connect(path=self.chroma_dir)
+                vectors = ChromaStore(client, self.workspace, self.embedder)
+                for kind in KINDS:
+                    self._check_collection(vectors, kind)
+            except VectorStoreBroken:
+                raise
+            except Exception as err:    # noqa: BLE001 - chromadb raises many kinds on damaged files
+                raise broken(self.workspace, getattr(err, "message", None) or str(err) or type(err).__name__) from None
+            self._vectors = vectors
+        return self._vectors
+
+    def _check_collection(self, vectors, kind: str) -> None:
+        """A collection built with another embedder (a reindex cut short) is dropped and its
+        records queued again."""
+        try:
+            vectors.collection(kind)
+        except UserError as err:
+            if "was built with embedder" not in err.message:
+                raise
+            vectors.client.delete_collection(vectors.name(kind))
+            vectors._collections.pop(kind, None)
+            from core.memory.snapshot import connect, queue_everything
+
+            db = connect(self.snapshot.path)     # this may run on the background writer's thread
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                queue_everything(db)
+                db.execute("COMMIT")
+            finally:
+                db.close()
+            vectors.collection(kind)
+
+    # -- transactions -----------------------------------------------------------------
+
+    def unit(self):
+        return self.snapshot.unit()
+
+    def command(self):
+        return self.snapshot.command()
+
+    # -- items (facts, rules, constraints) ----------------------------------------------
+
+    def put_items(self, items: list, progress=None) -> None:
+        self.snapshot.add_items(items, progress)
+
+    def drop_items(self, items: list) -> None:
+        self.snapshot.remove_items(items)
+
+    def item_records(self) -> list[Record]:
+        return self.snapshot.item_records()
+
+    # -- the store interface the rest of sym uses ---------------------------------------
+
+    def add(self, kind: str, records: list[Record], texts_to_embed=None, progress=None, vectors=None) -> None:
+        """Store records of kind docs or schema (embedded later, in the background)."""
+        if kind in ("facts", "rules"):
+            raise ValueError("facts and rules are stored through WorkingMemory.add")
+        self.snapshot.put_records(kind, records, progress)
+
+    def delete(self, kind: str, ids) -> None:
+        ids = list(ids)
+        if kind in ("facts", "rules"):
+            rows = self.snapshot._conn().execute(
+                f"SELECT id, kind FROM items WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall() if ids else []
+            self.snapshot.remove_items([_Row(i, k) for i, k in rows])
+        elif ids:
+            self.snapshot.delete_records(kind, ids)
+
+    def all(self, kind: str) -> list[Record]:
+        if kind in ("facts", "rules"):
+            want = (lambda k: k == "fact") if kind == "facts" else (lambda k: k != "fact")
+            return [r for r in self.snapshot.item_records() if want(r.meta["kind"])]
+        return self.snapshot.records(kind)
+
+    def count(self, kind: str) -> int:
+        return self.snapshot.count(kind)
+
+    def filled(self, kind: str) -> bool:
+        return self.count(kind) > 0
+
+    def recorded_embedder(self) -> str | None:
+        return self.snapshot.meta("embedder")
+
+    # -- search ---------------------------------------------------------------------
+
+    def coverage(self) -> tuple[int, int]:
+        """(records embedded, records in all): how far Chroma has caught up."""
+        total = self.snapshot.count() + self.snapshot._conn().execute("SELECT COUNT(*) FROM records").fetchone()[0]
+        return max(0, total - self.snapshot.backlog()), total
+
+    def wait(self, seconds: float | None, *, cancel=None, progress=None) -> int:
+        """Wait for the background writer to catch up: at most `seconds` (None: until done),
+        stopping early on `cancel` (a threading.Event). Returns the rows still pending."""
+        left = self.snapshot.backlog()
+        if not left:
+            return 0
+        self.backlog.wake()
+        start, first = time.monotonic(), left
+        while left:
+            if self.backlog.error:
+                raise VectorStoreBroken(self.backlog.error) if "sym repair" in self.backlog.error \
+                    else UserError(self.backlog.error)
+            if cancel is not None and cancel.is_set():
+                break
+            if seconds is not None and time.monotonic() - start >= seconds:
+                break
+            if progress is not None:
+                progress(first - left, first)
+            time.sleep(0.05)
+            left = self.snapshot.backlog()
+        if progress is not None and not left:
+            progress(first, first)
+        return left
+
+    def search(self, text: str, kinds, k: int = 5, *, wait: float | None = 2.0, cancel=None,
+               progress=None) -> list[Hit]:
+        """Nearest records by meaning, from what is embedded so far (after waiting up to `wait`
+        seconds for the background writer); records deleted since are never returned."""
+        kinds = [kind for kind in kinds if self.filled(kind)]
+        if not kinds:
+            return []
+        self.wait(wait, cancel=cancel, progress=progress)
+        pending_deletes = self.snapshot._conn().execute("SELECT COUNT(*) FROM pending WHERE op = 'delete'").fetchone()[0]
+        try:
+            hits = self.vectors.search(text, kinds, k + min(pending_deletes, 1000))
+        except UserError:
+            raise
+        except Exception as err:   # noqa: BLE001 - a damaged index fails on the first query
+            raise broken(self.workspace, str(err)) from None
+        return [h for h in hits if self._exists(h)][:k]
+
+    def _exists(self, hit: Hit) -> bool:
+        db = self.snapshot._conn()
+        if hit.kind in ("facts", "rules"):
+            return db.execute("SELECT 1 FROM items WHERE id = ?", (hit.id,)).fetchone() is not None
+        return db.execute("SELECT 1 FROM records WHERE kind = ? AND id = ?", (hit.kind, hit.id)).fetchone() is not None
+
+    # -- for the background writer ----------------------------------------------------
+
+    def records_to_embed(self, db, kind: str, ids: list[str]) -> tuple[list[Record], list[str], list[str]]:
+        """(records, texts to embed, ids no longer stored) for pending upserts of one kind."""
+        marks = ",".join("?" * len(ids))
+        records, texts = [], []
+        if kind in ("facts", "rules"):
+            from core.logic.parser import parse_one
+            from core.memory.persist import row_record
+
+            rows = db.execute(f"SELECT id, kind, text, nl, source, created_at FROM items WHERE id IN ({marks})",
+                              ids).fetchall()
+            for iid, ikind, text, nl, source, at in rows:
+                clause = self.clause_of(iid) or parse_one(text)
+                record, words = row_record(iid, ikind, text, nl, source, at, clause)
+                records.append(record)
+                texts.append(words)
+        else:
+            rows = db.execute(f"SELECT id, text, meta FROM records WHERE kind = ? AND id IN ({marks})",
+                              [kind, *ids]).fetchall()
+            for iid, text, meta in rows:
+                records.append(Record(iid, text, json.loads(meta)))
+                texts.append("schema of the workspace" if kind == "schema" else text)
+        found = {r.id for r in records}
+        return records, texts, [i for i in ids if i not in found]
+
+    # -- reindex, repair, close ----------------------------------------------------------
+
+    def reindex(self, embedder) -> int:
+        """Switch to another embedder: every record is queued to be embedded again (in the
+        background); returns how many. The embedder is tried first, so one that fails changes nothing."""
+        embedder.embed(["a probe of the embedder"])
+        self.backlog.stop()
+        try:
+            with self.snapshot.unit() as db:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (embedder.name,))
+                count = self.snapshot.queue_everything()
+            self.embedder = embedder
+            if self._vectors is not None:
+                self._vectors.drop()
+            self._vectors = None          # reopened with the new embedder; a stale collection is dropped then
+        finally:
+            self.backlog.restart()
+        return count
+
+    def rebuild_vectors(self) -> int:
+        """Start the vector store again from the snapshot (`sym repair`): the old Chroma files are
+        moved aside, every record is queued; returns how many."""
+        self.backlog.stop()
+        self._vectors = None
+        if self.chroma_dir.exists():
+            aside = self.chroma_dir.with_name(f"chroma.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+            shutil.move(str(self.chroma_dir), str(aside))
+        count = self.snapshot.queue_everything()
+        self.backlog.restart()
+        return count
+
+    def close(self, wait: float = 0.0) -> None:
+        """Stop the background writer (after up to `wait` seconds of catching up) and close."""
+        try:
+            if wait > 0 and self.snapshot.backlog():
+                self.wait(wait)
+        except UserError:
+            pass
+        self.backlog.stop()
+        self.snapshot.close()
+
+
+class _Row:
+    def __init__(self, iid: str, kind: str):
+        self.id, self.kind = iid, kind

@@ -1,0 +1,130 @@
+"""The model writes a Proof-of-Thought program, Z3 checks it: the one loop behind `/prove QUESTION`
+and the AR-LSAT bench (core/reason/swm/lsat.py).
+
+Each attempt is one model call under the DSL's JSON schema; a reply that does not parse, a
+program the interpreter rejects, or one the caller's `accept` refuses goes back to the model
+with the exact error, and a model timeout moves on to the next attempt (on the last it is
+raised, exit 4). A Z3 deadline ends the loop (TimedOut, exit 4): a valid program that Z3 cannot
+settle is not rewritten. The user's cancel ends it too. Nothing here touches memory.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from core.errors import Cancelled, TimedOut, UserError
+from core.events import Emit, TraceNode, ignore
+
+HINT = "rephrase the question, /set proof.attempts N, or write the program: /prove --file"
+
+
+class NoProgram(UserError):
+    """No attempt gave a program that checks; `errors` holds each failed attempt's problem."""
+
+    def __init__(self, attempts: int, errors: list[str], last: str, hint: str | None = HINT):
+        super().__init__(f"no valid program after {attempts} attempts; last error: {last}", hint=hint)
+        self.attempts, self.errors = attempts, errors
+
+
+@dataclass
+class Written:
+    program: object                 # core.reason.pot.schema.Program
+    report: object                  # core.reason.pot.interpret.ProofReport
+    outcome: object                 # what `accept` made of the report (the report itself by default)
+    attempts: int = 1
+    errors: list[str] = field(default_factory=list)
+
+
+def verdicts(report) -> str:
+    return ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
+
+
+def write_program(llm, messages: list[dict], *, attempts: int, timeout_ms: int, run_id: str,
+                  kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
+                  cancel: threading.Event | None = None, accept: Callable | None = None,
+                  summary: Callable[[object], str] | None = None, hint: str | None = HINT) -> Written:
+    """The first program the model writes (in at most `attempts` calls) that builds, runs and
+    passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
+    send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
+    raises NoProgram when none passed."""
+    from core.llm import LLMError
+    from core.reason.pot.build import build
+    from core.reason.pot.interpret import run
+    from core.reason.pot.schema import Program, program_json_schema
+
+    attempts = max(1, int(attempts))
+    checked: dict = {}
+    errors: list[str] = []
+
+    def check(program) -> list[str]:
+        try:
+            report = run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit, built=build(program))
+            checked["outcome"] = accept(report) if accept is not None else report
+        except (Cancelled, TimedOut):
+            raise
+        except UserError as err:
+            return [f"the interpreter rejected that program: {err}"]
+        checked["report"] = report
+        return []
+
+    def on_attempt(n: int, problems: list[str]) -> None:
+        checked["n"] = n
+        if problems:
+            errors.append(_bare(problems[0]))
+            emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", problems[0], "failed"))
+
+    try:
+        program = llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
+                                       on_attempt=on_attempt, format=program_json_schema())
+    except LLMError as err:
+        if err.reason != "bad-output":
+            raise
+        problem = err.problems[0] if getattr(err, "problems", None) else err.message
+        raise NoProgram(getattr(err, "calls", attempts), errors or [_bare(problem)], problem, hint) from None
+    n, outcome = checked.get("n", 1), checked["outcome"]
+    emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok"))
+    return Written(program, checked["report"], outcome, n, errors)
+
+
+_PREFIX = re.compile(r"^the interpreter rejected that program: ")
+
+
+def _bare(problem: str) -> str:
+    return _PREFIX.sub("", problem, count=1)
+
+
+# -- /prove ---------------------------------------------------------------------------------
+
+def relevant_items(memory, question: str, limit: int = 40) -> list[str]:
+    """Memory items that share a word with the question (all of them when memory is small)."""
+    items = list(memory.items.values())
+    if len(items) > limit:
+        words = {w for w in re.findall(r"[a-z0-9]+", question.lower()) if len(w) > 2}
+        items = [it for it in items if words & set(re.findall(r"[a-z0-9]+", (it.text + " " + it.nl).lower()))]
+    return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
+
+
+def prove_question(question: str, memory, llm, *, attempts: int, timeout_ms: int, run_id: str,
+                   emit: Emit = ignore, cancel: threading.Event | None = None) -> Written:
+    """`/prove QUESTION`: the model writes a program for the question, given the memory items
+    that bear on it; the first one that checks is proved."""
+    from core.reason.pot.prompts import first_messages
+
+    emit(TraceNode(run_id, "q", None, "prove.question", question))
+    return write_program(llm, first_messages(question, relevant_items(memory, question)), attempts=attempts,
+                         timeout_ms=timeout_ms, run_id=run_id, emit=emit, cancel=cancel)
+
+
+def prove_file(path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
+               cancel: threading.Event | None = None):
+    """`/prove --file PATH`: (program, report) for a program file."""
+    from core.files import read_text_file
+    from core.reason.pot.interpret import run
+    from core.reason.pot.schema import load_program
+
+    text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
+    program = load_program(text, source=path.name)
+    return program, run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
