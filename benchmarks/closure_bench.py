@@ -35,7 +35,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.logic_bench import (  # noqa: E402
-    TC_DERIVED, TC_RULES, Workload, _sql_tc, kinship, run_duckdb, run_sym,
+    TC_DERIVED,
+    TC_RULES,
+    Workload,
+    _sql_tc,
+    kinship,
+    run_duckdb,
+    run_sym,
 )
 
 GOALS = {"social": {"swipl": 0.8, "duckdb": 2.0}, "kinship-100000": {"duckdb": 2.0}}

@@ -23,8 +23,8 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -164,7 +164,7 @@ def fuzz(name: str, fn: Callable[[str], object], seeds: list[str], alphabet: lis
          count: int, rng: random.Random, slow_s: float, show: int) -> tuple[int, int, int, float]:
     uncaught = slow = 0
     started = time.perf_counter()
-    for n in range(count):
+    for _ in range(count):
         text = mutate(rng.choice(seeds), alphabet, rng) if rng.random() < 0.8 else noise(alphabet, rng)
         signal.setitimer(signal.ITIMER_REAL, slow_s)
         try:

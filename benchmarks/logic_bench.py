@@ -45,8 +45,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -255,7 +255,7 @@ def _sql_kinship(con) -> int:
 def measure(fn: Callable[[], tuple[int, object]], repeat: int) -> tuple[float, int, object]:
     """Best-of-`repeat` wall time (only one run when the first takes over half a second)."""
     best, count, keep = float("inf"), -1, None
-    for i in range(repeat):
+    for _ in range(repeat):
         keep = None
         gc.collect()
         t0 = time.perf_counter()

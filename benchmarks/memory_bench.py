@@ -138,6 +138,7 @@ def _profiled(fn, profile_path: str | None):
 def worker_sym_add(n: int, profile_path: str | None = None) -> dict:
     start = time.perf_counter()
     import chromadb  # noqa: F401  (imported up front so the add timing holds no import)
+
     from core.logic.parser import parse_program
     from core.memory.working import WorkingMemory
     from core.memory.workspace import open_workspace
@@ -216,6 +217,7 @@ def worker_raw_add(path: str, n: int) -> dict:
     start = time.perf_counter()
     import chromadb
     from chromadb.config import Settings
+
     from core.memory.embedders import HashEmbedder
     imports = time.perf_counter() - start
 

@@ -26,8 +26,14 @@ from core.reason.pot.schema import load_program  # noqa: E402
 def verdicts(s, claims):
     out = []
     for v in claims:
-        s.push(); s.add(z3.Not(v)); neg = s.check(); s.pop()
-        s.push(); s.add(v); pos = s.check(); s.pop()
+        s.push()
+        s.add(z3.Not(v))
+        neg = s.check()
+        s.pop()
+        s.push()
+        s.add(v)
+        pos = s.check()
+        s.pop()
         out.append("proved" if neg == z3.unsat else "refuted" if pos == z3.unsat else "unknown")
     return out
 

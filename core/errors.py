@@ -11,7 +11,7 @@ class UserError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message: str, *, hint: str | None = None):
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
@@ -24,7 +24,7 @@ class ParseError(UserError):
     """Logic text that does not parse; knows where."""
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 source: str | None = None, hint: str | None = None):
+                 source: str | None = None, hint: str | None = None) -> None:
         self.line, self.column, self.source, self.problem = line, column, source, message
         if source is not None:
             where = ":".join(str(p) for p in (source, line, column) if p is not None)
@@ -49,7 +49,7 @@ class Cancelled(UserError):
 
     exit_code = 130
 
-    def __init__(self, message: str = "cancelled", *, hint: str | None = None):
+    def __init__(self, message: str = "cancelled", *, hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
 
 

@@ -6,8 +6,9 @@ log) subscribe to the same stream; nothing here knows how an event is shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
 
 
 class Event(Protocol):
@@ -68,6 +69,37 @@ class Warning:
 class SettingChanged:
     key: str
     value: object
+
+
+@dataclass(frozen=True)
+class DocumentsChanged:
+    """Documents of a workspace were loaded, reloaded or dropped; `documents` is what it holds now
+    (core.memory.library.DocumentInfo, oldest first)."""
+
+    workspace: str
+    documents: tuple = ()
+
+
+@dataclass(frozen=True)
+class SchemaChanged:
+    """Predicates of a workspace's schema changed: `predicates` holds each changed one as
+    (name/arity, uses, template); `removed` the ones gone."""
+
+    workspace: str
+    predicates: tuple[tuple[str, int, str], ...] = ()
+    removed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WorkspaceOpened:
+    """The shell works in another workspace now (at start, /workspace, /resume, a server's
+    /reindex). `memory` is its core.memory.working.WorkingMemory; `counts` its items by kind when
+    it opened (later ItemAdded / ItemRemoved events change them); `documents` as in DocumentsChanged."""
+
+    workspace: str
+    memory: object = None
+    counts: dict = field(default_factory=dict)
+    documents: tuple = ()
 
 
 @dataclass(frozen=True)

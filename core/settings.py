@@ -6,20 +6,22 @@ Only plain values live here; where a setting takes effect is up to the reasoner 
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.errors import UserError
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BACKENDS = ("ollama", "openai")
 
 
-def _backend_default() -> str:
+def _backend_default() -> Literal["ollama", "openai"]:
     """$SYM_BACKEND (what `sym --backend` sets for the shells it opens), else ollama."""
     chosen = (os.environ.get("SYM_BACKEND") or "").strip().lower()
-    return chosen if chosen in BACKENDS else "ollama"
+    return "openai" if chosen == "openai" else "ollama"   # the two BACKENDS
 
 
 class Settings(BaseModel):
@@ -44,7 +46,7 @@ class Settings(BaseModel):
     backend: Literal["ollama", "openai"] = Field(default_factory=lambda: _backend_default())
     """Which model server: ollama, or openai (any OpenAI-compatible /v1 API: vLLM, llama.cpp, LM Studio)."""
     base_url: str | None = None
-    """OpenAI-compatible API URL (default: $SYM_BASE_URL, $OPENAI_BASE_URL or http://127.0.0.1:8000/v1); key from $SYM_API_KEY or $OPENAI_API_KEY."""
+    """OpenAI-compatible API URL (default: $SYM_BASE_URL, $OPENAI_BASE_URL or http://127.0.0.1:8000/v1); key from $SYM_API_KEY or $OPENAI_API_KEY."""  # noqa: E501  (help text, shown as written)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature; at 0, identical requests are answered from the call log."""
     llm_timeout: float = Field(default=120.0, gt=0, allow_inf_nan=False)
@@ -68,7 +70,7 @@ class Settings(BaseModel):
     max_file_mb: float = Field(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False)
     """Largest file (MB) that /consult, /load, /tell --from and /prove --file read."""
     llm_max_tokens: int = Field(default=1024, ge=0, le=1_000_000)
-    """Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): a runaway reply ends there."""
+    """Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): a runaway reply ends there."""  # noqa: E501  (help text, shown as written)
     repair_temperature: float = Field(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong)."""
 
@@ -91,9 +93,10 @@ class Settings(BaseModel):
         if key not in type(self).model_fields:
             known = ", ".join(type(self).model_fields)
             raise UserError(f"unknown setting {typed!r}", hint=f"settings: {known}")
-        value: object = raw.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":   # /set model "qwen2.5:7b"
-            value = value[1:-1].strip()
+        text = raw.strip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":   # /set model "qwen2.5:7b"
+            text = text[1:-1].strip()
+        value: object = text
         if value in ("none", "None", "off", ""):
             value = None if type(self).model_fields[key].default is None else value
         try:
@@ -105,7 +108,7 @@ class Settings(BaseModel):
 
 
 
-def config_path():
+def config_path() -> Path:
     """Where the user's defaults live: `$SYM_CONFIG`, else `config.toml` in the data dir."""
     from pathlib import Path
 

@@ -53,7 +53,7 @@ def to_prolog(memory) -> str:
     lines += [f":- discontiguous {name}/{arity}." for name, arity in declared]
     lines += [f":- table {h}." for h in sorted(heads)]
     lines.append("")
-    for n, it in enumerate(items, start=1):
+    for it in items:
         clause = it.clause
         if isinstance(clause, Atom):
             lines.append(f"{_atom(clause)}.")

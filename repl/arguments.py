@@ -11,9 +11,9 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 from core.errors import UserError
 
@@ -230,7 +230,7 @@ def _bad_value(opt: Option, value: str, usage: str) -> UserError:
     return UserError(f"{opt.name} must be {within}, not {value}", hint=usage or None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _click_command(options: tuple[Option, ...]):
     import click
 

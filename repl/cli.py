@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Optional
 
 import typer
 
@@ -27,24 +26,24 @@ def _version(value: bool) -> None:
 @app.callback(invoke_without_command=True)
 def main_command(
     ctx: typer.Context,
-    batch: Optional[str] = typer.Option(None, "--batch", "-b", metavar="FILE",
+    batch: str | None = typer.Option(None, "--batch", "-b", metavar="FILE",
                                         help="Run the commands in FILE ('-' for standard input) and exit."),
     json_lines: bool = typer.Option(False, "--json", help="With --batch: one JSON object per command on stdout."),
     bail: bool = typer.Option(False, "--bail", help="With --batch: stop at the first failing command."),
     echo: bool = typer.Option(False, "--echo", help="With --batch: print each input before its result."),
     memory: str = typer.Option("default", "--memory", "-m", metavar="NAME", help="The workspace to use."),
-    chroma_url: Optional[str] = typer.Option(None, "--chroma-url", metavar="URL",
+    chroma_url: str | None = typer.Option(None, "--chroma-url", metavar="URL",
                                              help="Keep memory in a Chroma server (http://HOST:PORT)."),
-    embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
+    embedder: str | None = typer.Option(None, "--embedder", metavar="SPEC",
                                            help="static, hash, ollama:MODEL or st:NAME (default: the workspace's own; "
                                                 "a new one gets static)."),
-    model: Optional[str] = typer.Option(None, "--model", metavar="NAME",
+    model: str | None = typer.Option(None, "--model", metavar="NAME",
                                         help="The Ollama model for chat and extraction (/set model NAME later)."),
-    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL",
+    ollama_host: str | None = typer.Option(None, "--ollama-host", metavar="URL",
                                               help="The Ollama server (default: $OLLAMA_HOST or 127.0.0.1:11434)."),
-    backend: Optional[str] = typer.Option(None, "--backend", metavar="NAME",
+    backend: str | None = typer.Option(None, "--backend", metavar="NAME",
                                           help="ollama (default) or openai: any OpenAI-compatible /v1 server."),
-    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL",
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL",
                                            help="The OpenAI-compatible API (e.g. http://127.0.0.1:8000/v1); "
                                                 "key from $SYM_API_KEY or $OPENAI_API_KEY."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for internal errors."),
@@ -98,7 +97,7 @@ def _llm_options(model: str | None, host: str | None, backend: str | None = None
             Settings().set("base_url", base_url)
         except UserError as err:
             typer.echo(f"sym: --base-url: {err.message}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         os.environ["SYM_BASE_URL"] = base_url   # the URL a shell uses when settings.base_url is unset
         if backend is None:
             os.environ["SYM_BACKEND"] = "openai"   # a base URL only means something to that backend
@@ -154,10 +153,10 @@ def repair_command(
         count = repair(workspace, progress=progress)
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
-        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)   # a server that is down: 3
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code) from None   # a server that is down: 3
     except KeyboardInterrupt:
         typer.echo("sym: interrupted; what is left is embedded on the next start", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     typer.echo(f"repaired workspace {workspace}: {count} records embedded again")
 
 
@@ -166,7 +165,7 @@ def replay_command(
     file: str = typer.Argument(..., metavar="FILE", help="A session log (.jsonl) or a session name."),
     offline: bool = typer.Option(False, "--offline", help="Answer LLM requests from the recording only."),
     verify: bool = typer.Option(False, "--verify", help="Compare outputs and memory changes with the recording."),
-    until: Optional[int] = typer.Option(None, "--until", min=1, metavar="N", help="Stop after N inputs."),
+    until: int | None = typer.Option(None, "--until", min=1, metavar="N", help="Stop after N inputs."),
     echo: bool = typer.Option(False, "--echo", help="Print each input before its result."),
     trust: bool = typer.Option(False, "--trust", help="Run every input, files and hosts included (your own logs only)."),
 ) -> None:
@@ -184,7 +183,7 @@ def replay_command(
                         trust=trust)
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
-        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code) from None
     if verify:
         for line in report.differences[:20]:
             typer.echo(f"differs: {line}", err=True)
@@ -205,15 +204,16 @@ app.add_typer(bench_app, name="bench")
 def bench_swm(
     data: str = typer.Option(..., "--data", metavar="DIR", help="A folder with proofwriter/, clutrr/, boxes/, lsat-ar/."),
     mode: str = typer.Option("hybrid", "--mode", help="hybrid, paper, or both."),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", metavar="NAME", help="Only this dataset (repeatable)."),
+    dataset: list[str] | None = typer.Option(None, "--dataset", metavar="NAME", help="Only this dataset (repeatable)."),
     gold_facts: bool = typer.Option(True, "--gold-facts/--extract",
                                     help="CLUTRR: use the gold chain facts, or extract facts from the story with the LLM."),
     llm: str = typer.Option("auto", "--llm", help="auto (use Ollama if it answers), on, or off."),
-    model: Optional[str] = typer.Option(None, "--model", metavar="NAME", help="The Ollama model."),
-    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL", help="The Ollama server."),
+    model: str | None = typer.Option(None, "--model", metavar="NAME", help="The Ollama model."),
+    ollama_host: str | None = typer.Option(None, "--ollama-host", metavar="URL", help="The Ollama server."),
     json_lines: bool = typer.Option(False, "--json", help="One JSON object per dataset and mode."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N problems of each."),
-    baseline: str = typer.Option("none", "--baseline", help="llm: also run the model alone (one chain-of-thought call per item)."),
+    limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N problems of each."),
+    baseline: str = typer.Option("none", "--baseline",
+                                 help="llm: also run the model alone (one chain-of-thought call per item)."),
     fallback: bool = typer.Option(True, "--fallback/--no-fallback",
                                   help="hybrid: an item sym leaves undecided is answered by the model alone, "
                                        "as /ask falls back (counted apart)."),
@@ -233,19 +233,19 @@ def bench_swm(
                                  baseline=baseline, fallback=fallback))
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
-        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code) from None
 
 
 @bench_app.command("trajectory")
 def bench_trajectory(
     run: str = typer.Option(..., "--run", metavar="FILE", help="The recorded run: JSON lines of steps or a session log."),
-    reference: Optional[list[str]] = typer.Option(None, "--reference", metavar="FILE",
+    reference: list[str] | None = typer.Option(None, "--reference", metavar="FILE",
                                                   help="A reference trajectory (repeat it: several valid ones)."),
-    embedder: Optional[str] = typer.Option(None, "--embedder", metavar="SPEC",
+    embedder: str | None = typer.Option(None, "--embedder", metavar="SPEC",
                                            help="static, hash, hash:DIM, st:NAME or ollama:MODEL "
                                                 "(default: what a new workspace gets)."),
     baseline: str = typer.Option("random", "--baseline", help="random (rescale by random steps) or none."),
-    ollama_host: Optional[str] = typer.Option(None, "--ollama-host", metavar="URL", help="For ollama:MODEL."),
+    ollama_host: str | None = typer.Option(None, "--ollama-host", metavar="URL", help="For ollama:MODEL."),
     json_out: bool = typer.Option(False, "--json", help="One JSON object: per-step scores and the overall score."),
 ) -> None:
     """VERTEX score of a run against reference trajectories: per step and overall, each in [0, 1].
@@ -270,7 +270,7 @@ def bench_trajectory(
                                         host=ollama_host, as_json=json_out))
     except UserError as err:
         typer.echo(f"sym: {err}", err=True)
-        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code)
+        raise typer.Exit(2 if err.exit_code == 1 else err.exit_code) from None
 
 
 def main() -> None:

@@ -15,11 +15,9 @@ from core.events import Emit, JobFinished, JobStarted, Warning, ignore
 from core.memory.working import WorkingMemory
 from core.settings import Settings
 from repl.context import Context
+from repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 from repl.registry import Registry, builtin_registry
 from repl.results import Failure, Result
-
-
-from repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
@@ -115,7 +113,6 @@ class Shell:
     def execute(self, text: str, *, source: str = "typed") -> tuple[str, Result]:
         """Run one input; returns (command name, result). Never raises for user errors.
         `source` labels what it stores (typed, or SCRIPT:LINE in batch mode)."""
-        from repl.commands.logic import add_text
 
         self.ctx.source = source
         session = self.ctx.session

@@ -30,6 +30,7 @@ class Command:
     group: str = "logic"
     options: tuple[Option, ...] = ()    # declared once: parsing, usage, /help and completion read them
     leading: bool = False               # options only before the text (free text after them is the user's)
+    steerable: bool = True              # policies apply to it and it counts as a run (not for managing the shell)
 
     def __post_init__(self):
         if self.options and not getattr(self.handler, "parses_arguments", False):
@@ -79,11 +80,12 @@ _BUILTINS: list[Command] = []
 
 
 def command(name: str, *, args: str = "", aliases: tuple[str, ...] = (), completer: Completer | None = None,
-            group: str = "logic", options: tuple[Option, ...] = (), leading: bool = False):
+            group: str = "logic", options: tuple[Option, ...] = (), leading: bool = False, steerable: bool = True):
     """Register a built-in command; the decorated function's docstring is its help. With
-    `options`, the function is given an `Args` (repl.arguments) instead of the argument text."""
+    `options`, the function is given an `Args` (repl.arguments) instead of the argument text;
+    `steerable=False` keeps the workspace's policies off it (commands that manage the shell)."""
     def wrap(fn):
-        _BUILTINS.append(Command(name, fn, args, aliases, completer, group, tuple(options), leading))
+        _BUILTINS.append(Command(name, fn, args, aliases, completer, group, tuple(options), leading, steerable))
         return fn
     return wrap
 

@@ -13,8 +13,21 @@ from typing import Protocol, TextIO
 from core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
 from core.logic.terms import format_const
 from core.memory.working import item_id
-from repl.results import (Added, Answered, Exit, Failure, Forgotten, HelpText, Hits, Inferred, Listing, Message,
-                          Proofs, Result, Table)
+from repl.results import (
+    Added,
+    Answered,
+    Exit,
+    Failure,
+    Forgotten,
+    HelpText,
+    Hits,
+    Inferred,
+    Listing,
+    Message,
+    Proofs,
+    Result,
+    Table,
+)
 
 
 @singledispatch

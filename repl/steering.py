@@ -12,11 +12,20 @@ import time
 
 from core.errors import UserError
 from core.events import PolicyApplied, TraceNode, Warning
-from core.reason.policy.apply import (PolicyState, Plan, effective, finish, goal_type, judge, keep_own_changes, plan,
-                                      run_settings)
+from core.reason.policy.apply import (
+    Plan,
+    PolicyState,
+    effective,
+    finish,
+    goal_type,
+    judge,
+    keep_own_changes,
+    plan,
+    run_settings,
+)
 
-# commands that manage the shell itself are never steered nor counted as runs
-EXEMPT_COMMANDS = frozenset({"/policy", "/rate", "/workspace", "/workspaces"})
+# commands that manage the shell itself (Command.steerable False, or of these groups) are never
+# steered nor counted as runs
 EXEMPT_GROUPS = frozenset({"shell", "session"})
 
 
@@ -56,7 +65,7 @@ def run_hints(ctx) -> dict:
 def steer(ctx, cmd, arg: str):
     """Run `cmd.handler(ctx, arg)` under the workspace's policies (the dispatcher's hook)."""
     rules = book(ctx)    # read (when changed) before any command, so a bad file is reported at once
-    if cmd.name in EXEMPT_COMMANDS or getattr(cmd, "group", "") in EXEMPT_GROUPS:
+    if not getattr(cmd, "steerable", True) or getattr(cmd, "group", "") in EXEMPT_GROUPS:
         return cmd.handler(ctx, arg)
     if rules.error is not None and not rules.reported_now:
         ctx.emit(Warning(f"policies.yaml still has an error (/policy list shows it); "

@@ -15,9 +15,10 @@ import os
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from core.errors import UserError
 from core.events import ItemAdded, ItemRemoved

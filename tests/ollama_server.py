@@ -41,9 +41,9 @@ import json
 import math
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 DEFAULT_MODELS = ("llama3.1:8b", "nomic-embed-text:latest")
 FAULTS = ("no-model", "server", "slow", "garbage", "truncated", "context", "disconnect", "refused", "trickle")

@@ -24,8 +24,7 @@ import json
 import socket
 from dataclasses import dataclass, field
 
-from tests.ollama_server import (Fault, OllamaServer, Request, _capped, _chunks, _Handler, _words, embedding,
-                                 unused_url)
+from tests.ollama_server import Fault, OllamaServer, Request, _capped, _chunks, _Handler, _words, embedding, unused_url
 
 __all__ = ["OpenAIServer", "OpenAIRequest", "unused_url"]
 
@@ -70,6 +69,7 @@ class OpenAIServer(OllamaServer):
         self.json_schema = True       # accepts response_format {"type": "json_schema"}
         self.json_object = True       # accepts response_format {"type": "json_object"}
         self.refusal_status = 400     # how a refused response_format is answered (llama-cpp-python: 500)
+        self.streams = True           # False: a streamed request is answered whole, as some servers do
 
     @property
     def url(self) -> str:
@@ -177,7 +177,7 @@ class _OpenAIHandler(_Handler):
     def _chat(self, req: OpenAIRequest) -> None:
         text, rule = self.server_state._rule_for(req)
         text, reason = _capped(text, (req.body or {}).get("max_tokens"))
-        if not req.stream:
+        if not req.stream or not self.server_state.streams:
             return self._json(200, self._completion(req, text, reason))
         pieces = rule.chunks if rule is not None and rule.chunks and reason != "length" else _chunks(text)
         delay = rule.chunk_delay if rule is not None else 0.0

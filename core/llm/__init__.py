@@ -12,19 +12,27 @@ call is made.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import UserError
 
-Message = dict  # {"role": "system" | "user" | "assistant", "content": str}
+if TYPE_CHECKING:
+    from core.settings import Settings
+
+Message = dict[str, Any]  # {"role": "system" | "user" | "assistant", "content": str}
 
 
 class LLMError(UserError):
     """A failed model call. `reason` is one of: unreachable, no-model, timeout, context,
     bad-output, server, cancelled, offline, auth (a key the server refused)."""
 
-    def __init__(self, message: str, *, reason: str, hint: str | None = None, exit_code: int = 1):
+    transient: bool = False   # a retry may succeed (core/llm/failures.py sets it)
+    problems: list[str]       # a reply that never fit the schema: why (set by core/llm/repair.py)
+    calls: int                # … and how many calls that took
+
+    def __init__(self, message: str, *, reason: str, hint: str | None = None, exit_code: int = 1) -> None:
         super().__init__(message, hint=hint)
         self.reason = reason
         self.exit_code = exit_code   # 3 unreachable, 4 timeout, 130 cancelled, else 1
@@ -53,7 +61,7 @@ class ModelInfo:
     family: str = ""
     parameters: str = ""
     quantization: str = ""
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
 
 class Backend(Protocol):
@@ -61,11 +69,11 @@ class Backend(Protocol):
 
     name: str
 
-    def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
-             options: dict | None = None, timeout: float | None = None) -> Reply: ...
+    def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
+             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply: ...
 
-    def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
-               timeout: float | None = None) -> Iterator[str | Reply]:
+    def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
+               timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
         """Yields text chunks, then one final Reply (with token counts). A backend whose
         `streams_structured` is true also takes `format=` here (structured calls then stream)."""
         ...
@@ -77,14 +85,14 @@ class Backend(Protocol):
     def ping(self) -> bool: ...
 
 
-def backend_key(settings) -> tuple:
+def backend_key(settings: Settings) -> tuple[Any, ...]:
     """What decides which server and model a shell talks to: a change rebuilds its `LLM`."""
     if getattr(settings, "backend", "ollama") == "openai":
         return (settings.model, "openai", settings.base_url)
     return (settings.model, settings.ollama_host)
 
 
-def liveness_url(settings) -> str:
+def liveness_url(settings: Settings) -> str:
     """The URL a front-end GETs to see whether the configured server answers (one resolver for
     the host, the same the backend uses: `gpu` → http://gpu:11434)."""
     if getattr(settings, "backend", "ollama") == "openai":
@@ -96,7 +104,7 @@ def liveness_url(settings) -> str:
     return resolve_host(settings.ollama_host) + "/api/version"
 
 
-def make_backend(settings) -> Backend:
+def make_backend(settings: Settings) -> Backend:
     """The backend `settings.backend` names, at its configured URL, with the call timeout."""
     if getattr(settings, "backend", "ollama") == "openai":
         from core.llm.openai_backend import OpenAIBackend

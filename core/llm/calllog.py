@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 SCHEMA_VERSION = 1
 _MIGRATIONS = {
@@ -50,7 +51,7 @@ def canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
 
 
-def request_key(model: str, messages: list, format: object, options: dict | None) -> str:
+def request_key(model: str, messages: list[Any], format: object, options: dict[str, Any] | None) -> str:
     """The cache key of a request: all of model, messages, format and options."""
     body = {"model": model, "messages": messages, "format": format, "options": options or {}}
     return hashlib.sha256(canonical(body).encode()).hexdigest()
@@ -65,7 +66,7 @@ def default_path() -> Path:
 class CallLog:
     """The SQLite call log. One connection behind a lock, so `chat_many`'s threads may share it."""
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
@@ -86,7 +87,7 @@ class CallLog:
                 self._broken = True   # a log we cannot open must not stop the call
         return self._db
 
-    def lookup(self, key: str) -> dict | None:
+    def lookup(self, key: str) -> dict[str, Any] | None:
         """The latest successful call with this key, or None."""
         with self._lock:
             db = self._connect()
@@ -99,7 +100,7 @@ class CallLog:
                 return None
         return self._row(row) if row else None
 
-    def record(self, *, key: str, model: str, purpose: str, messages: list, options: dict | None,
+    def record(self, *, key: str, model: str, purpose: str, messages: list[Any], options: dict[str, Any] | None,
                format: object = None, output: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0,
                seconds: float = 0.0, error: str | None = None, reason: str | None = None, cached: bool = False,
                session: str | None = None, host: str | None = None) -> int | None:
@@ -118,7 +119,7 @@ class CallLog:
             except sqlite3.Error:
                 return None
 
-    def recent(self, n: int = 20) -> list[dict]:
+    def recent(self, n: int = 20) -> list[dict[str, Any]]:
         """The last `n` calls, oldest first."""
         with self._lock:
             db = self._connect()
@@ -131,7 +132,7 @@ class CallLog:
                 return []
         return [self._row(r) for r in reversed(rows)]
 
-    def totals(self, session: str | None = None) -> dict:
+    def totals(self, session: str | None = None) -> dict[str, Any]:
         """Calls, cached calls, errors and tokens — for one session, or the whole log."""
         where, args = ("WHERE session = ?", (session,)) if session is not None else ("", ())
         with self._lock:
@@ -162,7 +163,7 @@ class CallLog:
                 self._db = None
 
     @staticmethod
-    def _row(row: tuple) -> dict:
+    def _row(row: tuple[Any, ...]) -> dict[str, Any]:
         out = dict(zip(COLUMNS, row))
         for name in _JSON_COLUMNS:
             if out.get(name) is not None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, Protocol
 
 import httpx
 
@@ -19,8 +21,17 @@ _local = threading.local()
 _KEY = "sym.deadline"
 
 
+class Pooled(Protocol):
+    """A backend that keeps one HTTP client per timeout (see `pooled_client`)."""
+
+    host: str
+    timeout: float
+    _lock: threading.Lock
+    _clients: dict[float, Any]
+
+
 @contextmanager
-def within(seconds: float | None):
+def within(seconds: float | None) -> Iterator[None]:
     """Requests sent by this thread inside the block must be answered within `seconds` in all."""
     previous = getattr(_local, "end", None)
     _local.end = time.monotonic() + seconds if seconds else None
@@ -30,7 +41,7 @@ def within(seconds: float | None):
         _local.end = previous
 
 
-def event_hooks() -> dict:
+def event_hooks() -> dict[str, Any]:
     """httpx `event_hooks` that put the deadline on each request and its response body."""
     return {"request": [_on_request], "response": [_on_response]}
 
@@ -53,13 +64,14 @@ def _on_response(response: httpx.Response) -> None:
     if end is not None:
         stream = response.extensions.get("network_stream")
         sock = stream.get_extra_info("socket") if stream is not None else None
+        assert isinstance(response.stream, httpx.SyncByteStream)   # the hooks are a sync client's
         response.stream = _Bounded(response.stream, end, sock, response.request)
 
 
 class _Bounded(httpx.SyncByteStream):
     """A response body that ends with ReadTimeout at `end`, however slowly it arrives."""
 
-    def __init__(self, inner, end: float, sock: socket.socket | None, request: httpx.Request):
+    def __init__(self, inner: httpx.SyncByteStream, end: float, sock: socket.socket | None, request: httpx.Request) -> None:
         self._inner, self._end, self._request = inner, end, request
         self._done = threading.Event()
         self._timer = None
@@ -78,7 +90,7 @@ class _Bounded(httpx.SyncByteStream):
     def _timeout(self) -> httpx.ReadTimeout:
         return httpx.ReadTimeout("the reply did not end before the deadline", request=self._request)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         try:
             for piece in self._inner:
                 if time.monotonic() > self._end:
@@ -103,7 +115,7 @@ class _Bounded(httpx.SyncByteStream):
         self._inner.close()
 
 
-def pooled_client(backend, timeout: float | None, make):
+def pooled_client(backend: Pooled, timeout: float | None, make: Callable[[float, bool], Any]) -> Any:
     """`backend`'s HTTP client for `timeout` (one per distinct timeout, kept in `backend._clients`
     under `backend._lock`), made by `make(seconds, trust_env)` the first time. A proxy from the
     environment must not sit between us and a server on this machine, so it is not trusted then."""
@@ -119,7 +131,7 @@ def pooled_client(backend, timeout: float | None, make):
     return client
 
 
-def close_clients(backend) -> None:
+def close_clients(backend: Pooled) -> None:
     with backend._lock:
         for client in backend._clients.values():
             client.close()

@@ -12,18 +12,27 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.events import LLMCall, LLMProgress, LLMToken, ignore
 from core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key, make_backend
 from core.llm.calllog import CallLog, request_key
+from core.llm.jsonout import M
 from core.llm.ollama_backend import transient
+
+if TYPE_CHECKING:
+    from core.events import Emit
+    from core.settings import Settings
 
 BACKOFF = 0.25          # seconds before the first retry; doubles each time
 MAX_BACKOFF = 4.0
 MAX_PARALLEL = 4        # chat_many's threads
 PROGRESS_EVERY = 0.25   # seconds between LLMProgress events of one structured call
+
+T = TypeVar("T")
+Format = dict[str, Any] | str | None   # a JSON schema, "json", or free text
 
 
 def cancelled() -> LLMError:
@@ -35,8 +44,9 @@ class LLM:
     and `cancel` (a threading.Event) stops a call. The three are plain attributes a front-end may
     update; this object never reads a front-end's state."""
 
-    def __init__(self, backend: Backend, settings, *, emit=None, session=None, cancel: threading.Event | None = None,
-                 calllog: CallLog | None = None, stats: dict | None = None):
+    def __init__(self, backend: Backend, settings: Settings, *, emit: Emit | None = None, session: object = None,
+                 cancel: threading.Event | None = None,
+                 calllog: CallLog | None = None, stats: dict[str, Any] | None = None) -> None:
         self.backend = backend
         self.settings = settings
         self.calllog = calllog if calllog is not None else CallLog()
@@ -49,7 +59,7 @@ class LLM:
         self._local = threading.local()   # chat_many's workers defer events to the calling thread
 
     @classmethod
-    def rebuilt(cls, settings, previous: LLM | None = None, **wiring) -> LLM:
+    def rebuilt(cls, settings: Settings, previous: LLM | None = None, **wiring: Any) -> LLM:
         """An LLM on the backend `settings` name (Ollama, or an OpenAI-compatible server) at its URL;
         the call log and the counters of `previous` carry over (the model or server changed)."""
         stats = getattr(previous, "_stats", None)
@@ -58,28 +68,29 @@ class LLM:
 
     # -- what callers use -------------------------------------------------------------
 
-    def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict | str | None = None,
-             options: dict | None = None, model: str | None = None) -> Reply:
+    def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict[str, Any] | str | None = None,
+             options: dict[str, Any] | None = None, model: str | None = None) -> Reply:
         """One model call; `format` is a JSON schema (or "json") for structured output.
         `model` overrides settings.model for this call (e.g. a judge model)."""
         return self._public(lambda: self._chat(messages, purpose, format, options, model))
 
-    def stream(self, messages: list[Message], *, purpose: str = "chat", options: dict | None = None,
+    def stream(self, messages: list[Message], *, purpose: str = "chat", options: dict[str, Any] | None = None,
                model: str | None = None) -> Reply:
         """A streamed call: emits LLMToken events as text arrives, checks cancel between chunks,
         returns the final Reply."""
         return self._public(lambda: self._stream(messages, purpose, options, model))
 
-    def json(self, messages: list[Message], schema, *, purpose: str = "json", options: dict | None = None,
-             model: str | None = None):
+    def json(self, messages: list[Message], schema: type[M], *, purpose: str = "json",
+             options: dict[str, Any] | None = None, model: str | None = None) -> M:
         """A `schema` (pydantic model class) instance from the model: the schema goes as `format`,
         JSON is found in prose or fences and validated; one repair round (see `json_with_repair`),
         else LLMError(bad-output)."""
         return self.json_with_repair(messages, schema, purpose=purpose, options=options, model=model, attempts=1)
 
-    def json_with_repair(self, messages: list[Message], schema, *, check: Callable | None = None, attempts: int = 2,
-                         purpose: str = "json", options: dict | None = None, model: str | None = None,
-                         on_attempt: Callable[[int, list[str]], None] | None = None, format: dict | None = None):
+    def json_with_repair(self, messages: list[Message], schema: type[M], *, check: Callable[..., Any] | None = None,
+                         attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
+                         model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
+                         format: dict[str, Any] | None = None) -> M:
         """A `schema` instance that also passes `check`, in at most 1 + `attempts` calls.
 
         `check(instance)` returns a list of problems (strings, or UserErrors: their message and
@@ -99,8 +110,9 @@ class LLM:
                                                      purpose=purpose, options=options, model=model,
                                                      on_attempt=on_attempt, format=format))
 
-    def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict | str | None = None,
-                  options: dict | None = None, model: str | None = None) -> list[Reply]:
+    def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict[str,
+                  Any] | str | None = None,
+                  options: dict[str, Any] | None = None, model: str | None = None) -> list[Reply]:
         """Several independent calls in parallel; replies in the order given. The first failure
         (in that order) is raised once all have finished."""
         return self._public(lambda: self._chat_many(batches, purpose, format, options, model))
@@ -114,7 +126,7 @@ class LLM:
     def ping(self) -> bool:
         return self.backend.ping()
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         """Calls answered (`calls`, of which `cached` came from the call log), calls that failed
         (`failed`, not in `calls`) and tokens, for this shell."""
         with self._stats_lock:
@@ -130,14 +142,14 @@ class LLM:
     def _cancel_event(self) -> threading.Event | None:
         return self.cancel
 
-    def _emit(self, event) -> None:
+    def _emit(self, event: object) -> None:
         sink = getattr(self._local, "sink", None)
         if sink is not None:
             sink.append(lambda: self._emit_now(event))
         else:
             self._emit_now(event)
 
-    def _emit_now(self, event) -> None:
+    def _emit_now(self, event: object) -> None:
         self.emit(event)
 
     def _later(self, fn: Callable[[], None]) -> None:
@@ -152,7 +164,7 @@ class LLM:
         if event is not None and event.is_set():
             raise cancelled()
 
-    def _public(self, call):
+    def _public(self, call: Callable[[], T]) -> T:
         try:
             return call()
         except LLMError as err:
@@ -162,8 +174,8 @@ class LLM:
 
     # -- the work ------------------------------------------------------------------------
 
-    def _request(self, messages: list[Message], format, options: dict | None,
-                 model: str | None = None) -> tuple[str, list, dict, str]:
+    def _request(self, messages: list[Message], format: Format, options: dict[str, Any] | None,
+                 model: str | None = None) -> tuple[str, list[Any], dict[str, Any], str]:
         if not isinstance(messages, list) or not all(
                 isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
                 for m in messages):
@@ -175,10 +187,11 @@ class LLM:
                 **(options or {})}
         return model, clean, opts, request_key(model, clean, format, opts)
 
-    def _cacheable(self, opts: dict) -> bool:
+    def _cacheable(self, opts: dict[str, Any]) -> bool:
         return bool(self.settings.llm_cache) and float(opts.get("temperature", 0) or 0) == 0.0
 
-    def _chat(self, messages, purpose: str, format, options, model=None) -> Reply:
+    def _chat(self, messages: list[Message], purpose: str, format: Format, options: dict[str, Any] | None,
+              model: str | None = None) -> Reply:
         self._check_cancel()
         model, msgs, opts, key = self._request(messages, format, options, model)
         if self._cacheable(opts):
@@ -195,7 +208,8 @@ class LLM:
         reply = self._with_retries(key, purpose, model, msgs, format, opts, attempt)
         return self._finish(key, purpose, model, msgs, format, opts, reply)
 
-    def _structured_stream(self, msgs, model, format, opts, purpose: str) -> Reply:
+    def _structured_stream(self, msgs: list[Message], model: str, format: Format, opts: dict[str, Any],
+                           purpose: str) -> Reply:
         """A structured call, streamed so that a front-end can show LLMProgress (tokens so far);
         the text is only returned whole, for the caller to parse."""
         parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
@@ -216,7 +230,8 @@ class LLM:
             self._check_cancel()
         raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
 
-    def _stream(self, messages, purpose: str, options, model=None) -> Reply:
+    def _stream(self, messages: list[Message], purpose: str, options: dict[str, Any] | None,
+                model: str | None = None) -> Reply:
         self._check_cancel()
         model, msgs, opts, key = self._request(messages, None, options, model)
         if self._cacheable(opts):
@@ -246,14 +261,16 @@ class LLM:
         reply = self._with_retries(key, purpose, model, msgs, None, opts, attempt)
         return self._finish(key, purpose, model, msgs, None, opts, reply)
 
-    def _chat_many(self, batches, purpose: str, format, options, model=None) -> list[Reply]:
+    def _chat_many(self, batches: Iterable[list[Message]], purpose: str, format: Format, options: dict[str,
+                   Any] | None, model: str | None = None) -> list[Reply]:
         batches = list(batches)
         if len(batches) <= 1:
             return [self._chat(b, purpose, format, options, model) for b in batches]
         self._check_cancel()
 
-        def work(messages):
-            self._local.sink = sink = []
+        def work(messages: list[Message]) -> tuple[Reply | None, LLMError | None, list[Callable[[], None]]]:
+            sink: list[Callable[[], None]] = []
+            self._local.sink = sink
             try:
                 return self._chat(messages, purpose, format, options, model), None, sink
             except LLMError as err:
@@ -272,16 +289,16 @@ class LLM:
         for _, err in results:
             if err is not None:
                 raise err
-        return [reply for reply, _ in results]
+        return [reply for reply, _ in results if reply is not None]   # each None came with an error, raised above
 
-    def _interruptible(self, call):
+    def _interruptible(self, call: Callable[[], T]) -> T:
         """Run a blocking call, but give up at once when the cancel event is set."""
         event = self._cancel_event
         if event is None or getattr(self._local, "sink", None) is not None:
             return call()
-        box: dict = {}
+        box: dict[str, Any] = {}
 
-        def run():
+        def run() -> None:
             try:
                 box["value"] = call()
             except BaseException as err:  # noqa: BLE001 — handed to the waiting thread
@@ -295,9 +312,10 @@ class LLM:
                 raise cancelled()
         if "error" in box:
             raise box["error"]
-        return box["value"]
+        value: T = box["value"]
+        return value
 
-    def _interruptible_parts(self, parts):
+    def _interruptible_parts(self, parts: Iterable[T]) -> Iterator[T]:
         """Iterate a stream in a helper thread so that a cancel is noticed even while the server
         is silent (before its first chunk, or between slow ones)."""
         import queue
@@ -306,11 +324,11 @@ class LLM:
         if event is None or getattr(self._local, "sink", None) is not None:
             yield from parts
             return
-        box: queue.Queue = queue.Queue()
+        box: queue.Queue[Any] = queue.Queue()
         stop = threading.Event()
         done = object()
 
-        def pump():
+        def pump() -> None:
             try:
                 for part in parts:
                     box.put(("part", part))
@@ -341,7 +359,8 @@ class LLM:
         finally:
             stop.set()
 
-    def _with_retries(self, key, purpose, model, msgs, format, opts, attempt) -> Reply:
+    def _with_retries(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str,
+                      Any], attempt: Callable[[], Reply]) -> Reply:
         retries = max(0, int(self.settings.llm_retries))
         for n in range(retries + 1):
             try:
@@ -362,7 +381,7 @@ class LLM:
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _cached(row: dict, model: str) -> Reply:
+    def _cached(row: dict[str, Any], model: str) -> Reply:
         return Reply(row.get("output") or "", row.get("model") or model, row.get("prompt_tokens") or 0,
                      row.get("completion_tokens") or 0, 0.0, cached=True)
 
@@ -371,7 +390,8 @@ class LLM:
         path = getattr(session, "path", None)
         return path.stem if path is not None else None
 
-    def _finish(self, key, purpose, model, msgs, format, opts, reply: Reply) -> Reply:
+    def _finish(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
+                reply: Reply) -> Reply:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       output=reply.text, prompt_tokens=reply.prompt_tokens,
                                       completion_tokens=reply.completion_tokens, seconds=reply.seconds,
@@ -387,7 +407,8 @@ class LLM:
                            reply.cached))
         return reply
 
-    def _failed(self, key, purpose, model, msgs, format, opts, err: LLMError) -> None:
+    def _failed(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
+                err: LLMError) -> None:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       error=str(err), reason=err.reason, session=self._session_id(), host=self.host)
         with self._stats_lock:
@@ -395,7 +416,8 @@ class LLM:
         self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, None, err))
         self._emit(LLMCall(call_id, model, purpose, error=err.message))
 
-    def _record_session(self, key, purpose, model, msgs, format, opts, reply: Reply | None,
+    def _record_session(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format,
+                        opts: dict[str, Any], reply: Reply | None,
                         err: LLMError | None) -> None:
         session = self.session
         if session is None or not hasattr(session, "llm"):

@@ -13,6 +13,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound="BaseModel")   # the pydantic model a structured reply is read into
 
 CUT_OFF = "the model's output was cut off"
 _CLOSE = {"{": "}", "[": "]"}
@@ -52,7 +58,7 @@ def _without_trailing_commas(text: str) -> str:
     return "".join(out)
 
 
-def _loads(text: str):
+def _loads(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
@@ -99,7 +105,7 @@ class Scan:
     """The top-level JSON values of a reply, in order; `error` is the first complete-looking span
     that did not parse; `cut` is where an unterminated value starts (-1 when none)."""
 
-    values: list = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
     error: str = ""
     cut: int = -1
     openers: bool = False
@@ -141,7 +147,7 @@ def scan(text: str) -> Scan:
     return out
 
 
-def _pick(value, want):
+def _pick(value: Any, want: type | tuple[Any, ...]) -> Any:
     """`value` if it is of type `want`; a one-item list around the wanted object is unwrapped."""
     if isinstance(value, want):
         return value
@@ -163,14 +169,14 @@ def _failure(found: Scan, text: str) -> BadJSON:
     return BadJSON("the reply has no JSON in it")
 
 
-def candidates(text: str, *, want: type | tuple = (dict, list)) -> tuple[list, Scan]:
+def candidates(text: str, *, want: type | tuple[Any, ...] = (dict, list)) -> tuple[list[Any], Scan]:
     """The reply's top-level values of type `want`, in order, and the scan they came from."""
     found = scan(text)
     picked = [v for v in (_pick(v, want) for v in found.values) if v is not None]
     return picked, found
 
 
-def extract_json(text: str, *, want: type | tuple = (dict, list)):
+def extract_json(text: str, *, want: type | tuple[Any, ...] = (dict, list)) -> Any:
     """The first top-level JSON value of type `want` in `text`: bare, in prose or in a fence.
     Raises BadJSON; a value the text cuts off is reported as cut off, not searched inside."""
     picked, found = candidates(text, want=want)
@@ -183,14 +189,15 @@ def _norm(name: str) -> str:
     return re.sub(r"[\s_\-]", "", name).lower()
 
 
-def _resolve(schema: dict, defs: dict) -> dict:
+def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return defs.get(ref.rsplit("/", 1)[1], {})
+        found: dict[str, Any] = defs.get(ref.rsplit("/", 1)[1], {})
+        return found
     return schema
 
 
-def _fix_keys(value, schema: dict, defs: dict, depth: int = 0):
+def _fix_keys(value: Any, schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
     """Rename keys that miss a schema field only by case, spaces or underscores; recurse."""
     if depth > 50 or not isinstance(schema, dict):
         return value
@@ -218,7 +225,7 @@ def _fix_keys(value, schema: dict, defs: dict, depth: int = 0):
     return value
 
 
-def describe(err) -> str:
+def describe(err: ValidationError) -> str:
     """A pydantic ValidationError as one short line per problem (at most five)."""
     parts = []
     for problem in err.errors()[:5]:
@@ -228,7 +235,7 @@ def describe(err) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
-def parse_model(text: str, schema_cls):
+def parse_model(text: str, schema_cls: type[M]) -> M:
     """A `schema_cls` (pydantic model) instance from a reply's text: the first top-level JSON value
     that validates. Raises BadJSON (cut off, no JSON, or the first value's validation errors)."""
     from pydantic import ValidationError
@@ -250,7 +257,7 @@ def parse_model(text: str, schema_cls):
     raise BadJSON(first_problem)
 
 
-def parse_json_reply(text: str, schema_cls):
+def parse_json_reply(text: str, schema_cls: type[M]) -> M:
     """`parse_model` for callers that handle user errors: a mismatch is LLMError(bad-output)."""
     from core.llm import LLMError
 

@@ -13,11 +13,15 @@ import os
 import re
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from core.llm import LLMError, Message, ModelInfo, Reply
 from core.llm.failures import error as _error
 from core.llm.failures import one_line as _one_line
+
+if TYPE_CHECKING:
+    import ollama
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 TRANSIENT = ("unreachable", "server")   # reasons worth a retry (see `transient`)
@@ -46,23 +50,23 @@ class OllamaBackend:
     name = "ollama"
     streams_structured = True   # stream() takes a JSON-schema `format`
 
-    def __init__(self, host: str | None = None, *, timeout: float = 120.0):
+    def __init__(self, host: str | None = None, *, timeout: float = 120.0) -> None:
         self.host = resolve_host(host)
         self.timeout = timeout
-        self._clients: dict[float, object] = {}
+        self._clients: dict[float, Any] = {}
         self._lock = threading.Lock()
 
     # -- the protocol ----------------------------------------------------------------
 
-    def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
-             options: dict | None = None, timeout: float | None = None) -> Reply:
+    def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
+             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
         from core.llm.deadline import within
 
         client = self._client(timeout)
         started = time.perf_counter()
         try:
             with within(timeout or self.timeout):
-                response = client.chat(model=model, messages=messages, format=format, options=options,
+                response = client.chat(model=model, messages=messages, format=format, options=options,  # type: ignore[call-overload]  # format: "json" or a schema, as ollama takes
                                        stream=False)
             text = response.message.content or ""
         except Exception as err:  # noqa: BLE001 — every failure becomes one LLMError
@@ -70,8 +74,8 @@ class OllamaBackend:
         return Reply(text, response.model or model, response.prompt_eval_count or 0, response.eval_count or 0,
                      time.perf_counter() - started, done_reason=response.done_reason or "")
 
-    def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
-               timeout: float | None = None, format: dict | str | None = None) -> Iterator[str | Reply]:
+    def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
+               timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
         from core.llm.deadline import within
 
         client = self._client(timeout)
@@ -79,7 +83,8 @@ class OllamaBackend:
         limit = timeout or self.timeout
         parts: list[str] = []
         try:
-            chunks = client.chat(model=model, messages=messages, format=format, options=options, stream=True)
+            chunks = client.chat(model=model, messages=messages, format=format, options=options,  # type: ignore[call-overload]  # as above
+                                 stream=True)
             with within(limit):   # the request goes out with the first chunk
                 first = next(chunks, None)
             for chunk in itertools.chain([first] if first is not None else [], chunks):
@@ -140,18 +145,19 @@ class OllamaBackend:
 
     # -- plumbing --------------------------------------------------------------------
 
-    def client(self, timeout: float | None = None):
+    def client(self, timeout: float | None = None) -> ollama.Client:
         """The `ollama.Client` calls go through (the embedder uses it too): pooled per timeout,
         no proxy for a server on this machine, the caller's deadline (core/llm/deadline.py)."""
         return self._client(timeout)
 
-    def _client(self, timeout: float | None):
+    def _client(self, timeout: float | None) -> ollama.Client:
         import ollama
 
         from core.llm.deadline import event_hooks, pooled_client
 
-        return pooled_client(self, timeout, lambda seconds, trust_env: ollama.Client(
+        client: ollama.Client = pooled_client(self, timeout, lambda seconds, trust_env: ollama.Client(
             host=self.host, timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
+        return client
 
     def close(self) -> None:
         from core.llm.deadline import close_clients

@@ -16,11 +16,17 @@ import re
 import threading
 import time
 import urllib.parse
-from typing import Iterator
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.llm import LLMError, Message, ModelInfo, Reply
 from core.llm.failures import error as _error
 from core.llm.failures import one_line as _one_line
+
+if TYPE_CHECKING:
+    import httpx
+
+T = TypeVar("T")
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 KEY_VARIABLES = ("SYM_API_KEY", "OPENAI_API_KEY")
@@ -61,7 +67,7 @@ def api_key() -> str | None:
 class _Refused(Exception):
     """An HTTP error status with the server's own message."""
 
-    def __init__(self, status: int, detail: str, code: str = ""):
+    def __init__(self, status: int, detail: str, code: str = "") -> None:
         super().__init__(detail)
         self.status, self.detail, self.code = status, detail, code
 
@@ -70,7 +76,7 @@ class _NotProtocol(ValueError):
     """A 200 whose body is not the OpenAI reply shape."""
 
 
-def with_schema(messages: list[Message], schema: dict) -> list[Message]:
+def with_schema(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
     """`messages` with the JSON schema spelled out in the last user message: what a server that
     cannot enforce a schema needs the model itself to know."""
     from core.llm.repair import with_note
@@ -79,12 +85,13 @@ def with_schema(messages: list[Message], schema: dict) -> list[Message]:
                      + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
 
 
-def request_body(messages: list[Message], *, model: str, options: dict | None, format, level: str,
-                 stream: bool) -> dict:
+def request_body(messages: list[Message], *, model: str, options: dict[str, Any] | None, format: dict[str,
+                 Any] | str | None, level: str,
+                 stream: bool) -> dict[str, Any]:
     """The chat-completions body for one call; `level` is how structured output is asked for."""
     if isinstance(format, dict) and level != "json_schema":
         messages = with_schema(messages, format)
-    body: dict = {"model": model, "messages": messages, "stream": stream}
+    body: dict[str, Any] = {"model": model, "messages": messages, "stream": stream}
     for name, value in (options or {}).items():
         mapped = OPTION_NAMES.get(name)
         if mapped is not None and value is not None and not (mapped == "max_tokens" and int(value) <= 0):
@@ -106,11 +113,11 @@ class OpenAIBackend:
     name = "openai"
     streams_structured = True   # stream() takes a JSON-schema `format`
 
-    def __init__(self, base_url: str | None = None, *, timeout: float = 120.0, key: str | None = None):
+    def __init__(self, base_url: str | None = None, *, timeout: float = 120.0, key: str | None = None) -> None:
         self.host = resolve_base_url(base_url)
         self.timeout = timeout
         self._key = key if key is not None else api_key()
-        self._clients: dict[float, object] = {}
+        self._clients: dict[float, Any] = {}
         self._lock = threading.Lock()
         self._level = 0          # index into FORMAT_LEVELS: lowered once a server refuses a level
 
@@ -119,8 +126,8 @@ class OpenAIBackend:
 
     # -- the protocol ----------------------------------------------------------------
 
-    def chat(self, messages: list[Message], *, model: str, format: dict | str | None = None,
-             options: dict | None = None, timeout: float | None = None) -> Reply:
+    def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
+             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
         from core.llm.deadline import within
 
         started = time.perf_counter()
@@ -139,14 +146,14 @@ class OpenAIBackend:
             raise self.failure(err, model=model, timeout=timeout) from None
         return reply
 
-    def stream(self, messages: list[Message], *, model: str, options: dict | None = None,
-               timeout: float | None = None, format: dict | str | None = None) -> Iterator[str | Reply]:
+    def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
+               timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
         from core.llm.deadline import within
 
         started = time.perf_counter()
         limit = timeout or self.timeout
         parts: list[str] = []
-        usage: dict = {}
+        usage: dict[str, Any] = {}
         finish = ""
         done = False
         try:
@@ -218,7 +225,7 @@ class OpenAIBackend:
 
     # -- plumbing --------------------------------------------------------------------
 
-    def _structured(self, send, format):
+    def _structured(self, send: Callable[[str], T], format: dict[str, Any] | str | None) -> T:
         """`send(level)` at the current structured-output level; a server that refuses
         `response_format` is asked again one level lower (json_schema → json_object → the
         prompt alone), and the level is remembered for later calls."""
@@ -237,7 +244,7 @@ class OpenAIBackend:
                 with self._lock:
                     self._level = max(self._level, level + 1)
 
-    def _headers(self) -> dict:
+    def _headers(self) -> dict[str, Any]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
@@ -246,15 +253,15 @@ class OpenAIBackend:
     def _url(self, path: str) -> str:
         return self.host + path
 
-    def _post_json(self, path: str, body: dict, timeout: float | None) -> dict:
+    def _post_json(self, path: str, body: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         response = self._client(timeout).post(self._url(path), json=body, headers=self._headers())
         return self._read(response)
 
-    def _get_json(self, path: str, timeout: float | None) -> dict:
+    def _get_json(self, path: str, timeout: float | None) -> dict[str, Any]:
         response = self._client(timeout).get(self._url(path), headers=self._headers())
         return self._read(response)
 
-    def _read(self, response) -> dict:
+    def _read(self, response: httpx.Response) -> dict[str, Any]:
         if response.status_code >= 400:
             raise self._refused(response.status_code, response.read())
         try:
@@ -265,7 +272,7 @@ class OpenAIBackend:
             raise _NotProtocol("not an object")
         return data
 
-    def _events(self, body: dict, timeout: float | None):
+    def _events(self, body: dict[str, Any], timeout: float | None) -> Generator[dict[str, Any] | None, None, None]:
         """Server-sent events of one streamed call: each `data:` object, then None for [DONE].
         The request goes out (and its status is checked) before the first event is asked for."""
         client = self._client(timeout)
@@ -280,20 +287,21 @@ class OpenAIBackend:
         if "text/event-stream" not in response.headers.get("content-type", "text/event-stream"):
             try:   # a server that ignores `stream` and answers whole: one event from the whole reply
                 response.read()
-                return iter([self._as_event(self._read(response)), None])
+                whole = [self._as_event(self._read(response)), None]
+                return (event for event in whole)   # a generator, as below: the caller closes it
             finally:
                 response.close()
         return self._parse_events(response)
 
     @staticmethod
-    def _as_event(data: dict) -> dict:
+    def _as_event(data: dict[str, Any]) -> dict[str, Any]:
         choice = data["choices"][0]
         return {"choices": [{"delta": {"content": (choice.get("message") or {})["content"] or ""},
                              "finish_reason": choice.get("finish_reason") or "stop"}],
                 "usage": data.get("usage") or {}}
 
     @staticmethod
-    def _parse_events(response):
+    def _parse_events(response: httpx.Response) -> Generator[dict[str, Any] | None, None, None]:
         try:
             for line in response.iter_lines():
                 if not line.startswith("data:"):
@@ -332,13 +340,14 @@ class OpenAIBackend:
             text = text.replace(self._key, "***")
         return re.sub(r"\b(sk-[A-Za-z0-9_\-*]{4,})", "sk-***", text)
 
-    def _client(self, timeout: float | None):
+    def _client(self, timeout: float | None) -> httpx.Client:
         import httpx
 
         from core.llm.deadline import event_hooks, pooled_client
 
-        return pooled_client(self, timeout, lambda seconds, trust_env: httpx.Client(
+        client: httpx.Client = pooled_client(self, timeout, lambda seconds, trust_env: httpx.Client(
             timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
+        return client
 
     def close(self) -> None:
         from core.llm.deadline import close_clients

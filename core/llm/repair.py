@@ -10,10 +10,14 @@ and a model timeout moves on to the next attempt. This room only calls the model
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from core.llm import LLMError, Message, Reply
-from core.llm.jsonout import CUT_OFF, BadJSON, parse_model
+from core.llm.jsonout import CUT_OFF, BadJSON, M, parse_model
+
+if TYPE_CHECKING:
+    from core.llm.facade import LLM
 
 REPAIR_SEED = 1000       # seed of repair n is REPAIR_SEED + n: varied, yet replayable
 ECHO_LIMIT = 1500        # characters of a rejected reply quoted back in a changed prompt
@@ -23,7 +27,7 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
 
 
-def _problems(reply: Reply, schema, check: Callable | None) -> tuple[object, list[str]]:
+def _problems(reply: Reply, schema: type[M], check: Callable[..., Any] | None) -> tuple[M | None, list[str]]:
     """(instance or None, problems): parse, validate, then the caller's check."""
     try:
         value = parse_model(reply.text, schema)
@@ -65,9 +69,10 @@ def _quote(text: str) -> str:
     return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + " …"
 
 
-def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | None = None, attempts: int = 2,
-                     purpose: str = "json", options: dict | None = None, model: str | None = None,
-                     on_attempt: Callable[[int, list[str]], None] | None = None, format: dict | None = None):
+def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, check: Callable[..., Any] | None = None,
+                     attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
+                     model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
+                     format: dict[str, Any] | None = None) -> M:
     """See `LLM.json_with_repair`: at most 1 + `attempts` calls."""
     tell = on_attempt or (lambda n, problems: None)
     format = format if format is not None else schema.model_json_schema()
@@ -95,6 +100,7 @@ def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | 
         value, problems = _problems(reply, schema, check)
         tell(n + 1, problems)
         if not problems:
+            assert value is not None   # no problems: it parsed
             return value
         if any(_same(reply.text, s) for s in seen):
             repeated = True
@@ -113,7 +119,7 @@ def json_with_repair(llm, messages: list[Message], schema, *, check: Callable | 
     hint = ("the model sent the same wrong reply again — /set model to a stronger model, or rephrase"
             if repeated else "try again, or /set model to a stronger model")
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    err = LLMError(f"the model's reply does not match the {schema.__name__} schema: {problems[0]}{more}",
-                   reason="bad-output", hint=hint)
-    err.problems, err.calls = problems, calls
-    raise err
+    failed = LLMError(f"the model's reply does not match the {schema.__name__} schema: {problems[0]}{more}",
+                      reason="bad-output", hint=hint)
+    failed.problems, failed.calls = problems, calls
+    raise failed

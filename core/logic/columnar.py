@@ -6,9 +6,12 @@ strata or provenance.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
+
+Index = tuple[str, np.ndarray, np.ndarray]   # ("csr", offsets, permutation) | ("sorted", sorted keys, permutation)
 
 BITMAP_LIMIT = 1 << 26     # key spaces up to this many slots may test membership in a byte map
 BITMAP_SPREAD = 64         # … once the facts and keys tested are at least 1/64 of the space
@@ -20,20 +23,20 @@ class Symbols:
     """Constants <-> ids. Ids are dense (0..n-1) in order of first appearance."""
 
     def __init__(self) -> None:
-        self.ids: dict = {}
-        self.values: list = []
+        self.ids: dict[Any, Any] = {}
+        self.values: list[Any] = []
 
     def __len__(self) -> int:
         return len(self.values)
 
-    def intern(self, value) -> int:
+    def intern(self, value: object) -> int:
         i = self.ids.get(value)
         if i is None:
             i = self.ids[value] = len(self.values)
             self.values.append(value)
         return i
 
-    def encode(self, column: Iterable) -> np.ndarray:
+    def encode(self, column: Iterable[Any]) -> np.ndarray:
         """Ids for a column of values, interning the new ones (the loops run in C but the one
         over distinct new values)."""
         column = column if isinstance(column, (list, tuple)) else list(column)
@@ -85,7 +88,7 @@ class Table:
         self.bitmap: np.ndarray | None = None      # made by `contains` when it pays
         self._sorted: np.ndarray | None = None   # sorted keys, kept up to date once built
         self._order: np.ndarray | None = None    # argsort of the keys, for `position`
-        self._indexes: dict[tuple[int, ...], tuple[int, tuple]] = {}
+        self._indexes: dict[tuple[int, ...], tuple[int, Index]] = {}
 
     def col(self, p: int) -> np.ndarray:
         return self._cols[p, :self.n]
@@ -123,7 +126,8 @@ class Table:
             self.bitmap[self.keys] = True
             self._sorted = None
         if self.bitmap is not None:
-            return self.bitmap[keys]
+            found: np.ndarray = self.bitmap[keys]
+            return found
         if self._sorted is None:
             self._sorted = np.sort(self.keys)
         return sorted_member(self._sorted, keys)
@@ -141,6 +145,7 @@ class Table:
 
     def _find(self, key: int) -> int:
         order, keys = self._order, self.keys
+        assert order is not None   # set by `position`, the only caller
         lo, hi = 0, self.n
         while lo < hi:   # a scalar binary search: no gather of the whole sorted key column
             mid = (lo + hi) // 2
@@ -150,7 +155,7 @@ class Table:
                 hi = mid
         return lo
 
-    def index(self, positions: tuple[int, ...]):
+    def index(self, positions: tuple[int, ...]) -> Index:
         """An index on some argument positions, rebuilt when the table has grown."""
         entry = self._indexes.get(positions)
         if entry is not None and entry[0] == self.n:
@@ -174,10 +179,11 @@ def sorted_member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
         return np.zeros(len(keys), dtype=bool)
     at = np.searchsorted(sorted_keys, keys)
     at[at == len(sorted_keys)] = 0
-    return sorted_keys[at] == keys
+    found: np.ndarray = sorted_keys[at] == keys
+    return found
 
 
-def lookup(idx, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def lookup(idx: Index, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(first match, number of matches) in the index for each key."""
     if idx[0] == "csr":
         offsets = idx[1]

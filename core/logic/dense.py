@@ -7,7 +7,10 @@ engine keeps to its tuple path; this room knows nothing of the engine's public a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -15,6 +18,9 @@ from core.logic.columnar import Symbols, Table, encode_key, expand, lookup
 from core.logic.pause import Budget
 from core.logic.plan import make_plan
 from core.logic.terms import Atom, Compare, Naf, Rule, Var
+
+Src = tuple[str, Any]                # ("s", slot) | ("c", constant id)
+Delta = dict[str, tuple[int, int]]   # key -> (start, end) rows new in the last round
 
 CHUNK = 1 << 19            # join output rows made between two cancel checks
 
@@ -28,18 +34,18 @@ class Step:
     kind: str                  # "atom", "naf", "test", "bind"
     key: str = ""
     delta: bool = False
-    bound: tuple = ()          # atoms and `not`: (position, source) that must match
-    new: tuple = ()            # atoms: (position, slot) the match binds
-    equal: tuple = ()          # atoms: (position, position) that must hold the same value
+    bound: tuple[Any, ...] = ()          # atoms and `not`: (position, source) that must match
+    new: tuple[Any, ...] = ()            # atoms: (position, slot) the match binds
+    equal: tuple[Any, ...] = ()          # atoms: (position, position) that must hold the same value
     op: str = ""
-    sources: tuple = ()        # tests: (left, right); bind: (value,)
+    sources: tuple[Any, ...] = ()        # tests: (left, right); bind: (value,)
 
 
 @dataclass(slots=True)
 class DensePlan:
     steps: list[Step]
     variables: list[Var]
-    head: tuple                # a source per head argument
+    head: tuple[Any, ...]                # a source per head argument
 
 
 @dataclass(slots=True)
@@ -61,13 +67,13 @@ class DenseModel:
     made_by: dict[str, list[np.ndarray]] = field(default_factory=dict)  # key -> [firing, row] arrays
 
 
-def compile_rule(rule: Rule, symbols: Symbols, sizes, delta_at: int | None) -> DensePlan:
+def compile_rule(rule: Rule, symbols: Symbols, sizes: Callable[[str], int], delta_at: int | None) -> DensePlan:
     """Choose the join order as the tuple engine does, then describe each step over slots."""
     plan = make_plan(rule.body, sizes, delta_at=delta_at)
     slots: dict[Var, int] = {}
     variables: list[Var] = []
 
-    def source(term):
+    def source(term: object) -> Src:
         if isinstance(term, Var):
             return ("s", slots[term])
         if term not in symbols.ids:  # interning it now would change every key's radix
@@ -83,7 +89,10 @@ def compile_rule(rule: Rule, symbols: Symbols, sizes, delta_at: int | None) -> D
     for i in plan.order:
         lit = rule.body[i]
         if isinstance(lit, Atom):
-            bound, new, equal, first = [], [], [], {}
+            bound: list[tuple[int, Src]] = []
+            new: list[tuple[int, int]] = []
+            equal: list[tuple[int, int]] = []
+            first: dict[Var, int] = {}
             for p, arg in enumerate(lit.args):
                 if not isinstance(arg, Var) or arg in slots:
                     bound.append((p, source(arg)))
@@ -100,8 +109,8 @@ def compile_rule(rule: Rule, symbols: Symbols, sizes, delta_at: int | None) -> D
             local = [a for a in lit.atom.args if isinstance(a, Var) and a not in slots]
             if len(set(local)) != len(local):
                 raise Unsupported("a repeated local variable under `not`")
-            bound = tuple((p, source(a)) for p, a in enumerate(lit.atom.args) if not isinstance(a, Var) or a in slots)
-            steps.append(Step("naf", lit.atom.key, bound=bound))
+            must = tuple((p, source(a)) for p, a in enumerate(lit.atom.args) if not isinstance(a, Var) or a in slots)
+            steps.append(Step("naf", lit.atom.key, bound=must))
         else:
             free = [t for t in (lit.left, lit.right) if isinstance(t, Var) and t not in slots]
             if free:  # `X = t` with X unbound: make_plan placed it as a binding
@@ -110,12 +119,13 @@ def compile_rule(rule: Rule, symbols: Symbols, sizes, delta_at: int | None) -> D
                 bind(free[0])
             else:
                 steps.append(Step("test", op=lit.op, sources=(source(lit.left), source(lit.right))))
+    assert rule.head is not None   # constraints are not compiled
     head = tuple(source(a) for a in rule.head.args)
     return DensePlan(steps, variables, head)
 
 
-def rule_constants(rules) -> list:
-    out = []
+def rule_constants(rules: Iterable[Rule]) -> list[Any]:
+    out: list[Any] = []
     for rule in rules:
         lits = list(rule.body) + ([rule.head] if rule.head is not None else [])
         for lit in lits:
@@ -128,7 +138,7 @@ def rule_constants(rules) -> list:
 class Evaluator:
     """Runs dense plans over a model's tables; `delta` maps a key to its (start, end) rows."""
 
-    def __init__(self, model: DenseModel, budget: Budget, needs_order: bool):
+    def __init__(self, model: DenseModel, budget: Budget, needs_order: bool) -> None:
         self.model, self.budget = model, budget
         self.radix = max(1, len(model.symbols))
         self.ranks = model.symbols.order_ranks() if needs_order else None
@@ -140,15 +150,15 @@ class Evaluator:
             self.model.base[key] = 0
         return t
 
-    def value(self, src, cols, n):
+    def value(self, src: Src, cols: list[np.ndarray], n: int) -> np.ndarray:
         kind, v = src
         return cols[v] if kind == "s" else np.full(n, v, dtype=np.int64)
 
-    def chunks(self, plan: DensePlan, delta):
+    def chunks(self, plan: DensePlan, delta: Delta | None) -> Iterator[Rows]:
         """The plan's binding rows, as `Rows` in pieces of about CHUNK (cancel checked between)."""
         yield from self._steps(plan.steps, 0, 1, [], delta)
 
-    def _steps(self, steps: list[Step], i: int, n: int, cols: list, delta):
+    def _steps(self, steps: list[Step], i: int, n: int, cols: list[np.ndarray], delta: Delta | None) -> Iterator[Rows]:
         while i < len(steps):
             if not n:
                 return
@@ -187,24 +197,29 @@ class Evaluator:
         if n:
             yield Rows(n, cols)
 
-    def _keep(self, n, cols, mask):
+    def _keep(self, n: int, cols: list[np.ndarray], mask: np.ndarray) -> tuple[int, list[np.ndarray]]:
         kept = int(mask.sum())
         if kept == n:
             return n, cols
         return kept, [c[mask] for c in cols]
 
-    def _test(self, step: Step, n, cols) -> np.ndarray:
+    def _test(self, step: Step, n: int, cols: list[np.ndarray]) -> np.ndarray:
         left, right = (self.value(s, cols, n) for s in step.sources)
+        result: np.ndarray
         if step.op == "=":
-            return left == right
+            result = left == right
+            return result
         if step.op == "\\=":
-            return left != right
+            result = left != right
+            return result
+        assert self.ranks is not None   # made when a rule orders constants
         is_str, rank = self.ranks
         same = is_str[left] == is_str[right]
         a, b = rank[left], rank[right]
-        return same & {"<": a < b, ">": a > b, "=<": a <= b, ">=": a >= b}[step.op]
+        result = same & {"<": a < b, ">": a > b, "=<": a <= b, ">=": a >= b}[step.op]
+        return result
 
-    def _exists(self, step: Step, n, cols) -> np.ndarray:
+    def _exists(self, step: Step, n: int, cols: list[np.ndarray]) -> np.ndarray:
         table = self.model.tables.get(step.key)
         if table is None or not table.n:
             return np.zeros(n, dtype=bool)
@@ -212,17 +227,21 @@ class Evaluator:
             return np.ones(n, dtype=bool)
         positions = tuple(p for p, _ in step.bound)
         keys = encode_key([self.value(s, cols, n) for _, s in step.bound], self.radix, n)
+        found: np.ndarray
         if len(positions) == table.arity and table.bitmap is not None:
-            return table.bitmap[keys]
+            found = table.bitmap[keys]
+            return found
         _, count = lookup(table.index(positions), keys)
-        return count > 0
+        found = count > 0
+        return found
 
-    def _atom(self, step: Step, n, cols, delta):
+    def _atom(self, step: Step, n: int, cols: list[np.ndarray], delta: Delta | None) -> Joined:
         """(n, cols) for a semi-join or an empty result; otherwise a list of `Rows` piece makers."""
         table = self.model.tables.get(step.key)
         if table is None or not table.n:
             return 0, cols
         if step.delta:
+            assert delta is not None   # a delta step runs with one
             start, end = delta[step.key]
             rows = np.arange(start, end, dtype=np.int64)
             for p, (_, v) in step.bound:  # matched first, so only constants are bound
@@ -242,14 +261,15 @@ class Evaluator:
             return 0, cols
         return self._pieces(table, step, cols, lo, count, total, idx[2])
 
-    def _cross(self, table, step, n, cols, rows):
+    def _cross(self, table: Table, step: Step, n: int, cols: list[np.ndarray], rows: np.ndarray) -> Joined:
         total = n * len(rows)
         self.budget.check(total)
         if not total:
             return 0, cols
         return self._pieces(table, step, cols, np.zeros(n, dtype=np.int64), np.full(n, len(rows)), total, rows)
 
-    def _pieces(self, table, step, cols, lo, count, total, perm) -> list:
+    def _pieces(self, table: Table, step: Step, cols: list[np.ndarray], lo: np.ndarray, count: np.ndarray, total: int,
+                perm: np.ndarray) -> list[Callable[[], Rows | None]]:
         """Makers of the join's rows in pieces of about CHUNK: input row i matches
         perm[lo[i]:lo[i] + count[i]]. A maker returns `Rows`, or None when nothing matched."""
         if total <= CHUNK:
@@ -272,7 +292,7 @@ class Evaluator:
                 return None
             return Rows(len(matched), cols, out_rows, [table.col(p) for p, _ in step.new], matched)
 
-        return [lambda a=a, b=b: make(a, b) for a, b in bounds]
+        return [partial(make, a, b) for a, b in bounds]
 
 
 class Rows:
@@ -281,15 +301,19 @@ class Rows:
 
     __slots__ = ("n", "cols", "pick", "new", "matched")
 
-    def __init__(self, n: int, cols: list, pick=None, new=(), matched=None):
+    def __init__(self, n: int, cols: list[np.ndarray], pick: np.ndarray | None = None,
+                 new: Sequence[np.ndarray] = (), matched: np.ndarray | None = None) -> None:
         self.n, self.cols, self.pick, self.new, self.matched = n, cols, pick, new, matched
 
     def column(self, slot: int) -> np.ndarray:
+        col: np.ndarray
         if self.pick is None:
-            return self.cols[slot]
-        if slot < len(self.cols):
-            return self.cols[slot][self.pick]
-        return self.new[slot - len(self.cols)][self.matched]
+            col = self.cols[slot]
+        elif slot < len(self.cols):
+            col = self.cols[slot][self.pick]
+        else:
+            col = self.new[slot - len(self.cols)][self.matched]
+        return col
 
     def columns(self) -> list[np.ndarray]:
         return [self.column(s) for s in range(len(self.cols) + len(self.new))]
@@ -298,8 +322,13 @@ class Rows:
         """Every column, for the given rows only."""
         if self.pick is None:
             return [c[rows] for c in self.cols]
+        assert self.matched is not None   # given with `pick`
         pick, matched = self.pick[rows], self.matched[rows]
         return [c[pick] for c in self.cols] + [c[matched] for c in self.new]
+
+
+# a join's result: (rows, columns) when it could be done in place, else makers of its pieces
+Joined = tuple[int, list[np.ndarray]] | list[Callable[[], Rows | None]]
 
 
 def supported(rule: Rule) -> bool:

@@ -5,6 +5,8 @@ Returns None for what it does not run, and the caller uses the tuple runner inst
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from core.logic.columnar import MAX_KEY, decode_key, encode_key, first_occurrences
@@ -15,7 +17,7 @@ from core.logic.terms import Atom, Compare, Rule, Var
 ORDERED = frozenset({"<", ">", "=<", ">="})
 
 
-def rows(model: DenseModel, body: tuple, wanted: list[Var], budget: Budget) -> list[tuple] | None:
+def rows(model: DenseModel, body: tuple[Any, ...], wanted: list[Var], budget: Budget) -> list[tuple[Any, ...]] | None:
     """The distinct values of `wanted` over every binding of `body`, in model order."""
     symbols = model.symbols
     if any(c not in symbols.ids for c in rule_constants([Rule(None, body)])):
@@ -49,7 +51,7 @@ def rows(model: DenseModel, body: tuple, wanted: list[Var], budget: Budget) -> l
     return [tuple(values[i] for i in ids) for ids in zip(*(c.tolist() for c in cols))]
 
 
-def contradictions(model: DenseModel, key: str) -> list[tuple]:
+def contradictions(model: DenseModel, key: str) -> list[tuple[Any, ...]]:
     """Argument tuples held both in relation `key` ('~p/n') and in its positive twin."""
     neg, pos = model.tables.get(key), model.tables.get(key[1:])
     if neg is None or pos is None or not neg.n or not pos.n:

@@ -8,20 +8,21 @@ against the new facts only; a fact's step is its round; the first derivation fou
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
 from core.logic.columnar import MAX_KEY, Symbols, Table, decode_key, encode_key, first_occurrences
 from core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
 from core.logic.pause import Budget
+from core.logic.plan import Relation
 from core.logic.terms import Atom, Compare, Rule, Var
 
 ORDERED = frozenset({"<", ">", "=<", ">="})
 
 
-def load(base: dict[str, dict], rules: dict[str, Rule]) -> DenseModel:
+def load(base: dict[str, Relation], rules: dict[str, Rule]) -> DenseModel:
     """Intern every constant and build a table per asserted relation."""
     symbols = Symbols()
     for c in rule_constants(rules.values()):
@@ -73,6 +74,7 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                         plan = plans[(rid, at)] = compile_rule(rule, model.symbols, sizes, at)
                     budget.check(derived)          # cancel between rules
                     head = rule.head
+                    assert head is not None   # constraints are checked, not run, here
                     table = ev.table(head.key, len(head.args))
                     kept, bound, held = [], [], 0
                     for rows in ev.chunks(plan, delta):
@@ -125,7 +127,7 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
     return step, derived, complete
 
 
-def derivation(model: DenseModel, key: str, args: tuple) -> tuple[str, int, dict[Var, object]] | None:
+def derivation(model: DenseModel, key: str, args: tuple[Any, ...]) -> tuple[str, int, dict[Var, object]] | None:
     """(rule id, step, binding) of a derived fact's first derivation; None if asserted or absent."""
     table = model.tables.get(key)
     pos = -1 if table is None else _position(model, table, args)
@@ -138,16 +140,17 @@ def derivation(model: DenseModel, key: str, args: tuple) -> tuple[str, int, dict
     firing_no, row = (int(v) for v in made[0][:, pos - base])
     firing = model.firings[firing_no]
     values = model.symbols.values
-    binding = {v: values[int(firing.bindings[j, row])] for j, v in enumerate(firing.variables)}
+    bindings = firing.bindings   # None only for a rule without variables
+    binding = {v: values[int(bindings[j, row])] for j, v in enumerate(firing.variables)} if bindings is not None else {}
     return firing.rule_id, firing.step, binding
 
 
-def _position(model: DenseModel, table: Table, args: tuple) -> int:
+def _position(model: DenseModel, table: Table, args: tuple[Any, ...]) -> int:
     key = _key_of(model.symbols, table, args)
     return -1 if key is None else table.position(key)
 
 
-def _key_of(symbols: Symbols, table: Table, args) -> int | None:
+def _key_of(symbols: Symbols, table: Table, args: object) -> int | None:
     if type(args) is not tuple or len(args) != table.arity:
         return None
     key = 0
@@ -163,34 +166,35 @@ def _key_of(symbols: Symbols, table: Table, args) -> int | None:
     return key
 
 
-class TableView(Mapping):
+class TableView(Mapping[tuple[Any, ...], Any]):
     """A dense table as the tuple engine's relation: args -> None (asserted) or a marker."""
 
-    def __init__(self, model: DenseModel, key: str):
+    def __init__(self, model: DenseModel, key: str) -> None:
         self.model, self.table, self.base = model, model.tables[key], model.base.get(key, 0)
 
     def __len__(self) -> int:
         return self.table.n
 
-    def __contains__(self, args) -> bool:
+    def __contains__(self, args: object) -> bool:
         key = _key_of(self.model.symbols, self.table, args)
         return key is not None and bool(self.table.contains(np.array([key], dtype=np.int64))[0])
 
-    def __getitem__(self, args):
+    def __getitem__(self, args: tuple[Any, ...]) -> int | None:
         pos = _position(self.model, self.table, args)
         if pos < 0:
             raise KeyError(args)
         return None if pos < self.base else pos
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
         for args, _ in self.items():
             yield args
 
-    def values(self):
+    def values(self) -> Iterator[int | None]:  # type: ignore[override]  # a generator, not a view: only iterated
         return (None if i < self.base else i for i in range(self.table.n))
 
-    def items(self):
+    def items(self) -> Iterator[tuple[tuple[Any, ...], int | None]]:  # type: ignore[override]  # as values()
         values, table, base = self.model.symbols.values, self.table, self.base
+        rows: Iterable[tuple[Any, ...]]
         if table.arity == 0:
             rows = ((),) * table.n
         elif table.arity == 1:

@@ -10,16 +10,22 @@ The engine holds no ids of its own beyond the rule ids its caller gives it. Larg
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from core.logic.pause import Budget, gc_paused
 from core.errors import UserError
-from core.logic.fused import derive_fused, full_row, fused_tail
-from core.logic.plan import STRIDE, Plan, Runner, make_plan
+from core.logic.fused import Tail, derive_fused, full_row, fused_tail
+from core.logic.pause import Budget, gc_paused
+from core.logic.plan import STRIDE, Plan, Relation, Row, Runner, Stored, make_plan
 from core.logic.strata import stratify
 from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
+
+if TYPE_CHECKING:
+    from threading import Event
+
+    from core.logic.dense import DenseModel
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
 DENSE_FROM = 2_000     # from this many asserted facts inference runs set-at-a-time; below, the tuple path answers in ~1 ms
@@ -71,7 +77,7 @@ class _Firing:
     plan: Plan
 
 
-def _head_getter(head: Atom, plan: Plan) -> Callable[[tuple], tuple]:
+def _head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     slots = {v: i for i, v in enumerate(plan.variables)}
     if not head.args:
         return lambda row: ()
@@ -86,21 +92,26 @@ def _head_getter(head: Atom, plan: Plan) -> Callable[[tuple], tuple]:
 
 
 def instantiate(lit: Literal, binding: dict[Var, object]) -> Literal:
-    def sub(t):
-        return binding.get(t, t) if isinstance(t, Var) else t
-
     if isinstance(lit, Atom):
-        return Atom(lit.pred, tuple(sub(a) for a in lit.args), lit.neg)
+        return instantiate_atom(lit, binding)
     if isinstance(lit, Naf):
-        return Naf(instantiate(lit.atom, binding))
-    return Compare(lit.op, sub(lit.left), sub(lit.right))
+        return Naf(instantiate_atom(lit.atom, binding))
+    return Compare(lit.op, _sub(lit.left, binding), _sub(lit.right, binding))
+
+
+def instantiate_atom(atom: Atom, binding: dict[Var, object]) -> Atom:
+    return Atom(atom.pred, tuple(_sub(a, binding) for a in atom.args), atom.neg)
+
+
+def _sub(t: Any, binding: dict[Var, object]) -> Any:
+    return binding.get(t, t) if isinstance(t, Var) else t
 
 
 class Engine:
     """Asserted facts and rules; computes and answers from their model."""
 
     def __init__(self) -> None:
-        self._base: dict[str, dict[tuple, None]] = {}  # insertion-ordered sets
+        self._base: dict[str, dict[tuple[Any, ...], None]] = {}  # insertion-ordered sets
         self._rules: dict[str, Rule] = {}
         self._strata: dict[str, int] = {}
         self._runner = Runner({})
@@ -109,18 +120,19 @@ class Engine:
         self._limit: int | None = None  # the step limit the model was computed under
         self._firings: list[_Firing] = []
         self.steps = 0
-        self.cancel = None       # a threading.Event: set by Esc / Ctrl+C, checked between rounds and in joins
+        self.cancel: Event | None = None   # set by Esc / Ctrl+C, checked between rounds and in joins
         self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
         self.dense_from = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
         self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
-        self._dense = None       # the DenseModel of the last dense inference, for provenance
+        self._dense: DenseModel | None = None   # the last dense inference's model, for provenance
 
     # -- the program -------------------------------------------------------------
 
     def add_facts(self, atoms: Iterable[Atom]) -> int:
         """Assert ground facts; returns how many were new."""
         added = 0
-        shape = rel = None
+        shape: tuple[str, int, bool] | None = None
+        rel: dict[tuple[Any, ...], None] = {}
         for pred, args, neg in atoms:
             if shape != (pred, len(args), neg):  # runs of one relation skip the key lookup
                 shape = (pred, len(args), neg)
@@ -211,24 +223,25 @@ class Engine:
         self._dense = None
         if self._dense_fits() and (done := self._try_dense(max_steps)) is not None:
             return done
-        relations = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
+        relations: dict[str, Stored] = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
         budget = Budget(self.cancel, self.max_facts)
         runner = self._runner = Runner(relations, budget)
-        by_stratum: dict[int, list[tuple[str, Rule]]] = {}
+        by_stratum: dict[int, list[tuple[str, Rule, Atom]]] = {}
         for rid, rule in self._rules.items():
             if rule.head is not None:
-                by_stratum.setdefault(self._strata.get(rule.head.key, 0), []).append((rid, rule))
+                by_stratum.setdefault(self._strata.get(rule.head.key, 0), []).append((rid, rule, rule.head))
         step, derived, complete = 0, 0, True
-        switch_after = self.dense_after
+        switch_after: float = self.dense_after
         for level in sorted(by_stratum):
             rules = by_stratum[level]
-            heads = {rule.head.key for _, rule in rules}
-            plans: dict[tuple[str, int | None], tuple[Plan, Callable]] = {}
-            delta: dict[str, dict] | None = None
+            heads = {head.key for _, _, head in rules}
+            # a plan, with its fused tail or else the function from a row to the head's args
+            plans: dict[tuple[str, int | None], tuple[Plan, Tail | None, Callable[[Row], Row] | None]] = {}
+            delta: dict[str, Relation] | None = None
             while True:
-                new: dict[str, dict] = {}
+                new: dict[str, Relation] = {}
                 budget.offset = derived
-                for rid, rule in rules:
+                for rid, rule, head in rules:
                     if delta is None:
                         positions: list[int | None] = [None]
                     else:
@@ -238,11 +251,11 @@ class Engine:
                         entry = plans.get((rid, at))
                         if entry is None:
                             plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
-                            tail = fused_tail(plan, rule.head.args)
-                            head_of = tail if tail is not None else _head_getter(rule.head, plan)
-                            entry = plans[(rid, at)] = (plan, head_of, tail is not None)
-                        plan, head_of, fused = entry
-                        hk = rule.head.key
+                            tail = fused_tail(plan, head.args)
+                            getter = _head_getter(head, plan) if tail is None else None
+                            entry = plans[(rid, at)] = (plan, tail, getter)
+                        plan, tail, head_of = entry
+                        hk = head.key
                         have = relations.get(hk, {})
                         fresh = new.setdefault(hk, {})
                         # provenance refers to the firing by number: tuples of plain values stay
@@ -250,9 +263,10 @@ class Engine:
                         firing = len(self._firings)
                         self._firings.append(_Firing(rid, step + 1, plan))
                         before = len(fresh)
-                        if fused:
-                            derive_fused(runner, plan, delta, head_of, have, fresh, firing)
+                        if tail is not None:
+                            derive_fused(runner, plan, delta, tail, have, fresh, firing)
                         else:
+                            assert head_of is not None
                             for n, row in enumerate(runner.run(plan, delta), 1):
                                 args = head_of(row)
                                 if args not in have and args not in fresh:
@@ -337,7 +351,7 @@ class Engine:
 
     # -- answers -----------------------------------------------------------------
 
-    def relation(self, key: str) -> dict:
+    def relation(self, key: str) -> Stored:
         """Model facts of one relation, a mapping args -> provenance marker (None = asserted)."""
         self._current()
         return self._runner.relations.get(key, {})
@@ -368,12 +382,12 @@ class Engine:
         if found is not None:
             return [dict(zip(named, values)) for values in found]
         slots = [plan.variables.index(v) for v in named]
-        seen: dict[tuple, None] = {}
+        seen: dict[tuple[Any, ...], None] = {}
         for row in self._runner.run(plan):
             seen.setdefault(tuple(row[i] for i in slots))
         return [dict(zip(named, values)) for values in seen]
 
-    def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple] | None:
+    def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple[Any, ...]] | None:
         """Distinct values of `wanted` over the body, run set-at-a-time on a dense model; None
         where the tuple runner answers instead."""
         if self._dense is None:
@@ -402,7 +416,10 @@ class Engine:
         if self._dense is not None:
             from core.logic.dense_rounds import derivation
 
-            rule_id, step, binding = derivation(self._dense, atom.key, atom.args)
+            found = derivation(self._dense, atom.key, atom.args)
+            if found is None:   # cannot happen: prov marks a derived fact
+                return None
+            rule_id, step, binding = found
             rule = self._rules[rule_id]
             return Derivation(atom, rule_id, rule, step, tuple(instantiate(lit, binding) for lit in rule.body))
         number, *payload = prov
@@ -435,6 +452,6 @@ class Engine:
             found = self._dense_rows(rule.body, plan.variables)
             for row in self._runner.run(plan) if found is None else found:
                 binding = dict(zip(plan.variables, row))
-                facts = tuple(instantiate(a, binding) for a in literal_atoms(rule.body))
+                facts = tuple(instantiate_atom(a, binding) for a in literal_atoms(rule.body))
                 out.append(Violation(facts, rid, rule))
         return out

@@ -5,11 +5,15 @@ this room knows nothing of strata.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
-from core.logic.plan import STRIDE, Filter, Join, Plan, Row, Runner, compare_op, fan_out
+from core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, Stored, compare_op, fan_out
 from core.logic.terms import Var
+
+Part = tuple[str, Any]                               # ("r", row slot) | ("t", matched tuple position) | ("c", constant)
+Pick = Callable[[Row, tuple[Any, ...]], Any]         # (row, matched tuple) -> a value
 
 
 def _last_join(plan: Plan) -> int:
@@ -21,13 +25,13 @@ class Tail:
     """A plan's last indexed join with the comparisons after it, compiled over (row, matched tuple)."""
 
     at: int                                   # index of the last join in plan.steps
-    head_of: Callable[[Row, tuple], tuple]
-    shape: tuple | None                       # ("rt"|"tr", i, j) for two-argument heads, inlined
-    tests: list[Callable[[Row, tuple], bool]]
-    unequal: tuple | None                     # (("r"|"t", i), ("r"|"t", j)) for a lone X \= Y, inlined
+    head_of: Callable[[Row, tuple[Any, ...]], tuple[Any, ...]]
+    shape: tuple[Any, ...] | None                       # ("rt"|"tr", i, j) for two-argument heads, inlined
+    tests: list[Callable[[Row, tuple[Any, ...]], bool]]
+    unequal: tuple[Any, ...] | None                     # (("r"|"t", i), ("r"|"t", j)) for a lone X \= Y, inlined
 
 
-def fused_tail(plan: Plan, head_args: tuple) -> Tail | None:
+def fused_tail(plan: Plan, head_args: tuple[Any, ...]) -> Tail | None:
     """Compile the tail of a plan for `derive_fused`, or None when the plan does not end that way."""
     at = _last_join(plan)
     if at < 0:
@@ -40,13 +44,13 @@ def fused_tail(plan: Plan, head_args: tuple) -> Tail | None:
     width = len(plan.variables) - len(last.new)
     slots = {v: i for i, v in enumerate(plan.variables)}
 
-    def part(term):
+    def part(term: object) -> Part:
         if isinstance(term, Var):
             i = slots[term]
             return ("r", i) if i < width else ("t", last.new[i - width])
         return ("c", term)
 
-    def value(p):
+    def value(p: Part) -> Pick:
         kind, i = p
         if kind == "r":
             return lambda r, t: r[i]
@@ -60,18 +64,24 @@ def fused_tail(plan: Plan, head_args: tuple) -> Tail | None:
         shape = (parts[0][0] + parts[1][0], parts[0][1], parts[1][1])
     getters = [value(p) for p in parts]
     head_of = lambda r, t: tuple(g(r, t) for g in getters)  # noqa: E731
-    tests, unequal = [], None
+    tests: list[Callable[[Row, tuple[Any, ...]], bool]] = []
+    unequal = None
     for st in after:
         op, left, right = st.compare
         lp, rp = part(left), part(right)
         if op == "\\=" and len(after) == 1 and lp[0] != "c" and rp[0] != "c":
             unequal = (lp, rp)
         test, lv, rv = compare_op(op), value(lp), value(rp)
-        tests.append(lambda r, t, test=test, lv=lv, rv=rv: test(lv(r, t), rv(r, t)))
+        tests.append(_pair_test(test, lv, rv))
     return Tail(at, head_of, shape, tests, unequal)
 
 
-def derive_fused(runner: Runner, plan: Plan, delta, tail: Tail, have: dict, fresh: dict, firing) -> None:
+def _pair_test(test: Callable[[Any, Any], bool], lv: Pick, rv: Pick) -> Callable[[Row, tuple[Any, ...]], bool]:
+    return lambda r, t: test(lv(r, t), rv(r, t))
+
+
+def derive_fused(runner: Runner, plan: Plan, delta: dict[str, Relation] | None, tail: Tail, have: Stored,
+                 fresh: dict[Row, Any], firing: int) -> None:
     """Run the plan up to its last join, then match that join while building heads: no row per
     candidate. The commonest shapes (two-argument heads, one `X \\= Y`) run inlined."""
     rows = runner.run(plan, delta, steps=plan.steps[:tail.at])
@@ -89,9 +99,11 @@ def derive_fused(runner: Runner, plan: Plan, delta, tail: Tail, have: dict, fres
     budget.check(budget.offset + len(fresh))
 
 
-def _derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: dict, fresh: dict, firing) -> None:
+def _derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: Stored, fresh: dict[Row, Any],
+                 firing: int) -> None:
     get = runner.index(last.key, last.positions).get
     key_of_row = last.key_of_row
+    assert key_of_row is not None   # fused_tail takes only an indexed last join
     if not last.new and not tail.tests:  # a semi-join: the head comes from the row alone
         head_of = tail.head_of
         if tail.shape is not None and tail.shape[0] == "rr":
@@ -141,10 +153,11 @@ def _derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: 
                     fresh[args] = (firing, row, t)
 
 
-def full_row(plan: Plan, payload: tuple) -> Row:
+def full_row(plan: Plan, payload: tuple[Any, ...]) -> Row:
     """The complete binding row from a provenance payload (row) or (row, matched tuple)."""
     if len(payload) == 1:
-        return payload[0]
+        only: Row = payload[0]
+        return only
     row, t = payload
     last: Join = plan.steps[_last_join(plan)]
-    return row + tuple(t[p] for p in last.new)
+    return tuple(row) + tuple(t[p] for p in last.new)

@@ -11,6 +11,7 @@ import re
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 __all__ = ["Clause", "HornModel", "Inconsistent", "minimal_model"]
 
@@ -66,7 +67,7 @@ class HornModel:
 class Inconsistent(Exception):
     """Some integrity constraint has its whole body in the least model."""
 
-    def __init__(self, violated: tuple[Clause, ...], model: frozenset[str]):
+    def __init__(self, violated: tuple[Clause, ...], model: frozenset[str]) -> None:
         self.violated = tuple(violated)
         self.model = model
         first = self.violated[0]
@@ -74,7 +75,7 @@ class Inconsistent(Exception):
         more = f" (and {len(self.violated) - 1} more)" if len(self.violated) > 1 else ""
         super().__init__(f"integrity constraint{name} is violated: {first}{more}")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Inconsistent], tuple[tuple[Clause, ...], frozenset[str]]]:
         return (type(self), (self.violated, self.model))
 
 
@@ -130,7 +131,7 @@ def minimal_model(
             head = c.head
             body = c.body
         elif type(c) is tuple and len(c) == 2 and type(c[1]) is tuple:
-            head, body = c
+            head, body = c[0], cast("tuple[str, ...]", c[1])   # checked just above
         else:
             c = _as_clause(c)
             head = c.head

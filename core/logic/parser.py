@@ -17,9 +17,11 @@ import re
 from functools import lru_cache
 from importlib import resources
 from itertools import count
+from typing import Any, NoReturn
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 
 from core.errors import ParseError
 from core.logic.pause import gc_paused
@@ -63,20 +65,20 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-class _Build(Transformer):
+class _Build(Transformer[Any, Any]):
     """Turns the parse tree into terms; anonymous `_` variables become distinct."""
 
-    def var(self, children):
+    def var(self, children: list[Token]) -> Var:
         (tok,) = children
         return Var(f"{ANONYMOUS_PREFIX}{next(_anonymous)}") if tok == "_" else Var(str(tok))
 
-    def const(self, children):
+    def const(self, children: list[Token]) -> str:
         return str(children[0])
 
-    def quoted(self, children):
+    def quoted(self, children: list[Token]) -> str:
         return _unquote(str(children[0]))
 
-    def number(self, children):
+    def number(self, children: list[Token]) -> int | float:
         tok = children[0]
         try:
             return _number(str(tok))
@@ -84,45 +86,45 @@ class _Build(Transformer):
             raise ParseError(str(err), line=tok.line, column=tok.column,
                              hint=f"numbers are integers of at most {MAX_DIGITS} digits or finite floats") from None
 
-    def name(self, children):
+    def name(self, children: list[Token]) -> str:
         tok = children[0]
         return _unquote(str(tok)) if tok.type == "QUOTED" else str(tok)
 
-    def atom(self, children):
+    def atom(self, children: list[Any]) -> Atom:
         neg = bool(children) and isinstance(children[0], Token) and children[0].type == "NEG"
         if neg:
             children = children[1:]
         return Atom(children[0], tuple(children[1:]), neg)
 
-    def naf(self, children):
+    def naf(self, children: list[Any]) -> Naf:
         return Naf(children[1])
 
-    def compare(self, children):
+    def compare(self, children: list[Any]) -> Compare:
         left, op, right = children
         return Compare(str(op), left, right)
 
-    def body(self, children):
+    def body(self, children: list[Any]) -> tuple[Any, ...]:
         return tuple(children)
 
     @v_args(meta=True)
-    def fact(self, meta, children):
+    def fact(self, meta: Meta, children: list[Any]) -> Located:
         return Located(children[0], meta.line, meta.column)
 
     @v_args(meta=True)
-    def rule(self, meta, children):
+    def rule(self, meta: Meta, children: list[Any]) -> Located:
         return Located(Rule(children[0], children[-1]), meta.line, meta.column)
 
     @v_args(meta=True)
-    def constraint(self, meta, children):
+    def constraint(self, meta: Meta, children: list[Any]) -> Located:
         return Located(Rule(None, children[-1]), meta.line, meta.column)
 
     constraint_false = constraint
 
     @v_args(meta=True)
-    def query(self, meta, children):
+    def query(self, meta: Meta, children: list[Any]) -> Located:
         return Located(Query(children[-1]), meta.line, meta.column)
 
-    def start(self, children):
+    def start(self, children: list[Located]) -> list[Located]:
         return children
 
 
@@ -145,7 +147,8 @@ def _hint(err: UnexpectedInput, text: str) -> tuple[str, str]:
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         return "unexpected end of input", "every clause ends with '.'"
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        at = err.pos_in_stream or 0   # always set for UnexpectedCharacters
+        ch = text[at] if at < len(text) else "?"
         hint = "quote atoms that hold spaces or symbols: 'like this'"
         if ch in "[{":
             hint = "lists and compound terms are not part of the language (Datalog)"
@@ -342,7 +345,7 @@ def parse_atom(text: str, *, allow_variables: bool = True) -> Atom:
 def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line: int | None = None) -> None:
     """Datalog safety: facts are ground; every variable in a head, a `not` or a comparison
     is bound by a positive body atom (or by `=` to a bound term)."""
-    def fail(message: str, hint: str | None = None):
+    def fail(message: str, hint: str | None = None) -> NoReturn:
         raise ParseError(message, source=source, line=line, hint=hint)
 
     if isinstance(clause, Atom):

@@ -10,11 +10,16 @@ them either; being acyclic, they are still freed by reference counting.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from threading import Event
 
 
 @contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -32,7 +37,7 @@ class Budget:
 
     __slots__ = ("cancel", "max_facts", "offset")
 
-    def __init__(self, cancel=None, max_facts: int | None = None):
+    def __init__(self, cancel: Event | None = None, max_facts: int | None = None) -> None:
         self.cancel, self.max_facts = cancel, max_facts
         self.offset = 0             # facts derived before the current rule fired
 

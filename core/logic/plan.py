@@ -8,43 +8,49 @@ soon as their variables are bound. This room knows nothing of strata or provenan
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Callable
+from typing import Any, cast
 
 from core.errors import UserError
 from core.logic.pause import UNBOUNDED, Budget
 from core.logic.terms import Atom, Compare, Literal, Naf, Var
 
-Row = tuple
-Relation = dict  # args tuple -> provenance (None for asserted facts)
+Row = tuple[Any, ...]
+Relation = dict[Row, Any]  # args tuple -> provenance (None for asserted facts)
+Stored = Mapping[Row, Any]  # a Relation, or the dense path's read-only view of a table
 STRIDE = 1 << 16  # rows a join makes between two budget checks (a few ms)
 
 
-def compare_op(op: str) -> Callable[[object, object], bool]:
-    def ordered(test):
-        def run(a, b):
+def compare_op(op: str) -> Callable[[Any, Any], bool]:
+    def ordered(test: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+        def run(a: Any, b: Any) -> bool:
             if isinstance(a, str) != isinstance(b, str):
                 return False  # numbers and atoms are not ordered against each other
             return test(a, b)
         return run
 
-    return {
+    tests: dict[str, Callable[[Any, Any], bool]] = {
         "=": lambda a, b: a == b,
         "\\=": lambda a, b: a != b,
         "<": ordered(lambda a, b: a < b),
         ">": ordered(lambda a, b: a > b),
         "=<": ordered(lambda a, b: a <= b),
         ">=": ordered(lambda a, b: a >= b),
-    }[op]
+    }
+    return tests[op]
 
 
-def _source(term, slots: dict[Var, int]):
+Source = tuple[str, Any]   # ("s", row slot) or ("c", constant)
+
+
+def _source(term: object, slots: dict[Var, int]) -> Source:
     """('s', slot) for a bound variable, ('c', value) for a constant."""
     return ("s", slots[term]) if isinstance(term, Var) else ("c", term)
 
 
-def _getter(sources) -> Callable[[Row], object]:
+def _getter(sources: list[Source]) -> Callable[[Row], Any]:
     """A function from a row to the value (one source) or tuple of values (several)."""
     if all(kind == "s" for kind, _ in sources):
         idx = [i for _, i in sources]
@@ -64,7 +70,7 @@ class Join:
     key: str
     delta: bool
     positions: tuple[int, ...]     # argument positions bound before this step (index key)
-    key_of_row: Callable | None    # row -> index key (None when nothing is bound: a scan)
+    key_of_row: Callable[..., Any] | None    # row -> index key (None when nothing is bound: a scan)
     consts: tuple[tuple[int, object], ...]  # for scans: (position, constant) that must match
     row_eq: tuple[tuple[int, int], ...]     # for delta scans: (position, row slot) that must match
     equal: tuple[tuple[int, int], ...]      # positions that must be equal (repeated new variable)
@@ -73,8 +79,8 @@ class Join:
 
 @dataclass(slots=True)
 class Filter:
-    make: Callable[["Runner"], Callable[[Row], bool]]  # runner -> row test
-    compare: tuple | None = None                        # (op, left term, right term) for comparisons
+    make: Callable[[Runner], Callable[[Row], bool]]  # runner -> row test
+    compare: tuple[Any, ...] | None = None                        # (op, left term, right term) for comparisons
 
 
 @dataclass(slots=True)
@@ -84,7 +90,7 @@ class Bind:
 
 @dataclass(slots=True)
 class Plan:
-    steps: list
+    steps: list[Any]
     variables: list[Var]           # the variable held in each row slot
     order: list[int]               # body literal indices in the order they run
 
@@ -97,7 +103,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
     index from variables to the literals holding them, and atoms wait in a heap by score."""
     slots: dict[Var, int] = {v: i for i, v in enumerate(bound)}
     variables = list(bound)
-    steps: list = []
+    steps: list[Any] = []
     order: list[int] = []
     pending = set(range(len(body)))
     holders: dict[Var, list[int]] = {}
@@ -109,7 +115,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
     size = [0] * len(body)
     waiting: list[tuple[int, int, int]] = []   # atom heap: (-nbound, relation size, index); stale entries skipped
     needs = [0] * len(body)        # filters: unbound variables they need bound
-    needed: list[frozenset] = [frozenset()] * len(body)
+    needed: list[frozenset[Any]] = [frozenset()] * len(body)
     ready: list[int] = []          # filter heap: indices worth trying
     for i, lit in enumerate(body):
         if isinstance(lit, Atom):
@@ -161,9 +167,9 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         if isinstance(lit, Naf):
             steps.append(Filter(_naf_test(lit.atom, slots)))
         else:
+            assert isinstance(lit, Compare)   # atoms are placed as joins, never here
             test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
-            steps.append(Filter(lambda _runner, t=test, l=get_l, r=get_r: lambda row: t(l(row), r(row)),
-                                (lit.op, lit.left, lit.right)))
+            steps.append(Filter(_compare_filter(test, get_l, get_r), (lit.op, lit.left, lit.right)))
         pending.discard(i)
         order.append(i)
         return True
@@ -177,6 +183,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
     def add_join(i: int, delta: bool) -> None:
         nonlocal atoms_left
         atom = body[i]
+        assert isinstance(atom, Atom)   # only atoms are joined
         positions, sources, consts, row_eq, equal, new = [], [], [], [], [], []
         first_new: dict[Var, int] = {}
         for p, arg in enumerate(atom.args):
@@ -222,15 +229,24 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
     return Plan(steps, variables, order)
 
 
-def _naf_test(atom: Atom, slots: dict[Var, int]):
+def _no_value(row: Row) -> Any:
+    return ()
+
+
+def _compare_filter(test: Callable[[Any, Any], bool], lhs: Callable[[Row], Any],
+                    rhs: Callable[[Row], Any]) -> Callable[[Runner], Callable[[Row], bool]]:
+    return lambda _runner: lambda row: test(lhs(row), rhs(row))
+
+
+def _naf_test(atom: Atom, slots: dict[Var, int]) -> Callable[[Runner], Callable[[Row], bool]]:
     """`not atom`: variables not bound by the row are local (existential inside the `not`)."""
     key = atom.key
     bound = [(p, a) for p, a in enumerate(atom.args) if not isinstance(a, Var) or a in slots]
     local = [(p, a) for p, a in enumerate(atom.args) if isinstance(a, Var) and a not in slots]
-    get = _getter([_source(a, slots) for _, a in bound]) if bound else None
+    get = _getter([_source(a, slots) for _, a in bound]) if bound else _no_value   # used only when bound
     repeats = [(p, q) for i, (p, a) in enumerate(local) for q, b in local[i + 1:] if a == b]
 
-    def make(runner: "Runner"):
+    def make(runner: Runner) -> Callable[[Row], bool]:
         if not local:
             rel = runner.relations.get(key, {})
             if not atom.args:
@@ -249,7 +265,7 @@ def _naf_test(atom: Atom, slots: dict[Var, int]):
     return make
 
 
-def _add_to_index(idx: dict, get: Callable, facts) -> None:
+def _add_to_index(idx: dict[Any, Any], get: Callable[..., Any], facts: Iterable[Row]) -> None:
     for t in facts:
         k = get(t)
         bucket = idx.get(k)
@@ -262,29 +278,29 @@ def _add_to_index(idx: dict, get: Callable, facts) -> None:
 class Runner:
     """Runs plans over a store of relations and their per-position hash indexes."""
 
-    def __init__(self, relations: dict[str, Relation], budget: Budget = UNBOUNDED):
+    def __init__(self, relations: dict[str, Stored], budget: Budget = UNBOUNDED) -> None:
         self.relations = relations
-        self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable, dict]]] = {}
+        self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable[..., Any], dict[Any, Any]]]] = {}
         self.budget = budget
 
-    def index(self, key: str, positions: tuple[int, ...]) -> dict:
+    def index(self, key: str, positions: tuple[int, ...]) -> dict[Any, Any]:
         """The hash index of a relation on some argument positions, built on first use."""
         by_pos = self.indexes.setdefault(key, {})
         entry = by_pos.get(positions)
         if entry is None:
             get = itemgetter(*positions)
-            idx: dict = {}
+            idx: dict[Any, Any] = {}
             _add_to_index(idx, get, self.relations.get(key, ()))
             entry = by_pos[positions] = (get, idx)
         return entry[1]
 
-    def insert(self, key: str, facts: dict) -> None:
+    def insert(self, key: str, facts: Relation) -> None:
         """Add new facts (args -> provenance) to a relation and every index on it."""
-        self.relations.setdefault(key, {}).update(facts)
+        cast(Relation, self.relations.setdefault(key, {})).update(facts)   # the tuple path stores dicts
         for get, idx in self.indexes.get(key, {}).values():
             _add_to_index(idx, get, facts)
 
-    def run(self, plan: Plan, delta: dict[str, dict] | None = None, steps: list | None = None) -> list[Row]:
+    def run(self, plan: Plan, delta: dict[str, Relation] | None = None, steps: list[Any] | None = None) -> list[Row]:
         """All binding rows of a plan (or of its first `steps`), joining `delta` where the plan says."""
         rows: list[Row] = [()]
         for step in plan.steps if steps is None else steps:
@@ -301,7 +317,7 @@ class Runner:
                 rows = [r + (value(r),) for r in rows]
         return rows
 
-    def _join(self, rows: list[Row], step: Join, delta) -> list[Row]:
+    def _join(self, rows: list[Row], step: Join, delta: dict[str, Relation] | None) -> list[Row]:
         """Join in chunks of about STRIDE output rows, checking the budget after each, so that a
         cross product is cancelled or refused long before it fills memory."""
         chunk = max(1, STRIDE // fan_out(self, step, delta))
@@ -315,7 +331,7 @@ class Runner:
             self.budget.check(len(out))
         return out
 
-    def _join_rows(self, rows: list[Row], step: Join, delta) -> list[Row]:
+    def _join_rows(self, rows: list[Row], step: Join, delta: dict[str, Relation] | None) -> list[Row]:
         new = step.new
         out: list[Row] = []
         append = out.append
@@ -343,7 +359,12 @@ class Runner:
                             if all(t[a] == t[b] for a, b in equal):
                                 append(row + get_new(t))
             return out
-        source = delta.get(step.key, {}) if step.delta else self.relations.get(step.key, {})
+        source: Stored
+        if step.delta:
+            assert delta is not None   # a plan that joins a delta runs with one
+            source = delta.get(step.key, {})
+        else:
+            source = self.relations.get(step.key, {})
         get_new = _tuple_getter(new)
         consts, row_eq, equal = step.consts, step.row_eq, step.equal
         if rows == [()] and not (consts or row_eq or equal) and new == tuple(range(len(new))):
@@ -362,17 +383,22 @@ class Runner:
         return out
 
 
-def fan_out(runner: Runner, step: Join, delta) -> int:
+def fan_out(runner: Runner, step: Join, delta: dict[str, Relation] | None) -> int:
     """About how many rows one input row of `step` yields: the mean bucket of its index, or the
     size of the relation it scans."""
     if step.key_of_row is not None:
         idx = runner.index(step.key, step.positions)
         return len(runner.relations.get(step.key, ())) // max(1, len(idx)) + 1
-    source = delta.get(step.key, {}) if step.delta else runner.relations.get(step.key, {})
+    source: Stored
+    if step.delta:
+        assert delta is not None   # a plan that joins a delta runs with one
+        source = delta.get(step.key, {})
+    else:
+        source = runner.relations.get(step.key, {})
     return len(source) + 1
 
 
-def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple], tuple]:
+def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     if not positions:
         return lambda t: ()
     if len(positions) == 1:

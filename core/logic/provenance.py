@@ -7,6 +7,7 @@ finite; a depth limit keeps printing bounded. Rendering is left to front-ends.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.logic.engine import Engine
 from core.logic.plan import compare_op
@@ -23,8 +24,8 @@ class ProofNode:
     step: int | None = None
     children: list[ProofNode] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        out: dict = {"literal": str(self.literal), "status": self.status}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"literal": str(self.literal), "status": self.status}
         if self.rule_id is not None:
             out["rule"] = self.rule_id
             out["step"] = self.step

@@ -27,7 +27,7 @@ def _edges(rules: list[Rule]) -> dict[str, list[tuple[str, bool]]]:
     return graph
 
 
-def _components(nodes: list[str], graph) -> list[list[str]]:
+def _components(nodes: list[str], graph: dict[str, list[tuple[str, bool]]]) -> list[list[str]]:
     """Tarjan's SCCs, iteratively; returned dependencies-first."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -75,9 +75,9 @@ def _components(nodes: list[str], graph) -> list[list[str]]:
     return out
 
 
-def _cycle(graph, start: str, via: str, members: set[str]) -> list[str]:
+def _cycle(graph: dict[str, list[tuple[str, bool]]], start: str, via: str, members: set[str]) -> list[str]:
     """The path via -> … -> start inside one component, to name the offending cycle."""
-    parent = {via: None}
+    parent: dict[str, str | None] = {via: None}
     queue = deque([via])
     while queue:
         node = queue.popleft()
@@ -87,10 +87,11 @@ def _cycle(graph, start: str, via: str, members: set[str]) -> list[str]:
             if child in members and child not in parent:
                 parent[child] = node
                 queue.append(child)
-    path, node = [], start
-    while node is not None:
-        path.append(node)
-        node = parent.get(node)
+    path: list[str] = []
+    at: str | None = start
+    while at is not None:
+        path.append(at)
+        at = parent.get(at)
     return path[::-1]
 
 

@@ -7,11 +7,10 @@ never compound terms. This room only represents and prints; parsing lives in `pa
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import Any, NamedTuple
 
-Const = Union[str, int, float]
+Const = str | int | float
 
 _BARE_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 RESERVED = frozenset({"not", "false"})
@@ -27,7 +26,7 @@ class Var:
         return format_term(self)
 
 
-Term = Union[Const, Var]
+Term = Const | Var
 
 
 def format_const(value: Const) -> str:
@@ -63,7 +62,7 @@ class Atom(NamedTuple):
     several times cheaper to build."""
 
     pred: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
     neg: bool = False
 
     @property
@@ -124,7 +123,7 @@ class Compare:
         return f"{format_term(self.left)} {self.op} {format_term(self.right)}"
 
 
-Literal = Union[Atom, Naf, Compare]
+Literal = Atom | Naf | Compare
 
 
 def literal_atoms(body: tuple[Literal, ...]) -> list[Atom]:

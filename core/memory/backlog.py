@@ -18,7 +18,7 @@ from core.events import EmbeddingProgress, Warning
 from core.memory.snapshot import connect
 
 BATCH = 256
-_RUNNING: "weakref.WeakSet[Backlog]" = weakref.WeakSet()
+_RUNNING: weakref.WeakSet[Backlog] = weakref.WeakSet()
 
 
 @atexit.register
@@ -30,7 +30,7 @@ def _stop_all() -> None:
 
 
 class Backlog:
-    def __init__(self, local):
+    def __init__(self, local) -> None:
         self.local = local              # the core.memory.local.LocalStore whose rows are drained
         self.error = ""                 # the last failure, shown until a batch goes through again
         self._wake = threading.Event()

@@ -10,11 +10,18 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import UserError
 from core.files import DEFAULT_LIMIT_MB, check_file
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+Progress = Callable[[int, int], object]   # (characters done, characters in all); it may raise to stop
 
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
 
@@ -66,10 +73,10 @@ def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
         raise UserError(f"{path} is empty")
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        text = _pdf_text(path, data)
-        if not text.strip():
+        pdf_text = _pdf_text(path, data)
+        if not pdf_text.strip():
             raise UserError(f"{path} has no extractable text", hint="a scanned PDF needs OCR first")
-        return text
+        return pdf_text
     text = _utf8_text(data)
     if text is None and suffix in TEXT_SUFFIXES:
         hint = "convert it to UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
@@ -109,14 +116,15 @@ def _pdf_text(path: Path, data: bytes) -> str:
         raise UserError(f"{path} is not a readable PDF: {reason}") from None
 
 
-def _decrypts_without_password(reader) -> bool:
+def _decrypts_without_password(reader: PdfReader) -> bool:
     try:  # many "encrypted" PDFs only restrict printing and open with an empty password
         return bool(reader.decrypt(""))
     except Exception:  # e.g. AES without the `cryptography` package
         return False
 
 
-def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150, progress=None) -> list[Chunk]:
+def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150,
+               progress: Progress | None = None) -> list[Chunk]:
     """Cut TEXT into chunks of at most MAX_CHARS characters that overlap by up to OVERLAP.
 
     A chunk ends, in order of preference, at a paragraph end (blank line, or a line before
@@ -146,7 +154,9 @@ def chunk_text(text: str, *, max_chars: int = 1200, overlap: int = 150, progress
             return chunks
         if progress is not None and len(chunks) % 500 == 0:
             progress(end, last)
-        fresh = _NONSPACE.search(text, end).start()
+        found = _NONSPACE.search(text, end)
+        assert found is not None   # end < last, and text[last - 1] is not a space
+        fresh = found.start()
         start = _next_start(text, start, end, fresh, overlap)
 
 
@@ -210,7 +220,7 @@ def chunk_id(doc_id: str, index: int) -> str:
 
 
 def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150,
-                  limit_mb: float = DEFAULT_LIMIT_MB, progress=None) -> Document:
+                  limit_mb: float = DEFAULT_LIMIT_MB, progress: Progress | None = None) -> Document:
     """Read PATH and chunk it; the offsets of its chunks index the text `read_document` returns."""
     path = Path(path)
     text = read_document(path, limit_mb)

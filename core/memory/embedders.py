@@ -10,7 +10,8 @@ from __future__ import annotations
 import gc
 import math
 import re
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 from zlib import crc32
 
 from core.errors import UserError
@@ -54,25 +55,25 @@ class HashEmbedder:
     Uses crc32 (not `hash()`, which is salted per process), so vectors are the same in every
     process and on every machine."""
 
-    def __init__(self, dim: int = 256):
+    def __init__(self, dim: int = 256) -> None:
         if not isinstance(dim, int) or isinstance(dim, bool) or not 8 <= dim <= 1 << 20:
             raise UserError(f"hash embedder dimension must be an integer from 8 to {1 << 20}, not {dim!r}",
                             hint="e.g. --embedder hash:512")
         self.dim = dim
         self.name = "hash" if dim == 256 else f"hash:{dim}"
-        self._words: dict[str, tuple] = {}   # word -> ((bucket, signed weight), …) incl. its 3-grams
+        self._words: dict[str, tuple[tuple[int, float], ...]] = {}   # word -> ((bucket, signed weight), …) incl. its 3-grams
         self._grams: dict[str, tuple[int, float]] = {}
 
     def _feature(self, text: str, seed: int, weight: float) -> tuple[int, float]:
         h = crc32(text.encode("utf-8", "surrogatepass"), seed)
         return h % self.dim, (-weight if h & 0x80000000 else weight)
 
-    def _word_features(self, word: str) -> tuple:
+    def _word_features(self, word: str) -> tuple[tuple[int, float], ...]:
         """The word's own features, merged by bucket: the word and its space-padded 3-grams (cached)."""
         if word in STOPWORDS or len(word) == 1:
-            got = (self._feature(word, _SEED_WORD, STOPWORD_WEIGHT),)
-            self._words[word] = got
-            return got
+            only: tuple[tuple[int, float], ...] = (self._feature(word, _SEED_WORD, STOPWORD_WEIGHT),)
+            self._words[word] = only
+            return only
         i, x = self._feature(word, _SEED_WORD, WORD_WEIGHT)
         merged = {i: x}
         get, gget, gram_of, padded = merged.get, self._grams.get, self._gram, f" {word} "
@@ -109,7 +110,7 @@ class HashEmbedder:
         dim, wcache, gcache = self.dim, self._words, self._grams
         word_features, gram_of, feature = self._word_features, self._gram, self._feature
         camel_sub, find_words, sqrt = _CAMEL.sub, _WORD.findall, math.sqrt
-        out = []
+        out: list[list[float]] = []
         append = out.append
         for text in texts:
             words = find_words((text if text.islower() else camel_sub(" ", text)).lower())
@@ -157,7 +158,7 @@ class OllamaEmbedder:
     backend's client (core.llm.ollama_backend): one host resolution, one connection pool, no proxy
     for a local server, one deadline per call."""
 
-    def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0):
+    def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0) -> None:
         from core.llm.ollama_backend import OllamaBackend
 
         if not model.strip():
@@ -188,7 +189,7 @@ class OllamaEmbedder:
         vectors = response.get("embeddings") if isinstance(response, dict) else getattr(response, "embeddings", None)
         return self._checked(vectors, len(texts))
 
-    def _checked(self, vectors, expected: int) -> list[list[float]]:
+    def _checked(self, vectors: object, expected: int) -> list[list[float]]:
         number = (int, float)
         if not (isinstance(vectors, list) and len(vectors) == expected and all(
                 isinstance(v, list) and v and all(type(x) in number for x in v) for v in vectors)
@@ -218,10 +219,10 @@ class OllamaEmbedder:
         return UserError(f"Ollama at {self.host} did not answer within {self.timeout:g} s",
                          hint="the model may still be loading; try again, or embed fewer texts at once")
 
-    def _unreachable(self, reason) -> UserError:
+    def _unreachable(self, reason: object) -> UserError:
         from core.llm import LLMError
 
-        return LLMError(f"Ollama server not reachable at {self.host} ({_one_line(reason, 80)})",
+        return LLMError(f"Ollama server not reachable at {self.host} ({_one_line(str(reason), 80)})",
                         reason="unreachable", exit_code=3,      # a server that is down exits 3, as for chat
                         hint="is `ollama serve` running? set OLLAMA_HOST if it listens elsewhere")
 
@@ -235,7 +236,7 @@ def _st_missing() -> UserError:
 class SentenceTransformerEmbedder:
     """A local sentence-transformers model (by name in the local cache, or by path); never downloads."""
 
-    def __init__(self, name_or_path: str, *, device: str | None = None):
+    def __init__(self, name_or_path: str, *, device: str | None = None) -> None:
         import importlib.util
 
         if not name_or_path.strip():
@@ -244,9 +245,9 @@ class SentenceTransformerEmbedder:
             raise _st_missing()
         self.name_or_path, self.device = name_or_path.strip(), device
         self.name = f"st:{self.name_or_path}"
-        self._model = None
+        self._model: Any = None   # a SentenceTransformer, loaded on the first embed
 
-    def _load(self):
+    def _load(self) -> Any:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
@@ -255,7 +256,7 @@ class SentenceTransformerEmbedder:
             return SentenceTransformer(self.name_or_path, device=self.device, local_files_only=True)
         except Exception as err:
             raise UserError(f"sentence-transformers model {self.name_or_path!r} is not available locally "
-                            f"({_one_line(err, 80)})",
+                            f"({_one_line(str(err), 80)})",
                             hint="give a local path, or download the model once outside sym") from None
 
     def embed(self, texts: list[str]) -> list[list[float]]:
@@ -276,7 +277,7 @@ class StaticEmbedder:
 
     name = "static"
 
-    def __init__(self):
+    def __init__(self) -> None:
         if not static_available():
             raise UserError(f"the static embedder needs the {STATIC_PACKAGE} package",
                             hint=f"pip install {STATIC_PACKAGE} (sym-shell depends on it), or use --embedder hash")
@@ -289,7 +290,7 @@ class StaticEmbedder:
         try:
             vectors = get_embeddings([str(t) for t in texts])
         except (OSError, ValueError, RuntimeError) as err:   # damaged package files
-            raise UserError(f"the static embedder failed: {_one_line(err, 120)}",
+            raise UserError(f"the static embedder failed: {_one_line(str(err), 120)}",
                             hint=f"reinstall {STATIC_PACKAGE}, or /reindex hash") from None
         return [[float(x) for x in v] for v in vectors]
 
@@ -326,7 +327,7 @@ def make_embedder(spec: str, *, ollama_host: str | None = None) -> Embedder:
     raise UserError(f"unknown embedder {spec!r}", hint=f"use {SPECS}")
 
 
-def cosine(a, b) -> float:
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two vectors; 0.0 when either is all zeros."""
     if len(a) != len(b):
         raise UserError(f"cannot compare vectors of different dimensions ({len(a)} and {len(b)})",

@@ -9,10 +9,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
+from core.events import DocumentsChanged, Emit, ignore
 from core.files import DEFAULT_LIMIT_MB
 from core.memory.store import ChromaStore, Hit, Record
+
+if TYPE_CHECKING:
+    from core.memory.local import LocalStore
 
 
 @dataclass(frozen=True)
@@ -24,20 +29,21 @@ class DocumentInfo:
     chars: int
     loaded_at: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "path": self.path, "chunks": self.chunks, "chars": self.chars}
 
 
-def require_store(store: ChromaStore | None) -> ChromaStore:
+def require_store(store: ChromaStore | LocalStore | None) -> ChromaStore | LocalStore:
     if store is None:
         raise UserError("this memory is not stored in a workspace", hint="run sym with a workspace (the default)")
     return store
 
 
-def load(store: ChromaStore | None, path: Path, *, progress=None,
-         limit_mb: float = DEFAULT_LIMIT_MB) -> tuple[DocumentInfo, int]:
-    """Store a document's chunks; returns its info and how many chunks it had before (0 if new).
-    Only a regular file of at most `limit_mb` MB is read (a FIFO or device is a UserError)."""
+def load(store: ChromaStore | LocalStore | None, path: Path, *, progress=None,
+         limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> tuple[DocumentInfo, int]:
+    """Store a document's chunks; returns its info and how many chunks it had before (0 if new),
+    and emits DocumentsChanged once they are stored. Only a regular file of at most `limit_mb` MB
+    is read (a FIFO or device is a UserError)."""
     from core.memory.documents import chunk_id, load_document
 
     store = require_store(store)
@@ -53,6 +59,7 @@ def load(store: ChromaStore | None, path: Path, *, progress=None,
         store.add("docs", records, progress=progress)
         if stale:
             store.delete("docs", stale)
+    emit(DocumentsChanged(store.workspace, tuple(documents(store))))
     return DocumentInfo(doc.id, doc.name, doc.path, len(doc.chunks), doc.chars, now), len(before)
 
 
@@ -62,9 +69,17 @@ def _unit(store):
     return store.unit() if hasattr(store, "unit") else nullcontext()
 
 
-def documents(store: ChromaStore | None) -> list[DocumentInfo]:
+def documents(store: ChromaStore | LocalStore | None) -> list[DocumentInfo]:
+    """The stored documents, oldest first (an embedded workspace counts its chunks in SQL, never
+    reading their text)."""
     if store is None:
         return []
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is not None:
+        return sorted((DocumentInfo(doc_id or "?", name or "?", path or "?", chunks, int(chars or 0),
+                                    float(loaded_at or 0.0))
+                       for doc_id, name, path, chunks, chars, loaded_at in snapshot.document_rows()),
+                      key=lambda d: d.loaded_at)
     by_doc: dict[str, list[Record]] = {}
     for r in store.all("docs"):
         by_doc.setdefault(r.meta.get("doc_id", "?"), []).append(r)
@@ -80,7 +95,7 @@ KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts
               "doc": "docs", "documents": "docs"}
 
 
-def search(store: ChromaStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
+def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
            k: int = 5, wait: float | None = 2.0, cancel=None, progress=None) -> list[Hit]:
     """Hits by meaning. An embedded workspace first waits up to `wait` seconds (None: until
     done, or `cancel` is set) for its background writer to embed what is pending."""

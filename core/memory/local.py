@@ -12,6 +12,7 @@ import json
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from core.errors import UserError
 from core.events import Emit, ignore
@@ -32,7 +33,7 @@ def broken(workspace: str, reason: str) -> VectorStoreBroken:
 
 class LocalStore:
     def __init__(self, workspace: str, snapshot: Snapshot, chroma_dir: Path, embedder, *, emit: Emit = ignore,
-                 background: bool = True):
+                 background: bool = True) -> None:
         self.workspace, self.snapshot, self.chroma_dir = workspace, snapshot, chroma_dir
         self.embedder = embedder
         self.emit = emit
@@ -97,10 +98,10 @@ class LocalStore:
 
     # -- items (facts, rules, constraints) ----------------------------------------------
 
-    def put_items(self, items: list, progress=None) -> None:
+    def put_items(self, items: list[Any], progress=None) -> None:
         self.snapshot.add_items(items, progress)
 
-    def drop_items(self, items: list) -> None:
+    def drop_items(self, items: list[Any]) -> None:
         self.snapshot.remove_items(items)
 
     def item_records(self) -> list[Record]:
@@ -200,12 +201,14 @@ class LocalStore:
         records, texts = [], []
         if kind in ("facts", "rules"):
             from core.logic.parser import parse_one
+            from core.logic.terms import Query
             from core.memory.persist import row_record
 
             rows = db.execute(f"SELECT id, kind, text, nl, source, created_at FROM items WHERE id IN ({marks})",
                               ids).fetchall()
             for iid, ikind, text, nl, source, at in rows:
                 clause = self.clause_of(iid) or parse_one(text)
+                assert not isinstance(clause, Query)   # stored items are facts and rules
                 record, words = row_record(iid, ikind, text, nl, source, at, clause)
                 records.append(record)
                 texts.append(words)
@@ -261,5 +264,5 @@ class LocalStore:
 
 
 class _Row:
-    def __init__(self, iid: str, kind: str):
+    def __init__(self, iid: str, kind: str) -> None:
         self.id, self.kind = iid, kind

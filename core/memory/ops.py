@@ -4,8 +4,14 @@ session ended with. Each takes the memory explicitly and changes nothing when it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 
-def resumable(items: dict[str, dict], *, source: str) -> list[tuple[object, str]]:
+if TYPE_CHECKING:
+    from core.logic.terms import Atom, Query, Rule
+    from core.memory.working import WorkingMemory
+
+
+def resumable(items: dict[str, dict[str, Any]], *, source: str) -> list[tuple[Atom | Rule | Query, str]]:
     """(clause, source) pairs for `items` (id -> a session's memory event: text, source); `source`
     names where the texts come from, for parse errors. Raises UserError when a text does not
     parse or the rules cannot be stratified, so a resume is refused before anything changes."""
@@ -21,7 +27,8 @@ def resumable(items: dict[str, dict], *, source: str) -> list[tuple[object, str]
     return wanted
 
 
-def restore(memory, wanted: list[tuple[object, str]], keep: set[str] | dict) -> tuple[int, int]:
+def restore(memory: WorkingMemory, wanted: list[tuple[Atom | Rule | Query, str]],
+            keep: set[str] | dict[str, Any]) -> tuple[int, int]:
     """Make `memory` hold exactly `wanted` (from `resumable`): items whose id is not in `keep`
     go, the wanted clauses are added. Returns (items added, items removed); a failed add puts
     back what was removed."""

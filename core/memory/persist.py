@@ -8,11 +8,19 @@ else the symbolic form spelled as words, so meaning search finds `father_of(a, b
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.logic.parser import parse_program
-from core.logic.terms import Atom, Rule, Var, clause_atoms
+from core.logic.terms import Atom, Query, Rule, Var, clause_atoms
 from core.memory.embedders import words_of
 from core.memory.store import ChromaStore, Record, dumps
+
+if TYPE_CHECKING:
+    from core.memory.local import LocalStore
+    from core.memory.schema import Schema
+    from core.memory.working import Item
+
 
 def words(text: str) -> str:
     """`fatherOf(joshua, 'Don Q')` -> `father of joshua don q` (the embedder's own word split)."""
@@ -23,7 +31,7 @@ def kind_of(item_kind: str) -> str:
     return "facts" if item_kind == "fact" else "rules"
 
 
-def item_record(item) -> Record:
+def item_record(item: Item) -> Record:
     clause = item.clause
     atom = clause if isinstance(clause, Atom) else clause.head
     meta = {"kind": item.kind, "nl": item.nl, "source": item.source, "created_at": float(item.created_at),
@@ -31,7 +39,7 @@ def item_record(item) -> Record:
     return Record(item.id, item.text, meta)
 
 
-def clause_words(clause) -> str:
+def clause_words(clause: Atom | Rule | Query) -> str:
     """What a clause is about, as words: its predicates and constants, not its variables
     (`father_of(F, C) :- parent_of(F, C), male(F).` -> `father of parent of male`)."""
     parts = []
@@ -41,11 +49,12 @@ def clause_words(clause) -> str:
     return words(" ".join(parts))
 
 
-def embed_text(item) -> str:
+def embed_text(item: Item) -> str:
     return item.nl or clause_words(item.clause)   # as embedding_text() for a stored fact or rule
 
 
-def row_record(iid: str, kind: str, text: str, nl: str, source: str, created_at: float, clause) -> tuple[Record, str]:
+def row_record(iid: str, kind: str, text: str, nl: str, source: str, created_at: float,
+               clause: Atom | Rule) -> tuple[Record, str]:
     """A stored item row as its Chroma record and the text its vector is computed from."""
     atom = clause if isinstance(clause, Atom) else clause.head
     meta = {"kind": kind, "nl": nl, "source": source, "created_at": float(created_at),
@@ -53,7 +62,7 @@ def row_record(iid: str, kind: str, text: str, nl: str, source: str, created_at:
     return Record(iid, text, meta), nl or clause_words(clause)
 
 
-def save_items(store, items: list, progress=None) -> None:
+def save_items(store: ChromaStore | LocalStore, items: list[Item], progress: Callable[[int, int], object] | None = None) -> None:
     """Write items to their collections; on failure nothing of this call stays written.
     A workspace's local store (core.memory.local) takes them in one transaction instead."""
     if not isinstance(store, ChromaStore):
@@ -73,7 +82,7 @@ def save_items(store, items: list, progress=None) -> None:
             raise
 
 
-def delete_items(store, items: list) -> None:
+def delete_items(store: ChromaStore | LocalStore, items: list[Item]) -> None:
     if not isinstance(store, ChromaStore):
         store.drop_items(items)
         return
@@ -83,14 +92,14 @@ def delete_items(store, items: list) -> None:
             store.delete(kind, ids)
 
 
-def load_items(store: ChromaStore, make_item) -> list:
+def load_items(store: ChromaStore, make_item: Callable[..., Item]) -> list[Item]:
     """Every stored fact and rule as items, oldest first (`make_item(id, kind, clause, nl, source, created_at)`)."""
     records = store.all("facts") + store.all("rules")
     records.sort(key=lambda r: (r.meta.get("created_at", 0.0), r.id))
     return items_from_records(records, make_item, f"workspace {store.workspace}")
 
 
-def items_from_records(records: list[Record], make_item, label: str) -> list:
+def items_from_records(records: list[Record], make_item: Callable[..., Item], label: str) -> list[Item]:
     """Items from stored records (in their order), their clauses read back in one parse."""
     if not records:
         return []
@@ -111,13 +120,13 @@ def items_from_records(records: list[Record], make_item, label: str) -> list:
 SCHEMA_ID = "schema"
 
 
-def save_schema(store: ChromaStore, schema) -> None:
+def save_schema(store: ChromaStore | LocalStore, schema: Schema) -> None:
     """The schema's templates and merges persist as one JSON record (counts are rebuilt from items)."""
     text = dumps(schema.to_dict())
     store.add("schema", [Record(SCHEMA_ID, text, {"kind": "schema"})], ["schema of the workspace"])
 
 
-def load_templates(store: ChromaStore, schema) -> None:
+def load_templates(store: ChromaStore | LocalStore, schema: Schema) -> None:
     for rec in store.all("schema"):
         if rec.id != SCHEMA_ID:
             continue
@@ -134,7 +143,8 @@ def embedding_text(kind: str, rec: Record) -> str:
     """What a stored record's vector is computed from (the same rule `save_items` follows)."""
     if kind in ("facts", "rules"):
         if rec.meta.get("nl"):
-            return rec.meta["nl"]
+            nl: str = rec.meta["nl"]
+            return nl
         from core.logic.parser import parse_one
 
         return clause_words(parse_one(rec.text))
@@ -143,7 +153,7 @@ def embedding_text(kind: str, rec: Record) -> str:
     return rec.text
 
 
-def rebuild(store: ChromaStore, new_store: ChromaStore, progress=None) -> int:
+def rebuild(store: ChromaStore, new_store: ChromaStore, progress: Callable[[int, int], object] | None = None) -> int:
     """Copy every record into `new_store` (another embedder), embedding all first so that a
     failing embedder leaves the old collections untouched. Returns the records copied."""
     from core.memory.store import KINDS

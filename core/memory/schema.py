@@ -95,7 +95,7 @@ def check_template(key: str, arity: int, template: str) -> str:
     found = _PLACEHOLDER.findall(template)
     if "{" in _PLACEHOLDER.sub("", template) or "}" in _PLACEHOLDER.sub("", template):
         raise UserError(f"unbalanced brace in template for {key}", hint=hint)
-    bad = [f for f in found if _index(f) is None or _index(f) >= arity]
+    bad = [f for f in found if (i := _index(f)) is None or i >= arity]
     if bad:
         raise UserError(f"template for {key} has unknown placeholder {{{bad[0]}}}", hint=hint)
     used = {_index(f) for f in found}

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from core.memory.store import Record
 
@@ -45,11 +47,11 @@ class Snapshot:
     """The SQLite file of one workspace. One shell thread writes through it; the background
     writer uses a connection of its own (`connect(path)`)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._depth = 0
-        self.on_commit = None        # called after a commit that queued work (wakes the background writer)
+        self.on_commit: Callable[[], None] | None = None   # called after a commit that queued work (wakes the background writer)
         self._queued = False
 
     def _conn(self) -> sqlite3.Connection:
@@ -149,23 +151,29 @@ class Snapshot:
         return [Record(i, text, {"kind": kind, "nl": nl, "source": source, "created_at": at})
                 for i, kind, text, nl, source, at in rows]
 
-    def add_items(self, items: list, progress=None) -> None:
+    def add_items(self, items: list[Any], progress=None) -> None:
         """Write items and queue them for embedding, as one unit (progress may raise to cancel)."""
-        with self.unit() as db:
-            for start in range(0, len(items), CHUNK):
-                if progress is not None:
-                    progress(start, len(items))
-                part = items[start:start + CHUNK]
-                db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
-                               [(it.id, it.kind, it.text, it.nl, it.source, float(it.created_at)) for it in part])
-                for kind in ("facts", "rules"):
-                    ids = [it.id for it in part if item_kind(it.kind) == kind]
-                    if ids:
-                        self._queue(db, kind, ids, "upsert")
-            if progress is not None:
-                progress(len(items), len(items))
+        def write(db, part) -> None:
+            db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
+                           [(it.id, it.kind, it.text, it.nl, it.source, float(it.created_at)) for it in part])
+            for kind in ("facts", "rules"):
+                ids = [it.id for it in part if item_kind(it.kind) == kind]
+                if ids:
+                    self._queue(db, kind, ids, "upsert")
 
-    def remove_items(self, items: list) -> None:
+        self._in_chunks(items, write, progress)
+
+    def _in_chunks(self, rows: list[Any], write, progress=None) -> None:
+        """`write(db, part)` for each CHUNK of `rows`, all in one unit, with progress between."""
+        with self.unit() as db:
+            for start in range(0, len(rows), CHUNK):
+                if progress is not None:
+                    progress(start, len(rows))
+                write(db, rows[start:start + CHUNK])
+            if progress is not None:
+                progress(len(rows), len(rows))
+
+    def remove_items(self, items: list[Any]) -> None:
         with self.unit() as db:
             db.executemany("DELETE FROM items WHERE id = ?", [(it.id,) for it in items])
             for kind in ("facts", "rules"):
@@ -180,17 +188,25 @@ class Snapshot:
                                     (kind,)).fetchall()
         return [Record(i, text, json.loads(meta)) for i, text, meta in rows]
 
+    def document_rows(self) -> list[tuple[Any, ...]]:
+        """(doc_id, name, path, chunks, chars, loaded_at) per stored document, in first-stored
+        order, read from the chunks' metadata alone."""
+        db = self._conn()
+        out = []
+        for doc, chunks, first in db.execute(
+                "SELECT json_extract(meta, '$.doc_id') AS doc, COUNT(*), MIN(rowid) FROM records "
+                "WHERE kind = 'docs' GROUP BY doc ORDER BY MIN(rowid)").fetchall():
+            meta = json.loads(db.execute("SELECT meta FROM records WHERE rowid = ?", (first,)).fetchone()[0])
+            out.append((doc, meta.get("name"), meta.get("path"), chunks, meta.get("chars"), meta.get("loaded_at")))
+        return out
+
     def put_records(self, kind: str, records: list[Record], progress=None) -> None:
-        with self.unit() as db:
-            for start in range(0, len(records), CHUNK):
-                if progress is not None:
-                    progress(start, len(records))
-                part = records[start:start + CHUNK]
-                db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
-                               [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
-                self._queue(db, kind, [r.id for r in part], "upsert")
-            if progress is not None:
-                progress(len(records), len(records))
+        def write(db, part) -> None:
+            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
+                           [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
+            self._queue(db, kind, [r.id for r in part], "upsert")
+
+        self._in_chunks(records, write, progress)
 
     def delete_records(self, kind: str, ids: list[str]) -> None:
         with self.unit() as db:
@@ -209,7 +225,7 @@ class Snapshot:
             self._queued = True
             return queue_everything(db)
 
-    def fill(self, items: list[tuple], records: dict[str, list[Record]], embedder: str) -> None:
+    def fill(self, items: list[tuple[Any, ...]], records: dict[str, list[Record]], embedder: str) -> None:
         """Start again from what Chroma holds (a workspace from before this format, or a damaged
         file): everything written, nothing pending, as one transaction."""
         with self.unit() as db:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any
 from urllib.parse import urlparse
 
 from core.errors import UserError
@@ -40,7 +41,7 @@ class Record:
 
     id: str
     text: str
-    meta: dict
+    meta: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Hit:
     kind: str
     id: str
     text: str
-    meta: dict
+    meta: dict[str, Any]
     score: float     # cosine similarity, 1 = same direction
 
 
@@ -88,7 +89,7 @@ def connect(*, path: Path | None = None, url: str | None = None):
 class ChromaStore:
     """The collections of one workspace in one Chroma client."""
 
-    def __init__(self, client, workspace: str, embedder):
+    def __init__(self, client, workspace: str, embedder) -> None:
         self.client = client
         self.workspace = check_workspace_name(workspace)
         self.embedder = embedder
@@ -122,7 +123,7 @@ class ChromaStore:
         return col
 
     def add(self, kind: str, records: list[Record], texts_to_embed: list[str] | None = None,
-            progress=None, vectors: list | None = None) -> None:
+            progress=None, vectors: list[Any] | None = None) -> None:
         """Upsert records in batches, embedding `texts_to_embed` (default their text) unless
         `vectors` are given. On failure, what this call wrote is removed again."""
         if not records:

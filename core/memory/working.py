@@ -10,17 +10,25 @@ from __future__ import annotations
 import difflib
 import hashlib
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
-from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, ignore
+from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from core.logic.plan import compare_op
 from core.logic.provenance import ProofNode, proof_tree
 from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
 from core.memory.schema import Schema
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+    from threading import Event
+
+    from core.memory.local import LocalStore
+    from core.memory.store import ChromaStore
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,7 @@ class Item:
         """A soft rule: kept with its NL form and premises, applied by the LLM, never by the engine."""
         return self.source.startswith(SOFT)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "text": self.text, "nl": self.nl,
                 "source": self.source, "created_at": self.created_at}
 
@@ -85,7 +93,7 @@ class AddOutcome:
 
 
 class WorkingMemory:
-    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store=None):
+    def __init__(self, workspace: str = "default", *, emit: Emit = ignore, store: LocalStore | ChromaStore | None = None) -> None:
         self.workspace = workspace
         self.emit = emit
         self.store = store                  # a LocalStore or ChromaStore, or None for a memory that lives in the process
@@ -94,7 +102,7 @@ class WorkingMemory:
         self.schema = Schema()
 
     @classmethod
-    def open(cls, store, *, emit: Emit = ignore) -> WorkingMemory:
+    def open(cls, store: LocalStore | ChromaStore, *, emit: Emit = ignore) -> WorkingMemory:
         """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a
         Chroma server's collections): items, engine index, schema."""
         from core.memory.persist import items_from_records, load_items, load_templates
@@ -109,8 +117,8 @@ class WorkingMemory:
         except (UserError, ValueError) as err:
             raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
                             hint="it may be corrupt; /reindex or move it aside") from None
-        memory.engine.add_facts(it.clause for it in items if it.kind == "fact")
-        memory.engine.add_rules({it.id: it.clause for it in items if it.kind != "fact" and not it.soft})
+        memory.engine.add_facts(it.clause for it in items if isinstance(it.clause, Atom))   # the facts
+        memory.engine.add_rules({it.id: it.clause for it in items if isinstance(it.clause, Rule) and not it.soft})
         memory.items = {it.id: it for it in items}
         for it in items:
             memory._observe(it.clause, +1)
@@ -119,25 +127,27 @@ class WorkingMemory:
             store.clause_of = memory._clause_of
         return memory
 
-    def _clause_of(self, iid: str):
+    def _clause_of(self, iid: str) -> Atom | Rule | None:
         item = self.items.get(iid)       # read from the background writer's thread: one dict lookup
         return item.clause if item is not None else None
 
-    def unit(self):
+    def unit(self) -> AbstractContextManager[object]:
         """Changes made inside one `with memory.unit():` are stored as one transaction (all or
         nothing under a crash); memory without a local store needs none."""
         from contextlib import nullcontext
 
-        return self.store.command() if hasattr(self.store, "command") else nullcontext()
+        store = self.store
+        return store.command() if store is not None and hasattr(store, "command") else nullcontext()
 
     def embedding_backlog(self) -> tuple[int, int] | None:
         """(records embedded, records in all) of an embedded workspace's vector store, else None."""
-        return self.store.coverage() if hasattr(self.store, "coverage") else None
+        store = self.store
+        return store.coverage() if store is not None and hasattr(store, "coverage") else None
 
     # -- changing memory ---------------------------------------------------------
 
-    def add(self, clauses: Iterable[tuple[Atom | Rule, str]], *, nl: str = "", merge: str = "ask",
-            progress=None) -> AddOutcome:
+    def add(self, clauses: Sequence[tuple[Atom | Rule | Query, str]], *, nl: str = "", merge: str = "ask",
+            progress: Callable[[int, int], object] | None = None) -> AddOutcome:
         """Assert (clause, source) pairs. All or nothing: a bad rule or a failed write changes nothing."""
         new: dict[str, Item] = {}
         duplicates = 0
@@ -155,18 +165,20 @@ class WorkingMemory:
                 continue
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
             new[iid] = Item(iid, kind, clause, nl, source)
-        rules = {i: it.clause for i, it in new.items() if it.kind != "fact" and not it.soft}
+        rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
             from core.memory.persist import save_items
 
             save_items(self.store, list(new.values()), progress)
-        self.engine.add_facts(it.clause for it in new.values() if it.kind == "fact")
+        self.engine.add_facts(it.clause for it in new.values() if isinstance(it.clause, Atom))   # the facts
         self.engine.add_rules(rules)
         self.items.update(new)
+        touched: set[str] = set()
         for it in new.values():
-            self._observe(it.clause, +1)
+            self._observe(it.clause, +1, touched)
             self.emit(ItemAdded(it.id, it.kind, it.text, it.source, self.workspace))
+        self._schema_changed(touched)
         return AddOutcome(list(new.values()), duplicates, notes)
 
     def remove(self, ids: Iterable[str]) -> list[Item]:
@@ -175,14 +187,16 @@ class WorkingMemory:
             from core.memory.persist import delete_items
 
             delete_items(self.store, doomed)
+        touched: set[str] = set()
         for it in doomed:
             del self.items[it.id]
-            if it.kind == "fact":
+            if isinstance(it.clause, Atom):   # kind "fact"
                 self.engine.remove_fact(it.clause)
             else:
                 self.engine.remove_rule(it.id)
-            self._observe(it.clause, -1)
+            self._observe(it.clause, -1, touched)
             self.emit(ItemRemoved(it.id, it.kind, it.text, self.workspace))
+        self._schema_changed(touched)
         return doomed
 
     def forget_derived(self) -> int:
@@ -193,15 +207,17 @@ class WorkingMemory:
 
     # -- schema ------------------------------------------------------------------
 
-    def _observe(self, clause: Atom | Rule, sign: int) -> None:
+    def _observe(self, clause: Atom | Rule, sign: int, touched: set[str] | None = None) -> None:
         for atom in clause_atoms(clause):
+            if touched is not None:
+                touched.add(f"{atom.pred}/{len(atom.args)}")
             ground = tuple(a for a in atom.args if not isinstance(a, Var))
             if sign > 0:
                 self.schema.observe(atom.pred, ground if isinstance(clause, Atom) else (), arity=len(atom.args))
             else:
                 self.schema.forget(atom.pred, ground if isinstance(clause, Atom) else (), arity=len(atom.args))
 
-    def _schema_check(self, clauses: list, merge: str, notes: list[str]) -> dict[tuple[str, int], str]:
+    def _schema_check(self, clauses: list[Any], merge: str, notes: list[str]) -> dict[tuple[str, int], str]:
         """Near-duplicate predicates among new clauses: noted (ask) or renamed (auto)."""
         renames: dict[tuple[str, int], str] = {}
         seen: set[tuple[str, int]] = set()
@@ -237,19 +253,59 @@ class WorkingMemory:
         affected = [it for it in self.items.values() if rename_predicates(it.clause, renames) != it.clause]
         replacement = [(rename_predicates(it.clause, renames), it.source) for it in affected]
         rules = {item_id(c): c for c, _ in replacement if isinstance(c, Rule)}
-        remaining = {i: it.clause for i, it in self.items.items() if it.kind != "fact" and it not in affected}
+        remaining = {i: it.clause for i, it in self.items.items() if isinstance(it.clause, Rule) and it not in affected}
         from core.logic.strata import stratify
 
         stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
         template = self.schema.predicates[old].template
-        with self.unit():
+        with self.unit():       # the rewritten items and the schema they leave: one transaction
             self.remove(it.id for it in affected)
             outcome = self.add(replacement, merge="off")
-        self.schema.merge(old, into)
-        target = self.schema.predicates.get(into)
-        if template and target is not None and not target.template:
-            target.template = template
+            self.schema.merge(old, into)
+            target = self.schema.predicates.get(into)
+            if template and target is not None and not target.template:
+                target.template = template
+            self._save_schema()
+        self._schema_changed({f"{old_name}/{old_arity}", f"{new_name}/{new_arity}"})
         return outcome.items
+
+    def set_templates(self, templates: dict[str, str]) -> None:
+        """Give predicates (`name/arity`) their NL templates ("" removes one), stored with the
+        schema in one transaction; a bad template or a failed write changes nothing."""
+        from core.memory.schema import check_template, parse_key
+
+        keys = {}
+        for key, template in templates.items():
+            name, arity = parse_key(key)
+            keys[f"{name}/{arity}"] = check_template(f"{name}/{arity}", arity, template)  # raises before any change
+        before = {k: self.schema.predicates[k].template if k in self.schema.predicates else None for k in keys}
+        try:
+            with self.unit():
+                for key, template in keys.items():
+                    self.schema.set_template(key, template)
+                self._save_schema()
+        except BaseException:
+            for key, old in before.items():
+                if old is None:
+                    self.schema.predicates.pop(key, None)
+                else:
+                    self.schema.predicates[key].template = old
+            raise
+        self._schema_changed(set(keys))
+
+    def _save_schema(self) -> None:
+        if self.store is not None:
+            from core.memory.persist import save_schema
+
+            save_schema(self.store, self.schema)
+
+    def _schema_changed(self, keys: set[str]) -> None:
+        """One SchemaChanged for a batch of changes: what became of each of `keys`."""
+        if keys:
+            preds = self.schema.predicates
+            self.emit(SchemaChanged(self.workspace,
+                                    tuple((k, preds[k].count, preds[k].template) for k in sorted(keys) if k in preds),
+                                    tuple(sorted(k for k in keys if k not in preds))))
 
     # -- finding items -----------------------------------------------------------
 
@@ -269,7 +325,7 @@ class WorkingMemory:
         """Asserted facts that unify with a pattern (variables match anything, consistently)."""
         out = []
         for it in self.items.values():
-            if it.kind == "fact" and _matches(pattern, it.clause):
+            if isinstance(it.clause, Atom) and _matches(pattern, it.clause):   # a fact
                 out.append(it)
         return out
 
@@ -281,9 +337,11 @@ class WorkingMemory:
         if arity and not arity.isdecimal():
             raise UserError(f"bad predicate indicator {pred!r}", hint="write name or name/arity, e.g. father_of/2")
         def relevant(it: Item) -> bool:
-            atom = it.clause if isinstance(it.clause, Atom) else it.clause.head
+            clause = it.clause
+            atom = clause if isinstance(clause, Atom) else clause.head
             if atom is None:
-                return any(isinstance(lit, Atom) and lit.pred == name for lit in it.clause.body)
+                assert isinstance(clause, Rule)   # a constraint
+                return any(isinstance(lit, Atom) and lit.pred == name for lit in clause.body)
             return atom.pred == name and (not arity or len(atom.args) == int(arity))
         found = [it for it in self.items.values() if relevant(it)]
         if not found:
@@ -298,7 +356,7 @@ class WorkingMemory:
 
     # -- reasoning ---------------------------------------------------------------
 
-    def bound(self, *, cancel=None, max_facts: int | None = None) -> WorkingMemory:
+    def bound(self, *, cancel: Event | None = None, max_facts: int | None = None) -> WorkingMemory:
         """Let inference be stopped by `cancel` (a threading.Event) and at `max_facts`."""
         self.engine.cancel, self.engine.max_facts = cancel, max_facts
         return self

@@ -31,7 +31,7 @@ class WorkspaceLock:
     `flock` is released by the kernel when the process dies, so a crash never leaves a
     stale lock behind."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path) -> None:
         self.path = directory / "lock"
         self._fd: int | None = None
 
@@ -70,7 +70,7 @@ class Workspace:
     """An opened workspace: its store (a LocalStore, or a ChromaStore on a server) and (embedded
     mode) its lock."""
 
-    def __init__(self, name: str, store, lock: WorkspaceLock | None, url: str | None):
+    def __init__(self, name: str, store, lock: WorkspaceLock | None, url: str | None) -> None:
         self.name, self.store, self.lock, self.url = name, store, lock, url
 
     @property
@@ -196,7 +196,7 @@ def _fill_from_chroma(name: str, directory: Path, snapshot) -> None:
 class _Named:
     """An embedder that only carries a name (reading a collection back embeds nothing)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
 
     def embed(self, texts):   # pragma: no cover - never called while reading
@@ -236,7 +236,7 @@ class Workspaces:
     """The workspace a shell works in, and switching, listing and reindexing workspaces."""
 
     def __init__(self, *, url: str | None = None, embedder: str | None = None, ollama_host: str | None = None,
-                 emit=None, background: bool = True):
+                 emit=None, background: bool = True) -> None:
         self.url, self.embedder, self.ollama_host = url, embedder, ollama_host
         self.background = background    # embed pending records while open (else only when a search needs them)
         self.emit = emit
@@ -257,7 +257,15 @@ class Workspaces:
         if self.current is not None:
             self.current.close()
         self.current = ws
+        self._opened(memory)
         return memory
+
+    def _opened(self, memory) -> None:
+        if self.emit is not None:
+            from core.events import WorkspaceOpened
+            from core.memory.library import documents
+
+            self.emit(WorkspaceOpened(memory.workspace, memory, memory.counts(), tuple(documents(memory.store))))
 
     def names(self) -> list[str]:
         return list_workspaces(self.url)
@@ -279,7 +287,9 @@ class Workspaces:
         new_store = ChromaStore(ws.store.client, ws.name, embedder)
         count = rebuild(ws.store, new_store, progress)
         ws.store = new_store
-        return WorkingMemory.open(new_store, emit=self.emit or ignore), count
+        memory = WorkingMemory.open(new_store, emit=self.emit or ignore)
+        self._opened(memory)
+        return memory, count
 
     def close(self) -> None:
         if self.current is not None:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from core.errors import UserError
 
@@ -46,7 +47,7 @@ class MathResult:
     text: str
     latex: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"operation": self.operation, "input": self.input, "result": self.text, "latex": self.latex}
 
 
@@ -59,7 +60,7 @@ def _parser():
 
 
 class _Build:
-    def __init__(self):
+    def __init__(self) -> None:
         import sympy
 
         self.sp = sympy
@@ -106,7 +107,7 @@ class _Build:
             raise UserError(f"column {col}: {name} is a function; call it as {name}(…)")
         return self.sp.Symbol(name)
 
-    def call(self, name: str, args: list, col: int):
+    def call(self, name: str, args: list[Any], col: int):
         if name not in FUNCTIONS:
             raise UserError(f"column {col}: unknown function {name!r}",
                             hint="functions: " + ", ".join(sorted(FUNCTIONS)))
@@ -149,7 +150,7 @@ def parse_math(text: str):
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as err:
-        raise UserError(f"column {err.column}: unexpected character {text[err.pos_in_stream]!r}",
+        raise UserError(f"column {err.column}: unexpected character {text[err.pos_in_stream or 0]!r}",
                         hint="arithmetic, ** or ^, and calls like sin(x) only") from None
     except UnexpectedEOF:
         raise UserError("the expression ends too early") from None
@@ -285,7 +286,7 @@ def _collect_call(tree):
 
 _POLL_S = 0.02
 _LOCK = threading.Lock()
-_WORKER: list = []            # [process, connection, memory_mb] while one is warm
+_WORKER: list[Any] = []            # [process, connection, memory_mb] while one is warm
 
 
 def _out_of_memory(memory_mb: int) -> UserError:
@@ -381,7 +382,7 @@ def _serve(conn, memory_mb: int) -> None:
             return
         try:
             result = compute_here(str(request["operation"]), str(request["text"]))
-            reply = {"result": {"operation": result.operation, "input": result.input,
+            reply: dict[str, object] = {"result": {"operation": result.operation, "input": result.input,
                                 "text": result.text, "latex": result.latex}}
         except UserError as err:
             reply = {"error": err.message, "hint": err.hint}

@@ -214,7 +214,7 @@ def explore(ctx: Context, args: Args) -> Result:
     --threshold X (0..1, default 0.5) is the least similarity (truth) or probability (rater) a leaf
     needs; --k N (default 3) is how many memory items the truth refiner compares a leaf with;
     --add puts the program into memory. /explore show program|model|tree shows the last one; /explore add puts it into memory;
-    /export explore-prolog|explore-problog|explore-dot [FILE] exports it."""
+    /export explore-prolog|explore-problog|explore-dot [FILE] exports it."""  # noqa: E501  (help text, shown as written)
     install_exporters(ctx.registry)
     words = list(args.words) if not args.given else []
     if words == ["add"]:

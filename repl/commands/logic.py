@@ -53,7 +53,7 @@ def _bounded(ctx: Context):
     return ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)
 
 
-PIECE_LINES = 20_000   # a big file is parsed in pieces of about this many lines, checking cancel between
+PIECE_LINES = 5_000   # a big file is parsed in pieces of about this many lines, checking cancel between
 
 
 def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None) -> list:
@@ -99,7 +99,8 @@ def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: st
         where = f"{file_label}:{loc.line}" if file_label else ctx.source
         stored.append((clause, where))
     if only and not stored:
-        raise UserError(f"no {only} given", hint=f"e.g. {'/fact father_of(joshua, don).' if only == 'fact' else '/rule p(X) :- q(X).'}")
+        example = "/fact father_of(joshua, don)." if only == "fact" else "/rule p(X) :- q(X)."
+        raise UserError(f"no {only} given", hint=f"e.g. {example}")
     outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=cancellable(ctx, "storing"))
     answers = [_ask(ctx, q) for q in queries]
     return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes)
@@ -212,7 +213,7 @@ _ID = re.compile(r"[frc][0-9a-f]{2,12}\Z")
 @command("/forget", args="ID…|PATTERN", completer=_predicates,
          options=(Option("--derived", bool, help="drop the derived facts only (nothing else with it)"),))
 def forget(ctx: Context, args: Args) -> Forgotten | Message:
-    """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text; --derived drops the derived facts only."""
+    """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text; --derived drops the derived facts only."""  # noqa: E501  (help text, shown as written)
     arg = args.text
     if args.derived:
         if arg:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from core.errors import UserError
 from core.memory import library
 from repl.arguments import Args, Option, completer
+from repl.commands.shell import kind_listing
 from repl.context import Context
 from repl.registry import command
-from repl.commands.shell import kind_listing
 from repl.results import Hits, Message, Table
 
 
@@ -17,7 +17,7 @@ def _workspaces(ctx: Context):
     return ctx.workspaces
 
 
-@command("/workspace", args="[NAME]", group="memory", completer=completer("workspace"))
+@command("/workspace", args="[NAME]", group="memory", completer=completer("workspace"), steerable=False)
 def workspace(ctx: Context, arg: str) -> Message:
     """Show the current workspace, or switch to another (created when new)."""
     name = arg.strip()
@@ -31,7 +31,7 @@ def workspace(ctx: Context, arg: str) -> Message:
                    f"{counts['constraint']} constraints", {"workspace": name, **counts})
 
 
-@command("/workspaces", group="memory")
+@command("/workspaces", group="memory", steerable=False)
 def workspaces(ctx: Context, arg: str) -> Table:
     """List the workspaces (the current one is marked)."""
     names = _workspaces(ctx).names()
@@ -80,7 +80,7 @@ def load(ctx: Context, arg: str) -> Message:
     check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
     ctx.check_cancel()
     info, before = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
-                                 limit_mb=ctx.settings.max_file_mb)
+                                 limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
     verb = f"reloaded (replacing {before} chunks)" if before else "loaded"
     return Message(f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters", info.to_dict())
 
@@ -134,19 +134,10 @@ def schema(ctx: Context, arg: str):
         key, template = parts[1], parts[2].strip().strip('"')
         if key not in m.schema.predicates:
             raise UserError(f"unknown predicate {key}", hint="/schema lists predicates as name/arity")
-        m.schema.set_template(key, template)
-        if m.store is not None:
-            from core.memory.persist import save_schema
-
-            save_schema(m.store, m.schema)
+        m.set_templates({key: template})      # saved with the schema
         return Message(f"{key}: {template}")
     if parts[0] == "merge" and len(parts) == 3:
-        with m.unit():
-            items = m.merge_predicates(parts[1], parts[2].strip())
-            if m.store is not None:
-                from core.memory.persist import save_schema
-
-                save_schema(m.store, m.schema)
+        items = m.merge_predicates(parts[1], parts[2].strip())    # items and schema: one transaction
         return Message(f"merged {parts[1]} into {parts[2].strip()}: {len(items)} items rewritten",
                        {"rewritten": [it.id for it in items]})
     raise UserError("unknown /schema form", hint='/schema, /schema template father_of/2 "{0} is the father of {1}", '

@@ -149,7 +149,7 @@ def _complete(ctx: Context, text: str) -> list[str]:
 
 
 @command("/policy", args="[list|show|add|rm|enable|disable|classify|classifier|stats|suggest|accept|reject] …",
-         completer=_complete, group="policy", options=OPTIONS)
+         completer=_complete, group="policy", options=OPTIONS, steerable=False)
 def policy(ctx: Context, args: Args) -> Result:
     """Steering rules that pick model, prompter and strategy per run (policies.yaml of the workspace).
 
@@ -317,7 +317,7 @@ def _decide(ctx, state, book, verb: str, sid: str) -> Message:
                    + ("" if rule.enabled else " (disabled)"), {"accepted": s["id"], "rule": rule.to_yaml_dict()})
 
 
-@command("/rate", args="1..5", group="policy")
+@command("/rate", args="1..5", group="policy", steerable=False)
 def rate(ctx: Context, arg: str) -> Message:
     """Rate the last steered run from 1 (bad) to 5 (excellent); /policy stats uses the rating."""
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.errors import UserError
+from core.events import SettingChanged
 from repl.context import Context
 from repl.registry import command
 from repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
@@ -44,6 +45,7 @@ def set_(ctx: Context, arg: str) -> Table | Message:
         value, doc = described[key]
         return Table("", [(key, value, doc)])
     value = ctx.settings.set(parts[0], parts[1])
+    ctx.emit(SettingChanged(parts[0].replace("-", "_").replace(".", "_"), value))
     return Message(f"{parts[0]} = {'none' if value is None else value}", {"key": parts[0], "value": value})
 
 

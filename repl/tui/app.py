@@ -1,8 +1,9 @@
 """The Textual app: wires the input, transcript, side panes and status line to one Shell.
 
 Commands run in workers on the shell's own thread (the UI never waits on a reasoner); their events come back
-through a `Bus` and `call_from_thread` and are handed to the panes. The app does no
-reasoning itself: it routes turns to `Shell.execute` and events to widgets.
+through a `Bus`, which queues them without waiting and wakes the app with a `ShellEvents` message, and are
+handed to the panes. The app does no reasoning and knows no command by name: it routes turns to
+`Shell.execute` and events to widgets.
 
 First paint is kept cheap: the side panes, the palette provider, results and rendering load
 only after the first frame (the workspace opens after it too); imports here stay light.
@@ -15,9 +16,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from core.errors import UserError
@@ -29,7 +32,13 @@ from repl.tui.transcript import Transcript
 
 KEYS = "keys: Esc cancels the running job · F1 help · Ctrl+P commands · F9 side pane · Ctrl+S save session · " \
        "Ctrl+Q quit · ↑/↓ history · Tab or → completes · \"\"\" starts and ends a multi-line input"
-_DOC_COMMANDS = ("/load", "/reindex", "/workspace", "/resume")
+DRAIN_EVERY = 0.1    # seconds between takes of a running job's events (see _shell_events)
+# what F1 and Ctrl+S type for the user: inputs like any other, never looked at again
+KEY_TURNS = {"help": "/help", "save": "/save tui-%Y%m%d-%H%M%S"}
+
+
+class ShellEvents(Message):
+    """Events wait in the bus: posted from the shell's thread, drained on the UI thread."""
 
 
 def _registry_commands():
@@ -75,7 +84,10 @@ class SymApp(App):
         self.jobs: list[str] = []          # commands running now, outermost first (JobStarted / JobFinished)
         self.queue: list[str] = []
         self.cancelling = False
-        self.schema_dirty = False
+        self.counts = {"fact": 0, "rule": 0, "constraint": 0}   # kept from ItemAdded / ItemRemoved
+        self._panes: dict = {}
+        self._drained_at = 0.0
+        self._drain_timer = None
 
     # -- layout ---------------------------------------------------------------------
 
@@ -108,14 +120,17 @@ class SymApp(App):
         return self.query_one(StatusLine)
 
     def pane(self, name: str):
-        """The side pane `memory`, `trace` or `models`; None before it is mounted (or once closing)."""
-        found = self.query(f"#{name}")
-        return found.first() if found else None
+        """The side pane `memory`, `trace` or `models`; None before it is mounted (or once closing).
+        Kept once found: a DOM query per event would cost a bulk add more than its rows do."""
+        pane = self._panes.get(name)
+        if pane is None or not pane.is_attached:
+            found = self.query(f"#{name}")
+            pane = self._panes[name] = found.first() if found else None
+        return pane
 
     def on_mount(self) -> None:
-        self.bus.attach(self, self.on_shell_event)
+        self.bus.attach(lambda: self.post_message(ShellEvents()))
         if self.shell is not None:
-            self.pane("memory").store_docs = self._documents
             self._opened(self.shell, None)
         else:
             self.status.show(workspace=getattr(self.options, "workspace", "default") + " (opening…)")
@@ -129,7 +144,6 @@ class SymApp(App):
             side = self.query_one("#side")
             await side.remove_children()
             await side.mount(SidePanes())
-            self.pane("memory").store_docs = self._documents
             self.run_worker(self.in_shell_thread(self._open), group="open", exit_on_error=False)
 
     async def in_shell_thread(self, fn, *args):
@@ -157,8 +171,13 @@ class SymApp(App):
     def _opened(self, shell, docs) -> None:
         self.shell = shell
         shell.ctx.streams = True          # LLMToken text is shown as it arrives: results need not repeat it
-        self.pane("memory").load(shell.memory, docs)
-        self._update_status()
+        if self.pane("memory").memory is not shell.memory:    # no WorkspaceOpened came (it opened before we ran)
+            if docs is None:
+                from core.memory import library
+
+                docs = library.documents(shell.memory.store)   # the shell is idle: nothing runs yet
+            self._show_workspace(shell.memory, shell.memory.counts(), docs)
+        self.status.show(model=shell.ctx.settings.model)
         self.entry.disabled = False
         self.entry.focus()
         self.transcript.add_note("sym — type a fact, a rule, ?- a query, or /help (F1). " + KEYS.split(" · ")[0])
@@ -166,11 +185,6 @@ class SymApp(App):
             self.ping_ollama()
             self.set_interval(self.ping_every, self.ping_ollama)
         self._next_turn()
-
-    def _documents(self):
-        from core.memory import library
-
-        return library.documents(self.shell.memory.store) if self.shell is not None else []
 
     def _complete(self, text: str) -> list[str]:
         return self.shell.registry.complete(self.shell.ctx, text) if self.shell is not None else []
@@ -216,10 +230,10 @@ class SymApp(App):
         if worker is not self.job or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR,
                                                           WorkerState.CANCELLED):
             return
+        await self.drain_events()        # what the job emitted is shown before its result
         await self.transcript.end_stream()
-        name = ""
         if event.state == WorkerState.SUCCESS:
-            name, result = worker.result
+            _, result = worker.result
             self.transcript.add_result(result)
             if isinstance(result, Failure):
                 self.notify(result.message + (f" — {result.hint}" if result.hint else ""),
@@ -231,7 +245,7 @@ class SymApp(App):
             result = None
         self.job = None
         self.cancelling = False
-        self._after_job(name)
+        self.status.show(job="")
         if isinstance(result, Exit):
             self.exit(return_code=0)
             return
@@ -239,36 +253,96 @@ class SymApp(App):
         self.entry.focus()
         self._next_turn()
 
-    def _after_job(self, name: str) -> None:
-        """Read memory for display where the events cannot say what changed (a new workspace)."""
+    def _show_workspace(self, memory, counts: dict, docs) -> None:
+        """Show a workspace from scratch: its memory in the pane, its name and counts below."""
         pane = self.pane("memory")
-        if self.shell.memory is not pane.memory:
-            pane.load(self.shell.memory)
-        else:
-            if self.schema_dirty or name == "/schema":
-                pane.refresh_schema()
-            if name in _DOC_COMMANDS:
-                pane.refresh_docs()
-        self.schema_dirty = False
-        self._update_status()
+        if pane is not None:
+            pane.load(memory, docs)
+        self.counts = {"fact": 0, "rule": 0, "constraint": 0, **counts}
+        self.status.show(workspace=memory.workspace)
+        self._show_counts()
 
-    def _update_status(self) -> None:
-        counts = self.shell.memory.counts()
-        self.status.show(model=self.shell.ctx.settings.model, workspace=self.shell.memory.workspace,
-                        facts=counts["fact"], rules=counts["rule"] + counts["constraint"], job="")
+    def _show_counts(self) -> None:
+        counts = self.counts
+        self.status.show(facts=counts["fact"], rules=counts["rule"] + counts["constraint"])
 
     # -- events from the shell (on the UI thread) -----------------------------------------
 
-    async def on_shell_event(self, event: object) -> None:
-        from core.events import (EmbeddingProgress, ItemAdded, ItemRemoved, JobFinished, JobStarted, LLMCall,
-                                 LLMProgress, LLMToken, ModelShown, PolicyApplied, Progress, SettingChanged,
-                                 TraceNode, Warning)
+    @on(ShellEvents)
+    async def _shell_events(self, _message: ShellEvents) -> None:
+        """Events wait in the bus. While a job runs they are taken at most every DRAIN_EVERY seconds
+        (the bus posts nothing more until then), so a bulk add's thousands come in a few batches
+        and the UI leaves the shell's thread the CPU; otherwise at once."""
+        wait = self._drained_at + DRAIN_EVERY - time.monotonic()
+        if self.job is not None and wait > 0:
+            if self._drain_timer is None:
+                self._drain_timer = self.set_timer(wait, self.drain_events)
+            return
+        await self.drain_events()
 
-        if isinstance(event, LLMToken):
-            await self.transcript.stream(event.text)
-        elif isinstance(event, (ItemAdded, ItemRemoved)):
+    async def drain_events(self) -> None:
+        """Show everything the bus holds, in order (memory rows and streamed text on a short path;
+        the counts redrawn once)."""
+        from textual.css.query import NoMatches
+
+        try:
+            await self._drain()
+        except NoMatches:   # the app is closing (its screen is gone): nobody is left to show them
+            pass
+
+    async def _drain(self) -> None:
+        from core.events import ItemAdded, ItemRemoved, LLMToken
+
+        if self._drain_timer is not None:
+            self._drain_timer.stop()
+            self._drain_timer = None
+        self._drained_at = time.monotonic()
+        counted = self.counts.copy()
+        memory = self.pane("memory")
+        text: list[str] = []            # LLMToken texts in a row are one write
+        for event in self.bus.drain():
+            kind = type(event)
+            if kind is LLMToken:
+                text.append(event.text)
+                continue
+            if text:
+                await self.transcript.stream("".join(text))
+                text = []
+            if kind is ItemAdded or kind is ItemRemoved:
+                self.counts[event.kind] += 1 if kind is ItemAdded else -1
+                if memory is not None:     # events before the panes exist (opening) are read from memory later
+                    memory.apply(event)
+            else:
+                await self._show_event(event)
+        if text:
+            await self.transcript.stream("".join(text))
+        if self.counts != counted:
+            self._show_counts()
+
+    async def _show_event(self, event: object) -> None:
+        from core.events import (
+            DocumentsChanged,
+            EmbeddingProgress,
+            JobFinished,
+            JobStarted,
+            LLMCall,
+            LLMProgress,
+            ModelShown,
+            PolicyApplied,
+            Progress,
+            SchemaChanged,
+            SettingChanged,
+            TraceNode,
+            Warning,
+            WorkspaceOpened,
+        )
+
+        if isinstance(event, SchemaChanged):
             self._to_pane("memory", event)
-            self.schema_dirty = True
+        elif isinstance(event, DocumentsChanged):
+            self._to_pane("memory", event)
+        elif isinstance(event, WorkspaceOpened):
+            self._show_workspace(event.memory, event.counts, event.documents)
         elif isinstance(event, (TraceNode, LLMCall, PolicyApplied)):
             self._to_pane("trace", event)
         elif isinstance(event, ModelShown):
@@ -294,9 +368,10 @@ class SymApp(App):
             if event.name in self.jobs:
                 del self.jobs[len(self.jobs) - 1 - self.jobs[::-1].index(event.name):]
             self.status.show(job=" › ".join(self.jobs))
-        elif isinstance(event, SettingChanged) and event.key in ("model", "ollama_host", "backend", "base_url"):
-            self.status.show(model=self.shell.ctx.settings.model)
-            if self.ping_every:
+        elif isinstance(event, SettingChanged):
+            if event.key == "model":
+                self.status.show(model=event.value)
+            if event.key in ("model", "ollama_host", "backend", "base_url") and self.ping_every:
                 self.ping_ollama()
 
     def _to_pane(self, name: str, event: object) -> None:
@@ -345,14 +420,14 @@ class SymApp(App):
 
     def action_help(self) -> None:
         self.transcript.add_note(KEYS)
-        self.run_turn("/help")
+        self.run_turn(KEY_TURNS["help"])
 
     def action_toggle_side(self) -> None:
         side = self.query_one("#side")
         side.display = not side.display
 
     def action_save(self) -> None:
-        self.run_turn(time.strftime("/save tui-%Y%m%d-%H%M%S"))
+        self.run_turn(time.strftime(KEY_TURNS["save"]))
 
     async def action_quit(self) -> None:
         if self.shell is not None and self.job is not None:

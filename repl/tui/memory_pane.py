@@ -1,7 +1,8 @@
 """The Memory tab: facts, rules, schema and documents as tables, and a detail box for the selected row.
 
-Rows change on ItemAdded / ItemRemoved events; a full reload (reading memory, never
-reasoning over it) happens only when the workspace itself changes.
+Rows change on ItemAdded / ItemRemoved, SchemaChanged and DocumentsChanged events; a full reload
+(reading memory, never reasoning over it) happens only when the workspace itself changes
+(WorkspaceOpened).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from core.events import ItemAdded, ItemRemoved
+from core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
 
 MAX_ROWS = 2000  # a DataTable of 100k rows is slow to build; /listing shows everything
+PAGE = 100       # rows put in the facts or rules table at a time; more as it is scrolled to its end
 
 
 class MemoryPane(Vertical):
@@ -28,7 +30,11 @@ class MemoryPane(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.memory = None
-        self.store_docs = lambda: []      # set by the app: () -> list of DocumentInfo
+        self._tables: dict[str, DataTable] = {}
+        # rows past the table's page, in order, put in as it is scrolled: a bulk add of thousands
+        # costs the UI (and so the shell's thread) a screenful of rows, not two thousand
+        self._waiting: dict[str, dict[str, tuple[str, str]]] = {"facts": {}, "rules": {}}
+        self._limit = {"facts": PAGE, "rules": PAGE}
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="memory-tabs"):
@@ -47,14 +53,19 @@ class MemoryPane(Vertical):
 
     def on_mount(self) -> None:
         for name in self.COLUMNS:
-            self._table(name)
+            table = self._table(name)
+            if name in self._waiting:
+                self.watch(table, "scroll_y", self._on_scroll(name), init=False)
 
     def _table(self, name: str) -> DataTable:
         """A table with its columns (added on first use: rows may arrive before on_mount ran,
         and a row added to a table without columns gets columns sized to that row)."""
-        table = self.query_one(f"#{name}", DataTable)
+        table = self._tables.get(name)
+        if table is None:       # found once: a query per row would cost a bulk add more than the row
+            table = self._tables[name] = self.query_one(f"#{name}", DataTable)
         if not table.columns:
-            table.add_columns(*self.COLUMNS[name])
+            for label in self.COLUMNS[name]:
+                table.add_column(label, key=label)
         return table
 
     def table(self, kind: str) -> DataTable:
@@ -62,45 +73,94 @@ class MemoryPane(Vertical):
 
     # -- keeping up with memory ---------------------------------------------------
 
-    def load(self, memory, docs=None) -> None:
-        """Show a (new) workspace's memory from scratch."""
+    def load(self, memory, docs) -> None:
+        """Show a (new) workspace's memory from scratch. What is read are copies taken at once:
+        the shell's thread may be changing memory meanwhile, and its events follow to say how."""
         self.memory = memory
         for name in ("facts", "rules"):
             self._table(name).clear()
-        for it in memory.items.values():
+            self._waiting[name].clear()
+            self._limit[name] = PAGE
+        for it in list(memory.items.values()):
             self._add_row(it.id, it.kind, it.text, it.source)
-        self.refresh_schema()
-        self.refresh_docs(docs)
+        self._table("schema").clear()
+        self.show_schema([(p.key, p.count, p.template) for p in list(memory.schema.predicates.values())])
+        self.show_docs(docs)
 
     def apply(self, event: object) -> None:
         if isinstance(event, ItemAdded):
             self._add_row(event.item_id, event.kind, event.text, event.source)
         elif isinstance(event, ItemRemoved):
-            table = self.table(event.kind)
-            if event.item_id in table.rows:
+            name = "facts" if event.kind == "fact" else "rules"
+            table = self._table(name)
+            if self._waiting[name].pop(event.item_id, None) is None and event.item_id in table.rows:
                 table.remove_row(event.item_id)
+                self._fill(name)
+        elif isinstance(event, SchemaChanged):
+            self.show_schema(event.predicates, event.removed)
+        elif isinstance(event, DocumentsChanged):
+            self.show_docs(event.documents)
 
     def _add_row(self, iid: str, kind: str, text: str, source: str) -> None:
-        table = self.table(kind)
-        if iid not in table.rows and table.row_count < MAX_ROWS:
-            table.add_row(iid, Text(text), Text(source), key=iid)
-            # size the columns now rather than on the table's next idle (a screen drawn in
-            # between would show them at their labels' width)
-            for column, cell in zip(table.ordered_columns, (iid, text, source)):
-                column.content_width = max(column.content_width, cell_len(cell))
-
-    def refresh_schema(self) -> None:
-        table = self._table("schema")
-        table.clear()
-        if self.memory is None:
+        name = "facts" if kind == "fact" else "rules"
+        table, waiting = self._table(name), self._waiting[name]
+        if iid in waiting or iid in table.rows:
             return
-        for p in sorted(self.memory.schema.predicates.values(), key=lambda p: p.key):
-            table.add_row(p.key, p.count, Text(p.template or ""), key=p.key)
+        if waiting or table.row_count >= self._limit[name]:
+            if table.row_count + len(waiting) < MAX_ROWS:
+                waiting[iid] = (text, source)
+            return
+        self._put_row(table, iid, text, source)
 
-    def refresh_docs(self, docs=None) -> None:
+    @staticmethod
+    def _put_row(table: DataTable, iid: str, text: str, source: str) -> None:
+        table.add_row(iid, Text(text), Text(source), key=iid)
+        # size the columns now rather than on the table's next idle (a screen drawn in
+        # between would show them at their labels' width)
+        for column, cell in zip(table.ordered_columns, (iid, text, source)):
+            column.content_width = max(column.content_width, cell_len(cell))
+
+    def _fill(self, name: str) -> None:
+        """Move waiting rows into the table up to its page limit."""
+        table, waiting = self._table(name), self._waiting[name]
+        while waiting and table.row_count < self._limit[name]:
+            iid = next(iter(waiting))
+            text, source = waiting.pop(iid)
+            self._put_row(table, iid, text, source)
+
+    def _on_scroll(self, name: str):
+        return lambda: self._scrolled(name)
+
+    def _scrolled(self, name: str) -> None:
+        """Near the end of a table with rows waiting: another page."""
+        table = self._table(name)
+        if self._waiting[name] and table.max_scroll_y - table.scroll_y <= table.size.height:
+            self._limit[name] += PAGE
+            self._fill(name)
+
+    def show_schema(self, predicates, removed=()) -> None:
+        """Rows for predicates (name/arity, uses, template), updated in place or added in order,
+        and the `removed` ones taken out."""
+        table = self._table("schema")
+        added = False
+        for key, uses, template in predicates:
+            if key in table.rows:
+                table.update_cell(key, "uses", uses)
+                table.update_cell(key, "template", Text(template or ""))
+            else:
+                table.add_row(key, uses, Text(template or ""), key=key)
+                added = True
+        for key in removed:
+            if key in table.rows:
+                table.remove_row(key)
+        if added:
+            table.sort("predicate")
+
+    def show_docs(self, docs) -> None:
+        """The documents now (core.memory.library.DocumentInfo, oldest first)."""
         table = self._table("docs")
         table.clear()
-        for d in docs if docs is not None else self.store_docs():
+        for d in docs or ():
             table.add_row(Text(d.name), d.chunks, Text(str(d.path)), key=d.name)
 
     # -- the detail box ---------------------------------------------------------------

@@ -9,13 +9,12 @@ import shutil
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
 from repl.dispatcher import MemoryOptions, open_shell
-from repl.results import Added, Failure, Hits, Message
 from repl.render import to_text
+from repl.results import Added, Failure, Hits, Message
 
 
 def run(sym_exe, *args, stdin: str = "", env=None):

@@ -75,6 +75,15 @@ def test_chat_streams_the_reply_and_cites_memory(osym):
     assert f"[{fid}]" in sent.system
 
 
+def test_a_server_that_answers_a_streamed_call_whole_still_gives_the_reply(osym):
+    # the stream used to end in "not the OpenAI protocol": closing the one-event iterator failed
+    osym.server.streams = False
+    osym.server.reply("Bob likes jazz.", when="Bob")
+    osym.shell.ctx.streams = True
+    assert osym("What does Bob like?").text == "Bob likes jazz."
+    assert osym.server.chats[-1].stream
+
+
 def test_prove_a_question_the_model_writes_the_program_for(osym):
     good = (EXAMPLES / "height.json").read_text()
     broken = json.dumps({**json.loads(good), "knowledge_base": ["jump_height(javier) == 2.45"]})

@@ -4,8 +4,8 @@ classifier, the judge, and rewritten rules (which, like all suggestions, wait fo
 from __future__ import annotations
 
 from core.events import Warning
-from repl.steering import policy_state
 from repl.dispatcher import Shell
+from repl.steering import policy_state
 from tests.unit.test_policy_apply import add_probe
 
 

@@ -6,7 +6,6 @@ import io
 import os
 import signal
 
-import pytest
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import create_pipe_input
@@ -74,8 +73,8 @@ def test_slash_completion_from_the_registry(shell):
 
 
 def test_streamed_tokens_are_printed_as_they_arrive(sym_home):
-    from repl.prompt import _Stream
     from repl.batch import narrator
+    from repl.prompt import _Stream
     from repl.render import TextRenderer
 
     out, err = io.StringIO(), io.StringIO()

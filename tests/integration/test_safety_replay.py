@@ -160,8 +160,8 @@ def test_files_inside_the_scratch_directory_are_allowed(sym_home, tmp_path):
     ("/nonsense /etc/passwd", True),     # unknown: fails as it did when recorded, touching nothing
 ])
 def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
-    from repl.registry import builtin_registry
     from plugins.loader import load_plugins
+    from repl.registry import builtin_registry
     from sessions.guard import ReplayGuard
 
     registry = builtin_registry()

@@ -11,7 +11,6 @@ from repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
 
-
 # -- fast path: no model at all ----------------------------------------------------------
 
 def test_tell_fast_path_needs_no_model(sym):

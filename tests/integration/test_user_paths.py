@@ -17,7 +17,6 @@ from repl.results import Forgotten
 from tests.conftest import fails, state
 from tests.ollama_server import unused_url
 
-
 # -- file names ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", ["/consult", "/load", "/prove --file", "/tell --from"])
@@ -90,11 +89,17 @@ def test_query_errors_point_at_the_column_the_user_typed(sym):
     assert fails(sym("?- p(a")).startswith("column 7:")   # typed with ?-: unchanged
 
 
-@pytest.mark.parametrize("line", ["/listing p/²", "/search x --k ²", "/ask --max-steps ² x", "/schema merge p/1 q/²"])
-def test_unicode_digits_are_not_numbers(sym, line):
-    # "²".isdigit() is True but int("²") raises: these used to be internal ValueErrors
+@pytest.mark.parametrize("line, words", [
+    ("/listing p/²", ["bad predicate indicator 'p/²'"]),
+    ("/search x --k ²", ["--k wants a number, not '²'"]),
+    ("/ask --max-steps ² x", ["--max-steps wants a number, not '²'"]),
+    ("/schema merge p/1 q/²", ["bad predicate indicator 'q/²'"]),
+])
+def test_unicode_digits_are_not_numbers(sym, line, words):
+    # "²".isdigit() is True but int("²") raises: these used to be internal ValueErrors. Each is
+    # refused for the "²" itself (not for some later reason, as "p/2 is unknown" would be)
     sym("/fact p(a).")
-    fails(sym(line))
+    fails(sym(line), *words)
 
 
 def test_search_refuses_a_huge_k_and_unknown_options(sym):

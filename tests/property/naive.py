@@ -7,7 +7,7 @@ from the whole current fact set until nothing changes. Slow on purpose; tiny inp
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from core.logic.terms import Atom, Compare, Naf, Rule, Var
 

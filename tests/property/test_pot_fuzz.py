@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.errors import UserError
 from core.reason.math import parse_math
@@ -86,7 +87,27 @@ def test_the_loader_and_math_take_raw_text(text):
     only_user_errors(parse_math, text)
 
 
-def test_nothing_ran(tmp_path):
-    import os
+def build_and_run(text: str) -> None:
+    program = load_program({**PROGRAM, "knowledge_base": [text], "verifications": [{"constraint": text}]})
+    run(program, timeout_ms=500, built=build(program))
 
-    assert not os.path.exists("/tmp/pwned")
+
+def live_payloads(marker) -> list[str]:
+    """Expressions that, read as Python, write MARKER."""
+    m = str(marker)
+    return [f"__import__('os').system('touch {m}')", f"__import__('pathlib').Path('{m}').touch()",
+            f"open('{m}', 'w')", f"exec(\"open('{m}', 'w')\")", f"eval(\"open('{m}', 'w')\")",
+            f"[open('{m}', 'w') for _ in [1]]", f"(lambda: open('{m}', 'w'))()"]
+
+
+def test_an_expression_that_would_write_a_file_as_python_writes_nothing(tmp_path):
+    marker = tmp_path / "pwned"
+    payloads = live_payloads(marker)
+    eval(payloads[1])               # the payloads are live: Python itself does write the marker
+    assert marker.exists()
+    marker.unlink()
+    for text in payloads:
+        only_user_errors(parse_expr, text, "knowledge_base[0]")
+        only_user_errors(parse_math, text)
+        only_user_errors(build_and_run, text)
+        assert not marker.exists(), text

@@ -8,7 +8,8 @@ and a failed input changes nothing.
 from __future__ import annotations
 
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.errors import UserError
 from core.logic.parser import parse_program, parse_query

@@ -1,11 +1,7 @@
-"""Fixtures for the TUI tests: an app driving a real in-process Shell, a way to await its work,
-and SVG snapshots compared with files under tests/tui/snapshots (SYM_UPDATE_SNAPSHOTS=1 rewrites them)."""
+"""Fixtures for the TUI tests: an app driving a real in-process Shell and a way to await its work.
+Screenshots are compared by pytest-textual-snapshot's `snap_compare` (see test_snapshots.py)."""
 
 from __future__ import annotations
-
-import os
-import re
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +10,6 @@ from repl.tui.app import SymApp
 from repl.tui.bridge import Bus
 from repl.tui.history import History
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (120, 34)
 
 
@@ -28,15 +23,18 @@ def make_app(sym_home):
     return make
 
 
-async def until(pilot, condition, timeout: float = 10.0) -> None:
-    """Let the app run until `condition()` holds (fails the test after `timeout` seconds)."""
+async def until(pilot, condition, timeout: float = 10.0, *, settle: bool = True) -> None:
+    """Let the app run until `condition()` holds (fails the test after `timeout` seconds). With
+    `settle=False` it only yields to the app between checks instead of waiting for every widget to
+    catch up, which takes a while when the shell's thread is busy (to catch a job midway)."""
+    import asyncio
     import time
 
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
             raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
+        await (pilot.pause(0.02) if settle else asyncio.sleep(0.01))
 
 
 async def idle(pilot) -> None:
@@ -76,29 +74,3 @@ def _walk(node):
         yield child
         yield from _walk(child)
 
-
-def _normalise(svg: str) -> str:
-    # the class prefix is a hash of the content: stable, but strip it so one changed cell
-    # shows up as a readable diff rather than every line changing
-    return re.sub(r"terminal-\d+", "terminal", svg)
-
-
-@pytest.fixture
-def snapshot(tmp_path):
-    """Compare the app's screen with a stored SVG (SYM_UPDATE_SNAPSHOTS=1 stores it)."""
-    def check(app, name: str) -> None:
-        for entry in app.query("Input"):
-            entry.cursor_blink = False
-        svg = _normalise(app.export_screenshot(title="sym"))
-        path = SNAPSHOTS / f"{name}.svg"
-        if os.environ.get("SYM_UPDATE_SNAPSHOTS"):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(svg, encoding="utf-8")
-            return
-        assert path.exists(), f"no snapshot {path.name}: run with SYM_UPDATE_SNAPSHOTS=1 to create it"
-        expected = path.read_text(encoding="utf-8")
-        if svg != expected:
-            failed = tmp_path / path.name
-            failed.write_text(svg, encoding="utf-8")
-            raise AssertionError(f"screen differs from {path.name}; see {failed}")
-    return check

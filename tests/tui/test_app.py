@@ -9,8 +9,8 @@ from textual import events
 from textual.widgets import DataTable, Markdown, Tree
 
 from core.events import LLMCall, LLMToken, ModelShown, TraceNode
-from core.memory.working import item_id
 from core.logic.parser import parse_atom
+from core.memory.working import item_id
 from repl.registry import Command
 from repl.results import Message
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until

@@ -1,19 +1,18 @@
-"""Screens at a fixed size and theme, compared with stored SVGs (SYM_UPDATE_SNAPSHOTS=1 rewrites them).
-Nothing on screen depends on time: the Ollama ping is off and no clock is shown."""
+"""Screens at a fixed size and theme, compared with stored SVGs under __snapshots__/ by
+pytest-textual-snapshot (`pytest tests/tui --snapshot-update` rewrites them; a failure writes
+snapshot_report.html with both pictures). Nothing on screen depends on time: the Ollama ping
+is off and no clock is shown."""
 
 from __future__ import annotations
-
-import pytest
 
 from core.events import LLMCall, ModelShown, TraceNode
 from repl.registry import Command
 from repl.results import Message
 from tests.tui.conftest import SIZE, idle, type_turn, until
 
-pytestmark = pytest.mark.asyncio
 
-
-async def _start(app, pilot):
+async def _start(pilot) -> None:
+    app = pilot.app
     app.theme = "textual-dark"
     app.animation_level = "none"  # the tab underline slides otherwise
     await type_turn(pilot, "parent_of(ann, ben).")
@@ -21,29 +20,38 @@ async def _start(app, pilot):
     await idle(pilot)
 
 
-async def test_main_layout(make_app, snapshot):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await _start(app, pilot)
+async def _still(pilot) -> None:
+    """No blinking cursor in the picture."""
+    for entry in pilot.app.screen.query("Input"):
+        entry.cursor_blink = False
+    await pilot.pause()
+
+
+def test_main_layout(make_app, snap_compare):
+    async def run_before(pilot):
+        await _start(pilot)
         await type_turn(pilot, "?- ancestor(ann, Who).")
         await idle(pilot)
-        snapshot(app, "main_layout")
+        await _still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-async def test_memory_rules_tab_with_a_selected_row(make_app, snapshot):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await _start(app, pilot)
+def test_memory_rules_tab_with_a_selected_row(make_app, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await _start(pilot)
         app.query_one("#memory-tabs").active = "mem-rules"
         await pilot.pause()
         rules = app.query_one("#rules")
         rules.focus()
         rules.move_cursor(row=0)
-        await pilot.pause()
-        snapshot(app, "memory_rules")
+        await _still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-async def test_trace_tab_after_a_traced_command(make_app, snapshot):
+def test_trace_tab_after_a_traced_command(make_app, snap_compare):
     def traced(ctx, arg):
         run = ctx.new_run("ask")
         ctx.emit(TraceNode(run, "g", None, "ask.goal", "ancestor(ann, ben)?"))
@@ -52,45 +60,46 @@ async def test_trace_tab_after_a_traced_command(make_app, snapshot):
         ctx.emit(TraceNode(run, "g", None, "ask.goal", "ancestor(ann, ben)?", status="proved"))
         return Message("proved.")
 
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await _start(app, pilot)
+    async def run_before(pilot):
+        app = pilot.app
+        await _start(pilot)
         app.shell.registry.add(Command("/traced", traced, group="test"))
         await type_turn(pilot, "/traced")
         await idle(pilot)
         app.query_one("#tabs").active = "tab-trace"
-        await pilot.pause()
-        snapshot(app, "trace_tab")
+        await _still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-async def test_models_tab_after_a_model_is_shown(make_app, snapshot):
+def test_models_tab_after_a_model_is_shown(make_app, snap_compare):
     def shown(ctx, arg):
         ctx.emit(ModelShown("horn.model", "Horn minimal model", "'rain'\n'wet grass'"))
         ctx.emit(ModelShown("z3.counter-model", "counter-model", "p = False\nq = True"))
         return Message("unknown.")
 
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await _start(app, pilot)
+    async def run_before(pilot):
+        app = pilot.app
+        await _start(pilot)
         app.shell.registry.add(Command("/shown", shown, group="test"))
         await type_turn(pilot, "/shown")
         await idle(pilot)
         app.query_one("#tabs").active = "tab-models"
-        await pilot.pause()
-        snapshot(app, "models_tab")
+        await _still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-async def test_command_palette(make_app, snapshot):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await _start(app, pilot)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"/why")
+def test_command_palette(make_app, snap_compare):
+    async def run_before(pilot):
         from textual.command import CommandList
 
+        app = pilot.app
+        await _start(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"/why")
         await until(pilot, lambda: app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count)
         await pilot.pause(0.3)
-        for entry in app.screen.query("Input"):
-            entry.cursor_blink = False
-        await pilot.pause()
-        snapshot(app, "palette")
+        await _still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from core.errors import UserError
 from core.memory.documents import (
-    Chunk, Document, chunk_id, chunk_text, document_id, load_document, read_document,
+    Chunk,
+    Document,
+    chunk_id,
+    chunk_text,
+    document_id,
+    load_document,
+    read_document,
 )
 
 PROSE = ("The cat sat on the mat. It was a sunny day! Was the dog jealous? Nobody knows. "

@@ -181,7 +181,8 @@ VOCAB = ["If", "if", "then", "and", ",", "not", "does", "do", "is", "are", "the"
 
 
 def test_any_word_salad_is_translated_to_valid_logic_or_refused():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     @settings(max_examples=400, deadline=None)
     @given(st.lists(st.sampled_from(VOCAB), min_size=1, max_size=12))

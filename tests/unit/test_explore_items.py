@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from core.reason.explore.items import atom_of, clean_label, normalise, parse_items, read_decision, read_pairs, read_score
+from core.reason.explore.items import (
+    atom_of,
+    clean_label,
+    normalise,
+    parse_items,
+    read_decision,
+    read_pairs,
+    read_score,
+)
 
 
 @pytest.mark.parametrize("a, b", [

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from core.reason.swm.lsat import (COULD_BE_FALSE, COULD_BE_TRUE, MUST_BE_FALSE, MUST_BE_TRUE, QuestionType,
-                                  candidates, option_letter, option_text, question_type)
+from core.reason.swm.lsat import (
+    COULD_BE_FALSE,
+    COULD_BE_TRUE,
+    MUST_BE_FALSE,
+    MUST_BE_TRUE,
+    QuestionType,
+    candidates,
+    option_letter,
+    option_text,
+    question_type,
+)
 
 
 @pytest.mark.parametrize("question, kind, except_", [
@@ -64,7 +73,8 @@ def test_an_option_the_solver_gave_up_on_stays_a_candidate():
 
 
 @pytest.mark.parametrize("name, letter", [("A", "A"), ("(B)", "B"), ("C)", "C"), ("Option D", "D"),
-                                          ("option E: Ben sits first", "E"), ("A) Ann, Ben, Cal", "A"), ("B - Ben first", "B"), ("A dog is walked", None),
+                                          ("option E: Ben sits first", "E"), ("A) Ann, Ben, Cal", "A"),
+                                          ("B - Ben first", "B"), ("A dog is walked", None),
                                           ("F", None), ("", None)])
 def test_verifications_are_matched_to_options_by_name(name, letter):
     assert option_letter(name) == letter

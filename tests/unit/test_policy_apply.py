@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from core.events import PolicyApplied, TraceNode, Warning
-from repl.steering import policy_state, run_hints
 from repl.dispatcher import MemoryOptions, Shell, open_shell
 from repl.registry import Command
 from repl.results import Result
+from repl.steering import policy_state, run_hints
 
 
 @dataclass
@@ -196,3 +196,13 @@ def test_a_persistent_workspace_keeps_policies_in_its_yaml_and_rereads_edits(sym
         assert not shell.execute("/policy add {name: n, target: llm, attributes: {model: m}}")[1].ok
     finally:
         shell.close()
+
+
+def test_a_command_marked_not_steerable_runs_without_policies():
+    shell, seen = make_shell()
+    shell.registry.add(Command("/probe2", shell.registry.get("/probe").handler, args="TEXT", steerable=False))
+    shell.execute("/policy add {name: any, target: llm, attributes: {model: steered}}")
+    shell.execute("/probe2 plain")
+    shell.execute("/probe steered")
+    assert [(s.settings["model"] == "steered", s.run) for s in seen] == [(False, None), (True, "probe-1")]
+    assert not any(cmd.steerable for cmd in map(shell.registry.get, ("/workspace", "/workspaces", "/policy", "/rate")))

@@ -13,7 +13,8 @@ from core.reason.policy.rules import PolicyBook, parse_policies, rule_from_data
 
 
 def rule(name, filter=None, priority=0, **attributes):
-    return rule_from_data({"name": name, "target": "prompter" if "prompter" in attributes else "reasoner", "filter": filter or {}, "attributes": attributes,
+    target = "prompter" if "prompter" in attributes else "reasoner"
+    return rule_from_data({"name": name, "target": target, "filter": filter or {}, "attributes": attributes,
                            "priority": priority})
 
 

@@ -9,8 +9,13 @@ import pytest
 
 from core.errors import UserError
 from core.memory.embedders import HashEmbedder, StaticEmbedder
-from core.reason.semantic.trajectory import (RANDOM_STEPS, cross_similarity, score_trajectory, steps_from_jsonl,
-                                             steps_from_session)
+from core.reason.semantic.trajectory import (
+    RANDOM_STEPS,
+    cross_similarity,
+    score_trajectory,
+    steps_from_jsonl,
+    steps_from_session,
+)
 from repl.bench import load_trajectory
 
 PLAN = ["Find every ancestor of ann in the family tree.",

@@ -126,7 +126,7 @@ def parse_items(reply: str, limit: int | None = None) -> Parsed:
     for line in _split_one_line(lines):
         label = _item_text(line)
         atom = atom_of(label) if label else ""
-        if not atom:
+        if not atom or not label:   # (no label, no atom)
             out.ignored.append(line.strip())
             continue
         if atom in seen:

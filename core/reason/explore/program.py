@@ -8,6 +8,7 @@ built from the program and the tree; nothing here calls a model or touches memor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.logic.horn import Clause, HornModel, minimal_model
 
@@ -59,7 +60,7 @@ class Program:
 
     clauses: list[ProgramClause] = field(default_factory=list)
     merged: int = 0                                   # clauses that repeated one already there
-    _keys: dict[tuple, int] = field(default_factory=dict)
+    _keys: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
     def add(self, head: str | None, body: tuple[str, ...] = (), kind: str = FACT, prob: float | None = None) -> bool:
         """Add a clause unless the same one (same head, same set of body atoms) is there;

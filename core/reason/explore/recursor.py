@@ -13,14 +13,17 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from string import Template
+from typing import TYPE_CHECKING, Any
 
 from core.errors import Cancelled, UserError
 from core.events import Emit, TraceNode, ignore
 from core.logic.horn import HornModel
 from core.reason.explore.items import atom_of, clean_label, parse_items
-from core.reason.explore.program import (AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program)
-from core.reason.explore.refiners import (Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner,
-                                         Verdict)
+from core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
+from core.reason.explore.refiners import Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner, Verdict
+
+if TYPE_CHECKING:
+    from core.llm.facade import LLM
 
 MAX_DEPTH = 6
 DEFAULT_SYSTEM = ("You help explore a topic step by step. Answer with a short plain list, one item per line, "
@@ -57,7 +60,7 @@ class Exploration:
     nodes: list[Node]
     labels: dict[str, str]                     # atom -> the phrase as first seen
     model: HornModel
-    stats: Counter = field(default_factory=Counter)
+    stats: Counter[str] = field(default_factory=Counter)
     answered: bool = True                      # False: the model's reply for the top goal held no usable item
 
     @property
@@ -82,9 +85,9 @@ class Recursor:
     """Explores one topic. `refine` is None, "truth" (needs `search`), "oracle" or "rater";
     `threshold` is the least similarity (truth) or probability (rater) a leaf needs."""
 
-    def __init__(self, topic: str, prompter: Prompter, llm, *, depth: int = 2, refine: str | None = None,
+    def __init__(self, topic: str, prompter: Prompter, llm: LLM, *, depth: int = 2, refine: str | None = None,
                  threshold: float = 0.5, k: int = 3, search: Search | None = None, emit: Emit = ignore,
-                 cancel: threading.Event | None = None, run: str = "explore"):
+                 cancel: threading.Event | None = None, run: str = "explore") -> None:
         if not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
             raise UserError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
         self.topic, self.prompter, self.llm = clean_label(topic), prompter, llm
@@ -95,7 +98,7 @@ class Recursor:
         self.labels: dict[str, str] = {}
         self.expanded: set[str] = set()          # goals whose OR step or AND step was asked for
         self.verdicts: dict[str, Verdict] = {}
-        self.stats: Counter = Counter()
+        self.stats: Counter[str] = Counter()
         self._ids = 0
         self.answered = True
 
@@ -217,7 +220,7 @@ class Recursor:
         parsed = parse_items(reply)
         self.stats["ignored lines"] += len(parsed.ignored)
         self.stats["repeated items"] += parsed.repeats
-        out = []
+        out: list[tuple[str, str]] = []
         for atom, label in parsed.items:
             if atom in on_path:
                 self._node(parent, kind, atom, label, "loop", "already on the path from the top goal")
@@ -272,7 +275,7 @@ class Recursor:
         self.stats["kept"] += 1
         support = atom_of(v.support) if v.support else ""
         if support and support != atom:
-            self.labels.setdefault(support, v.support)
+            self.labels.setdefault(support, v.support or support)   # v.support is set: `support` came from it
             self.program.add(atom, (support,), SUPPORT, v.prob)
             self.program.add(support, (), GROUND)
         else:
@@ -290,6 +293,6 @@ class Recursor:
                 self.stats["constraints"] += 1
 
 
-def explore(topic: str, prompter: Prompter, llm, **kwargs) -> Exploration:
+def explore(topic: str, prompter: Prompter, llm: LLM, **kwargs: Any) -> Exploration:
     """Explore `topic` with `prompter` to `depth` (see Recursor for the keyword arguments)."""
     return Recursor(topic, prompter, llm, **kwargs).explore()

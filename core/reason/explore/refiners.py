@@ -8,11 +8,16 @@ clauses or memory — the recursor turns verdicts into clauses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from string import Template
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from core.reason.explore.items import read_decision, read_pairs, read_score
+
+if TYPE_CHECKING:
+    from core.memory.embedders import Embedder
+    from core.memory.working import WorkingMemory
 
 SUPPORT_CHARS = 160
 
@@ -65,7 +70,7 @@ class TruthRefiner:
 
     name = "truth"
 
-    def __init__(self, search: Search, *, threshold: float = 0.5, k: int = 3):
+    def __init__(self, search: Search, *, threshold: float = 0.5, k: int = 3) -> None:
         self.search, self.threshold, self.k = search, threshold, k
 
     def appraise(self, leaves: list[Leaf], topic: str) -> list[Verdict]:
@@ -85,7 +90,7 @@ class TruthRefiner:
         return out
 
 
-def memory_search(memory, *, embedder=None) -> Search:
+def memory_search(memory: WorkingMemory, *, embedder: Embedder | None = None) -> Search:
     """A `Search` over a working memory: its Chroma store (facts, rules, documents) when it
     has one, else its facts and rules embedded in the process (hash embedder by default)."""
     store = getattr(memory, "store", None)
@@ -128,7 +133,7 @@ class OracleRefiner:
 
     name = "oracle"
 
-    def __init__(self, ask: Ask, template: str | None = None, constraint_template: str | None = None):
+    def __init__(self, ask: Ask, template: str | None = None, constraint_template: str | None = None) -> None:
         self.ask, self.template = ask, template or DEFAULT_ORACLE
         self.constraint_template = constraint_template
 
@@ -159,7 +164,7 @@ class RaterRefiner:
 
     name = "rater"
 
-    def __init__(self, ask: Ask, template: str | None = None, *, threshold: float = 0.5):
+    def __init__(self, ask: Ask, template: str | None = None, *, threshold: float = 0.5) -> None:
         self.ask, self.template, self.threshold = ask, template or DEFAULT_RATER, threshold
 
     def appraise(self, leaves: list[Leaf], topic: str) -> list[Verdict]:

@@ -12,13 +12,17 @@ are hints for the command. With no rules this costs one stat().
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
 from core.errors import Cancelled, UserError
 from core.events import Warning
 from core.reason.policy.rules import PolicyBook, PolicyRule
+
+if TYPE_CHECKING:
+    from core.reason.policy.store import PolicyStore
 
 Warn = Callable[[Warning], None]
 # settings recorded with every run (so stats can compare values a rule did not set)
@@ -28,8 +32,8 @@ RECORDED = ("model", "temperature", "max_steps", "proof_attempts", "proof_timeou
 @dataclass
 class Application:
     rule: PolicyRule
-    changes: dict                  # attributes in force because of this rule
-    overridden: dict               # attributes a later rule replaced
+    changes: dict[str, Any]                  # attributes in force because of this rule
+    overridden: dict[str, Any]               # attributes a later rule replaced
 
     def label(self) -> str:
         sets = ", ".join(f"{k}={v}" for k, v in self.changes.items())
@@ -55,8 +59,8 @@ class Conflict:
 @dataclass
 class Plan:
     applications: list[Application] = field(default_factory=list)
-    settings: dict = field(default_factory=dict)
-    hints: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    hints: dict[str, Any] = field(default_factory=dict)
     conflicts: list[Conflict] = field(default_factory=list)
 
 
@@ -65,12 +69,12 @@ def ordered(rules: list[PolicyRule]) -> list[PolicyRule]:
     return sorted(rules, key=lambda r: (r.priority, r.specificity))
 
 
-def plan(rules: list[PolicyRule], attributes: dict) -> Plan:
+def plan(rules: list[PolicyRule], attributes: dict[str, Any]) -> Plan:
     """Which enabled rules match `attributes`, what each changes, and the conflicts."""
     from core.settings import Settings
 
     matched = [r for r in ordered([r for r in rules if r.enabled]) if r.matches(attributes)]
-    values: dict = {}
+    values: dict[str, Any] = {}
     setter: dict[str, PolicyRule] = {}
     out = Plan()
     for rule in matched:
@@ -91,10 +95,10 @@ def plan(rules: list[PolicyRule], attributes: dict) -> Plan:
 class PolicyState:
     """One shell's policies: the current workspace's book, the log (opened lazily), the shell id."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.book: PolicyBook | None = None
         self.workspace: str | None = None
-        self.store = None
+        self.store: PolicyStore | None = None
         self.shell = uuid.uuid4().hex[:12]
 
     def book_for(self, workspace: str, directory: Path | None, emit: Warn) -> PolicyBook:
@@ -155,12 +159,12 @@ def run_settings(original, steps: Plan, emit: Warn):
     return settings
 
 
-def effective(settings, steps: Plan) -> dict:
+def effective(settings, steps: Plan) -> dict[str, Any]:
     """What a run is recorded with: the RECORDED settings, the ones the plan set, its hints."""
     return {k: getattr(settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
 
 
-def keep_own_changes(run: dict, before: dict, original) -> None:
+def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original) -> None:
     """What the command itself changed in its run's settings (`run` vs `before`, both dumps)
     outlives the run: it is set on `original`."""
     for key, value in run.items():
@@ -195,7 +199,7 @@ RUBRIC = """You grade one answer of a reasoning assistant. Score 1-5:
 Reply with JSON {"score": N, "reason": "one sentence"}."""
 
 
-def judge(llm, model: str, text: str, answer: dict) -> tuple[float, dict]:
+def judge(llm, model: str, text: str, answer: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     """(score 0..1, detail) for `answer` (a result as data) to the request `text`, from `model`
     through `llm`; raises UserError (LLMError) when the judge fails."""
     import json

@@ -8,8 +8,13 @@ classifier when policies.yaml says `classifier: llm`, then built-in keywords, el
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from core.llm.facade import LLM
 
 BUILTIN_TYPES: dict[str, tuple[str, ...]] = {
     "proof": ("prove", "proof", "provable", "entail", "implies", "imply", "theorem", "follows from",
@@ -43,7 +48,7 @@ def keyword_hits(text_words: list[str], keyword: str) -> bool:
     return False
 
 
-def keyword_type(text: str, table: dict[str, list[str] | tuple[str, ...]]) -> str | None:
+def keyword_type(text: str, table: Mapping[str, Sequence[str]]) -> str | None:
     """The first type (in table order) one of whose keywords occurs in the text."""
     ws = words(text)
     for goal_type, keywords in table.items():
@@ -58,7 +63,7 @@ class GoalType(BaseModel):
     goal_type: str
 
 
-def llm_type(llm, text: str, types: list[str]) -> str | None:
+def llm_type(llm: LLM, text: str, types: list[str]) -> str | None:
     """Ask the model for one of `types` (None if it answers something else)."""
     listed = ", ".join(types)
     messages = [
@@ -70,7 +75,7 @@ def llm_type(llm, text: str, types: list[str]) -> str | None:
     return answer if answer in types else None
 
 
-def classify_goal(text: str, *, user: dict[str, list[str]] | None = None, llm=None,
+def classify_goal(text: str, *, user: dict[str, list[str]] | None = None, llm: LLM | None = None,
                   types: list[str] | None = None) -> tuple[str, str]:
     """(goal_type, how): how is "user", "llm", "keyword" or "default"."""
     if user:
@@ -89,7 +94,7 @@ def classify_goal(text: str, *, user: dict[str, list[str]] | None = None, llm=No
 
 
 def run_attributes(command: str, text: str, *, workspace: str, source: str = "typed",
-                   goal_type: str = "general") -> dict:
+                   goal_type: str = "general") -> dict[str, Any]:
     """The attributes a rule's filter is matched against (documented in /policy help)."""
     ws = words(text)
     stripped = text.strip()

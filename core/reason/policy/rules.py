@@ -14,13 +14,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from core.errors import UserError
 
-Scalar = Union[bool, int, float, str, None]
+Scalar = bool | int | float | str | None
 TARGETS = ("llm", "prompter", "reasoner")
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.~+-]{0,63}$")
 _KEY = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
@@ -132,7 +132,7 @@ class PolicyRule(BaseModel):
 
     @field_validator("filter")
     @classmethod
-    def _filter(cls, v: dict) -> dict:
+    def _filter(cls, v: dict[str, Any]) -> dict[str, Any]:
         out = {}
         for key, raw in v.items():
             k = normalise_key(key)
@@ -153,7 +153,7 @@ class PolicyRule(BaseModel):
 
     @field_validator("attributes")
     @classmethod
-    def _attributes(cls, v: dict, info: ValidationInfo) -> dict:
+    def _attributes(cls, v: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         from core.settings import Settings
 
         if not v:
@@ -185,7 +185,7 @@ class PolicyRule(BaseModel):
             out[k] = value
         return out
 
-    def model_post_init(self, _context) -> None:
+    def model_post_init(self, _context: Any) -> None:
         self._tests = {k: [parse_test(x) for x in (raw if isinstance(raw, list) else [raw])]
                        for k, raw in self.filter.items()}
 
@@ -193,12 +193,12 @@ class PolicyRule(BaseModel):
     def specificity(self) -> int:
         return len(self.filter)
 
-    def matches(self, attributes: dict) -> bool:
+    def matches(self, attributes: dict[str, Any]) -> bool:
         """Every filter key holds (a list: any of its values); an absent attribute never matches."""
         return all(any(t.holds(attributes.get(k)) for t in tests) for k, tests in self._tests.items())
 
-    def to_yaml_dict(self) -> dict:
-        out: dict = {"name": self.name, "target": self.target}
+    def to_yaml_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "target": self.target}
         if self.filter:
             out["filter"] = dict(self.filter)
         out["attributes"] = dict(self.attributes)
@@ -228,7 +228,7 @@ class PolicyFile(BaseModel):
     classifier: Literal["keywords", "llm"] = "keywords"
     goal_types: list[str] = Field(default_factory=list)
     classify: dict[str, list[str]] = Field(default_factory=dict)
-    rules: list[dict] = Field(default_factory=list)
+    rules: list[dict[str, Any]] = Field(default_factory=list)
 
 
 def _first_problem(err: ValidationError) -> str:
@@ -284,18 +284,18 @@ class PolicyBook:
     `refresh()` re-reads the file only when its mtime or size changed; a bad file sets
     `error` and keeps the rules that were in force."""
 
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None) -> None:
         self.path = path
         self.head = PolicyFile()
         self.rules: list[PolicyRule] = []
         self.error: UserError | None = None
-        self._stamp: tuple | None = None
+        self._stamp: tuple[Any, ...] | None = None
         self.version = 0            # bumped on every change (cheap "did anything change?")
         self.reported_now = False   # the last refresh() found a new error (reported in full just now)
 
     # -- reading ---------------------------------------------------------------------
 
-    def _current_stamp(self) -> tuple | None:
+    def _current_stamp(self) -> tuple[Any, ...] | None:
         if self.path is None:
             return None
         try:
@@ -383,7 +383,7 @@ class PolicyBook:
     def to_yaml(self) -> str:
         import yaml
 
-        data: dict = {}
+        data: dict[str, Any] = {}
         if self.head.classifier != "keywords":
             data["classifier"] = self.head.classifier
         if self.head.goal_types:

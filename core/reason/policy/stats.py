@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from core.reason.policy.store import RunRecord
 
@@ -25,7 +26,7 @@ class Summary:
     std: float | None
     success: float | None         # share of scored runs at or above the threshold
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
 
 
@@ -51,7 +52,7 @@ class RuleStats:
             return None
         return self.applied.mean - self.baseline.mean
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = self.delta
         return {"rule": self.rule, "applied": self.applied.to_dict(), "baseline": self.baseline.to_dict(),
                 "delta": None if d is None else round(d, 4)}

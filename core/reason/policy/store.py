@@ -12,6 +12,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -67,13 +68,13 @@ STATUS_SCORES = {"proved": 1.0, "refuted": 1.0, "verified": 1.0, "true": 1.0, "f
 SOURCE_RANK = {"user": 3, "judge": 2, "auto": 1}
 
 
-def score_result(result) -> tuple[float | None, dict]:
+def score_result(result: object) -> tuple[float | None, dict[str, Any]]:
     """(automatic score in [0, 1] or None, details) from a command's result object.
 
     A failed result scores 0; a numeric `score` attribute (0..1) is taken as it is; else a
     `status` word (proved, unknown, …) or a `verified` flag decides; a plain success has no
     automatic score (a rating or the judge gives it one)."""
-    detail: dict = {"ok": bool(getattr(result, "ok", True))}
+    detail: dict[str, Any] = {"ok": bool(getattr(result, "ok", True))}
     status = getattr(result, "status", None)
     if isinstance(status, str):
         detail["status"] = status
@@ -99,18 +100,18 @@ class RunRecord:
     run: str
     command: str
     text: str
-    attributes: dict
-    effective: dict
+    attributes: dict[str, Any]
+    effective: dict[str, Any]
     ok: bool | None
     status: str | None
     rules: list[str] = field(default_factory=list)
-    changes: dict = field(default_factory=dict)       # merged changes the rules made
+    changes: dict[str, Any] = field(default_factory=dict)       # merged changes the rules made
     score: float | None = None
     score_source: str | None = None
 
 
 class PolicyStore:
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None) -> None:
         self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,17 +124,18 @@ class PolicyStore:
 
     # -- writing -------------------------------------------------------------------------
 
-    def start_run(self, run: str, command: str, text: str, attributes: dict, effective: dict, *,
+    def start_run(self, run: str, command: str, text: str, attributes: dict[str, Any], effective: dict[str, Any], *,
                   shell: str = "", started: float | None = None) -> int:
         cur = self.db.execute(
             "INSERT INTO runs(run, shell, command, text, attributes, effective, started) VALUES (?,?,?,?,?,?,?)",
             (run, shell, command, text, json.dumps(attributes, default=str), json.dumps(effective, default=str),
              started if started is not None else time.time()))
         self.db.commit()
+        assert cur.lastrowid is not None   # an INSERT sets it
         return int(cur.lastrowid)
 
-    def log_application(self, run_id: int, run: str, rule: str, target: str, changes: dict,
-                        overridden: dict | None = None) -> None:
+    def log_application(self, run_id: int, run: str, rule: str, target: str, changes: dict[str, Any],
+                        overridden: dict[str, Any] | None = None) -> None:
         self.db.execute("INSERT INTO applications(run_id, run, rule, target, changes, overridden, at) "
                         "VALUES (?,?,?,?,?,?,?)",
                         (run_id, run, rule, target, json.dumps(changes, default=str),
@@ -145,7 +147,7 @@ class PolicyStore:
                         (int(ok), status, seconds, run_id))
         self.db.commit()
 
-    def add_outcome(self, run_id: int, source: str, score: float | None, detail: dict | None = None) -> None:
+    def add_outcome(self, run_id: int, source: str, score: float | None, detail: dict[str, Any] | None = None) -> None:
         self.db.execute("INSERT INTO outcomes(run_id, source, score, detail, at) VALUES (?,?,?,?,?)",
                         (run_id, source, score, json.dumps(detail or {}, default=str), time.time()))
         self.db.commit()
@@ -153,7 +155,8 @@ class PolicyStore:
     # -- reading -------------------------------------------------------------------------
 
     def last_run(self, *, shell: str | None = None) -> RunRecord | None:
-        sql, args = "SELECT id FROM runs", ()
+        sql = "SELECT id FROM runs"
+        args: tuple[str, ...] = ()
         if shell is not None:
             sql, args = sql + " WHERE shell = ?", (shell,)
         row = self.db.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
@@ -162,7 +165,7 @@ class PolicyStore:
     def runs(self, *, ids: list[int] | None = None) -> list[RunRecord]:
         """Every run (or those with `ids`) with its rules, merged changes and effective score."""
         sql = "SELECT id, run, command, text, attributes, effective, ok, status FROM runs"
-        args: tuple = ()
+        args: tuple[Any, ...] = ()
         if ids is not None:
             sql += f" WHERE id IN ({','.join('?' * len(ids))})"
             args = tuple(ids)
@@ -174,7 +177,7 @@ class PolicyStore:
             if rec is not None:
                 rec.rules.append(rule)
                 rec.changes.update(json.loads(changes))
-        best: dict[int, tuple] = {}
+        best: dict[int, tuple[Any, ...]] = {}
         for run_id, source, score, oid in self.db.execute(
                 "SELECT run_id, source, score, id FROM outcomes WHERE score IS NOT NULL"):
             key = (SOURCE_RANK.get(source, 0), oid)
@@ -190,7 +193,7 @@ class PolicyStore:
         n = self.db.execute("SELECT COUNT(*) FROM suggestions").fetchone()[0]
         return f"s{n + 1}"
 
-    def add_suggestion(self, action: str, rule: str, body: dict, reason: str, origin: str) -> str:
+    def add_suggestion(self, action: str, rule: str, body: dict[str, Any], reason: str, origin: str) -> str:
         sid = self.next_suggestion_id()
         self.db.execute("INSERT INTO suggestions(id, action, rule, body, reason, origin, created) "
                         "VALUES (?,?,?,?,?,?,?)",
@@ -198,7 +201,7 @@ class PolicyStore:
         self.db.commit()
         return sid
 
-    def suggestion(self, sid: str) -> dict | None:
+    def suggestion(self, sid: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT id, action, rule, body, reason, origin, status FROM suggestions WHERE id = ?",
                               (sid,)).fetchone()
         if row is None:
@@ -206,7 +209,7 @@ class PolicyStore:
         return {"id": row[0], "action": row[1], "rule": row[2], "body": json.loads(row[3]), "reason": row[4],
                 "origin": row[5], "status": row[6]}
 
-    def pending_suggestions(self) -> list[dict]:
+    def pending_suggestions(self) -> list[dict[str, Any]]:
         ids = [r[0] for r in self.db.execute("SELECT id FROM suggestions WHERE status = 'pending' ORDER BY created")]
         return [s for s in (self.suggestion(i) for i in ids) if s is not None]
 

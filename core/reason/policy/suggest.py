@@ -11,6 +11,7 @@ disabled. With an LLM, the model rewrites the rule (validated like any typed rul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -18,6 +19,10 @@ from core.errors import UserError
 from core.reason.policy.rules import PolicyBook, PolicyRule, Scalar, rule_from_data
 from core.reason.policy.stats import RuleStats, rule_stats
 from core.reason.policy.store import PolicyStore, RunRecord
+
+if TYPE_CHECKING:
+    from core.events import Emit
+    from core.llm.facade import LLM
 
 MIN_RUNS = 3          # scored runs a rule needs before it is judged
 MIN_SUPPORT = 2       # scored runs a value needs before it is recommended
@@ -27,7 +32,7 @@ MIN_SUPPORT = 2       # scored runs a value needs before it is recommended
 class Proposal:
     action: str           # add | replace | disable
     rule: str
-    body: dict
+    body: dict[str, Any]
     reason: str
     origin: str           # stats | llm
 
@@ -46,18 +51,18 @@ def _mean(scores: list[float]) -> float:
 def best_values(rule: PolicyRule, records: list[RunRecord]) -> dict[str, tuple[object, float, int]]:
     """For each attribute the rule sets: (value, mean score, runs) of the best-scoring value in
     force among scored runs the rule's filter matches, where that beats the rule's own value."""
-    candidates = [r for r in records if r.score is not None and rule.matches(r.attributes)]
-    own = [r.score for r in candidates if rule.name in r.rules]
+    scored = [(r, r.score) for r in records if r.score is not None and rule.matches(r.attributes)]
+    own = [score for r, score in scored if rule.name in r.rules]
     if not own:
         return {}
     own_mean = _mean(own)
     out = {}
     for key, value in rule.attributes.items():
         groups: dict[str, tuple[object, list[float]]] = {}
-        for r in candidates:
+        for r, score in scored:
             if key in r.effective:
                 v = r.effective[key]
-                groups.setdefault(repr(v), (v, []))[1].append(r.score)
+                groups.setdefault(repr(v), (v, []))[1].append(score)
         ranked = sorted(((_mean(s), len(s), v) for v, s in groups.values() if len(s) >= MIN_SUPPORT),
                         key=lambda t: (t[0], t[1]), reverse=True)
         if ranked and ranked[0][2] != value and ranked[0][0] > own_mean:
@@ -66,9 +71,9 @@ def best_values(rule: PolicyRule, records: list[RunRecord]) -> dict[str, tuple[o
     return out
 
 
-def heuristic_step(rule: PolicyRule) -> dict:
+def heuristic_step(rule: PolicyRule) -> dict[str, Any]:
     """A cautious change when the log holds no better value: cooler, longer, more attempts."""
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     temp = rule.attributes.get("temperature")
     if isinstance(temp, (int, float)) and not isinstance(temp, bool) and temp > 0:
         changes["temperature"] = round(temp / 2, 3) if temp > 0.2 else 0.0
@@ -120,7 +125,7 @@ class RuleRewrite(BaseModel):
     reason: str = ""
 
 
-def rewritten(llm, book: PolicyBook, records: list[RunRecord], threshold: float, emit=None) -> list[Proposal]:
+def rewritten(llm: LLM, book: PolicyBook, records: list[RunRecord], threshold: float, emit: Emit | None = None) -> list[Proposal]:
     """Ask the model to rewrite each under-performing rule; invalid rewrites are dropped."""
     import json
 
@@ -157,7 +162,7 @@ def rewritten(llm, book: PolicyBook, records: list[RunRecord], threshold: float,
     return out
 
 
-def record(store: PolicyStore, proposals: list[Proposal]) -> list[dict]:
+def record(store: PolicyStore, proposals: list[Proposal]) -> list[dict[str, Any]]:
     """Store new proposals (an identical pending one is reused); returns them with their ids."""
     pending = store.pending_suggestions()
     out = []
@@ -167,11 +172,12 @@ def record(store: PolicyStore, proposals: list[Proposal]) -> list[dict]:
         if same is None:
             sid = store.add_suggestion(p.action, p.rule, p.body, p.reason, p.origin)
             same = store.suggestion(sid)
+            assert same is not None   # just added
         out.append(same)
     return out
 
 
-def accept(book: PolicyBook, store: PolicyStore, sid: str) -> tuple[dict, PolicyRule]:
+def accept(book: PolicyBook, store: PolicyStore, sid: str) -> tuple[dict[str, Any], PolicyRule]:
     """Apply one pending suggestion to the book (and its file)."""
     s = store.suggestion(sid.strip())
     if s is None:

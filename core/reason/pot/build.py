@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from core.reason.pot.declare import (BuildError, Env, declare, is_bool, is_numeric, sort_name,
-                                     variable_sorts)
+from core.reason.pot.declare import BuildError, Env, declare, is_bool, is_numeric, sort_name, variable_sorts
 from core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
 from core.reason.pot.schema import Assertion, Program
+
+if TYPE_CHECKING:
+    from z3 import ArithRef, BoolRef, ExprRef
 
 MAX_SUM_TERMS = 10_000
 ARITH = {"+", "-", "*", "/", "%"}
@@ -25,12 +28,12 @@ class Verification:
     name: str
     where: str
     quantifier: str | None          # "forall" | "exists" | None
-    bound: list                     # z3 constants the quantifier binds
-    body: object                    # z3 Bool term over `bound`
+    bound: list[ExprRef]            # z3 constants the quantifier binds
+    body: BoolRef                   # over `bound`
     binder_names: list[str]
 
     @property
-    def formula(self):
+    def formula(self) -> BoolRef:
         import z3
 
         if not self.bound:
@@ -42,24 +45,24 @@ class Verification:
 class Objective:
     kind: str                       # minimize | maximize
     text: str
-    term: object
+    term: ArithRef
 
 
 @dataclass
 class Built:
     env: Env
-    background: list                # (label, z3 Bool) — knowledge base entries and rules
+    background: list[Any]                # (label, z3 Bool) — knowledge base entries and rules
     verifications: list[Verification]
-    constraints: list = field(default_factory=list)     # optimization constraints (label, term)
+    constraints: list[Any] = field(default_factory=list)     # optimization constraints (label, term)
     objectives: list[Objective] = field(default_factory=list)
-    decisions: dict = field(default_factory=dict)       # optimization variable name -> z3 const
+    decisions: dict[str, Any] = field(default_factory=dict)       # optimization variable name -> z3 const
     has_optimization: bool = False
 
 
 class Builder:
     """Builds the expressions of one JSON entry; `local` holds that entry's declared variables."""
 
-    def __init__(self, env: Env, where: str, local: dict | None = None, free: dict | None = None):
+    def __init__(self, env: Env, where: str, local: dict[str, Any] | None = None, free: dict[str, Any] | None = None) -> None:
         self.env, self.where = env, where
         self.local = local or {}          # extra declared variables (entry-local, optimization)
         self.free = free or {}            # names usable without a binder (optimization decision variables)
@@ -69,13 +72,13 @@ class Builder:
         at = f"column {col}: " if col else ""
         raise BuildError(f"{self.where}: {at}{problem}", hint=hint)
 
-    def formula(self, text: str, scope: dict | None = None):
+    def formula(self, text: str, scope: dict[str, Any] | None = None):
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_bool(term.sort()):
             self.fail(1, f"expected a true/false formula, got a term of sort {sort_name(term.sort())}")
         return term
 
-    def numeric(self, text: str, scope: dict | None = None):
+    def numeric(self, text: str, scope: dict[str, Any] | None = None):
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_numeric(term.sort()):
             self.fail(1, f"expected a number, got a term of sort {sort_name(term.sort())}")
@@ -83,7 +86,7 @@ class Builder:
 
     # -- terms -------------------------------------------------------------------
 
-    def term(self, node, scope: dict):
+    def term(self, node, scope: dict[str, Any]):
         import z3
 
         ctx = self.env.ctx
@@ -106,7 +109,7 @@ class Builder:
             return special(self, node, scope)
         return self.apply(node, scope)
 
-    def name(self, node: Name, scope: dict):
+    def name(self, node: Name, scope: dict[str, Any]):
         import z3
 
         n = node.name
@@ -127,7 +130,7 @@ class Builder:
             self.fail(node.col, f"unbound variable {n}", hint=f"bind it: ForAll([{n}], …) or Exists([{n}], …)")
         self.fail(node.col, f"undefined symbol {n}", hint="declare it under constants, functions or variables")
 
-    def apply(self, node: Call, scope: dict):
+    def apply(self, node: Call, scope: dict[str, Any]):
         env = self.env
         if node.fn not in env.functions:
             what = "unbound variable" if node.fn in env.variables or node.fn in scope else "undefined function"
@@ -151,7 +154,7 @@ class Builder:
         self.fail(getattr(node, "col", 0), f"sort mismatch: {what} is {sort_name(sort)}, "
                                            f"got {sort_name(term.sort())}")
 
-    def binop(self, node: BinOp, scope: dict):
+    def binop(self, node: BinOp, scope: dict[str, Any]):
         import z3
 
         left, right = self.term(node.left, scope), self.term(node.right, scope)
@@ -168,18 +171,18 @@ class Builder:
 
     # -- binders -----------------------------------------------------------------
 
-    def binders(self, node, scope: dict) -> tuple[list[str], list]:
+    def binders(self, node, scope: dict[str, Any]) -> tuple[list[str], list[Any]]:
         """Names and Z3 constants for a binder list; declared variables or inline {'name', 'sort'}."""
         if not isinstance(node, Binders):
             self.fail(getattr(node, "col", 0), "expected a variable list such as [x, y] first")
         if not node.items:
             self.fail(node.col, "empty variable list")
         names, consts = [], []
-        for name, sort_name, col in node.items:
-            if sort_name is not None:
-                if sort_name not in self.env.sorts:
-                    self.fail(col, f"undefined sort {sort_name!r}")
-                sort = self.env.sorts[sort_name]
+        for name, given, col in node.items:
+            if given is not None:
+                if given not in self.env.sorts:
+                    self.fail(col, f"undefined sort {given!r}")
+                sort = self.env.sorts[given]
             elif name in self.local:
                 sort = self.local[name]
             elif name in self.env.variables:
@@ -192,7 +195,7 @@ class Builder:
         return names, consts
 
 
-def _bools(b: Builder, node: Call, scope: dict, lo: int, hi: int | None):
+def _bools(b: Builder, node: Call, scope: dict[str, Any], lo: int, hi: int | None):
     n = len(node.args)
     if n < lo or (hi is not None and n > hi):
         want = f"{lo}" if hi == lo else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
@@ -334,7 +337,7 @@ _OPS = {
 }
 
 
-def _quantified(b: Builder, variables: list, implies, constraint, where: str, kind: str):
+def _quantified(b: Builder, variables: list[Any], implies, constraint, where: str, kind: str):
     """(names, bound consts, body) for a rule or verification with forall/exists + implies/constraint."""
     import z3
 

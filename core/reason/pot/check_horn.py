@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.logic.engine import Engine, Violation
 from core.logic.terms import Atom, Naf, Query, Rule, is_anonymous
@@ -48,8 +49,8 @@ def holds_in_model(engine: Engine, clause: Rule) -> bool:
     with a ~ premise: no binding makes its body true and its head false. False also where
     that cannot be asked (a variable bound only by a ~ premise ranges over every constant).
     When the model satisfies every such clause it is a classical model of the whole memory."""
-    goal: list = []
-    needed: set = set()          # variables that must be bound: all but `_` inside the clause's own `not`
+    goal: list[Any] = []
+    needed: set[Any] = set()          # variables that must be bound: all but `_` inside the clause's own `not`
     for lit in clause.body:
         if isinstance(lit, Atom) and lit.neg:
             lit = Naf(lit.negate())
@@ -78,11 +79,12 @@ def check_horn(memory, items, *, cancel=None, minimise: bool = True) -> HornVerd
     if not found:
         return HornVerdict()
     ids = _FactIds(memory)
-    best: tuple | None = None
+    best: tuple[Any, ...] | None = None
     for v in found[:CANDIDATES]:
         core, naf = support(engine, v, ids)
         if best is None or len(core) < len(best[1]):
             best = (v, core, naf)
+    assert best is not None   # `found` is not empty
     violation, core, naf = best
     order = {i: n for n, i in enumerate(memory.items)}
     by_id = {it.id: it for it in items}
@@ -104,9 +106,9 @@ def _describe(v: Violation) -> str:
 class _FactIds:
     """The item id of an asserted fact: its canonical id, else looked up by clause."""
 
-    def __init__(self, memory):
+    def __init__(self, memory) -> None:
         self.memory = memory
-        self.by_clause: dict | None = None
+        self.by_clause: dict[Atom | Rule, str] | None = None
 
     def __call__(self, atom: Atom) -> str | None:
         from core.memory.working import item_id
@@ -156,7 +158,7 @@ def clashes(items, *, cancel=None) -> bool:
     return bool(engine.infer().violations)
 
 
-def shrink(items: list, *, cancel=None, seconds: float = MINIMISE_SECONDS) -> tuple[list, bool]:
+def shrink(items: list[Any], *, cancel=None, seconds: float = MINIMISE_SECONDS) -> tuple[list[Any], bool]:
     """Deletion-based minimisation: drop each item whose absence keeps a clash. Returns the
     core and whether the pass completed (then no single item can go; without `not` in the
     core that makes it minimal, as consistency is then monotone). A support that does not
@@ -176,7 +178,7 @@ def shrink(items: list, *, cancel=None, seconds: float = MINIMISE_SECONDS) -> tu
     return core, True
 
 
-def relevant_part(items, seeds) -> list:
+def relevant_part(items, seeds) -> list[Any]:
     """The items that share a predicate, directly or through rules, with the seed items (`p`
     and `~p` count as one predicate). A minimal classical clash lies within one such part."""
     parent: dict[str, str] = {}

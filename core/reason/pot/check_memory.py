@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import Cancelled
 from core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_atoms, format_const
@@ -38,8 +39,8 @@ class Consistency:
     clash: str = ""                     # what clashed, in words
     sent: int = 0                       # items sent to Z3 (0: Z3 was not called)
 
-    def to_dict(self) -> dict:
-        out: dict = {"consistent": self.consistent, "checked": self.checked, "core": self.core,
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"consistent": self.consistent, "checked": self.checked, "core": self.core,
                      "method": self.method, "z3_items": self.sent}
         if self.consistent is False:
             out["minimal"] = self.minimal
@@ -50,8 +51,8 @@ class Consistency:
         return out
 
 
-def _constants(items) -> list:
-    seen: dict = {}
+def _constants(items) -> list[Any]:
+    seen: dict[tuple[bool, Any], None] = {}
     for it in items:
         clause = it.clause
         lits = [clause] if isinstance(clause, Atom) else [*([clause.head] if clause.head else []), *clause.body]
@@ -67,7 +68,7 @@ def _constants(items) -> list:
 class Theory:
     """Z3 declarations for one memory: the domain, the predicates, the order for comparisons."""
 
-    def __init__(self, items, domain=None):
+    def __init__(self, items, domain=None) -> None:
         import z3
 
         self.ctx = z3.Context()
@@ -77,7 +78,7 @@ class Theory:
         self.value = {c: v for c, v in zip(consts, values)}
         self.is_atom = z3.Function("is_atom", self.sort, z3.BoolSort(self.ctx))
         self.rank = z3.Function("rank", self.sort, z3.RealSort(self.ctx))
-        self.preds: dict = {}
+        self.preds: dict[tuple[str, int], Any] = {}
         self.background = []
         atoms = sorted(v for is_str, v in consts if is_str)
         for is_str, v in consts:
@@ -88,7 +89,7 @@ class Theory:
             else:
                 self.background.append(self.rank(self.value[key]) == z3.RealVal(str(v), self.ctx))
 
-    def term(self, t, scope: dict):
+    def term(self, t, scope: dict[Var, Any]):
         import z3
 
         if isinstance(t, Var):
@@ -97,7 +98,7 @@ class Theory:
             return scope[t]
         return self.value[(type(t) is str, t)]
 
-    def atom(self, a: Atom, scope: dict):
+    def atom(self, a: Atom, scope: dict[Var, Any]):
         import z3
 
         key = (a.pred, len(a.args))
@@ -109,7 +110,7 @@ class Theory:
         holds = p(*[self.term(t, scope) for t in a.args]) if a.args else p
         return z3.Not(holds) if a.neg else holds
 
-    def literal(self, lit, scope: dict, outer: set):
+    def literal(self, lit, scope: dict[Var, Any], outer: set[Any]):
         import z3
 
         if isinstance(lit, Atom):
@@ -138,7 +139,7 @@ class Theory:
         outer = {v for lit in clause.body if not isinstance(lit, Naf) for v in lit.variables()}
         if clause.head is not None:
             outer |= set(clause.head.variables())
-        scope: dict = {}
+        scope: dict[Var, Any] = {}
         for v in sorted(outer, key=lambda v: v.name):
             self.term(v, scope)
         body = [self.literal(lit, scope, outer) for lit in clause.body]
@@ -175,7 +176,7 @@ def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = No
     return out
 
 
-def _domain(part, items) -> list:
+def _domain(part, items) -> list[Any]:
     """The constants Z3 quantifies over: few enough to be quick, and exact, i.e. `part` is
     satisfiable over them exactly when it is over the whole memory's domain.
 
@@ -201,7 +202,7 @@ def _classically_safe(clause) -> bool:
 
 
 def check_classical(items, *, timeout_ms: int, cancel: threading.Event | None = None, domain=None,
-                    order: dict | None = None) -> Consistency:
+                    order: dict[str, int] | None = None) -> Consistency:
     """Is the classical theory of these items satisfiable (over `domain`, by default their own
     constants)? If not, an unsat core of item ids."""
     import z3
@@ -230,7 +231,7 @@ def check_classical(items, *, timeout_ms: int, cancel: threading.Event | None = 
     if result == z3.unsat:
         core = [flags[str(c)] for c in s.unsat_core()]
         order = order or {it.id: n for n, it in enumerate(items)}
-        return Consistency(False, sorted(core, key=order.get), checked=len(items), method="z3")
+        return Consistency(False, sorted(core, key=order.__getitem__), checked=len(items), method="z3")
     reason = s.reason_unknown()
     gave_up(reason, "checking the memory", timeout_ms)
     return Consistency(None, checked=len(items), reason=reason, method="z3")

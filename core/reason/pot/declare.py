@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
 from core.reason.pot.schema import BUILTIN_SORTS, Program
+
+if TYPE_CHECKING:
+    import z3
 
 
 class BuildError(UserError):
@@ -21,14 +25,14 @@ class BuildError(UserError):
 class Env:
     """What a program declared, as Z3 objects in one Z3 context."""
 
-    ctx: object
-    sorts: dict = field(default_factory=dict)          # sort name -> z3 sort
-    constants: dict = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
-    members: dict = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
-    functions: dict = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
-    variables: dict = field(default_factory=dict)      # declared variable name -> z3 sort
+    ctx: z3.Context
+    sorts: dict[str, Any] = field(default_factory=dict)          # sort name -> z3 sort
+    constants: dict[str, Any] = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
+    members: dict[str, Any] = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
+    functions: dict[str, Any] = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
+    variables: dict[str, Any] = field(default_factory=dict)      # declared variable name -> z3 sort
     expanded: int = 0                                   # Sum terms built so far (capped at build.MAX_SUM_TERMS)
-    _fresh: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _fresh: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def symbol_taken(self, name: str) -> bool:
         return name in self.constants or name in self.functions
@@ -72,7 +76,7 @@ def declare(program: Program, z3_context=None) -> Env:
             if BUILTIN_SORTS[s.name] != {"IntSort": "Int", "RealSort": "Real", "BoolSort": "Bool"}.get(s.type):
                 raise BuildError(f"{where}: {s.name} is a built-in sort and cannot be a {s.type}")
             continue
-        if s.name in env.sorts and not (s.name in BUILTIN_SORTS):
+        if s.name in env.sorts and s.name not in BUILTIN_SORTS:
             raise BuildError(f"{where}: sort {s.name} is declared twice")
         if s.type == "DeclareSort":
             env.sorts[s.name] = z3.DeclareSort(s.name, ctx)
@@ -121,5 +125,5 @@ def find_sort(env: Env, name: str, where: str):
         raise BuildError(f"{where}: undefined sort {name!r}", hint=f"declared sorts: {known}") from None
 
 
-def variable_sorts(env: Env, variables, where: str) -> dict:
+def variable_sorts(env: Env, variables, where: str) -> dict[str, Any]:
     return {v.name: find_sort(env, v.sort, f"{where}[{i}].sort") for i, v in enumerate(variables)}

@@ -7,6 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
 
 from core.errors import UserError
 
@@ -30,21 +34,21 @@ class Name:
 @dataclass(frozen=True)
 class Call:
     fn: str
-    args: tuple
+    args: tuple[Expr, ...]
     col: int
 
 
 @dataclass(frozen=True)
 class BinOp:
     op: str              # + - * / % == != < <= > >=
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     col: int
 
 
 @dataclass(frozen=True)
 class Neg:
-    operand: object
+    operand: Expr
     col: int
 
 
@@ -52,60 +56,72 @@ class Neg:
 class Binders:
     """`[x, y]` (declared variables) or `[{'name': 'p', 'sort': 'Person'}]` (inline)."""
 
-    items: tuple         # of (name, sort | None, col)
+    items: tuple[tuple[str, str | None, int], ...]         # of (name, sort | None, col)
     col: int
 
 
+Expr = Num | Name | Call | BinOp | Neg | Binders
+
+
 @lru_cache(maxsize=1)
-def _parser():
+def _parser() -> Lark:
     from lark import Lark
 
     grammar = (Path(__file__).with_name("expr.lark")).read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-def _col(meta) -> int:
+def _col(meta: object) -> int:
     return getattr(meta, "column", 0) or 0
 
 
-def _to_ast(tree, where: str):
+def _tok(node: object) -> Token:
+    from lark import Token
+
+    assert isinstance(node, Token)   # the grammar puts a token here
+    return node
+
+
+def _to_ast(tree: Tree[Token] | Token, where: str) -> Expr:
     """Convert the Lark tree iteratively-bounded (nesting is capped before parsing)."""
     from lark import Token, Tree
 
     if isinstance(tree, Token):
         if tree.type == "INT":
-            return Num(str(tree), True, tree.column)
+            return Num(str(tree), True, tree.column or 0)
         if tree.type == "DECIMAL":
-            return Num(str(tree), False, tree.column)
+            return Num(str(tree), False, tree.column or 0)
         if tree.type == "NAME":
-            return Name(str(tree), tree.column)
+            return Name(str(tree), tree.column or 0)
         raise UserError(f"{where}: unexpected {tree!s}")
     assert isinstance(tree, Tree)
     kind, kids, col = tree.data, tree.children, _col(tree.meta)
     if kind == "int":
-        return Num(str(kids[0]), True, kids[0].column)
+        return Num(str(kids[0]), True, _tok(kids[0]).column or 0)
     if kind == "decimal":
-        return Num(str(kids[0]), False, kids[0].column)
+        return Num(str(kids[0]), False, _tok(kids[0]).column or 0)
     if kind == "name":
-        return Name(str(kids[0]), kids[0].column)
+        return Name(str(kids[0]), _tok(kids[0]).column or 0)
     if kind == "call":
-        fn = kids[0]
-        return Call(str(fn), tuple(_to_ast(k, where) for k in kids[1:] if k is not None), fn.column)
+        fn = _tok(kids[0])
+        return Call(str(fn), tuple(_to_ast(k, where) for k in kids[1:] if k is not None), fn.column or 0)
     if kind in ("binop", "compare"):
         left, op, right = kids
-        return BinOp(str(op), _to_ast(left, where), _to_ast(right, where), op.column)
+        return BinOp(str(op), _to_ast(left, where), _to_ast(right, where), _tok(op).column or 0)
     if kind == "neg":
         return Neg(_to_ast(kids[0], where), col)
     if kind == "binders":
-        items = []
+        items: list[tuple[str, str | None, int]] = []
         for b in kids:
             if b is None:
                 continue
+            assert isinstance(b, Tree)
             if b.data == "bare_binder":
-                items.append((str(b.children[0]), None, b.children[0].column))
+                items.append((str(b.children[0]), None, _tok(b.children[0]).column or 0))
             else:
-                fields = {}
+                fields: dict[str, str] = {}
                 for pair in b.children:
+                    assert isinstance(pair, Tree)
                     key, value = (str(t)[1:-1] for t in pair.children)
                     fields[key] = value
                 if set(fields) != {"name", "sort"}:
@@ -126,7 +142,7 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def parse_expr(text: str, where: str = "expression"):
+def parse_expr(text: str, where: str = "expression") -> Expr:
     """Parse one expression string; raises UserError naming `where` (a JSON path) and the column."""
     from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -141,7 +157,7 @@ def parse_expr(text: str, where: str = "expression"):
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as err:
-        raise UserError(f"{where}: column {err.column}: unexpected character {text[err.pos_in_stream]!r}",
+        raise UserError(f"{where}: column {err.column}: unexpected character {text[err.pos_in_stream or 0]!r}",
                         hint="expressions use calls like And(a, b), arithmetic and comparisons only") from None
     except UnexpectedEOF:
         raise UserError(f"{where}: the expression ends too early") from None

@@ -11,10 +11,12 @@ import itertools
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import Cancelled, TimedOut
 from core.events import Emit, ModelShown, ignore
-from core.reason.pot.build import Built, Verification, build, is_bool, is_numeric
+from core.reason.pot.build import Built, Verification, build
+from core.reason.pot.declare import is_bool, is_numeric
 from core.reason.pot.schema import Program
 
 MAX_MODEL_ENTRIES = 200
@@ -25,12 +27,12 @@ PROVED, REFUTED, UNKNOWN, INCONSISTENT = "proved", "refuted", "unknown", "incons
 class VerificationResult:
     name: str
     status: str
-    model: dict | None = None           # a model of KB ∧ v
-    counter_model: dict | None = None   # a model of KB ∧ ¬v
+    model: dict[str, Any] | None = None           # a model of KB ∧ v
+    counter_model: dict[str, Any] | None = None   # a model of KB ∧ ¬v
     reason: str = ""                    # why unknown, when Z3 said so
 
-    def to_dict(self) -> dict:
-        out: dict = {"name": self.name, "status": self.status}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "status": self.status}
         if self.model is not None:
             out["model"] = self.model
         if self.counter_model is not None:
@@ -43,11 +45,11 @@ class VerificationResult:
 @dataclass
 class OptimizationResult:
     status: str                         # optimal | infeasible | unknown | inconsistent
-    objectives: list[dict] = field(default_factory=list)   # {"type", "expression", "optimum"}
-    model: dict | None = None
+    objectives: list[dict[str, Any]] = field(default_factory=list)   # {"type", "expression", "optimum"}
+    model: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict:
-        out: dict = {"status": self.status, "objectives": self.objectives}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "objectives": self.objectives}
         if self.model is not None:
             out["model"] = self.model
         return out
@@ -60,8 +62,8 @@ class ProofReport:
     core: list[str] = field(default_factory=list)
     optimization: OptimizationResult | None = None
 
-    def to_dict(self) -> dict:
-        out: dict = {"consistent": self.consistent,
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"consistent": self.consistent,
                      "verifications": [v.to_dict() for v in self.verifications]}
         if self.core:
             out["core"] = self.core
@@ -78,7 +80,7 @@ def interruptible(zctx, cancel: threading.Event | None):
         return
     done = threading.Event()
 
-    def watch():
+    def watch() -> None:
         while not done.is_set():
             if cancel.wait(0.05):
                 zctx.interrupt()
@@ -108,7 +110,7 @@ def gave_up(reason: str, what: str, timeout_ms: int) -> None:
 class Checker:
     """One program's solver session: checks with timeouts, cancellation and readable models."""
 
-    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None):
+    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> None:
         self.built, self.env, self.timeout_ms, self.cancel = built, built.env, max(1, int(timeout_ms)), cancel
 
     def solver(self, cls=None):
@@ -153,11 +155,11 @@ class Checker:
                 return name
         return str(v)
 
-    def model_dict(self, model, witnesses: dict | None = None, decisions: bool = False) -> dict:
+    def model_dict(self, model, witnesses: dict[str, Any] | None = None, decisions: bool = False) -> dict[str, Any]:
         """Declared constants (not enum values), functions over named domains, and witnesses."""
         import z3
 
-        out: dict = {}
+        out: dict[str, Any] = {}
         for name, w in (witnesses or {}).items():
             out[name] = self.value(model, w)
         for name, term in self.env.constants.items():
@@ -188,7 +190,7 @@ class Checker:
             return None
         return [(n, self.env.constants[n]) for n in self.env.members.get(sort.name(), [])]
 
-    def named_witnesses(self, bound: list, fresh: list):
+    def named_witnesses(self, bound: list[Any], fresh: list[Any]):
         """An assumption that each witness is one of the named constants of its sort, where it has any."""
         import z3
 
@@ -319,5 +321,5 @@ def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = N
     return report
 
 
-def format_model(model: dict) -> str:
+def format_model(model: dict[str, Any]) -> str:
     return "\n".join(f"{k} = {v}" for k, v in model.items())

@@ -3,6 +3,8 @@ the relevant working memory (errors go back through LLM.json_with_repair)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 SYSTEM = """You translate a question into a Proof-of-Thought program: one JSON object checked by the Z3 theorem prover.
 Keys: sorts, functions, constants, variables, knowledge_base, rules, verifications, optimization, actions.
 - sorts: {"name", "type"} with type DeclareSort, EnumSort (with "values"), IntSort, RealSort or BoolSort.
@@ -28,7 +30,7 @@ EXAMPLE = """{"sorts": [{"name": "Person", "type": "DeclareSort"}, {"name": "Ani
  "actions": ["verify_conditions"]}"""
 
 
-def first_messages(question: str, memory: list[str]) -> list[dict]:
+def first_messages(question: str, memory: list[str]) -> list[dict[str, Any]]:
     known = "\n".join(memory)
     user = f"Question: {question}"
     if known:

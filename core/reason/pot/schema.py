@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -145,7 +145,7 @@ class Program(_Strict):
     description: str = ""
 
 
-def json_path(loc: tuple) -> str:
+def json_path(loc: tuple[Any, ...]) -> str:
     """('knowledge_base', 3, 'assertion') -> 'knowledge_base[3].assertion'."""
     out = ""
     for part in loc:
@@ -167,7 +167,7 @@ def validation_message(err: ValidationError) -> str:
     return f"{json_path(first['loc'])}: {msg}" + (f" (and {len(typed) - 1} more)" if len(typed) > 1 else "")
 
 
-def load_program(data: str | bytes | dict, *, source: str = "program") -> Program:
+def load_program(data: str | bytes | dict[str, Any], *, source: str = "program") -> Program:
     """A Program from JSON text or an already-decoded object; raises UserError naming the path."""
     if isinstance(data, (str, bytes)):
         if len(data) > MAX_PROGRAM_CHARS:
@@ -189,7 +189,7 @@ def load_program(data: str | bytes | dict, *, source: str = "program") -> Progra
 MODEL_LIST_LIMIT = 64     # lists a model may write; servers turn maxItems into grammar rules one by one
 
 
-def program_json_schema(limit: int = MODEL_LIST_LIMIT) -> dict:
+def program_json_schema(limit: int = MODEL_LIST_LIMIT) -> dict[str, Any]:
     """The JSON schema handed to the model as structured-output `format`: every list at most
     `limit` items (the file format allows more; a model-written program never needs them)."""
     return bounded_schema(Program.model_json_schema(by_alias=False), limit)

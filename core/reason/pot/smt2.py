@@ -51,7 +51,7 @@ def to_smt2(program: Program, title: str = "program") -> str:
                   "(push 1)", f"(assert {v.formula.sexpr()})", "(check-sat)", "(pop 1)"]
     if built.has_optimization:
         lines += ["", "; optimization", "(push 1)"]
-        for name, c in built.decisions.items():
+        for c in built.decisions.values():
             lines.append(f"(declare-const {c.sexpr()} {c.sort().sexpr()})")
         lines += [f"(assert {f.sexpr()})" for _, f in built.constraints]
         lines += [f"({o.kind} {o.term.sexpr()})" for o in built.objectives]

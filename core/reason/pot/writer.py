@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
 from core.errors import Cancelled, TimedOut, UserError
 from core.events import Emit, TraceNode, ignore
+
+if TYPE_CHECKING:
+    from core.reason.pot.interpret import ProofReport
+    from core.reason.pot.schema import Program
 
 HINT = "rephrase the question, /set proof.attempts N, or write the program: /prove --file"
 
@@ -24,15 +29,15 @@ HINT = "rephrase the question, /set proof.attempts N, or write the program: /pro
 class NoProgram(UserError):
     """No attempt gave a program that checks; `errors` holds each failed attempt's problem."""
 
-    def __init__(self, attempts: int, errors: list[str], last: str, hint: str | None = HINT):
+    def __init__(self, attempts: int, errors: list[str], last: str, hint: str | None = HINT) -> None:
         super().__init__(f"no valid program after {attempts} attempts; last error: {last}", hint=hint)
         self.attempts, self.errors = attempts, errors
 
 
 @dataclass
 class Written:
-    program: object                 # core.reason.pot.schema.Program
-    report: object                  # core.reason.pot.interpret.ProofReport
+    program: Program
+    report: ProofReport
     outcome: object                 # what `accept` made of the report (the report itself by default)
     attempts: int = 1
     errors: list[str] = field(default_factory=list)
@@ -42,10 +47,10 @@ def verdicts(report) -> str:
     return ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
 
 
-def write_program(llm, messages: list[dict], *, attempts: int, timeout_ms: int, run_id: str,
+def write_program(llm, messages: list[dict[str, Any]], *, attempts: int, timeout_ms: int, run_id: str,
                   kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
-                  cancel: threading.Event | None = None, accept: Callable | None = None,
-                  summary: Callable[[object], str] | None = None, hint: str | None = HINT) -> Written:
+                  cancel: threading.Event | None = None, accept: Callable[..., Any] | None = None,
+                  summary: Callable[[Any], str] | None = None, hint: str | None = HINT) -> Written:
     """The first program the model writes (in at most `attempts` calls) that builds, runs and
     passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
     send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
@@ -56,7 +61,7 @@ def write_program(llm, messages: list[dict], *, attempts: int, timeout_ms: int, 
     from core.reason.pot.schema import Program, program_json_schema
 
     attempts = max(1, int(attempts))
-    checked: dict = {}
+    checked: dict[str, Any] = {}
     errors: list[str] = []
 
     def check(program) -> list[str]:

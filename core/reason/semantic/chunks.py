@@ -7,9 +7,13 @@ here calls a model or touches memory.
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from core.events import Emit, Progress, ignore
+
+if TYPE_CHECKING:
+    from threading import Event
 
 CHUNK_CHARS = 2000      # a chunk a small model reads whole, with room for the prompt and the reply
 T = TypeVar("T")
@@ -23,7 +27,7 @@ def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
     return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
 
 
-def check_cancel(cancel) -> None:
+def check_cancel(cancel: Event | None) -> None:
     """Raise Cancelled when the user asked to stop (the event is cleared for the next job)."""
     if cancel is not None and cancel.is_set():
         cancel.clear()
@@ -33,7 +37,7 @@ def check_cancel(cancel) -> None:
 
 
 def each_chunk(chunks: list[str], work: Callable[[int, str], T], *, task: str, emit: Emit = ignore,
-               cancel=None) -> list[T]:
+               cancel: Event | None = None) -> list[T]:
     """`work(index, chunk)` for every chunk in order, with Progress(task, done, total) before each
     one and after the last, and a cancel check between chunks."""
     out: list[T] = []

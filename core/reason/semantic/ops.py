@@ -10,18 +10,24 @@ model call goes through the `LLM` facade (recorded, replayable); nothing here wr
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel
 
 from core.errors import UserError
 from core.events import Emit, ignore
 from core.llm import LLMError
+from core.llm.jsonout import M
 from core.reason.semantic import prompts
 from core.reason.semantic.chunks import CHUNK_CHARS, check_cancel, each_chunk, split
 from core.reason.semantic.cluster import nearest, similarity
+
+if TYPE_CHECKING:
+    from core.llm import Message
+    from core.llm.facade import LLM
 
 REPAIRS = 1             # repair rounds after a reply that breaks the constraint, before the fallback
 MAX_LABELS = 50
@@ -33,15 +39,16 @@ ITEM_CHARS = 300        # characters of each item shown to the model in /rank
 
 
 @dataclass
-class Choice:
+class Choice(Generic[M]):
     """An accepted reply (`value`), or None with the problems of the last rejected one."""
 
-    value: object | None
+    value: M | None
     problems: list[str]
     calls: int
 
 
-def choose(llm, messages: list[dict], schema: type[BaseModel], fmt: dict, check: Callable, *, purpose: str) -> Choice:
+def choose(llm: LLM, messages: list[Message], schema: type[M], fmt: dict[str, Any], check: Callable[..., Any], *,
+           purpose: str) -> Choice[M]:
     """One constrained call with REPAIRS repair rounds; a reply that still breaks the constraint
     comes back as a Choice without a value (the caller's fallback), any other failure raises."""
     calls = 0
@@ -148,7 +155,7 @@ def classify(llm, text: str, labels: list[str], *, embedder, emit: Emit = ignore
 
     results = each_chunk(chunks, one, task="classify", emit=emit, cancel=cancel)
     votes = Counter(r.label for r in results)
-    first = {}
+    first: dict[str, int] = {}
     for n, r in enumerate(results):
         first.setdefault(r.label, n)
     label = max(votes, key=lambda x: (votes[x], -first[x]))

@@ -8,7 +8,8 @@ models and some servers do not honour `format`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 VERDICTS = ("equivalent", "similar", "related", "different", "contradictory")
 ARG_CHARS = 80          # the longest argument text an extracted fact may have
@@ -22,21 +23,21 @@ def _part(n: int, total: int) -> str:
 
 # -- classify ------------------------------------------------------------------------------
 
-def classify_messages(labels: Sequence[str], text: str, n: int = 0, total: int = 1) -> list[dict]:
+def classify_messages(labels: Sequence[str], text: str, n: int = 0, total: int = 1) -> list[dict[str, Any]]:
     return [{"role": "system", "content": "You classify texts. Reply with only a JSON object {\"label\": L} "
                                           "where L is exactly one of the given labels, spelt as given."},
             {"role": "user", "content": f"Labels: {', '.join(labels)}\n\nText{_part(n, total)}:\n{text}\n\n"
                                         "Which one label fits this text best?"}]
 
 
-def label_format(labels: Sequence[str]) -> dict:
+def label_format(labels: Sequence[str]) -> dict[str, Any]:
     return {"type": "object", "properties": {"label": {"type": "string", "enum": list(labels)}},
             "required": ["label"]}
 
 
 # -- compare -------------------------------------------------------------------------------
 
-def compare_messages(a: str, b: str) -> list[dict]:
+def compare_messages(a: str, b: str) -> list[dict[str, Any]]:
     return [{"role": "system", "content": "You compare two texts. Reply with only a JSON object "
                                           "{\"verdict\": V, \"reasons\": [R, ...]} where V is one of "
                                           f"{', '.join(VERDICTS)} and each R is one short sentence."},
@@ -44,7 +45,7 @@ def compare_messages(a: str, b: str) -> list[dict]:
                                         f"How does text A relate to text B? Give 1 to {MAX_REASONS} reasons."}]
 
 
-def judgement_format() -> dict:
+def judgement_format() -> dict[str, Any]:
     return {"type": "object",
             "properties": {"verdict": {"type": "string", "enum": list(VERDICTS)},
                            "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200},
@@ -54,7 +55,7 @@ def judgement_format() -> dict:
 
 # -- rank ----------------------------------------------------------------------------------
 
-def rank_messages(items: Sequence[str], criterion: str) -> list[dict]:
+def rank_messages(items: Sequence[str], criterion: str) -> list[dict[str, Any]]:
     listed = "\n".join(f"{i}. {item}" for i, item in enumerate(items, start=1))
     return [{"role": "system", "content": "You rank items by a criterion. Reply with only a JSON object "
                                           "{\"order\": [numbers]}: the item numbers from the item that best "
@@ -64,7 +65,7 @@ def rank_messages(items: Sequence[str], criterion: str) -> list[dict]:
                                         f"Order all {len(items)} items by the criterion."}]
 
 
-def order_format(n: int) -> dict:
+def order_format(n: int) -> dict[str, Any]:
     numbers = list(range(1, n + 1))
     return {"type": "object",
             "properties": {"order": {"type": "array", "items": {"type": "integer", "enum": numbers},
@@ -72,21 +73,21 @@ def order_format(n: int) -> dict:
             "required": ["order"]}
 
 
-def pair_messages(a: str, b: str, criterion: str) -> list[dict]:
+def pair_messages(a: str, b: str, criterion: str) -> list[dict[str, Any]]:
     return [{"role": "system", "content": "You compare two items by a criterion. Reply with only a JSON object "
                                           "{\"better\": \"A\"} or {\"better\": \"B\"}."},
             {"role": "user", "content": f"Criterion: {criterion}\n\nA: {a}\nB: {b}\n\n"
                                         "Which item meets the criterion better?"}]
 
 
-def pair_format() -> dict:
+def pair_format() -> dict[str, Any]:
     return {"type": "object", "properties": {"better": {"type": "string", "enum": ["A", "B"]}},
             "required": ["better"]}
 
 
 # -- extract -------------------------------------------------------------------------------
 
-def extract_messages(specs, templates: dict[str, str], text: str, n: int = 0, total: int = 1) -> list[dict]:
+def extract_messages(specs, templates: dict[str, str], text: str, n: int = 0, total: int = 1) -> list[dict[str, Any]]:
     lines = []
     for spec in specs:
         about = templates.get(spec.key)
@@ -103,9 +104,9 @@ def extract_messages(specs, templates: dict[str, str], text: str, n: int = 0, to
                                         "List the facts this text states with these predicates."}]
 
 
-def facts_format(specs) -> dict:
+def facts_format(specs) -> dict[str, Any]:
     """Per predicate, its name as a constant and exactly its number of string arguments."""
-    def one(spec) -> dict:
+    def one(spec) -> dict[str, Any]:
         return {"type": "object",
                 "properties": {"predicate": {"type": "string", "enum": [spec.name]},
                                "args": {"type": "array", "items": {"type": "string", "minLength": 1,

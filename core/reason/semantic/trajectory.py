@@ -23,6 +23,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.errors import UserError
 
@@ -55,7 +56,7 @@ class StepScore:
     random: float | None = None       # r_t
     reference: float | None = None    # z_t
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"step": self.index, "score": self.score, "similarity": self.similarity, "random": self.random,
                 "reference": self.reference, "references": self.references, "text": self.text}
 
@@ -70,7 +71,7 @@ class TrajectoryScore:
     run_steps: int = 0
     reference_steps: list[int] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"embedder": self.embedder, "kernel": KERNEL, "sigma": self.sigma, "baseline": self.baseline,
                 "overall": self.overall, "run_steps": self.run_steps, "reference_steps": self.reference_steps,
                 "steps": [s.to_dict() for s in self.steps]}
@@ -155,12 +156,12 @@ def steps_from_jsonl(text: str, name: str) -> list[str]:
     return steps
 
 
-def steps_from_session(events: list[dict], name: str) -> list[str]:
+def steps_from_session(events: list[dict[str, Any]], name: str) -> list[str]:
     """Steps from a session log's events: one per input, its text followed by the values of its result
     (ids, sources and timestamps left out, which differ between runs of the same thing). An output
     without an input is a step of its own; memory, model-call and note events are not steps."""
     steps: list[list[str]] = []
-    by_input: dict[int, int] = {}
+    by_input: dict[object, int] = {}   # input seq -> its step
     for event in events:
         if event.get("t") == "input":
             by_input[event["seq"]] = len(steps)

@@ -9,6 +9,10 @@ lower-cased here so that the model never spells a constant. The lists over-gener
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.memory.schema import Schema
 
 Const = str | int
 
@@ -114,13 +118,13 @@ def _noun_phrase(tokens: list[str]) -> list[str]:
     return phrase
 
 
-def known_objects(schema, limit: int = 40) -> list[Const]:
+def known_objects(schema: Schema, limit: int = 40) -> list[Const]:
     """The most used constants of a memory's schema."""
     objects = sorted(schema.objects.items(), key=lambda kv: (-kv[1], str(kv[0])))
     return [name for name, _ in objects[:limit]]
 
 
-def choices(sentence: str, schema=None, *, limit: int = 60) -> list[Const]:
+def choices(sentence: str, schema: Schema | None = None, *, limit: int = 60) -> list[Const]:
     """What the model may pick as an argument for `sentence`: its own constants first, then known ones."""
     out = candidates(sentence)
     if schema is not None:

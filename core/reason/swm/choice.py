@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.logic.terms import Atom, Rule, Var
 from core.reason.swm.candidates import Const, shown
@@ -48,7 +49,7 @@ class Menu:
 
 # -- schemas -------------------------------------------------------------------------------
 
-def _atom_schema(menu: Menu) -> dict:
+def _atom_schema(menu: Menu) -> dict[str, Any]:
     return {"type": "object",
             "properties": {"predicate": {"type": "string", "enum": menu.predicate_names},
                            "new_predicate": {"type": "string", "maxLength": 40},
@@ -58,7 +59,7 @@ def _atom_schema(menu: Menu) -> dict:
             "required": ["predicate", "args", "negated"]}
 
 
-def statement_schema(menu: Menu) -> dict:
+def statement_schema(menu: Menu) -> dict[str, Any]:
     """The `format` for one sentence: up to four statements, each an atom plus kind and conditions."""
     head = _atom_schema(menu)
     item = {"type": "object",
@@ -70,7 +71,7 @@ def statement_schema(menu: Menu) -> dict:
             "required": ["statements"]}
 
 
-def goal_schema(menu: Menu) -> dict:
+def goal_schema(menu: Menu) -> dict[str, Any]:
     atom = _atom_schema(menu)
     return {"type": "object",
             "properties": {"kind": {"type": "string", "enum": list(GOAL_KINDS)}, **atom["properties"]},
@@ -107,7 +108,7 @@ def _argument(value, menu: Menu, where: str):
                   f"choose from: {_choices(menu.arguments)}")
 
 
-def _predicate(entry: dict, arity: int, menu: Menu, where: str, sentence: str) -> str:
+def _predicate(entry: dict[str, Any], arity: int, menu: Menu, where: str, sentence: str) -> str:
     raw = str(entry.get("predicate") or "").strip()
     name = _norm(raw.split("/")[0].split("(")[0])
     if name in menu.predicates:

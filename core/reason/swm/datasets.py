@@ -9,6 +9,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.errors import UserError
 from core.reason.swm.english import split_sentences
@@ -36,7 +37,7 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.json") if p.is_file())
 
 
-def _records(path: Path) -> list[dict]:
+def _records(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -48,7 +49,7 @@ def _records(path: Path) -> list[dict]:
     return data
 
 
-def _need(record: dict, key: str, path: Path, index: int):
+def _need(record: dict[str, Any], key: str, path: Path, index: int):
     if key not in record:
         raise UserError(f"{path} item {index}: missing field {key!r}")
     return record[key]
@@ -60,7 +61,7 @@ def _edge_sentence(edge) -> str:
     return f"{b} is the {rel} of {a}."
 
 
-def _problem(dataset: str, record: dict, path: Path, root: Path, index: int) -> Problem:
+def _problem(dataset: str, record: dict[str, Any], path: Path, root: Path, index: int) -> Problem:
     pid = str(record.get("id") or f"{path.relative_to(root).as_posix()}#{index}")
     if dataset == "proofwriter":
         facts = list(_need(record, "facts", path, index))
@@ -132,7 +133,7 @@ def _item_set(value) -> frozenset[str]:
     return frozenset(items)
 
 
-def _relation(text: str):
+def _relation(text: object) -> tuple[str, str, str] | None:
     m = _RELATION.match(" ".join(str(text).split()))
     return (_norm(m.group(1)), _norm(m.group(2)), _norm(m.group(3))) if m else None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import UserError
 from core.llm import LLMError
@@ -44,7 +45,7 @@ class Score:
     def seconds_per_item(self) -> float:
         return self.seconds / self.n if self.n else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"dataset": self.dataset, "system": self.system, "mode": self.mode, "n": self.n,
                 "correct": self.correct, "accuracy": round(self.accuracy, 4), "llm_calls": self.llm_calls,
                 "cached_calls": self.cached_calls, "failed_calls": self.failed_calls, "tokens": self.tokens,
@@ -83,7 +84,7 @@ def baseline_answer(problem, llm) -> str:
     return prompts.final_answer(reply.text)
 
 
-def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, counts: dict | None = None) -> str:
+def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, counts: dict[str, Any] | None = None) -> str:
     """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
     if problem.dataset == "lsat-ar":
         if llm is None:
@@ -122,7 +123,7 @@ def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: 
     problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
     score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
     calls0, cached0, tokens0 = _counts(llm)
-    counts: dict = {}
+    counts: dict[str, Any] = {}
     start = time.perf_counter()
     for n, problem in enumerate(problems, start=1):
         score.n += 1

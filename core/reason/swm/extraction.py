@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from core.logic.terms import Atom, Rule
@@ -48,7 +49,7 @@ class Tally:
     repairs: int = 0
 
 
-def parse_reply(text: str) -> dict:
+def parse_reply(text: str) -> dict[str, Any]:
     """The reply's JSON object; a reply cut off before its end is said to be so (a complete
     object nested inside it is not taken for the answer: extract_json reports the cut)."""
     try:
@@ -60,7 +61,7 @@ def parse_reply(text: str) -> dict:
         raise Invalid(message) from None
 
 
-def choose(llm, messages: list[dict], schema: dict, check, *, purpose: str, tally: Tally,
+def choose(llm, messages: list[dict[str, Any]], schema: dict[str, Any], check, *, purpose: str, tally: Tally,
            repairs: int = REPAIRS):
     """(value, "") from the first reply `check` accepts, else (None, the last problem)."""
     seen: list[str] = []
@@ -84,7 +85,7 @@ def choose(llm, messages: list[dict], schema: dict, check, *, purpose: str, tall
     return None, problem
 
 
-def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[dict[str, tuple[int, ...]], dict]:
+def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[dict[str, tuple[int, ...]], dict[str, Any]]:
     """Known predicates (name → arities) and their templates, plus `extra` (e.g. from the
     same /tell's templated sentences, not stored yet). Strong negation shares the name."""
     arities: dict[str, set[int]] = {}
@@ -104,8 +105,9 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
             context: list[str] | None = None, tally: Tally, node=None) -> list[Reading]:
     """Each sentence read by the model. Sentences about named things ("specific") are restated
     BATCH at a time in the controlled language, one fact a line, and read back by the grammar;
-    general ones are read one at a time with the full statement menu (kind, conditions). A general sentence with a pronoun is shown the
-    sentence before it (from the same unread text, never from templated ones)."""
+    general ones are read one at a time with the full statement menu (kind, conditions). A general
+    sentence with a pronoun is shown the sentence before it (from the same unread text, never from
+    templated ones)."""
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
@@ -186,11 +188,11 @@ def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple
     return relations[:limit], properties[:limit]
 
 
-def read_restated(text: str, allowed: set, sentence: str) -> tuple[list[Atom], list[str]]:
+def read_restated(text: str, allowed: set[Any], sentence: str) -> tuple[list[Atom], list[str]]:
     """Facts from a model's restatement: each line read by the grammar (never evaluated); a fact
     counts only when it is ground and names things from the sentences. → (facts, lines not used)."""
-    from core.reason.swm.english import translate
     from core.logic.parser import parse_program
+    from core.reason.swm.english import translate
 
     facts: list[Atom] = []
     unused: list[str] = []

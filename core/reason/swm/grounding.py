@@ -4,11 +4,15 @@ prompts, and proof trees turned into justification lines."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
 from core.logic.engine import Engine
 from core.logic.terms import Atom, Query, Rule, Var, clause_text
 from core.memory.working import Item, WorkingMemory, item_id
+
+if TYPE_CHECKING:
+    from core.logic.provenance import ProofNode
 
 
 def relevant_items(memory: WorkingMemory, text: str, k: int = 8) -> list[Item]:
@@ -44,12 +48,12 @@ def lower_predicates(text: str) -> str:
     return _CASED_PRED.sub(lambda m: m.group(1).lower() + "(", text)
 
 
-def _ground(atom: Atom, binding: dict) -> Atom:
+def _ground(atom: Atom, binding: dict[str, Any]) -> Atom:
     args = tuple(binding.get(a.name, a) if isinstance(a, Var) else a for a in atom.args)
     return Atom(atom.pred, args, atom.neg)
 
 
-def _instances(rules: list[Item], engine: Engine, done: set) -> list[tuple[Item, dict, list[Atom]]]:
+def _instances(rules: list[Item], engine: Engine, done: set[Any]) -> list[tuple[Item, dict[str, Any], list[Atom]]]:
     """New applicable instances of rules: their bodies solved over the current model
     (grounding), minus instances already implemented and those whose conclusion holds."""
     out = []
@@ -80,17 +84,17 @@ def _premise_text(memory: WorkingMemory, atom: Atom) -> str:
     return f"{atom}  ({item.nl})" if item is not None and item.nl else str(atom)
 
 
-def _walk(memory: WorkingMemory, node, steps: list[str]) -> None:
+def _walk(memory: WorkingMemory, node: ProofNode, steps: list[str]) -> None:
     """Proof tree → justification lines, premises before conclusions."""
     for child in node.children:
         _walk(memory, child, steps)
     lit = clause_text(node.literal) if isinstance(node.literal, Atom) else str(node.literal)
     if node.status == "derived":
-        rule = memory.items.get(node.rule_id)
+        rule = memory.items.get(node.rule_id or "")
         via = f"by {node.rule_id}" + (f" ({rule.nl})" if rule is not None and rule.nl else "")
         line = f"{lit}  {via}"
     elif node.status == "asserted":
-        item = memory.items.get(item_id(node.literal))
+        item = memory.items.get(item_id(node.literal)) if isinstance(node.literal, Atom) else None
         line = f"{lit}  given" + (f" ({item.nl})" if item is not None and item.nl else "") + \
                (f" [{item.source}]" if item is not None and item.source.startswith("llm:") else "")
     else:

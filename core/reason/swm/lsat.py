@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.errors import UserError
 from core.events import Emit, TraceNode, ignore
@@ -61,7 +62,7 @@ def question_type(question: str) -> QuestionType | None:
     return None
 
 
-def candidates(qtype: QuestionType, statuses: dict[str, str], undecided: frozenset = frozenset()) -> list[str]:
+def candidates(qtype: QuestionType, statuses: dict[str, str], undecided: frozenset[Any] = frozenset()) -> list[str]:
     """The letters whose status fits the question (the ones that do not, under EXCEPT).
     Letters the solver could not decide stay candidates either way."""
     holds = _HOLDS[qtype.kind]
@@ -132,7 +133,7 @@ def puzzle_text(problem, letters: str | list[str] | None = None) -> str:
     return f"{problem.context.strip()}\n\nQuestion: {problem.question.strip()}\n" + "\n".join(options)
 
 
-def program_messages(problem) -> list[dict]:
+def program_messages(problem) -> list[dict[str, Any]]:
     from core.reason.pot.prompts import SYSTEM
 
     return [{"role": "system", "content": f"{SYSTEM}\n\n{PUZZLE}"},
@@ -152,7 +153,7 @@ def option_letter(name: str) -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
-def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset]:
+def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset[Any]]:
     """Status per option letter, and the letters Z3 gave up on; UserError when the program
     does not answer the options one to one or its knowledge base is inconsistent."""
     if report.consistent is False:
@@ -178,7 +179,7 @@ def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset]:
     return {x: found[x] for x in letters}, frozenset(undecided)
 
 
-def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str, detail: dict):
+def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str, detail: dict[str, Any]):
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
@@ -213,7 +214,7 @@ def pick(problem, llm, letters: list[str]) -> str:
 # -- the method -----------------------------------------------------------------------------
 
 def answer_lsat(problem, llm, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
-                run_id: str = "lsat") -> tuple[str, dict]:
+                run_id: str = "lsat") -> tuple[str, dict[str, Any]]:
     """(letter, detail) for one AR-LSAT problem; the letter is '' when no program checked.
 
     `detail`: question_type, attempts, errors (one per failed attempt), statuses (letter →
@@ -224,7 +225,7 @@ def answer_lsat(problem, llm, attempts: int = 3, *, timeout_ms: int | None = Non
         timeout_ms = max(1, int(float(seconds) * 1000))
     letters = LETTERS[:len(problem.options)]
     qtype = question_type(problem.question)
-    detail: dict = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
+    detail: dict[str, Any] = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
                     "statuses": {}, "candidates": [], "verified": False, "fallback": False}
     emit(TraceNode(run_id, "q", None, "lsat.question", problem.question, str(qtype or "unrecognised")))
     if not letters:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.logic.terms import Atom
 from core.reason.swm.candidates import names
@@ -124,13 +125,13 @@ def questions(sentences: list[str], *, neighbours: bool = True) -> list[Question
     return out
 
 
-def schema(batch: list[Question], menu: list[Relation]) -> dict:
+def schema(batch: list[Question], menu: list[Relation]) -> dict[str, Any]:
     """One enum-valued field per question, in order, keyed by the question's number and words."""
     props = {f"{i}. {q.key(menu)}": {"type": "string", "enum": options(menu)} for i, q in enumerate(batch, 1)}
     return {"type": "object", "properties": props, "required": list(props)}
 
 
-def _norm(text: str) -> str:
+def _norm(text: object) -> str:
     return " ".join(re.sub(r"[^a-z' \-]", " ", str(text).lower()).split())
 
 
@@ -153,7 +154,7 @@ def _values(data, keys: list[str]) -> dict[int, object]:
     """Question index → the reply's value, found by the question's key, its words or its number."""
     if not isinstance(data, dict):
         raise Invalid("answer with one JSON object: each question as the key, your choice as the value")
-    by_number = {}
+    by_number: dict[int, Any] = {}
     for key, value in data.items():
         m = re.match(r"\s*(\d+)", str(key))
         if m:
@@ -166,7 +167,7 @@ def _values(data, keys: list[str]) -> dict[int, object]:
     return out
 
 
-def read(data: dict, batch: list[Question], menu: list[Relation]) -> tuple[dict[int, Atom | None], list[str]]:
+def read(data: dict[str, Any], batch: list[Question], menu: list[Relation]) -> tuple[dict[int, Atom | None], list[str]]:
     """Question index → the fact chosen (None for "none"), and what could not be used."""
     got: dict[int, Atom | None] = {}
     bad: list[str] = []
@@ -280,10 +281,10 @@ def statements(sentences: list[str], menu: list[Relation]) -> list[Statement]:
                 one, other = people[a][0], people[b][0]
                 if (one, other, word) in done or (other, one, word) in done:
                     continue
-                q, back = by_pair.get((one, other)), by_pair.get((other, one))
-                if q is not None and back is not None:
+                fwd, back = by_pair.get((one, other)), by_pair.get((other, one))
+                if fwd is not None and back is not None:
                     done.add((one, other, word))
-                    out.append(Statement((back, q), word))
+                    out.append(Statement((back, fwd), word))
     return out
 
 
@@ -302,7 +303,7 @@ def two_steps(llm, sentences: list[str], menu: list[Relation], *, tally, purpose
     out.asked = {st.pair[0].sentence for st in found}
     story = " ".join(sentences)
     keys = [st.key() for st in found]
-    shapes = [{"type": "string", "enum": [*st.sentences(), "neither"]} for st in found]
+    shapes: list[dict[str, Any]] = [{"type": "string", "enum": [*st.sentences(), "neither"]} for st in found]
     lines = [f"{k}: {' | '.join([*st.sentences(), 'neither'])}" for k, st in zip(keys, found)]
     replies = _ask(llm, prompts.which_messages(story, lines), keys, shapes, tally, purpose, out)
     stated: list[tuple[Question, str]] = []
@@ -331,7 +332,7 @@ def two_steps(llm, sentences: list[str], menu: list[Relation], *, tally, purpose
     return out
 
 
-def _ask(llm, messages, keys: list[str], shapes: list[dict], tally, purpose: str, out: Chosen) -> dict[int, object]:
+def _ask(llm, messages, keys: list[str], shapes: list[dict[str, Any]], tally, purpose: str, out: Chosen) -> dict[int, object]:
     """One call for all `keys` (a field each, shaped by `shapes`); an unusable reply is asked once more."""
     from core.reason.swm.extraction import parse_reply
 

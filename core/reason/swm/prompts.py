@@ -9,6 +9,8 @@ Nothing a model returns is evaluated.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field, field_validator
 
 LANGUAGE = """Logic syntax (Prolog-like Datalog):
@@ -65,13 +67,13 @@ def predicate_lines(predicates: dict[str, tuple[int, ...]], templates: dict[str,
                 template = "{0} is " + name.replace("_", " ")
             if template:
                 for i, letter in enumerate(letters):
-                    template = template.replace("{%d}" % i, letter)
+                    template = template.replace(f"{{{i}}}", letter)
                 entry += f": {template}"
             out.append(entry)
     return " | ".join(out + ["other"])
 
 
-def extraction_messages(sentence: str, predicates: str, things: list[str]) -> list[dict]:
+def extraction_messages(sentence: str, predicates: str, things: list[str]) -> list[dict[str, Any]]:
     """One sentence to classify. The system prompt is the same for every call (a server can reuse it)."""
     user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nSentence: {sentence}"
     return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
@@ -95,7 +97,7 @@ Tarn is the wug of Quiv.
 Quiv is tall."""
 
 
-def restate_messages(sentences: list[str], relations: list[str], properties: list[str]) -> list[dict]:
+def restate_messages(sentences: list[str], relations: list[str], properties: list[str]) -> list[dict[str, Any]]:
     """Sentences about named things, to be restated in the controlled language (read back by the grammar)."""
     lines = [f"Relations: {', '.join(relations) or '(any)'}"]
     if properties:
@@ -104,7 +106,7 @@ def restate_messages(sentences: list[str], relations: list[str], properties: lis
     return [{"role": "system", "content": RESTATE_SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
 
 
-def restate_repair(previous: list[dict], reply: str, problem: str) -> list[dict]:
+def restate_repair(previous: list[dict[str, Any]], reply: str, problem: str) -> list[dict[str, Any]]:
     """A restatement none of whose lines could be read, sent back with the reason."""
     return [*previous, {"role": "assistant", "content": reply},
             {"role": "user", "content": f"That cannot be used: {problem}\n"
@@ -139,7 +141,7 @@ def _pair_system(possessive: bool) -> str:
             f"Example (invented words):\n{menu}\nStory: {_PAIR_STORY}\nQuestions:\n{questions}\n{{{reply}}}")
 
 
-def pair_messages(story: str, choices: list[str], keys: list[str], possessive: bool) -> list[dict]:
+def pair_messages(story: str, choices: list[str], keys: list[str], possessive: bool) -> list[dict[str, Any]]:
     """Blanks between named things to fill from a list of relation words or phrases (pairs.py)."""
     menu = f"Words: {', '.join(choices)}" if possessive else f"Phrases: {' | '.join(choices)}"
     lines = [menu, f"Story: {story}", "Questions:"] + [f"{i}. {key}" for i, key in enumerate(keys, 1)]
@@ -162,7 +164,7 @@ Questions:
  "3. Quiv, Fep, dax": "neither"}"""
 
 
-def which_messages(story: str, lines: list[str]) -> list[dict]:
+def which_messages(story: str, lines: list[str]) -> list[dict[str, Any]]:
     """Which way round the story states each relation (pairs.two_steps, step 1)."""
     body = "\n".join([f"Story: {story}", "Questions:", *[f"{i}. {line}" for i, line in enumerate(lines, 1)]])
     return [{"role": "system", "content": WHICH_SYSTEM}, {"role": "user", "content": body}]
@@ -185,7 +187,7 @@ Questions:
  "3. Plon is Dax's guest, so Dax is Plon's ___": "host"}"""
 
 
-def converse_messages(story: str, keys: list[str]) -> list[dict]:
+def converse_messages(story: str, keys: list[str]) -> list[dict[str, Any]]:
     """The other direction of each stated relation (pairs.two_steps, step 2)."""
     body = "\n".join([f"Story: {story}", "Questions:", *[f"{i}. {k}" for i, k in enumerate(keys, 1)]])
     return [{"role": "system", "content": CONVERSE_SYSTEM}, {"role": "user", "content": body}]
@@ -208,12 +210,12 @@ Question: How is Plon related to Quiv?
 {"kind": "relation", "predicate": "other", "args": ["plon", "quiv"], "negated": false}"""
 
 
-def goal_messages(question: str, predicates: str, things: list[str]) -> list[dict]:
+def goal_messages(question: str, predicates: str, things: list[str]) -> list[dict[str, Any]]:
     user = f"Predicates: {predicates}\nThings: {', '.join(things)}\nQuestion: {question}"
     return [{"role": "system", "content": GOAL_SYSTEM}, {"role": "user", "content": user}]
 
 
-def repair_messages(previous: list[dict], reply: str, problem: str) -> list[dict]:
+def repair_messages(previous: list[dict[str, Any]], reply: str, problem: str) -> list[dict[str, Any]]:
     """The rejected reply and the checker's exact words, for another try."""
     return [*previous, {"role": "assistant", "content": reply},
             {"role": "user", "content": f"That reply cannot be used: {problem}\n"
@@ -232,7 +234,7 @@ class Implementation(BaseModel):
         return v
 
 
-def implementation_messages(rule_nl: str, rule_logic: str, premises: list[str], expected: str) -> list[dict]:
+def implementation_messages(rule_nl: str, rule_logic: str, premises: list[str], expected: str) -> list[dict[str, Any]]:
     listed = "\n".join(f"- {p}" for p in premises)
     system = f"""You apply one rule to given facts, the way a careful logician would.
 {LANGUAGE}
@@ -243,7 +245,7 @@ Say whether the rule applies to exactly these facts and, if it does, which new f
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def fallback_messages(question: str, memory_lines: list[str]) -> list[dict]:
+def fallback_messages(question: str, memory_lines: list[str]) -> list[dict[str, Any]]:
     listed = "\n".join(memory_lines) or "(nothing relevant)"
     system = ("Answer the question in one short sentence using the facts and rules given and "
               "common sense. If they do not settle it, say what is most likely and why.")
@@ -251,7 +253,7 @@ def fallback_messages(question: str, memory_lines: list[str]) -> list[dict]:
             {"role": "user", "content": f"Known:\n{listed}\n\nQuestion: {question}"}]
 
 
-def chat_messages(text: str, memory_lines: list[str], history: list[dict]) -> list[dict]:
+def chat_messages(text: str, memory_lines: list[str], history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     listed = "\n".join(memory_lines) or "(the working memory has nothing relevant)"
     system = ("You are the assistant inside sym, a reasoning shell. Items from the user's working "
               "memory that may be relevant are listed with their ids in brackets. When you use one, "
@@ -264,7 +266,7 @@ BASELINE_SYSTEM = """Read the text and answer the question. Think step by step i
 sentences, then give the final answer on the last line, starting with "Answer:"."""
 
 
-def baseline_messages(context: str, question: str, hint: str = "") -> list[dict]:
+def baseline_messages(context: str, question: str, hint: str = "") -> list[dict[str, Any]]:
     """The model alone: one chain-of-thought call over the whole text (the bench's baseline)."""
     user = f"Text: {context}\n\nQuestion: {question}" + (f"\n{hint}" if hint else "")
     return [{"role": "system", "content": BASELINE_SYSTEM}, {"role": "user", "content": user}]
@@ -274,7 +276,7 @@ def final_answer(text: str) -> str:
     """What follows the last "Answer:" in a chain-of-thought reply (else its last non-empty line)."""
     import re
 
-    found = re.findall(r"answer\s*[:：]\s*(.+)", text, flags=re.I)
+    found: list[str] = re.findall(r"answer\s*[:：]\s*(.+)", text, flags=re.I)
     if found:
         return found[-1].strip().strip("*").strip()
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]

@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import ParseError, UserError
-from core.llm import LLMError
 from core.events import Emit, TraceNode, ignore
+from core.llm import LLMError
 from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
 from core.logic.parser import parse_atom, parse_program, parse_query
 from core.logic.terms import Atom, Naf, Rule, Var, format_const
 from core.memory.working import SOFT, Item, WorkingMemory, item_id
-from core.reason.swm import english, naming
-from core.reason.swm import extraction, prompts
+from core.reason.swm import english, extraction, naming, prompts
 from core.reason.swm.choice import Invalid
-from core.reason.swm.grounding import (_ground, _instances, _premise_text, _walk, lower_predicates,  # noqa: F401
-                                       relevant_items)
+from core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
 
 
 @dataclass
@@ -50,9 +49,9 @@ class Told:
             return "held"
         return "stored" if self.items or self.removed else "known"
 
-    def to_dict(self) -> dict:
-        out = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
-               "added": [it.to_dict() for it in self.items]}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
+                               "added": [it.to_dict() for it in self.items]}
         if self.removed:
             out["removed"] = [it.id for it in self.removed]
         if self.duplicates:
@@ -72,11 +71,11 @@ class AskOutcome:
     steps: list[str] = field(default_factory=list)
     rounds: int = 0
     llm_calls: int = 0
-    values: list[dict] = field(default_factory=list)
+    values: list[dict[str, Any]] = field(default_factory=list)
     mode: str = "hybrid"
     run: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "goal": self.goal, "kind": self.kind, "answer": self.answer,
                 "verified": self.verified, "steps": self.steps, "rounds": self.rounds,
                 "llm_calls": self.llm_calls, "mode": self.mode,
@@ -87,13 +86,19 @@ class TellIncomplete(UserError):
     """Some sentence of a /tell could not be read, so nothing was stored. `told` says what
     each sentence would have become and why the others failed."""
 
-    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1):
+    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1) -> None:
         super().__init__(message, hint=hint)
         self.told = told
         self.exit_code = exit_code
 
 
 NO_MODEL = ("unreachable", "no-model", "offline")
+
+
+def _rule_head(it: Item) -> Atom:
+    """The head of a rule item (a rule, not a constraint: it has one)."""
+    assert isinstance(it.clause, Rule) and it.clause.head is not None
+    return it.clause.head
 
 
 def _quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
@@ -114,7 +119,7 @@ class SWM:
     callable returning one (built only when a sentence or rule needs it), or None (no model)."""
 
     def __init__(self, memory: WorkingMemory, *, llm=None, emit: Emit = ignore, cancel=None,
-                 merge: str = "ask", run: str = "swm"):
+                 merge: str = "ask", run: str = "swm") -> None:
         self.memory = memory
         self._llm = llm
         self.emit = emit
@@ -172,12 +177,12 @@ class SWM:
             elif sentence in failed:
                 reading = readings.get(sentence)
                 told.append(Told(sentence, "none", problem=reading.problem if reading else
-                                 f"needs a model ({no_model.message})"))
+                                 "needs a model" + (f" ({no_model.message})" if no_model is not None else "")))
             else:
                 told.append(self._store_extracted(sentence, readings[sentence].clauses, source))
         return told
 
-    def _read(self, unknown: list[str], sentences: list[str], plan) -> tuple[dict, LLMError | UserError | None]:
+    def _read(self, unknown: list[str], sentences: list[str], plan) -> tuple[dict[str, Any], LLMError | UserError | None]:
         """Sentences the grammar could not read, read by the model: ({sentence: Reading}, None),
         or ({}, the error) when no model is configured or reachable."""
         try:
@@ -188,8 +193,10 @@ class SWM:
         for _s, tr in plan:
             for text in (tr.clauses if tr is not None else []):
                 for loc in parse_program(text):
-                    atoms = [loc.clause] if isinstance(loc.clause, Atom) else [
-                        a for a in (loc.clause.head, *loc.clause.body) if isinstance(a, Atom)]
+                    clause = loc.clause
+                    atoms = [clause] if isinstance(clause, Atom) else [
+                        a for a in (clause.head if isinstance(clause, Rule) else None, *clause.body)
+                        if isinstance(a, Atom)]
                     for a in atoms:
                         extra.setdefault(a.pred, set()).add(len(a.args))
         parent = self._node("tell.llm", f"read {len(unknown)} sentence(s) with the model")
@@ -212,7 +219,7 @@ class SWM:
             reading.clauses = [(kind, self._canonical(c)) for kind, c in reading.clauses]
         return {r.sentence: r for r in readings}, None
 
-    def _refuse(self, sentences: list[str], failed: list[str], readings: dict, no_model) -> None:
+    def _refuse(self, sentences: list[str], failed: list[str], readings: dict[str, Any], no_model) -> None:
         told = [Told(s, "none", problem=(readings[s].problem if s in readings else "needs a model"))
                 if s in failed else Told(s, "llm" if s in readings else "fast", kept=False) for s in sentences]
         understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
@@ -239,7 +246,7 @@ class SWM:
             naming.name_predicates(self.memory, [c for c, _ in clauses])
         return out
 
-    def _store_extracted(self, sentence: str, clauses: list[tuple[str, object]], source: str) -> Told:
+    def _store_extracted(self, sentence: str, clauses: list[tuple[str, Atom | Rule]], source: str) -> Told:
         soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]
         hard = [(c, "llm:" + source) for kind, c in clauses if kind != "soft"]
         out = Told(sentence, "soft" if soft and not hard else "llm")
@@ -252,7 +259,7 @@ class SWM:
 
     def _apply_update(self, update, sentence: str, source: str) -> tuple[list[Item], list[Item]]:
         """A state change: for each binding of `match`, remove then add (Boxes-style operations)."""
-        bindings: list[dict] = [{}]
+        bindings: list[dict[str, Any]] = [{}]
         if update.match.strip():
             query = parse_query(update.match)
             try:
@@ -348,7 +355,7 @@ class SWM:
         return all(a.key in keys or a.negate().key in keys for a in atoms)
 
     def _ask_hybrid(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
-        done: set[tuple[str, tuple]] = set()
+        done: set[tuple[str, tuple[Any, ...]]] = set()
         rounds = 0
         while True:
             self._check_cancel()
@@ -376,9 +383,9 @@ class SWM:
     def _ask_paper(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
         """Every rule instance implemented by the LLM, in a scratch engine (memory untouched)."""
         scratch = Engine()
-        scratch.add_facts(it.clause for it in self.memory.items.values() if it.kind == "fact")
+        scratch.add_facts(it.clause for it in self.memory.items.values() if isinstance(it.clause, Atom))   # the facts
         rules = [it for it in self.memory.items.values() if it.kind == "rule"]
-        done: set[tuple[str, tuple]] = set()
+        done: set[tuple[str, tuple[Any, ...]]] = set()
         rounds = 0
         answer, values = self._check(goal, scratch, open_world)
         while not self._solved(goal, answer) and (max_steps is None or rounds < max_steps):
@@ -396,10 +403,10 @@ class SWM:
         return AskOutcome(goal.question, goal.query, goal.kind, answer, True,
                           [f"{rounds} step(s) of LLM rule implementation"], rounds, 0, values)
 
-    def _implement(self, instances: list[tuple[Item, dict, list[Atom]]], parent: str) -> list[tuple[Atom, str]]:
+    def _implement(self, instances: list[tuple[Item, dict[str, Any], list[Atom]]], parent: str) -> list[tuple[Atom, str]]:
         llm = self.llm
         batches = [prompts.implementation_messages(it.nl, it.text, [_premise_text(self.memory, p) for p in premises],
-                                                   str(_ground(it.clause.head, b)))
+                                                   str(_ground(_rule_head(it), b)))
                    for it, b, premises in instances]
         replies = llm.chat_many(batches, purpose="ask.rule", format=prompts.Implementation.model_json_schema())
         self.llm_calls += len(replies)
@@ -427,7 +434,7 @@ class SWM:
                 out.append((fact, why))
         return out
 
-    def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict]]:
+    def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
         if goal.kind == "relation":
             from core.reason.swm.symbolic import support
 
@@ -454,10 +461,10 @@ class SWM:
         return goal.kind == "truth" and answer in (TRUE, FALSE) or goal.kind == "relation" and bool(answer)
 
     @staticmethod
-    def _undecided(goal, answer: str, values: list) -> bool:
+    def _undecided(goal, answer: str, values: list[Any]) -> bool:
         return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
 
-    def _justify(self, goal, answer: str, values: list[dict] | None = None, limit: int = 3) -> list[str]:
+    def _justify(self, goal, answer: str, values: list[dict[str, Any]] | None = None, limit: int = 3) -> list[str]:
         """Proof steps behind a truth answer, the first `limit` value answers, or a relation."""
         engine = self.memory.engine
         targets: list[Atom] = []

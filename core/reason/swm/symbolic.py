@@ -8,6 +8,8 @@ to a fact set → the box's contents. A sentence the fast path does not know rai
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.errors import UserError
 from core.logic.engine import Engine
 from core.logic.parser import parse_atom, parse_program, parse_query
@@ -19,7 +21,7 @@ from core.reason.swm.english import Translation, Update, question_goal, relation
 class Untranslated(UserError):
     """A sentence outside the controlled-English fast path."""
 
-    def __init__(self, sentence: str):
+    def __init__(self, sentence: str) -> None:
         super().__init__(f"not a fast-path sentence: {sentence!r}", hint="the LLM path handles free text")
         self.sentence = sentence
 
@@ -31,18 +33,18 @@ def _translation(sentence: str) -> Translation:
     return tr
 
 
-def _clauses(translations: list[Translation]) -> list:
+def _clauses(translations: list[Translation]) -> list[Any]:
     return [loc.clause for tr in translations for text in tr.clauses for loc in parse_program(text)]
 
 
 def apply_update(engine: Engine, update: Update) -> None:
     """For each binding of `update.match` over the engine's model, remove then add (at once)."""
-    bindings: list[dict] = [{}]
+    bindings: list[dict[Var, object]] = [{}]
     if update.match.strip():
         query = parse_query(update.match)
         bindings = engine.solve(query)
 
-    def ground(text: str, binding: dict) -> Atom:
+    def ground(text: str, binding: dict[Var, object]) -> Atom:
         atom = parse_atom(text)
         return Atom(atom.pred, tuple(binding.get(a, a) if isinstance(a, Var) else a for a in atom.args), atom.neg)
     doomed = [ground(t, b) for b in bindings for t in update.remove]
@@ -54,9 +56,9 @@ def apply_update(engine: Engine, update: Update) -> None:
 
 def support(engine: Engine):
     """rank(atom) = how many distinct given facts the atom's first derivation rests on."""
-    memo: dict[Atom, frozenset] = {}
+    memo: dict[Atom, frozenset[Any]] = {}
 
-    def leaves(atom: Atom) -> frozenset:
+    def leaves(atom: Atom) -> frozenset[Any]:
         if atom not in memo:
             memo[atom] = frozenset()  # guards against a cycle while this one is computed
             proof = engine.provenance(atom)

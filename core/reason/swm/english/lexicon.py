@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 # Function words → token type. Everything not here is a content word (W, C) or a number (N).
 KEYWORDS: dict[str, str] = {
@@ -91,7 +92,7 @@ def tokens(sentence: str) -> list[Word] | None:
 # -- morphology (lemminflect, loaded on first use) ---------------------------------------
 
 @lru_cache(maxsize=1)
-def _lemminflect():
+def _lemminflect() -> Any:
     import lemminflect
 
     return lemminflect
@@ -185,7 +186,8 @@ def third_person(verb: str) -> str:
     if "VERB" in parts_of_speech(verb):
         forms = _lemminflect().getInflection(verb, tag="VBZ")
         if forms:
-            return forms[0]
+            form: str = forms[0]
+            return form
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if re.search(r"[^aeiou]y$", verb):

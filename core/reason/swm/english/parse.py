@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from core.reason.swm.english.lexicon import Word
 
@@ -26,7 +27,7 @@ def _parser():
     class _Feed(Lexer):
         """Tokens come typed already: `text` is a tuple of terminal names."""
 
-        def __init__(self, lexer_conf):
+        def __init__(self, lexer_conf) -> None:
             pass
 
         def lex(self, data, *_):
@@ -39,7 +40,7 @@ def _parser():
 
 
 @lru_cache(maxsize=8192)
-def _readings(shape: tuple[str, ...]) -> tuple:
+def _readings(shape: tuple[str, ...]) -> tuple[Any, ...]:
     """All parse trees for a shape (tuple of token types); () when it has none or too many."""
     from lark.exceptions import LarkError
     from lark.visitors import CollapseAmbiguities
@@ -60,7 +61,7 @@ class Node:
 
     __slots__ = ("data", "kids", "toks", "leaves")
 
-    def __init__(self, data: str, kids: tuple, toks: tuple, leaves: tuple):
+    def __init__(self, data: str, kids: tuple[Any, ...], toks: tuple[Any, ...], leaves: tuple[Any, ...]) -> None:
         self.data, self.kids, self.toks, self.leaves = data, kids, toks, leaves
 
 
@@ -91,7 +92,7 @@ def _ambiguities(tree) -> int:
     return count
 
 
-def readings(words: list[Word]) -> tuple:
+def readings(words: list[Word]) -> tuple[Any, ...]:
     """The parse trees of a typed sentence; leaves are Tokens whose value is a word index."""
     if not words or len(words) > MAX_WORDS or sum(w.type in ("AND", "COMMA", "BUT") for w in words) > MAX_JOINS:
         return ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.logic.terms import Atom, Var, format_const
 from core.reason.swm.english import lexicon, parse, state
@@ -20,7 +21,7 @@ class Goal:
 
     kind: str
     query: str
-    args: tuple
+    args: tuple[Any, ...]
     question: str
 
     def render(self, value, namer=None) -> str:
@@ -48,7 +49,7 @@ def show_name(const) -> str:
 
 def _render_values(question: str, value, namer=None) -> str:
     rows = value if isinstance(value, (list, tuple)) else [value]
-    consts = []
+    consts: list[Any] = []
     for row in rows:
         vals = list(row.values()) if isinstance(row, dict) else [row]
         consts.extend(v for v in vals if v not in consts)
@@ -125,13 +126,14 @@ def question_goal(text: str) -> Goal | None:
     words = lexicon.tokens(question)
     if words is None:
         return None
-    found = set()
+    found: set[tuple[str, str]] = set()
     for tree in parse.readings(words):
         try:
-            found.add(_goal(words, tree))
+            goal = _goal(words, tree)
         except Rejected:
             continue
-    found.discard(None)
+        if goal is not None:
+            found.add(goal)
     if len(found) != 1:
         return None
     kind, query = found.pop()
@@ -210,7 +212,7 @@ def relation_answer(facts, goal: Goal, rank=None) -> str | None:
     arguments are the goal's; None when none holds. When several hold, the one with the
     highest `rank(atom)` wins (e.g. how many given facts its proof rests on: the relation
     that uses the whole story), the first among equals."""
-    best, best_rank = None, None
+    best, best_rank = None, 0   # best_rank is read only once best is set
     for fact in facts:
         if isinstance(fact, Atom) and not fact.neg and fact.pred.endswith("_of") and tuple(fact.args) == tuple(goal.args):
             score = rank(fact) if rank is not None else 0

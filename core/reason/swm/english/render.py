@@ -9,7 +9,7 @@ from core.logic.terms import Atom, Rule, Var
 from core.reason.swm.english import lexicon
 
 
-def _term(t) -> str | None:
+def _term(t: object) -> str | None:
     if isinstance(t, Var):
         return t.name if len(t.name) == 1 and t.name.isupper() else None
     if not isinstance(t, str) or not t:
@@ -25,8 +25,9 @@ def _term(t) -> str | None:
 
 
 def _atom(atom: Atom) -> str | None:
-    args = [_term(a) for a in atom.args]
-    if None in args or not atom.pred.replace("_", "").isalpha():
+    terms = [_term(a) for a in atom.args]
+    args = [t for t in terms if t is not None]
+    if len(args) != len(terms) or not atom.pred.replace("_", "").isalpha():
         return None
     if len(args) == 2 and isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]:
         args[1] = atom.args[1]                   # a kind or a one-word thing, as written ("mice")
@@ -87,7 +88,7 @@ def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
     return f"{x} {verb} {rest}"
 
 
-def render_clause(clause) -> str | None:
+def render_clause(clause: object) -> str | None:
     """A clause (text or parsed) → one English sentence, or None."""
     if isinstance(clause, str):
         from core.errors import ParseError
@@ -105,10 +106,12 @@ def render_clause(clause) -> str | None:
         return f"{text}." if text else None
     if not isinstance(clause, Rule) or clause.head is None or not clause.body:
         return None
-    if not all(isinstance(b, Atom) for b in clause.body):
+    body = [b for b in clause.body if isinstance(b, Atom)]
+    if len(body) != len(clause.body):
         return None
-    parts = [_atom(b) for b in clause.body]
+    said = [_atom(b) for b in body]
+    parts = [p for p in said if p is not None]
     head = _atom(clause.head)
-    if head is None or None in parts:
+    if head is None or len(parts) != len(said):
         return None
     return f"If {' and '.join(parts)} then {head}."

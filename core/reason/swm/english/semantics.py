@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.logic.terms import Atom, Var
 from core.reason.swm.english import lexicon
@@ -55,18 +56,18 @@ def leaves(node) -> tuple[int, ...]:
     return node.leaves
 
 
-def _kids(node) -> tuple:
+def _kids(node) -> tuple[Any, ...]:
     return node.kids
 
 
-def _toks(node) -> tuple:
+def _toks(node) -> tuple[Any, ...]:
     return node.toks
 
 
 class Meaning:
     """Walks one tree of a sentence whose words are `words`."""
 
-    def __init__(self, words: list[Word], scope: Scope):
+    def __init__(self, words: list[Word], scope: Scope) -> None:
         self.words = words
         self.scope = scope
 
@@ -161,7 +162,7 @@ class Meaning:
             return self.scope.fresh()
         raise Rejected(kind)
 
-    def subject(self, node) -> tuple[list, bool]:
+    def subject(self, node) -> tuple[list[Any], bool]:
         """→ (terms, singular)."""
         if node.data == "coord_subject":
             terms = []
@@ -181,7 +182,7 @@ class Meaning:
         """Conjuncts of a verb phrase about `subject`. `copula`/`base`: a question's fronted
         "is"/"does" (the first conjunct has no copula / a bare verb)."""
         atoms: list[Atom] = []
-        last: tuple | None = ("cop", False) if copula else None
+        last: tuple[Any, ...] | None = ("cop", False) if copula else None
         if copula and (copula == "IS") != singular:
             raise Rejected("agreement")
         for i, conj in enumerate(_kids(node)):

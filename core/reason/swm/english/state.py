@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.logic.terms import Atom, Var
 
@@ -30,7 +31,8 @@ class Update:
 
 
 def _parts(words: list[str]) -> list[list[str]]:
-    out, cur = [], []
+    out: list[list[str]] = []
+    cur: list[str] = []
     for w in words:
         if w.lower() in ("and", ","):
             if cur:
@@ -56,7 +58,7 @@ def _np(words: list[str]):
     return None
 
 
-def _items(words: list[str]) -> list | None:
+def _items(words: list[str]) -> list[Any] | None:
     nps = [_np(part) for part in _parts(words)]
     return nps if nps and None not in nps else None
 
