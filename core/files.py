@@ -16,22 +16,22 @@ from core.errors import UserError
 DEFAULT_LIMIT_MB = 64
 
 
-def _shown(path) -> str:
+def _shown(path: str | os.PathLike[str]) -> str:
     text = str(path)
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def check_file(path, limit_mb: float = DEFAULT_LIMIT_MB) -> None:
+def check_file(path: str | os.PathLike[str], limit_mb: float = DEFAULT_LIMIT_MB) -> None:
     """Raise the UserError `read_file_bytes` would, without reading the file."""
     _open_checked(path, limit_mb, read=False)
 
 
-def read_file_bytes(path, limit_mb: float = DEFAULT_LIMIT_MB) -> bytes:
+def read_file_bytes(path: str | os.PathLike[str], limit_mb: float = DEFAULT_LIMIT_MB) -> bytes:
     """The bytes of a regular file of at most `limit_mb` MB; otherwise a UserError naming why."""
     return _open_checked(path, limit_mb, read=True)
 
 
-def _open_checked(path, limit_mb: float, *, read: bool) -> bytes:
+def _open_checked(path: str | os.PathLike[str], limit_mb: float, *, read: bool) -> bytes:
     shown = _shown(path)
     limit = int(limit_mb * 2**20)
     try:
@@ -72,7 +72,7 @@ def _open_checked(path, limit_mb: float, *, read: bool) -> bytes:
     return data
 
 
-def read_text_file(path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
+def read_text_file(path: str | os.PathLike[str], limit_mb: float = DEFAULT_LIMIT_MB) -> str:
     """The UTF-8 text (a BOM allowed) of a regular file of at most `limit_mb` MB; a binary or
     non-UTF-8 file is a UserError."""
     data = read_file_bytes(path, limit_mb)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from core.errors import UserError
 from repl.arguments import Args, Option, describe, parse

@@ -12,10 +12,16 @@ import atexit
 import threading
 import time
 import weakref
+from typing import TYPE_CHECKING
 
 from core.errors import UserError
 from core.events import EmbeddingProgress, Warning
 from core.memory.snapshot import connect
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from core.memory.local import LocalStore
 
 BATCH = 256
 _RUNNING: weakref.WeakSet[Backlog] = weakref.WeakSet()
@@ -30,7 +36,7 @@ def _stop_all() -> None:
 
 
 class Backlog:
-    def __init__(self, local) -> None:
+    def __init__(self, local: LocalStore) -> None:
         self.local = local              # the core.memory.local.LocalStore whose rows are drained
         self.error = ""                 # the last failure, shown until a batch goes through again
         self._wake = threading.Event()
@@ -83,7 +89,7 @@ class Backlog:
         finally:
             db.close()
 
-    def step(self, db, limit: int = BATCH) -> int:
+    def step(self, db: sqlite3.Connection, limit: int = BATCH) -> int:
         """Write one batch of pending rows to Chroma; returns how many rows it took (0: none left)."""
         with self._busy:
             rows = db.execute("SELECT rowid, kind, id, op FROM pending ORDER BY rowid LIMIT ?", (limit,)).fetchall()
@@ -110,7 +116,7 @@ class Backlog:
         self._report(db)
         return len(rows)
 
-    def _report(self, db, force: bool = False) -> None:
+    def _report(self, db: sqlite3.Connection, force: bool = False) -> None:
         if self.error and self.error != self._warned:    # once per failure, as one line
             self._warned = self.error
             self.local.emit(Warning(self.error))

@@ -17,6 +17,10 @@ from core.files import DEFAULT_LIMIT_MB
 from core.memory.store import ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+    from threading import Event
+
     from core.memory.local import LocalStore
 
 
@@ -39,7 +43,7 @@ def require_store(store: ChromaStore | LocalStore | None) -> ChromaStore | Local
     return store
 
 
-def load(store: ChromaStore | LocalStore | None, path: Path, *, progress=None,
+def load(store: ChromaStore | LocalStore | None, path: Path, *, progress: Callable[[int, int], object] | None = None,
          limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> tuple[DocumentInfo, int]:
     """Store a document's chunks; returns its info and how many chunks it had before (0 if new),
     and emits DocumentsChanged once they are stored. Only a regular file of at most `limit_mb` MB
@@ -63,7 +67,7 @@ def load(store: ChromaStore | LocalStore | None, path: Path, *, progress=None,
     return DocumentInfo(doc.id, doc.name, doc.path, len(doc.chunks), doc.chars, now), len(before)
 
 
-def _unit(store):
+def _unit(store: ChromaStore | LocalStore) -> AbstractContextManager[object]:
     from contextlib import nullcontext
 
     return store.unit() if hasattr(store, "unit") else nullcontext()
@@ -96,7 +100,8 @@ KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts
 
 
 def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
-           k: int = 5, wait: float | None = 2.0, cancel=None, progress=None) -> list[Hit]:
+           k: int = 5, wait: float | None = 2.0, cancel: Event | None = None,
+           progress: Callable[[int, int], object] | None = None) -> list[Hit]:
     """Hits by meaning. An embedded workspace first waits up to `wait` seconds (None: until
     done, or `cancel` is set) for its background writer to embed what is pending."""
     if not text.strip():

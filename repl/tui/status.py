@@ -8,7 +8,6 @@ client is imported for it.
 
 from __future__ import annotations
 
-
 from rich.text import Text
 from textual.widgets import Static
 

@@ -96,6 +96,6 @@ def _grow(parent, node, items: dict) -> None:
 
 
 def _label(node, items: dict) -> str:
-    from repl.render import proof_label   # one wording for proof trees in every front-end
+    from repl.render import proof_label  # one wording for proof trees in every front-end
 
     return proof_label(node, items)

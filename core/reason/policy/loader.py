@@ -7,32 +7,37 @@ knows it, the line and column. Nothing here is evaluated or imported by name.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NoReturn
+
 from core.errors import UserError
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_DEPTH = 20          # nesting levels a policies.yaml may have
 MAX_INT_DIGITS = 100
 
 
-def _loader():
+def _loader() -> type[yaml.SafeLoader]:
     """A YAML loader for JSON's types only: strings, numbers, true/false/null, lists, mappings."""
     import yaml
 
     class Loader(yaml.SafeLoader):
         pass
 
-    def refuse(loader, node):
+    def refuse(loader: yaml.SafeLoader, node: yaml.Node) -> NoReturn:
         raise yaml.constructor.ConstructorError(None, None, f"the tag {node.tag} is not allowed here "
                                                 "(use plain text, numbers, true/false, lists and mappings)",
                                                 node.start_mark)
 
-    def integer(loader, node):
+    def integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
         digits = sum(ch.isdigit() for ch in str(node.value))
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(None, None, f"a number of {digits} digits is too long",
                                                     node.start_mark)
         return yaml.SafeLoader.construct_yaml_int(loader, node)
 
-    def real(loader, node):
+    def real(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
         try:
             return yaml.SafeLoader.construct_yaml_float(loader, node)
         except (ValueError, IndexError):

@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.logic.engine import Engine, Violation
 from core.logic.terms import Atom, Naf, Query, Rule, is_anonymous
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from threading import Event
+
+    from core.memory.working import Item, WorkingMemory
 
 MINIMISE_ITEMS = 120        # a longer support is reported as found, not shrunk
 MINIMISE_SECONDS = 0.5      # deletion-based shrinking is anytime: stop here with a valid core
@@ -33,7 +39,7 @@ class HornVerdict:
     uses_naf: bool = False                       # the clash depends on something not being derivable
 
 
-def beyond_horn(clause) -> bool:
+def beyond_horn(clause: Atom | Rule) -> bool:
     """Whether a clause's classical reading (`~p` as not-p) says more than the engine derives:
     a strongly negated atom in a body is a positive literal of the clause, so it licenses
     reasoning by cases and by contraposition, which forward chaining does not do. A body
@@ -66,11 +72,11 @@ def holds_in_model(engine: Engine, clause: Rule) -> bool:
     return not engine.solve(Query(tuple(goal)))
 
 
-def uses_naf(clause) -> bool:
+def uses_naf(clause: Atom | Rule) -> bool:
     return isinstance(clause, Rule) and any(isinstance(lit, Naf) for lit in clause.body)
 
 
-def check_horn(memory, items, *, cancel=None, minimise: bool = True) -> HornVerdict:
+def check_horn(memory: WorkingMemory, items: list[Item], *, cancel: Event | None = None, minimise: bool = True) -> HornVerdict:
     """Compute the memory's full model (no step limit) and report its first, smallest clash."""
     engine = memory.engine
     if not engine.fresh_for(None):
@@ -106,7 +112,7 @@ def _describe(v: Violation) -> str:
 class _FactIds:
     """The item id of an asserted fact: its canonical id, else looked up by clause."""
 
-    def __init__(self, memory) -> None:
+    def __init__(self, memory: WorkingMemory) -> None:
         self.memory = memory
         self.by_clause: dict[Atom | Rule, str] | None = None
 
@@ -122,7 +128,7 @@ class _FactIds:
         return self.by_clause.get(atom)
 
 
-def support(engine: Engine, violation: Violation, fact_id) -> tuple[set[str], bool]:
+def support(engine: Engine, violation: Violation, fact_id: Callable[[Atom], str | None]) -> tuple[set[str], bool]:
     """The stored items a violation was derived from, following each fact's first derivation;
     and whether a derivation used `not`."""
     ids: set[str] = {violation.constraint_id} if violation.constraint_id else set()
@@ -149,7 +155,7 @@ def support(engine: Engine, violation: Violation, fact_id) -> tuple[set[str], bo
     return ids, naf
 
 
-def clashes(items, *, cancel=None) -> bool:
+def clashes(items: list[Item], *, cancel: Event | None = None) -> bool:
     """Whether these items alone have a clash (a fresh engine: the memory's stays as it is)."""
     engine = Engine()
     engine.cancel = cancel
@@ -158,7 +164,7 @@ def clashes(items, *, cancel=None) -> bool:
     return bool(engine.infer().violations)
 
 
-def shrink(items: list[Any], *, cancel=None, seconds: float = MINIMISE_SECONDS) -> tuple[list[Any], bool]:
+def shrink(items: list[Any], *, cancel: Event | None = None, seconds: float = MINIMISE_SECONDS) -> tuple[list[Any], bool]:
     """Deletion-based minimisation: drop each item whose absence keeps a clash. Returns the
     core and whether the pass completed (then no single item can go; without `not` in the
     core that makes it minimal, as consistency is then monotone). A support that does not
@@ -178,7 +184,7 @@ def shrink(items: list[Any], *, cancel=None, seconds: float = MINIMISE_SECONDS) 
     return core, True
 
 
-def relevant_part(items, seeds) -> list[Any]:
+def relevant_part(items: list[Item], seeds: Iterable[Item]) -> list[Item]:
     """The items that share a predicate, directly or through rules, with the seed items (`p`
     and `~p` count as one predicate). A minimal classical clash lies within one such part."""
     parent: dict[str, str] = {}
@@ -189,7 +195,7 @@ def relevant_part(items, seeds) -> list[Any]:
             k = parent[k]
         return k
 
-    def keys(clause) -> list[str]:
+    def keys(clause: Atom | Rule) -> list[str]:
         from core.logic.terms import clause_atoms
 
         return [f"{a.pred}/{len(a.args)}" for a in clause_atoms(clause)]

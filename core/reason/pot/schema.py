@@ -97,7 +97,7 @@ class Rule(_Strict):
     constraint: str | None = None
     description: str = ""
 
-    def model_post_init(self, _ctx) -> None:
+    def model_post_init(self, _ctx: Any) -> None:
         if (self.implies is None) == (self.constraint is None):
             raise ValueError("a rule has either `implies` or `constraint`")
 
@@ -110,7 +110,7 @@ class Verification(_Strict):
     constraint: str | None = None
     description: str = ""
 
-    def model_post_init(self, _ctx) -> None:
+    def model_post_init(self, _ctx: Any) -> None:
         if (self.implies is None) == (self.constraint is None):
             raise ValueError("a verification has either `constraint` or `implies`")
         if self.forall and self.exists:
@@ -192,10 +192,11 @@ MODEL_LIST_LIMIT = 64     # lists a model may write; servers turn maxItems into 
 def program_json_schema(limit: int = MODEL_LIST_LIMIT) -> dict[str, Any]:
     """The JSON schema handed to the model as structured-output `format`: every list at most
     `limit` items (the file format allows more; a model-written program never needs them)."""
-    return bounded_schema(Program.model_json_schema(by_alias=False), limit)
+    bounded: dict[str, Any] = bounded_schema(Program.model_json_schema(by_alias=False), limit)
+    return bounded
 
 
-def bounded_schema(schema, limit: int = MODEL_LIST_LIMIT):
+def bounded_schema(schema: Any, limit: int = MODEL_LIST_LIMIT) -> Any:
     """A copy of a JSON schema with every list's maxItems at most `limit`."""
     if isinstance(schema, dict):
         out = {k: bounded_schema(v, limit) for k, v in schema.items()}

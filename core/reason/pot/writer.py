@@ -20,6 +20,10 @@ from core.errors import Cancelled, TimedOut, UserError
 from core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from core.llm.facade import LLM
+    from core.memory.working import WorkingMemory
     from core.reason.pot.interpret import ProofReport
     from core.reason.pot.schema import Program
 
@@ -43,11 +47,11 @@ class Written:
     errors: list[str] = field(default_factory=list)
 
 
-def verdicts(report) -> str:
+def verdicts(report: ProofReport) -> str:
     return ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
 
 
-def write_program(llm, messages: list[dict[str, Any]], *, attempts: int, timeout_ms: int, run_id: str,
+def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, timeout_ms: int, run_id: str,
                   kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
                   cancel: threading.Event | None = None, accept: Callable[..., Any] | None = None,
                   summary: Callable[[Any], str] | None = None, hint: str | None = HINT) -> Written:
@@ -64,7 +68,7 @@ def write_program(llm, messages: list[dict[str, Any]], *, attempts: int, timeout
     checked: dict[str, Any] = {}
     errors: list[str] = []
 
-    def check(program) -> list[str]:
+    def check(program: Program) -> list[str]:
         try:
             report = run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit, built=build(program))
             checked["outcome"] = accept(report) if accept is not None else report
@@ -103,7 +107,7 @@ def _bare(problem: str) -> str:
 
 # -- /prove ---------------------------------------------------------------------------------
 
-def relevant_items(memory, question: str, limit: int = 40) -> list[str]:
+def relevant_items(memory: WorkingMemory, question: str, limit: int = 40) -> list[str]:
     """Memory items that share a word with the question (all of them when memory is small)."""
     items = list(memory.items.values())
     if len(items) > limit:
@@ -112,7 +116,7 @@ def relevant_items(memory, question: str, limit: int = 40) -> list[str]:
     return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
 
 
-def prove_question(question: str, memory, llm, *, attempts: int, timeout_ms: int, run_id: str,
+def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: int, timeout_ms: int, run_id: str,
                    emit: Emit = ignore, cancel: threading.Event | None = None) -> Written:
     """`/prove QUESTION`: the model writes a program for the question, given the memory items
     that bear on it; the first one that checks is proved."""
@@ -123,8 +127,8 @@ def prove_question(question: str, memory, llm, *, attempts: int, timeout_ms: int
                          timeout_ms=timeout_ms, run_id=run_id, emit=emit, cancel=cancel)
 
 
-def prove_file(path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
-               cancel: threading.Event | None = None):
+def prove_file(path: Path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
+               cancel: threading.Event | None = None) -> tuple[Program, ProofReport]:
     """`/prove --file PATH`: (program, report) for a program file."""
     from core.files import read_text_file
     from core.reason.pot.interpret import run

@@ -8,18 +8,24 @@ model or calls a chat model, so all of it runs offline with an offline embedder.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.logic.terms import Atom
+
+if TYPE_CHECKING:
+    from core.memory.embedders import Embedder
+    from core.memory.working import WorkingMemory
 
 ARG_SIMILAR = 0.85      # two argument texts this close (cosine) name the same thing
 
 
-def workspace_embedder(memory):
+def workspace_embedder(memory: WorkingMemory) -> Embedder:
     """The embedder of the memory's workspace; for a memory that lives in the process, the
     built-in hash embedder (what its schema uses for near-duplicate predicates)."""
     store = getattr(memory, "store", None)
     if store is not None and getattr(store, "embedder", None) is not None:
-        return store.embedder
+        embedder: Embedder = store.embedder
+        return embedder
     from core.memory.embedders import HashEmbedder
 
     return HashEmbedder()
@@ -31,7 +37,7 @@ def mean(vectors: list[list[float]]) -> list[float]:
     return [sum(col) / len(vectors) for col in zip(*vectors)]
 
 
-def similarity(embedder, a: list[str], b: list[str]) -> float:
+def similarity(embedder: Embedder, a: list[str], b: list[str]) -> float:
     """Cosine of two texts, each given as its chunks (their vectors are averaged)."""
     from core.memory.embedders import cosine
 
@@ -39,7 +45,7 @@ def similarity(embedder, a: list[str], b: list[str]) -> float:
     return cosine(mean(vectors[:len(a)]), mean(vectors[len(a):]))
 
 
-def nearest(embedder, text: str, choices: list[str]) -> tuple[int, list[float]]:
+def nearest(embedder: Embedder, text: str, choices: list[str]) -> tuple[int, list[float]]:
     """(index of the choice nearest to TEXT, every choice's cosine); ties go to the earlier choice."""
     from core.memory.embedders import cosine
 
@@ -57,11 +63,11 @@ class Merged:
     kept: Atom
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return str(value).replace("_", " ")
 
 
-def merge_facts(facts: list[Atom], embedder, threshold: float = ARG_SIMILAR) -> tuple[list[Atom], int, list[Merged]]:
+def merge_facts(facts: list[Atom], embedder: Embedder, threshold: float = ARG_SIMILAR) -> tuple[list[Atom], int, list[Merged]]:
     """Exact duplicates dropped, then near-duplicates merged: two facts of one predicate whose
     arguments are, position by position, equal or texts at least THRESHOLD alike (numbers only
     when equal). Leader clustering in order, so the first-seen form is kept.
@@ -72,7 +78,7 @@ def merge_facts(facts: list[Atom], embedder, threshold: float = ARG_SIMILAR) -> 
     vectors = dict(zip(words, embedder.embed(words))) if words else {}
     from core.memory.embedders import cosine
 
-    def same(a, b) -> bool:
+    def same(a: Atom, b: Atom) -> bool:
         if a == b:
             return True
         if not (isinstance(a, str) and isinstance(b, str)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, JsonValue
 
@@ -23,6 +24,13 @@ from core.reason.semantic import prompts
 from core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
 from core.reason.semantic.cluster import Merged, merge_facts
 from core.reason.semantic.ops import choose
+
+if TYPE_CHECKING:
+    from threading import Event
+
+    from core.llm.facade import LLM
+    from core.memory.embedders import Embedder
+    from core.memory.working import AddOutcome, WorkingMemory
 
 MAX_PREDICATES = 12
 MAX_ARITY = 4
@@ -83,7 +91,7 @@ class Rejected:
     chunk: int = 0
 
 
-def constant(value) -> str | int | float:
+def constant(value: object) -> str | int | float:
     """A model's argument as a logic constant: numbers as numbers; text trimmed of spaces, end
     punctuation and a leading article, lower-cased; a proper name's words joined by `_`
     ("Ada Lovelace" → ada_lovelace) and a phrase's kept apart ("red barn" → 'red barn').
@@ -179,8 +187,8 @@ def read(entries: list[Fact], specs: list[Spec], chunk: int = 0) -> tuple[list[A
     return facts, rejected
 
 
-def extract(llm, text: str, specs: list[Spec], *, embedder, templates: dict[str, str] | None = None,
-            emit: Emit = ignore, cancel=None, max_chars: int = CHUNK_CHARS) -> Extraction:
+def extract(llm: LLM, text: str, specs: list[Spec], *, embedder: Embedder, templates: dict[str, str] | None = None,
+            emit: Emit = ignore, cancel: Event | None = None, max_chars: int = CHUNK_CHARS) -> Extraction:
     """Facts of SPECS in TEXT, chunk by chunk; merged and de-duplicated. Writes nothing."""
     chunks = split(text, max_chars)
     if not chunks:
@@ -212,6 +220,6 @@ def extract(llm, text: str, specs: list[Spec], *, embedder, templates: dict[str,
     return Extraction(specs, kept, results, exact, merged)
 
 
-def store(memory, extraction: Extraction, *, source: str, merge: str = "ask"):
+def store(memory: WorkingMemory, extraction: Extraction, *, source: str, merge: str = "ask") -> AddOutcome:
     """The extracted facts added to memory in one all-or-nothing batch → AddOutcome."""
     return memory.add([(f, source) for f in extraction.facts], nl="", merge=merge)

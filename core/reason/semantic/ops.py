@@ -26,8 +26,11 @@ from core.reason.semantic.chunks import CHUNK_CHARS, check_cancel, each_chunk, s
 from core.reason.semantic.cluster import nearest, similarity
 
 if TYPE_CHECKING:
+    from threading import Event
+
     from core.llm import Message
     from core.llm.facade import LLM
+    from core.memory.embedders import Embedder
 
 REPAIRS = 1             # repair rounds after a reply that breaks the constraint, before the fallback
 MAX_LABELS = 50
@@ -53,7 +56,7 @@ def choose(llm: LLM, messages: list[Message], schema: type[M], fmt: dict[str, An
     comes back as a Choice without a value (the caller's fallback), any other failure raises."""
     calls = 0
 
-    def count(n: int, _problems) -> None:
+    def count(n: int, _problems: list[str]) -> None:
         nonlocal calls
         calls = max(calls, n)
 
@@ -125,7 +128,7 @@ def check_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def classify(llm, text: str, labels: list[str], *, embedder, emit: Emit = ignore, cancel=None,
+def classify(llm: LLM, text: str, labels: list[str], *, embedder: Embedder, emit: Emit = ignore, cancel: Event | None = None,
              max_chars: int = CHUNK_CHARS) -> Classification:
     """Exactly one of LABELS for TEXT: per chunk the model's choice (an enum), else the label
     nearest by embedding to its answer (or to the chunk); chunks vote, the earliest breaks ties."""
@@ -184,7 +187,7 @@ class Comparison:
         return not self.verdict
 
 
-def compare(llm, a: str, b: str, *, embedder, emit: Emit = ignore, cancel=None,
+def compare(llm: LLM, a: str, b: str, *, embedder: Embedder, emit: Emit = ignore, cancel: Event | None = None,
             max_chars: int = CHUNK_CHARS) -> Comparison:
     """Embedding similarity of A and B (chunk vectors averaged), then the model's verdict from
     VERDICTS with reasons; a judgement that breaks the schema leaves the similarity alone."""
@@ -260,7 +263,8 @@ def permutation_problems(order: list[int], n: int) -> list[str]:
     return problems
 
 
-def rank(llm, items: list[str], criterion: str, *, embedder, emit: Emit = ignore, cancel=None) -> Ranking:
+def rank(llm: LLM, items: list[str], criterion: str, *, embedder: Embedder, emit: Emit = ignore,
+         cancel: Event | None = None) -> Ranking:
     """A full order of ITEMS by CRITERION: the model's listwise order when it is a permutation;
     else pairwise choices (at most PAIRWISE_MAX items), else cosine to the criterion."""
     items = check_items(items)
@@ -296,7 +300,7 @@ def _better(text: str) -> str | None:
     return choice if choice in ("A", "B") else None
 
 
-def _pairwise(llm, items, shown, criterion: str, emit: Emit, cancel) -> Ranking | None:
+def _pairwise(llm: LLM, items: list[str], shown: list[str], criterion: str, emit: Emit, cancel: Event | None) -> Ranking | None:
     """Copeland order from one call per pair (a reply that picks neither is a tie); None when no
     reply picked either."""
     from core.events import Progress

@@ -9,7 +9,10 @@ models and some servers do not honour `format`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.reason.semantic.extract import Spec
 
 VERDICTS = ("equivalent", "similar", "related", "different", "contradictory")
 ARG_CHARS = 80          # the longest argument text an extracted fact may have
@@ -87,7 +90,8 @@ def pair_format() -> dict[str, Any]:
 
 # -- extract -------------------------------------------------------------------------------
 
-def extract_messages(specs, templates: dict[str, str], text: str, n: int = 0, total: int = 1) -> list[dict[str, Any]]:
+def extract_messages(specs: Sequence[Spec], templates: dict[str, str], text: str, n: int = 0,
+                     total: int = 1) -> list[dict[str, Any]]:
     lines = []
     for spec in specs:
         about = templates.get(spec.key)
@@ -104,9 +108,9 @@ def extract_messages(specs, templates: dict[str, str], text: str, n: int = 0, to
                                         "List the facts this text states with these predicates."}]
 
 
-def facts_format(specs) -> dict[str, Any]:
+def facts_format(specs: Sequence[Spec]) -> dict[str, Any]:
     """Per predicate, its name as a constant and exactly its number of string arguments."""
-    def one(spec) -> dict[str, Any]:
+    def one(spec: Spec) -> dict[str, Any]:
         return {"type": "object",
                 "properties": {"predicate": {"type": "string", "enum": [spec.name]},
                                "args": {"type": "array", "items": {"type": "string", "minLength": 1,

@@ -23,9 +23,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from core.memory.embedders import Embedder
 
 # The paper's random trajectory (the printable ASCII characters) and a few steps about nothing a
 # trajectory is likely to be about: their mean similarity to the references is the baseline r_t.
@@ -87,12 +92,12 @@ def gaussian(a: tuple[float, ...], b: tuple[float, ...], sigma: float) -> float:
     return math.exp(-sum((x - y) ** 2 for x, y in zip(a, b)) / (2.0 * sigma * sigma))
 
 
-def cross_similarity(xs, ys, sigma: float) -> float:
+def cross_similarity(xs: Sequence[tuple[float, ...]], ys: Sequence[tuple[float, ...]], sigma: float) -> float:
     """The MMD cross term as a mean: 1/(|xs||ys|) Σ_i Σ_j k(x_i, y_j)."""
     return sum(gaussian(x, y, sigma) for x in xs for y in ys) / (len(xs) * len(ys))
 
 
-def score_trajectory(run: list[str], references: list[list[str]], embedder, *, sigma: float = DEFAULT_SIGMA,
+def score_trajectory(run: list[str], references: list[list[str]], embedder: Embedder, *, sigma: float = DEFAULT_SIGMA,
                      baseline: str = "random") -> TrajectoryScore:
     """Score the run's steps against the reference trajectories (see the module docstring)."""
     if not (isinstance(sigma, (int, float)) and math.isfinite(sigma) and sigma > 0):
@@ -180,7 +185,7 @@ def steps_from_session(events: list[dict[str, Any]], name: str) -> list[str]:
     return texts
 
 
-def _values(value, out: list[str], depth: int) -> None:
+def _values(value: object, out: list[str], depth: int) -> None:
     if depth > 50:
         return
     if isinstance(value, dict):

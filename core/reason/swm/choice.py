@@ -95,7 +95,7 @@ def _choices(values: list[str], limit: int = 20) -> str:
     return ", ".join(values[:limit]) + (f" (and {more} more)" if more > 0 else "")
 
 
-def _argument(value, menu: Menu, where: str):
+def _argument(value: object, menu: Menu, where: str) -> Var | Const:
     text = str(value).strip()
     if text in menu.variables:
         return Var(text)
@@ -129,7 +129,7 @@ def _predicate(entry: dict[str, Any], arity: int, menu: Menu, where: str, senten
     return proposed
 
 
-def _atom(entry, menu: Menu, where: str, sentence: str) -> Atom:
+def _atom(entry: object, menu: Menu, where: str, sentence: str) -> Atom:
     if not isinstance(entry, dict):
         raise Invalid(f"{where}: expected an object with predicate, args and negated")
     args = entry.get("args")
@@ -148,7 +148,7 @@ def _has_var(atom: Atom) -> bool:
     return any(isinstance(a, Var) for a in atom.args)
 
 
-def statements(data, menu: Menu, sentence: str) -> list[tuple[str, Atom | Rule]]:
+def statements(data: object, menu: Menu, sentence: str) -> list[tuple[str, Atom | Rule]]:
     """(kind, clause) pairs from a reply shaped by `statement_schema`. Raises Invalid."""
     if not isinstance(data, dict):
         raise Invalid("expected a JSON object with a \"statements\" list")
@@ -196,7 +196,7 @@ class ChosenGoal:
     atom: Atom
 
 
-def goal(data, menu: Menu, question: str) -> ChosenGoal:
+def goal(data: object, menu: Menu, question: str) -> ChosenGoal:
     """A goal from a reply shaped by `goal_schema`. Raises Invalid."""
     if not isinstance(data, dict):
         raise Invalid("expected a JSON object with kind, predicate, args and negated")

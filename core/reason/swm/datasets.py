@@ -9,10 +9,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
 from core.reason.swm.english import split_sentences
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
 
@@ -49,13 +52,13 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def _need(record: dict[str, Any], key: str, path: Path, index: int):
+def _need(record: dict[str, Any], key: str, path: Path, index: int) -> Any:
     if key not in record:
         raise UserError(f"{path} item {index}: missing field {key!r}")
     return record[key]
 
 
-def _edge_sentence(edge) -> str:
+def _edge_sentence(edge: Sequence[str]) -> str:
     """A CLUTRR chain edge [A, rel, B] reads "B is the rel of A." (B is A's rel)."""
     a, rel, b = edge
     return f"{b} is the {rel} of {a}."
@@ -115,14 +118,14 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s_-]+", "", text.lower())
 
 
-def _truth_word(value) -> str | None:
+def _truth_word(value: object) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     m = re.search(r"\b(true|false|unknown)\b", str(value).lower())
     return m.group(1) if m else None
 
 
-def _item_set(value) -> frozenset[str]:
+def _item_set(value: object) -> frozenset[str]:
     parts = value if isinstance(value, list) else re.split(r",|\band\b", str(value))
     items = set()
     for part in parts:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
 from core.llm import LLMError
@@ -17,6 +17,13 @@ from core.memory.working import WorkingMemory
 from core.reason.swm import datasets
 from core.reason.swm.english import split_sentences
 from core.reason.swm.reasoner import SWM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from core.llm.facade import LLM
+    from core.reason.swm.datasets import Problem
 
 DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
 
@@ -54,7 +61,7 @@ class Score:
                 "failures": dict(self.failures)}
 
 
-def _counts(llm) -> tuple[int, int, int]:
+def _counts(llm: LLM | None) -> tuple[int, int, int]:
     if llm is None:
         return 0, 0, 0
     s = llm.stats()
@@ -67,7 +74,7 @@ _BASELINE_HINTS = {"proofwriter": "End with: Answer: True, False or Unknown.",
                    "lsat-ar": "End with: Answer: the letter of the right option."}
 
 
-def baseline_answer(problem, llm) -> str:
+def baseline_answer(problem: Problem, llm: LLM) -> str:
     """The model alone on the same item: one chain-of-thought call, its final answer line."""
     from core.reason.swm import prompts
 
@@ -84,7 +91,8 @@ def baseline_answer(problem, llm) -> str:
     return prompts.final_answer(reply.text)
 
 
-def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, counts: dict[str, Any] | None = None) -> str:
+def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", gold_facts: bool = True,
+           counts: dict[str, Any] | None = None) -> str:
     """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
     if problem.dataset == "lsat-ar":
         if llm is None:
@@ -115,11 +123,14 @@ def answer(problem, *, llm=None, mode: str = "hybrid", gold_facts: bool = True, 
     return out.answer
 
 
-def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: bool = True,
-             limit: int | None = None, progress=None, baseline: bool = False, fallback: bool = False) -> Score:
+def evaluate(root: str | Path, dataset: str, *, llm: LLM | None = None, mode: str = "hybrid", gold_facts: bool = True,
+             limit: int | None = None, progress: Callable[[int, int], object] | None = None, baseline: bool = False,
+             fallback: bool = False) -> Score:
     """Score one dataset: sym (tell + ask), or with `baseline` the model alone. With `fallback`
     (and a model), an item sym leaves undecided — no answer derived — is answered as the model
     alone would (as `/ask` falls back to an unverified answer); the score counts those apart."""
+    if baseline and llm is None:   # was an AttributeError on the first item
+        raise UserError("the model-alone baseline needs a model")
     problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
     score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
     calls0, cached0, tokens0 = _counts(llm)
@@ -129,6 +140,7 @@ def evaluate(root, dataset: str, *, llm=None, mode: str = "hybrid", gold_facts: 
         score.n += 1
         try:
             if baseline:
+                assert llm is not None   # checked above
                 text = baseline_answer(problem, llm)
             else:
                 text = answer(problem, llm=llm, mode=mode, gold_facts=gold_facts, counts=counts)

@@ -13,7 +13,7 @@ from core.reason.swm import english
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from core.logic.terms import Const, Query
+    from core.logic.terms import Query
     from core.memory.working import WorkingMemory
 
 
@@ -31,7 +31,7 @@ def name_predicates(memory: WorkingMemory, clauses: Iterable[Atom | Rule | Query
         memory.set_templates(templates)     # stored with the schema, in one transaction
 
 
-def written(memory: WorkingMemory, consts: Iterable[Const]) -> dict[str, Any]:
+def written(memory: WorkingMemory, consts: Iterable[object]) -> dict[str, Any]:
     """How the user wrote each thing, from a sentence that mentions it: "the mouse", "Rex" (one
     pass over memory, stopping once every thing is found; things no sentence names are left out)."""
     wanted = {c: re.compile(r"\b(the\s+)?(" + re.escape(str(c).replace("_", " ")) + r")\b", re.I)

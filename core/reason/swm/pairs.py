@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.logic.terms import Atom
 from core.reason.swm.candidates import names
 from core.reason.swm.choice import Invalid
+
+if TYPE_CHECKING:
+    from core.llm import Message
+    from core.llm.facade import LLM
+    from core.reason.swm.extraction import Tally
 
 NONE = "none"
 MAX_QUESTIONS = 40          # ordered pairs in one call (a bigger story takes several calls)
@@ -105,7 +110,7 @@ def questions(sentences: list[str], *, neighbours: bool = True) -> list[Question
     out: list[Question] = []
     seen: set[tuple[str, str]] = set()
 
-    def ask(a, b, at: int, context: str) -> None:
+    def ask(a: tuple[str, str], b: tuple[str, str], at: int, context: str) -> None:
         if a[0] != b[0] and (a[0], b[0]) not in seen:
             seen.add((a[0], b[0]))
             out.append(Question(a[0], b[0], (a[1], b[1]), at, context))
@@ -135,7 +140,7 @@ def _norm(text: object) -> str:
     return " ".join(re.sub(r"[^a-z' \-]", " ", str(text).lower()).split())
 
 
-def _phrase(value, menu: list[Relation]) -> Relation | None | str:
+def _phrase(value: object, menu: list[Relation]) -> Relation | None | str:
     """The relation a reply value names: an exact phrase, or the one phrase whose relation word
     it is ("mother" → "is the mother of"); None for "none"; the value itself when it names none."""
     text = _norm(value)
@@ -150,7 +155,7 @@ def _phrase(value, menu: list[Relation]) -> Relation | None | str:
     return hits[0] if len(hits) == 1 else str(value)
 
 
-def _values(data, keys: list[str]) -> dict[int, object]:
+def _values(data: object, keys: list[str]) -> dict[int, object]:
     """Question index → the reply's value, found by the question's key, its words or its number."""
     if not isinstance(data, dict):
         raise Invalid("answer with one JSON object: each question as the key, your choice as the value")
@@ -292,7 +297,7 @@ def _relation_for(word: str, menu: list[Relation]) -> Relation | None:
     return next((r for r in menu if r.word == word), None)
 
 
-def two_steps(llm, sentences: list[str], menu: list[Relation], *, tally, purpose: str = "tell") -> Chosen:
+def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
     """Step 1: for each candidate, which way round the story states it (or neither). Step 2: for
     each statement chosen, the word for the other direction ("so Zell is Tarn's ___"). Facts are
     kept when their word is one of the memory's relations."""
@@ -332,7 +337,8 @@ def two_steps(llm, sentences: list[str], menu: list[Relation], *, tally, purpose
     return out
 
 
-def _ask(llm, messages, keys: list[str], shapes: list[dict[str, Any]], tally, purpose: str, out: Chosen) -> dict[int, object]:
+def _ask(llm: LLM, messages: list[Message], keys: list[str], shapes: list[dict[str, Any]],
+         tally: Tally, purpose: str, out: Chosen) -> dict[int, object]:
     """One call for all `keys` (a field each, shaped by `shapes`); an unusable reply is asked once more."""
     from core.reason.swm.extraction import parse_reply
 
@@ -354,7 +360,7 @@ def _ask(llm, messages, keys: list[str], shapes: list[dict[str, Any]], tally, pu
     return {}
 
 
-def choose(llm, sentences: list[str], menu: list[Relation], *, tally, purpose: str = "tell") -> Chosen:
+def choose(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
     """Every question answered by the model, MAX_QUESTIONS a call; a reply that leaves some
     unanswered or off the list gets one repair call for those alone. Relation nouns go by
     `two_steps`; other phrases ("likes", "is afraid of") one blank per ordered pair."""

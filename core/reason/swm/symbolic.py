@@ -8,7 +8,7 @@ to a fact set → the box's contents. A sentence the fast path does not know rai
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import UserError
 from core.logic.engine import Engine
@@ -16,6 +16,11 @@ from core.logic.parser import parse_atom, parse_program, parse_query
 from core.logic.terms import Atom, Var
 from core.reason.swm.datasets import Problem
 from core.reason.swm.english import Translation, Update, question_goal, relation_answer, translate
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.reason.swm.english.questions import Goal
 
 
 class Untranslated(UserError):
@@ -54,7 +59,7 @@ def apply_update(engine: Engine, update: Update) -> None:
     engine.add_facts(fresh)
 
 
-def support(engine: Engine):
+def support(engine: Engine) -> Callable[[Atom], int]:
     """rank(atom) = how many distinct given facts the atom's first derivation rests on."""
     memo: dict[Atom, frozenset[Any]] = {}
 
@@ -81,7 +86,7 @@ def tell(engine: Engine, sentences: list[str]) -> None:
             engine.add_program(_clauses([tr]))
 
 
-def _goal(question: str):
+def _goal(question: str) -> Goal:
     goal = question_goal(question)
     if goal is None:
         raise Untranslated(question)

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.logic.terms import Atom, Var, format_const
 from core.reason.swm.english import lexicon, parse, state
 from core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
 from core.reason.swm.english.sentences import split_sentences
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from lark import Tree
+
+    from core.reason.swm.english.lexicon import Word
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,7 @@ class Goal:
     args: tuple[Any, ...]
     question: str
 
-    def render(self, value, namer=None) -> str:
+    def render(self, value: object, namer: Callable[[object], str | None] | None = None) -> str:
         """The answer in words; `namer(constant)` may say how the user wrote a thing."""
         if self.kind == "truth":
             word = str(value).lower()
@@ -36,7 +43,7 @@ class Goal:
         return _render_values(self.question, value, namer)
 
 
-def show_name(const) -> str:
+def show_name(const: object) -> str:
     """A constant as the user would write it: `box_0` → "Box 0", 'bald eagle' → "the bald
     eagle", a kind (`mice`) as it is."""
     text = str(const)
@@ -47,7 +54,7 @@ def show_name(const) -> str:
     return " ".join(w.capitalize() for w in text.split("_"))
 
 
-def _render_values(question: str, value, namer=None) -> str:
+def _render_values(question: str, value: object, namer: Callable[[object], str | None] | None = None) -> str:
     rows = value if isinstance(value, (list, tuple)) else [value]
     consts: list[Any] = []
     for row in rows:
@@ -86,7 +93,7 @@ def _last_question(text: str) -> str:
     return sentences[last]
 
 
-def _constant(words: str):
+def _constant(words: str) -> str | None:
     ws = words.split()
     return state._np(ws) if ws else None
 
@@ -140,7 +147,7 @@ def question_goal(text: str) -> Goal | None:
     return Goal(kind, query, (), question)
 
 
-def _goal(words, tree) -> tuple[str, str] | None:
+def _goal(words: list[Word], tree: Tree[Any]) -> tuple[str, str] | None:
     (node,) = _kids(tree)
     kind = node.data
     meaning = Meaning(words, Scope(rule=False))
@@ -207,7 +214,7 @@ def _values(atoms: list[Atom]) -> tuple[str, str]:
     return "values", ", ".join(map(str, atoms))
 
 
-def relation_answer(facts, goal: Goal, rank=None) -> str | None:
+def relation_answer(facts: Iterable[object], goal: Goal, rank: Callable[[Atom], int] | None = None) -> str | None:
     """The answer sentence for a relation goal: an `R_of(X, Y)` among `facts` (atoms) whose
     arguments are the goal's; None when none holds. When several hold, the one with the
     highest `rank(atom)` wins (e.g. how many given facts its proof rests on: the relation
