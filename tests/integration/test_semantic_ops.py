@@ -126,6 +126,27 @@ def test_extract_from_a_file(llm_sym, tmp_path):
     assert "# Notes" not in llm_sym.server.chats[0].last_user
 
 
+def test_extract_and_classify_from_a_loaded_document_in_a_workspace(ollama_server, sym_home, tmp_path):
+    from repl.dispatcher import MemoryOptions, open_shell
+
+    doc = tmp_path / "farm.txt"
+    doc.write_text("Mira feeds the goats every morning.\n")
+    ollama_server.reply(facts(("feeds", "Mira", "the goats")), when=lambda r: "feeds/2" in str(r.body))
+    ollama_server.reply(json={"label": "farming"}, when=lambda r: "farming" in str(r.body))
+    shell = open_shell(MemoryOptions("semantic-docs"), record=False)
+    shell.ctx.settings.ollama_host = ollama_server.url
+    try:
+        assert shell.execute(f"/load {doc}")[1].ok
+        r = shell.execute("/extract --from farm.txt --into feeds/2")[1]
+        assert r.ok, r
+        assert "feeds(mira, goats)." in texts(shell.memory)
+        assert "Mira feeds the goats" in ollama_server.chats[0].last_user       # the document's text, not its name
+        r = shell.execute("/classify --from farm.txt --labels farming,finance")[1]
+        assert r.ok and r.to_dict()["label"] == "farming", r
+    finally:
+        shell.close()
+
+
 # -- /classify -----------------------------------------------------------------------------
 
 def test_classify_offers_the_labels_as_an_enum(llm_sym):
