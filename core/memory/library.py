@@ -99,6 +99,16 @@ KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts
               "doc": "docs", "documents": "docs"}
 
 
+# What reasoning reads (grounding, the truth refiner) must not depend on how far the background
+# writer has got — a replay must build the same prompts — so it waits for it, within reason.
+SETTLED_WAIT = 60.0
+
+
+def settled_search(store: ChromaStore | LocalStore | None, text: str, kinds: tuple[str, ...], k: int) -> list[Hit]:
+    """`search` after the background writer has embedded what is pending (up to SETTLED_WAIT s)."""
+    return search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT)
+
+
 def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
            k: int = 5, wait: float | None = 2.0, cancel: Event | None = None,
            progress: Callable[[int, int], object] | None = None) -> list[Hit]:

@@ -96,7 +96,9 @@ def memory_search(memory: WorkingMemory, *, embedder: Embedder | None = None) ->
     store = getattr(memory, "store", None)
     if store is not None:
         def via_store(text: str, k: int) -> list[tuple[str, float]]:
-            hits = store.search(text, ("facts", "rules", "docs"), k)
+            from core.memory.library import settled_search
+
+            hits = settled_search(store, text, ("facts", "rules", "docs"), k)
             return [(h.meta.get("nl") or h.text, h.score) for h in hits]
         return via_store
 

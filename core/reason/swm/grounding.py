@@ -19,11 +19,9 @@ def relevant_items(memory: WorkingMemory, text: str, k: int = 8) -> list[Item]:
     """Memory items most related to a text: Chroma search when stored, word overlap otherwise."""
     if memory.store is not None:
         try:
-            from core.memory.library import search
+            from core.memory.library import settled_search
 
-            # what reasoning reads must not depend on how far the background writer has got
-            # (a replay must build the same prompt): wait for it, within reason
-            hits = search(memory.store, text, kinds=("facts", "rules"), k=k, wait=60.0)
+            hits = settled_search(memory.store, text, ("facts", "rules"), k)
             found = [memory.items[h.id] for h in hits if h.id in memory.items]
             if found:
                 return found
