@@ -359,12 +359,7 @@ class Runner:
                             if all(t[a] == t[b] for a, b in equal):
                                 append(row + get_new(t))
             return out
-        source: Stored
-        if step.delta:
-            assert delta is not None   # a plan that joins a delta runs with one
-            source = delta.get(step.key, {})
-        else:
-            source = self.relations.get(step.key, {})
+        source = scanned(self.relations, step, delta)
         get_new = _tuple_getter(new)
         consts, row_eq, equal = step.consts, step.row_eq, step.equal
         if rows == [()] and not (consts or row_eq or equal) and new == tuple(range(len(new))):
@@ -389,13 +384,15 @@ def fan_out(runner: Runner, step: Join, delta: dict[str, Relation] | None) -> in
     if step.key_of_row is not None:
         idx = runner.index(step.key, step.positions)
         return len(runner.relations.get(step.key, ())) // max(1, len(idx)) + 1
-    source: Stored
+    return len(scanned(runner.relations, step, delta)) + 1
+
+
+def scanned(relations: Mapping[str, Stored], step: Join, delta: dict[str, Relation] | None) -> Stored:
+    """The facts a step without an index scans: its relation, or this round's delta of it."""
     if step.delta:
         assert delta is not None   # a plan that joins a delta runs with one
-        source = delta.get(step.key, {})
-    else:
-        source = runner.relations.get(step.key, {})
-    return len(source) + 1
+        return delta.get(step.key, {})
+    return relations.get(step.key, {})
 
 
 def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
