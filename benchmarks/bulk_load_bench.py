@@ -80,7 +80,7 @@ def main() -> int:
               f"{'ok' if load <= GOAL else 'MISSED'}")
         if args.embed:
             os.environ["SYM_HOME"] = str(home / "home0")
-            from repl.dispatcher import MemoryOptions, open_shell
+            from sym.repl.dispatcher import MemoryOptions, open_shell
 
             start = time.perf_counter()
             shell = open_shell(MemoryOptions("default"), record=False)

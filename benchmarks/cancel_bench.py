@@ -57,8 +57,8 @@ def big_text(path: Path, paragraphs: int = 60_000) -> Path:
 
 class Bench:
     def __init__(self, home: Path):
-        from core.events import Progress
-        from repl.dispatcher import MemoryOptions, open_shell
+        from sym.core.events import Progress
+        from sym.repl.dispatcher import MemoryOptions, open_shell
 
         self.last_progress = ""
         self._progress = Progress
@@ -71,7 +71,7 @@ class Bench:
         self.home = home
 
     def counts(self) -> tuple:
-        from core.memory import library
+        from sym.core.memory import library
 
         store = self.shell.memory.store
         return (tuple(self.shell.memory.counts().values()), store.count("facts"), store.count("docs"),

@@ -66,8 +66,8 @@ def family(n_items: int) -> str:
 
 
 def build(text: str):
-    from core.logic.parser import parse_program
-    from repl.dispatcher import Shell
+    from sym.core.logic.parser import parse_program
+    from sym.repl.dispatcher import Shell
 
     shell = Shell(plugins=False)
     clauses = [(loc.clause, "bench") for loc in parse_program(text)]
@@ -90,7 +90,7 @@ def check(shell) -> tuple[float, dict]:
 
 
 def infer_anchor(shell) -> float:
-    from core.logic.engine import Engine
+    from sym.core.logic.engine import Engine
 
     engine = Engine()
     items = [it for it in shell.memory.items.values() if not it.soft]
@@ -131,8 +131,8 @@ def main() -> None:
                   f"core={len(out['core'])} minimal={out.get('minimal')} z3_items={out['z3_items']}"
                   + (f"  goal <= {goal:g} s{verdict}" if verdict else ""))
         if args.before and n <= 10_000:
-            from core.errors import TimedOut
-            from core.reason.pot.check_memory import check_classical
+            from sym.core.errors import TimedOut
+            from sym.core.reason.pot.check_memory import check_classical
 
             shell = build(base)
             items = [it for it in shell.memory.items.values() if not it.soft]

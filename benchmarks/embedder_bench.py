@@ -83,7 +83,7 @@ def install_mb(distribution: str | None) -> str:
 
 
 def main() -> None:
-    from core.memory.embedders import STATIC_PACKAGE, make_embedder
+    from sym.core.memory.embedders import STATIC_PACKAGE, make_embedder
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", action="append", help="an embedder spec (repeatable); default: static, hash")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.reason.swm.english import question_goal, split_sentences, translate  # noqa: E402
+from sym.core.reason.swm.english import question_goal, split_sentences, translate  # noqa: E402
 from tests.english_gen import text  # noqa: E402
 
 WALL = [0.0]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.errors import UserError  # noqa: E402
+from sym.core.errors import UserError  # noqa: E402
 
 LOGIC_SEEDS = [
     "father_of(joshua, don).", "'bald eagle'(x).", "sister_of(C, A) :- father_of(B, A), daughter_of(C, B).",
@@ -74,7 +74,7 @@ ENGLISH_ALPHABET = list("abcdefghijklmnopqrstuvwxyzABC ,.'-") + ["is ", "the ", 
 
 
 def _session_seeds() -> list[str]:
-    from sessions.log import SessionLog
+    from sym.sessions.log import SessionLog
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "s.jsonl"
@@ -121,12 +121,12 @@ def noise(alphabet: list[str], rng: random.Random) -> str:
 
 def _targets(scratch: Path) -> dict[str, tuple[Callable[[str], object], list[str], list[str], tuple]]:
     """name -> (function of one input, seeds, alphabet, the exceptions that are its documented answers)."""
-    from core.llm.jsonout import BadJSON, extract_json
-    from core.logic.parser import parse_program
-    from core.reason.math import parse_math
-    from core.reason.policy.rules import parse_policies
-    from core.reason.pot.expr import parse_expr
-    from sessions.log import read_session
+    from sym.core.llm.jsonout import BadJSON, extract_json
+    from sym.core.logic.parser import parse_program
+    from sym.core.reason.math import parse_math
+    from sym.core.reason.policy.rules import parse_policies
+    from sym.core.reason.pot.expr import parse_expr
+    from sym.sessions.log import read_session
 
     session_file = scratch / "fuzz.jsonl"
 
@@ -144,7 +144,7 @@ def _targets(scratch: Path) -> dict[str, tuple[Callable[[str], object], list[str
         "policies": (parse_policies, POLICY_SEEDS, POLICY_ALPHABET, user),
     }
     try:
-        from core.reason.swm.english import translate
+        from sym.core.reason.swm.english import translate
 
         targets["english"] = (translate, ENGLISH_SEEDS, ENGLISH_ALPHABET, user)
     except ImportError:

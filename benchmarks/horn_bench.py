@@ -14,7 +14,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.logic.horn import minimal_model  # noqa: E402
+from sym.core.logic.horn import minimal_model  # noqa: E402
 
 LINEAR_RATIO = 12.0  # allowed time ratio for 10x the clauses
 

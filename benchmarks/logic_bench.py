@@ -52,8 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.logic.engine import Engine  # noqa: E402
-from core.logic.parser import parse_program  # noqa: E402
+from sym.core.logic.engine import Engine  # noqa: E402
+from sym.core.logic.parser import parse_program  # noqa: E402
 
 SEED = 0
 

@@ -139,9 +139,9 @@ def worker_sym_add(n: int, profile_path: str | None = None) -> dict:
     start = time.perf_counter()
     import chromadb  # noqa: F401  (imported up front so the add timing holds no import)
 
-    from core.logic.parser import parse_program
-    from core.memory.working import WorkingMemory
-    from core.memory.workspace import open_workspace
+    from sym.core.logic.parser import parse_program
+    from sym.core.memory.working import WorkingMemory
+    from sym.core.memory.workspace import open_workspace
     imports = time.perf_counter() - start
 
     text = "\n".join(fact_lines(n)) + "\n"
@@ -168,9 +168,9 @@ def worker_sym_reopen(profile_path: str | None = None) -> dict:
     t0 = time.perf_counter()
     import chromadb  # noqa: F401
     t1 = time.perf_counter()
-    from core.logic.parser import parse_query
-    from core.memory.working import WorkingMemory
-    from core.memory.workspace import open_workspace
+    from sym.core.logic.parser import parse_query
+    from sym.core.memory.working import WorkingMemory
+    from sym.core.memory.workspace import open_workspace
     t2 = time.perf_counter()
 
     def reopen():
@@ -188,7 +188,7 @@ def worker_sym_reopen(profile_path: str | None = None) -> dict:
            "memory_open": rebuild_s, "first_ask": ask_s, "reopen": open_s + rebuild_s + ask_s,
            "items": len(memory.items), "answers": len(answer.bindings)}
     if not profile_path:
-        from core.memory import library
+        from sym.core.memory import library
 
         texts = query_texts(max(50, len(memory.items) // 3))
         out["search"] = _latencies(lambda q: library.search(ws.store, q, k=5), texts)
@@ -199,8 +199,8 @@ def worker_sym_reopen(profile_path: str | None = None) -> dict:
 def _raw_records(n: int):
     import hashlib
 
-    from core.logic.parser import parse_program
-    from core.memory.persist import words
+    from sym.core.logic.parser import parse_program
+    from sym.core.memory.persist import words
 
     lines = fact_lines(n)
     clauses = [loc.clause for loc in parse_program("\n".join(lines))]
@@ -218,7 +218,7 @@ def worker_raw_add(path: str, n: int) -> dict:
     import chromadb
     from chromadb.config import Settings
 
-    from core.memory.embedders import HashEmbedder
+    from sym.core.memory.embedders import HashEmbedder
     imports = time.perf_counter() - start
 
     ids, docs, metas, texts = _raw_records(n)
@@ -240,7 +240,7 @@ def worker_raw_reopen(path: str) -> dict:
     import chromadb
     from chromadb.config import Settings
     t1 = time.perf_counter()
-    from core.memory.embedders import HashEmbedder
+    from sym.core.memory.embedders import HashEmbedder
 
     a = time.perf_counter()
     client = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False))

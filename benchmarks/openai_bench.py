@@ -32,10 +32,10 @@ class Facts(BaseModel):
 
 
 def main() -> int:
-    from core.llm import LLMError
-    from core.llm.facade import LLM
-    from core.llm.openai_backend import OpenAIBackend
-    from core.settings import Settings
+    from sym.core.llm import LLMError
+    from sym.core.llm.facade import LLM
+    from sym.core.llm.openai_backend import OpenAIBackend
+    from sym.core.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", required=True, metavar="URL")

@@ -19,8 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 import z3  # noqa: E402
 
-from core.reason.pot.interpret import run  # noqa: E402
-from core.reason.pot.schema import load_program  # noqa: E402
+from sym.core.reason.pot.interpret import run  # noqa: E402
+from sym.core.reason.pot.schema import load_program  # noqa: E402
 
 
 def verdicts(s, claims):

@@ -30,8 +30,8 @@ SYM = str(Path(sys.executable).with_name("sym"))
 # The app's own paint path, as run_tui starts it (no workspace options: the default one).
 FIRST_PAINT = """
 import time
-from repl.tui.app import SymApp
-from repl.tui.history import History
+from sym.repl.tui.app import SymApp
+from sym.repl.tui.history import History
 
 class Timed(SymApp):
     def on_ready(self, event):
@@ -46,8 +46,8 @@ app.close_shell()
 # The usable prompt: the workspace has opened (in its worker, after the first paint) and input runs.
 USABLE = """
 import time
-from repl.tui.app import SymApp
-from repl.tui.history import History
+from sym.repl.tui.app import SymApp
+from sym.repl.tui.history import History
 
 class Timed(SymApp):
     def _opened(self, shell, docs):

@@ -11,8 +11,8 @@ seconds per item; `--json` prints one object per dataset and system, failure tal
 import argparse
 import sys
 
-from core.errors import UserError
-from repl.bench import run_swm
+from sym.core.errors import UserError
+from sym.repl.bench import run_swm
 
 
 def main(argv: list[str]) -> int:

@@ -19,21 +19,21 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.logic.terms import Atom  # noqa: E402
-from core.memory.working import WorkingMemory  # noqa: E402
-from core.reason.swm import datasets  # noqa: E402
-from core.reason.swm.reasoner import SWM  # noqa: E402
-from repl.bench import make_llm  # noqa: E402
+from sym.core.logic.terms import Atom  # noqa: E402
+from sym.core.memory.working import WorkingMemory  # noqa: E402
+from sym.core.reason.swm import datasets  # noqa: E402
+from sym.core.reason.swm.reasoner import SWM  # noqa: E402
+from sym.repl.bench import make_llm  # noqa: E402
 
 
 def gold_atoms(problem) -> set[Atom]:
-    from core.reason.swm.english import translate
+    from sym.core.reason.swm.english import translate
 
     return {Atom(*_parts(c)) for s in problem.gold_facts for c in (translate(s).clauses if translate(s) else [])}
 
 
 def _parts(clause: str):
-    from core.logic.parser import parse_program
+    from sym.core.logic.parser import parse_program
 
     (atom,) = [loc.clause for loc in parse_program(clause)]
     return atom.pred, atom.args

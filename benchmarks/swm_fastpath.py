@@ -16,8 +16,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.reason.swm.datasets import available, is_correct, load  # noqa: E402
-from core.reason.swm.symbolic import Untranslated, solve  # noqa: E402
+from sym.core.reason.swm.datasets import available, is_correct, load  # noqa: E402
+from sym.core.reason.swm.symbolic import Untranslated, solve  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "swm"
 

@@ -52,7 +52,7 @@ def text_file(path: Path, mb: float) -> Path:
 
 
 def options(name: str, background: bool):
-    from repl.dispatcher import MemoryOptions
+    from sym.repl.dispatcher import MemoryOptions
 
     return replace(MemoryOptions(name), background=background)
 
@@ -60,9 +60,9 @@ def options(name: str, background: bool):
 def batch_run(text: str, workspace: str, background: bool) -> float:
     import io
 
-    from repl.batch import narrator
-    from repl.dispatcher import open_shell
-    from repl.render import TextRenderer
+    from sym.repl.batch import narrator
+    from sym.repl.dispatcher import open_shell
+    from sym.repl.render import TextRenderer
 
     err = io.StringIO()
     shell = open_shell(options(workspace, background), emit=narrator(TextRenderer(io.StringIO(), err), err))
@@ -79,10 +79,10 @@ def batch_run(text: str, workspace: str, background: bool) -> float:
 
 
 async def _tui_run(text: str, workspace: str, background: bool) -> float:
-    from repl.dispatcher import open_shell
-    from repl.tui.app import SymApp
-    from repl.tui.bridge import Bus
-    from repl.tui.history import History
+    from sym.repl.dispatcher import open_shell
+    from sym.repl.tui.app import SymApp
+    from sym.repl.tui.bridge import Bus
+    from sym.repl.tui.history import History
 
     bus = Bus()
     shell = open_shell(options(workspace, background), emit=bus)

@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 DEFAULT_LIMIT_MB = 64
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -115,7 +115,7 @@ def config_path() -> Path:
     explicit = os.environ.get("SYM_CONFIG")
     if explicit:
         return Path(explicit).expanduser()
-    from core.memory.workspace import data_dir
+    from sym.core.memory.workspace import data_dir
 
     return data_dir() / "config.toml"
 
@@ -126,7 +126,7 @@ def load_settings() -> Settings:
     A bad file is one UsageError naming the file and key."""
     import tomllib
 
-    from core.errors import UsageError
+    from sym.core.errors import UsageError
 
     settings = Settings()
     path = config_path()

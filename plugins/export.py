@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.errors import UserError
-from core.logic.terms import Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
+from sym.core.errors import UserError
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
 
 
 def _atom(atom: Atom) -> str:
@@ -73,7 +73,7 @@ def export(ctx, arg: str):
 
     prolog: the working memory; smt2: the last /prove program; explore-prolog, explore-problog,
     explore-dot: the last /explore."""
-    from repl.results import Message
+    from sym.repl.results import Message
 
     parts = arg.split()
     exporters = ctx.registry.exporters
@@ -96,10 +96,10 @@ def export(ctx, arg: str):
 
 
 def register(registry) -> None:
-    from repl.registry import Command
+    from sym.repl.registry import Command
 
     registry.exporters["prolog"] = lambda ctx: to_prolog(ctx.memory)
-    from repl.commands.proof import ensure_exporter
+    from sym.repl.commands.proof import ensure_exporter
 
     ensure_exporter(registry)   # /export smt2 (the last /prove program)
     registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",

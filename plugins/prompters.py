@@ -16,8 +16,8 @@ from string import Template
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from core.errors import UserError
-from core.reason.explore.recursor import Prompter
+from sym.core.errors import UserError
+from sym.core.reason.explore.recursor import Prompter
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "prompters"
 VARIABLES = frozenset({"g", "context", "topic", "n", "items"})
@@ -140,7 +140,7 @@ def workspace_packs_dir(ctx) -> Path | None:
     """`<workspace dir>/prompters`, or None when memory lives in the process only."""
     if getattr(ctx, "workspaces", None) is None:
         return None
-    from core.memory.workspace import workspace_dir
+    from sym.core.memory.workspace import workspace_dir
 
     return workspace_dir(ctx.memory.workspace) / "prompters"
 
@@ -176,6 +176,6 @@ def add_pack(registry, source: Path | dict, *, origin: str = "plugin") -> Pack:
 
 def register(registry) -> None:
     """Plugin entry point: the exporters for the last exploration (`/export explore-prolog` …)."""
-    from repl.commands.explore import install_exporters
+    from sym.repl.commands.explore import install_exporters
 
     install_exporters(registry)

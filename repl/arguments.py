@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 # what an option's values are, for completion: a kind named here, or a function (ctx, prefix) -> values
 ValueKind = str | Callable[[object, str], list[str]]
@@ -309,7 +309,7 @@ def values(kind: ValueKind | None, ctx, prefix: str) -> list[str]:
         ws = getattr(ctx, "workspaces", None)
         return [n for n in (ws.names() if ws is not None else []) if n.startswith(prefix)]
     if kind == "session":
-        from sessions.log import sessions_dir
+        from sym.sessions.log import sessions_dir
 
         folder = sessions_dir()
         return sorted(p.stem for p in folder.glob("*.jsonl") if p.stem.startswith(prefix)) if folder.is_dir() else []

@@ -89,13 +89,13 @@ class Assembler:
 
     def _ends(self, stripped: str) -> bool:
         # imported late: the TUI's input line paints before the parser and the dispatcher load
-        from core.logic.parser import ends_clause
+        from sym.core.logic.parser import ends_clause
 
         if ends_clause(stripped):
             return True
         if stripped[-1:] not in (".", "?"):
             return False
-        from repl.dispatcher import looks_like_chat
+        from sym.repl.dispatcher import looks_like_chat
 
         # English with an apostrophe or a lone quote ("Bob isn't big.") has no clause end by
         # the quote rules of logic; the whole input so far is what must read as English

@@ -14,12 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from core.errors import UserError
-from core.events import Progress, Warning
-from repl.assemble import assemble
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.render import JsonRenderer, TextRenderer
-from repl.results import Exit, Failure
+from sym.core.errors import UserError
+from sym.core.events import Progress, Warning
+from sym.repl.assemble import assemble
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.render import JsonRenderer, TextRenderer
+from sym.repl.results import Exit, Failure
 
 OK, COMMAND_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 

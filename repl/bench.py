@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -14,9 +14,9 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     The backend is settings.backend (config.toml, $SYM_BACKEND); `host` is its URL."""
     if mode == "off":
         return None
-    from core.llm import make_backend
-    from core.llm.facade import LLM
-    from core.settings import load_settings
+    from sym.core.llm import make_backend
+    from sym.core.llm.facade import LLM
+    from sym.core.settings import load_settings
 
     settings = load_settings()
     if model:
@@ -32,7 +32,7 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     server = "Ollama" if settings.backend == "ollama" else "the OpenAI-compatible server"
     if mode == "on":
         start = "start it with `ollama serve`" if settings.backend == "ollama" else "start it"
-        from core.llm import LLMError
+        from sym.core.llm import LLMError
 
         raise LLMError(f"{server} does not answer at {llm.host}", reason="unreachable", exit_code=3,   # server down: 3
                        hint=f"{start}, or use --llm off")
@@ -54,8 +54,8 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
             err=sys.stderr, baseline: str | None = None, fallback: bool = True) -> int:
     """Each dataset through sym (per mode) and, with baseline="llm", through the model alone,
     side by side: n, correct, accuracy, calls (cached and failed apart), tokens, seconds per item."""
-    from core.reason.swm import datasets as ds
-    from core.reason.swm.evaluate import DATASETS, evaluate
+    from sym.core.reason.swm import datasets as ds
+    from sym.core.reason.swm.evaluate import DATASETS, evaluate
 
     root = Path(data)
     if not root.is_dir():
@@ -95,12 +95,12 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
 
 def load_trajectory(file: str) -> list[str]:
     """The steps of a trajectory file: a sym session log (its header says so) or JSON lines of steps."""
-    from core.reason.semantic.trajectory import is_session_log, read_text, steps_from_jsonl, steps_from_session
+    from sym.core.reason.semantic.trajectory import is_session_log, read_text, steps_from_jsonl, steps_from_session
 
     path = Path(file).expanduser()
     text = read_text(path)
     if is_session_log(text):
-        from sessions.log import read_session
+        from sym.sessions.log import read_session
 
         return steps_from_session(read_session(path).events, path.name)
     return steps_from_jsonl(text, path.name)
@@ -117,8 +117,8 @@ def run_trajectory(run: str, references: list[str], *, embedder: str | None, bas
                    host: str | None = None, as_json: bool = False, out=sys.stdout) -> int:
     """Score a recorded run against reference trajectories, step by step (VERTEX); see
     core/reason/semantic/trajectory.py for the formula."""
-    from core.memory.embedders import default_embedder, make_embedder
-    from core.reason.semantic.trajectory import KERNEL, score_trajectory
+    from sym.core.memory.embedders import default_embedder, make_embedder
+    from sym.core.reason.semantic.trajectory import KERNEL, score_trajectory
 
     if not references:
         raise UserError("no reference trajectory", hint="--reference FILE (repeat it for several)")

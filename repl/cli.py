@@ -10,7 +10,7 @@ import time
 
 import typer
 
-from core import __version__
+from sym.core import __version__
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None,  # plain help: rich costs ~0.12 s
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -55,25 +55,25 @@ def main_command(
     if ctx.invoked_subcommand is not None:
         return
     _llm_options(model, ollama_host, backend, base_url)
-    from repl.options import MemoryOptions
+    from sym.repl.options import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder)
     if batch is not None:
-        from repl.batch import run_batch
+        from sym.repl.batch import run_batch
 
         raise typer.Exit(run_batch(batch, json_lines=json_lines, bail=bail, echo=echo, debug=debug, memory=options))
     if json_lines or bail or echo:
         typer.echo("sym: --json, --bail and --echo only apply with --batch FILE", err=True)
         raise typer.Exit(2)
     if not sys.stdin.isatty():  # a pipe: read lines, print results (no terminal to draw on)
-        from repl.plain import run_plain
+        from sym.repl.plain import run_plain
 
         raise typer.Exit(run_plain(debug=debug, memory=options))
     if plain or not sys.stdout.isatty():
-        from repl.prompt import run_prompt
+        from sym.repl.prompt import run_prompt
 
         raise typer.Exit(run_prompt(debug=debug, memory=options))
-    from repl.tui import run_tui
+    from sym.repl.tui import run_tui
 
     raise typer.Exit(run_tui(debug=debug, memory=options))
 
@@ -90,8 +90,8 @@ def _llm_options(model: str | None, host: str | None, backend: str | None = None
             raise typer.Exit(2)
         os.environ["SYM_BACKEND"] = backend.strip().lower()   # the default of settings.backend
     if base_url:
-        from core.errors import UserError
-        from core.settings import Settings
+        from sym.core.errors import UserError
+        from sym.core.settings import Settings
 
         try:
             Settings().set("base_url", base_url)
@@ -113,7 +113,7 @@ def logs_command(
     json_lines: bool = typer.Option(False, "--json", help="One JSON object per call (full request and reply)."),
 ) -> None:
     """Show the latest model calls from the call log (oldest first)."""
-    from core.llm.calllog import CallLog, canonical
+    from sym.core.llm.calllog import CallLog, canonical
 
     log = CallLog()
     rows = log.recent(n) if log.path.exists() else []
@@ -141,8 +141,8 @@ def repair_command(
     workspace: str = typer.Argument(..., metavar="WORKSPACE", help="The workspace whose vector store to rebuild."),
 ) -> None:
     """Rebuild a workspace's vector store (Chroma) from its snapshot; the old files are moved aside."""
-    from core.errors import UserError
-    from core.memory.workspace import repair
+    from sym.core.errors import UserError
+    from sym.core.memory.workspace import repair
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
@@ -173,9 +173,9 @@ def replay_command(
 
     Without --trust, inputs that would read or write files outside the scratch directory, or
     change hosts (header or /set), are skipped with one line each on stderr."""
-    from core.errors import UserError
-    from sessions.log import find_session, read_session
-    from sessions.replay import replay
+    from sym.core.errors import UserError
+    from sym.repl.replay import replay
+    from sym.sessions.log import find_session, read_session
 
     try:
         rec = read_session(find_session(file))
@@ -219,8 +219,8 @@ def bench_swm(
                                        "as /ask falls back (counted apart)."),
 ) -> None:
     """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
-    from core.errors import UserError
-    from repl.bench import run_swm
+    from sym.core.errors import UserError
+    from sym.repl.bench import run_swm
 
     modes = ["hybrid", "paper"] if mode == "both" else [mode]
     if any(m not in ("hybrid", "paper") for m in modes) or llm not in ("auto", "on", "off") \
@@ -259,8 +259,8 @@ def bench_trajectory(
     for the references among themselves. The overall score is the mean over steps. Steps align by
     index: a step the run lacks, or one beyond every reference, scores 0. A run against itself scores 1.
     """
-    from core.errors import UserError
-    from repl.bench import run_trajectory
+    from sym.core.errors import UserError
+    from sym.repl.bench import run_trajectory
 
     if baseline not in ("random", "none"):
         typer.echo("sym: --baseline is random or none", err=True)

@@ -7,10 +7,10 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.events import Emit, ignore
-from core.memory.working import WorkingMemory
-from core.settings import Settings
-from repl.registry import Registry
+from sym.core.events import Emit, ignore
+from sym.core.memory.working import WorkingMemory
+from sym.core.settings import Settings
+from sym.repl.registry import Registry
 
 
 @dataclass
@@ -42,8 +42,8 @@ class Context:
         (backend, model, host or base URL, timeout, cache) and recording into the session log."""
         llm = self.llm_override
         if llm is None:
-            from core.llm import backend_key
-            from core.llm.facade import LLM
+            from sym.core.llm import backend_key
+            from sym.core.llm.facade import LLM
 
             if self._llm is None or getattr(self._llm, "key", None) != backend_key(self.settings):
                 self._llm = LLM.rebuilt(self.settings, self._llm, emit=lambda event: self.emit(event))
@@ -63,19 +63,19 @@ class Context:
         """Raise Cancelled (a UserError) when the user asked to stop the running job."""
         if self.cancel.is_set():
             self.cancel.clear()
-            from core.errors import Cancelled
+            from sym.core.errors import Cancelled
 
             raise Cancelled()
 
     def progress(self, task: str):
         """A callback (done, total) that emits Progress events for long work."""
-        from core.events import Progress
+        from sym.core.events import Progress
 
         return lambda done, total: self.emit(Progress(task, done, total))
 
     def path(self, name: str) -> Path:
         """Resolve a user-given file name (cwd first, then the script's directory)."""
-        from core.errors import UserError
+        from sym.core.errors import UserError
 
         shown = name if len(name) <= 60 else name[:57] + "…"
         if "\0" in name:

@@ -10,33 +10,33 @@ import os
 import re
 from pathlib import Path
 
-from core.errors import UserError
-from core.events import Emit, JobFinished, JobStarted, Warning, ignore
-from core.memory.working import WorkingMemory
-from core.settings import Settings
-from repl.context import Context
-from repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
-from repl.registry import Registry, builtin_registry
-from repl.results import Failure, Result
+from sym.core.errors import UserError
+from sym.core.events import Emit, JobFinished, JobStarted, Warning, ignore
+from sym.core.memory.working import WorkingMemory
+from sym.core.settings import Settings
+from sym.repl.context import Context
+from sym.repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
+from sym.repl.registry import Registry, builtin_registry
+from sym.repl.results import Failure, Result
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
                debug: bool = False, record: bool = True) -> Shell:
     """A shell on the workspace the options name (raises UserError if it cannot be opened).
     With `record`, everything it does is appended to a new session log."""
-    from core.settings import load_settings
+    from sym.core.settings import load_settings
 
     settings = load_settings()
     session = None
     if record:
-        from sessions.log import SessionLog
+        from sym.sessions.log import SessionLog
 
         session = SessionLog.start(workspace=options.workspace, settings=settings.model_dump(),
                                    extra={"cwd": os.getcwd(), "base_dir": str(base_dir) if base_dir else None})
         emit = session.recorder(emit)
     workspaces = None
     if options.persistent:
-        from core.memory.workspace import Workspaces
+        from sym.core.memory.workspace import Workspaces
 
         workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit,
                                 background=options.background,
@@ -94,7 +94,7 @@ class Shell:
         self.ctx.session = session
         self.debug = debug
         if plugins:
-            from plugins.loader import load_plugins
+            from sym.plugins.loader import load_plugins
 
             for problem in load_plugins(self.registry):
                 emit(Warning(problem))
@@ -124,7 +124,7 @@ class Shell:
         return name, result
 
     def _run(self, text: str) -> tuple[str, Result]:
-        from repl.commands.logic import add_text
+        from sym.repl.commands.logic import add_text
 
         name, arg = route(text)
         try:
@@ -136,7 +136,7 @@ class Shell:
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
                 raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")
-            from repl.steering import steer  # runs the handler under the workspace's policies
+            from sym.repl.steering import steer  # runs the handler under the workspace's policies
 
             self.ctx.emit(JobStarted(cmd.name))
             finished = False

@@ -11,12 +11,12 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from core.errors import UserError
-from repl.assemble import Assembler
-from repl.batch import failure_code, narrator
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.render import TextRenderer
-from repl.results import Exit, Failure
+from sym.core.errors import UserError
+from sym.repl.assemble import Assembler
+from sym.repl.batch import failure_code, narrator
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.render import TextRenderer
+from sym.repl.results import Exit, Failure
 
 
 def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:

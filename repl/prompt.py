@@ -18,14 +18,14 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-from core.errors import UserError
-from core.events import LLMToken
-from repl.arguments import last_word
-from repl.assemble import Assembler
-from repl.batch import narrator
-from repl.dispatcher import MemoryOptions, Shell, open_shell
-from repl.render import TextRenderer
-from repl.results import Exit
+from sym.core.errors import UserError
+from sym.core.events import LLMToken
+from sym.repl.arguments import last_word
+from sym.repl.assemble import Assembler
+from sym.repl.batch import narrator
+from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
+from sym.repl.render import TextRenderer
+from sym.repl.results import Exit
 
 
 class SlashCompleter(Completer):
@@ -162,7 +162,7 @@ def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shel
 
 def _session(shell: Shell, history, input, output) -> PromptSession:
     if history is None:
-        from repl.tui.history import history_path
+        from sym.repl.tui.history import history_path
 
         path = history_path()
         try:

@@ -13,9 +13,9 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.errors import UserError
-from repl.arguments import Args, Option, describe, parse
-from repl.arguments import complete as complete_option
+from sym.core.errors import UserError
+from sym.repl.arguments import Args, Option, describe, parse
+from sym.repl.arguments import complete as complete_option
 
 Completer = Callable[[object, str], list[str]]
 
@@ -140,7 +140,7 @@ class Registry:
 
 def builtin_registry() -> Registry:
     """A registry holding every built-in command (plugins are loaded separately)."""
-    import repl.commands  # noqa: F401  (registers the built-ins)
+    import sym.repl.commands  # noqa: F401  (registers the built-ins)
 
     reg = Registry()
     for cmd in _BUILTINS:

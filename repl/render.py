@@ -10,10 +10,10 @@ import json
 from functools import singledispatch
 from typing import Protocol, TextIO
 
-from core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
-from core.logic.terms import format_const
-from core.memory.working import item_id
-from repl.results import (
+from sym.core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
+from sym.core.logic.terms import format_const
+from sym.core.memory.working import item_id
+from sym.repl.results import (
     Added,
     Answered,
     Exit,

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.logic.engine import Inference, Violation
-from core.logic.provenance import ProofNode
-from core.memory.working import Answer, Item
+from sym.core.logic.engine import Inference, Violation
+from sym.core.logic.provenance import ProofNode
+from sym.core.memory.working import Answer, Item
 
 
 def _value(v: object) -> object:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
-from core.errors import UserError
-from core.events import PolicyApplied, TraceNode, Warning
-from core.reason.policy.apply import (
+from sym.core.errors import UserError
+from sym.core.events import PolicyApplied, TraceNode, Warning
+from sym.core.reason.policy.apply import (
     Plan,
     PolicyState,
     effective,
@@ -41,7 +41,7 @@ def _where(ctx) -> tuple[str, object]:
     name = getattr(ctx.memory, "workspace", "default")
     if ctx.workspaces is None:
         return name, None
-    from core.memory.workspace import workspace_dir
+    from sym.core.memory.workspace import workspace_dir
 
     return name, workspace_dir(ctx.memory.workspace)
 
@@ -76,7 +76,7 @@ def steer(ctx, cmd, arg: str):
 
 
 def _steered_run(ctx, rules, cmd, arg: str):
-    from core.reason.policy.classify import run_attributes
+    from sym.core.reason.policy.classify import run_attributes
 
     run = ctx.new_run(cmd.name.lstrip("/") or "run")
     attributes = run_attributes(cmd.name, arg, workspace=getattr(ctx.memory, "workspace", "default"),

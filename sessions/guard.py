@@ -38,7 +38,7 @@ class ReplayGuard:
         self.registry = registry
 
     def check(self, text: str) -> str | None:
-        from repl.dispatcher import route
+        from sym.repl.dispatcher import route
 
         name, arg = route(text)
         if not name:

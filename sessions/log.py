@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from core import __version__
-from core.errors import UserError
+from sym.core import __version__
+from sym.core.errors import UserError
 
 FORMAT = 1
 EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
@@ -85,7 +85,7 @@ def bound_payload(value, depth: int = 0):
 
 
 def sessions_dir() -> Path:
-    from core.memory.workspace import data_dir
+    from sym.core.memory.workspace import data_dir
 
     return data_dir() / "sessions"
 
@@ -94,7 +94,7 @@ class SessionLog:
     """Appends events to a session file; each line is complete and flushed when written."""
 
     def __init__(self, path: Path, *, workspace: str, settings: dict, extra: dict | None = None):
-        from core.errors import UsageError
+        from sym.core.errors import UsageError
 
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,7 +146,7 @@ class SessionLog:
 
     def recorder(self, emit):
         """An event subscriber that records memory changes, then passes every event on."""
-        from core.events import ItemAdded, ItemRemoved
+        from sym.core.events import ItemAdded, ItemRemoved
 
         def record(event) -> None:
             if isinstance(event, ItemAdded):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from repl.dispatcher import Shell
+from sym.repl.dispatcher import Shell
 from tests.ollama_server import OllamaServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def llm_sym(ollama_server, sym):
 
 def fails(result, *words: str) -> str:
     """The result is a clean one-line failure mentioning every word; returns its message."""
-    from repl.results import Failure
+    from sym.repl.results import Failure
 
     assert isinstance(result, Failure), result
     assert "internal error" not in result.message and "\n" not in result.message, result.message

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from core.logic.parser import parse_program, parse_query
-from core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_text, format_const
+from sym.core.logic.parser import parse_program, parse_query
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_text, format_const
 
 X = Var("X")
 

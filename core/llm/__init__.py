@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 if TYPE_CHECKING:
-    from core.settings import Settings
+    from sym.core.settings import Settings
 
 Message = dict[str, Any]  # {"role": "system" | "user" | "assistant", "content": str}
 
@@ -96,10 +96,10 @@ def liveness_url(settings: Settings) -> str:
     """The URL a front-end GETs to see whether the configured server answers (one resolver for
     the host, the same the backend uses: `gpu` → http://gpu:11434)."""
     if getattr(settings, "backend", "ollama") == "openai":
-        from core.llm.openai_backend import resolve_base_url
+        from sym.core.llm.openai_backend import resolve_base_url
 
         return resolve_base_url(settings.base_url) + "/models"
-    from core.llm.ollama_backend import resolve_host
+    from sym.core.llm.ollama_backend import resolve_host
 
     return resolve_host(settings.ollama_host) + "/api/version"
 
@@ -107,9 +107,9 @@ def liveness_url(settings: Settings) -> str:
 def make_backend(settings: Settings) -> Backend:
     """The backend `settings.backend` names, at its configured URL, with the call timeout."""
     if getattr(settings, "backend", "ollama") == "openai":
-        from core.llm.openai_backend import OpenAIBackend
+        from sym.core.llm.openai_backend import OpenAIBackend
 
         return OpenAIBackend(settings.base_url, timeout=settings.llm_timeout)
-    from core.llm.ollama_backend import OllamaBackend
+    from sym.core.llm.ollama_backend import OllamaBackend
 
     return OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout)

@@ -58,7 +58,7 @@ def request_key(model: str, messages: list[Any], format: object, options: dict[s
 
 
 def default_path() -> Path:
-    from core.memory.workspace import data_dir
+    from sym.core.memory.workspace import data_dir
 
     return data_dir() / "llm" / "calls.sqlite"
 

@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from core.events import LLMCall, LLMProgress, LLMToken, ignore
-from core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key, make_backend
-from core.llm.calllog import CallLog, request_key
-from core.llm.jsonout import M
-from core.llm.ollama_backend import transient
+from sym.core.events import LLMCall, LLMProgress, LLMToken, ignore
+from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key, make_backend
+from sym.core.llm.calllog import CallLog, request_key
+from sym.core.llm.jsonout import M
+from sym.core.llm.ollama_backend import transient
 
 if TYPE_CHECKING:
-    from core.events import Emit
-    from core.settings import Settings
+    from sym.core.events import Emit
+    from sym.core.settings import Settings
 
 BACKOFF = 0.25          # seconds before the first retry; doubles each time
 MAX_BACKOFF = 4.0
@@ -104,7 +104,7 @@ class LLM:
         the JSON schema sent to the model (e.g. a tighter one); replies are still validated by
         `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
         `err.problems` and `err.calls`. See core/llm/repair.py."""
-        from core.llm.repair import json_with_repair
+        from sym.core.llm.repair import json_with_repair
 
         return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
                                                      purpose=purpose, options=options, model=model,

@@ -3,7 +3,7 @@ and the failures every backend reads the same way (already an LLMError; out of t
 
 from __future__ import annotations
 
-from core.llm import LLMError
+from sym.core.llm import LLMError
 
 
 def error(message: str, *, reason: str, hint: str | None = None, exit_code: int = 1,

@@ -259,7 +259,7 @@ def parse_model(text: str, schema_cls: type[M]) -> M:
 
 def parse_json_reply(text: str, schema_cls: type[M]) -> M:
     """`parse_model` for callers that handle user errors: a mismatch is LLMError(bad-output)."""
-    from core.llm import LLMError
+    from sym.core.llm import LLMError
 
     try:
         return parse_model(text, schema_cls)

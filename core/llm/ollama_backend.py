@@ -16,9 +16,9 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from core.llm import LLMError, Message, ModelInfo, Reply
-from core.llm.failures import error as _error
-from core.llm.failures import one_line as _one_line
+from sym.core.llm import LLMError, Message, ModelInfo, Reply
+from sym.core.llm.failures import error as _error
+from sym.core.llm.failures import one_line as _one_line
 
 if TYPE_CHECKING:
     import ollama
@@ -60,7 +60,7 @@ class OllamaBackend:
 
     def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
              options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         client = self._client(timeout)
         started = time.perf_counter()
@@ -76,7 +76,7 @@ class OllamaBackend:
 
     def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
                timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         client = self._client(timeout)
         started = time.perf_counter()
@@ -109,7 +109,7 @@ class OllamaBackend:
     def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
         if not texts:
             return []
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         try:
             with within(self.timeout):
@@ -153,14 +153,14 @@ class OllamaBackend:
     def _client(self, timeout: float | None) -> ollama.Client:
         import ollama
 
-        from core.llm.deadline import event_hooks, pooled_client
+        from sym.core.llm.deadline import event_hooks, pooled_client
 
         client: ollama.Client = pooled_client(self, timeout, lambda seconds, trust_env: ollama.Client(
             host=self.host, timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
         return client
 
     def close(self) -> None:
-        from core.llm.deadline import close_clients
+        from sym.core.llm.deadline import close_clients
 
         close_clients(self)
 
@@ -169,7 +169,7 @@ class OllamaBackend:
         import httpx
         import ollama
 
-        from core.llm.failures import common_failure
+        from sym.core.llm.failures import common_failure
 
         host = self.host
         known = common_failure(err, model=model, seconds=timeout or self.timeout)

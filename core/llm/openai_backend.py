@@ -19,9 +19,9 @@ import urllib.parse
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from core.llm import LLMError, Message, ModelInfo, Reply
-from core.llm.failures import error as _error
-from core.llm.failures import one_line as _one_line
+from sym.core.llm import LLMError, Message, ModelInfo, Reply
+from sym.core.llm.failures import error as _error
+from sym.core.llm.failures import one_line as _one_line
 
 if TYPE_CHECKING:
     import httpx
@@ -79,7 +79,7 @@ class _NotProtocol(ValueError):
 def with_schema(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
     """`messages` with the JSON schema spelled out in the last user message: what a server that
     cannot enforce a schema needs the model itself to know."""
-    from core.llm.repair import with_note
+    from sym.core.llm.repair import with_note
 
     return with_note(messages, "Reply with only one JSON object that matches this JSON schema:\n"
                      + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
@@ -128,7 +128,7 @@ class OpenAIBackend:
 
     def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
              options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         started = time.perf_counter()
         try:
@@ -148,7 +148,7 @@ class OpenAIBackend:
 
     def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
                timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         started = time.perf_counter()
         limit = timeout or self.timeout
@@ -192,7 +192,7 @@ class OpenAIBackend:
     def embed(self, texts: list[str], *, model: str) -> list[list[float]]:
         if not texts:
             return []
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         try:
             with within(self.timeout):
@@ -343,14 +343,14 @@ class OpenAIBackend:
     def _client(self, timeout: float | None) -> httpx.Client:
         import httpx
 
-        from core.llm.deadline import event_hooks, pooled_client
+        from sym.core.llm.deadline import event_hooks, pooled_client
 
         client: httpx.Client = pooled_client(self, timeout, lambda seconds, trust_env: httpx.Client(
             timeout=seconds, trust_env=trust_env, event_hooks=event_hooks()))
         return client
 
     def close(self) -> None:
-        from core.llm.deadline import close_clients
+        from sym.core.llm.deadline import close_clients
 
         close_clients(self)
 
@@ -358,7 +358,7 @@ class OpenAIBackend:
         """The LLMError for an exception raised while calling the server."""
         import httpx
 
-        from core.llm.failures import common_failure
+        from sym.core.llm.failures import common_failure
 
         host = self.host
         known = common_failure(err, model=model, seconds=timeout or self.timeout)

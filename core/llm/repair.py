@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from core.llm import LLMError, Message, Reply
-from core.llm.jsonout import CUT_OFF, BadJSON, M, parse_model
+from sym.core.llm import LLMError, Message, Reply
+from sym.core.llm.jsonout import CUT_OFF, BadJSON, M, parse_model
 
 if TYPE_CHECKING:
-    from core.llm.facade import LLM
+    from sym.core.llm.facade import LLM
 
 REPAIR_SEED = 1000       # seed of repair n is REPAIR_SEED + n: varied, yet replayable
 ECHO_LIMIT = 1500        # characters of a rejected reply quoted back in a changed prompt

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from core.logic.columnar import Symbols, Table, encode_key, expand, lookup
-from core.logic.pause import Budget
-from core.logic.plan import make_plan
-from core.logic.terms import Atom, Compare, Naf, Rule, Var
+from sym.core.logic.columnar import Symbols, Table, encode_key, expand, lookup
+from sym.core.logic.pause import Budget
+from sym.core.logic.plan import make_plan
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var
 
 Src = tuple[str, Any]                # ("s", slot) | ("c", constant id)
 Delta = dict[str, tuple[int, int]]   # key -> (start, end) rows new in the last round

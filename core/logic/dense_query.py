@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from core.logic.columnar import MAX_KEY, decode_key, encode_key, first_occurrences
-from core.logic.dense import DenseModel, Evaluator, compile_rule, rule_constants, supported
-from core.logic.pause import Budget
-from core.logic.terms import Atom, Compare, Rule, Var
+from sym.core.logic.columnar import MAX_KEY, decode_key, encode_key, first_occurrences
+from sym.core.logic.dense import DenseModel, Evaluator, compile_rule, rule_constants, supported
+from sym.core.logic.pause import Budget
+from sym.core.logic.terms import Atom, Compare, Rule, Var
 
 ORDERED = frozenset({"<", ">", "=<", ">="})
 

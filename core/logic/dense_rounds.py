@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from core.logic.columnar import MAX_KEY, Symbols, Table, decode_key, encode_key, first_occurrences
-from core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
-from core.logic.pause import Budget
-from core.logic.plan import Relation
-from core.logic.terms import Atom, Compare, Rule, Var
+from sym.core.logic.columnar import MAX_KEY, Symbols, Table, decode_key, encode_key, first_occurrences
+from sym.core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
+from sym.core.logic.pause import Budget
+from sym.core.logic.plan import Relation
+from sym.core.logic.terms import Atom, Compare, Rule, Var
 
 ORDERED = frozenset({"<", ">", "=<", ">="})
 

@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.logic.fused import Tail, derive_fused, full_row, fused_tail
-from core.logic.pause import Budget, gc_paused
-from core.logic.plan import STRIDE, Plan, Relation, Row, Runner, Stored, make_plan
-from core.logic.strata import stratify
-from core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
+from sym.core.errors import UserError
+from sym.core.logic.fused import Tail, derive_fused, full_row, fused_tail
+from sym.core.logic.pause import Budget, gc_paused
+from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, Stored, make_plan
+from sym.core.logic.strata import stratify
+from sym.core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
 
 if TYPE_CHECKING:
     from threading import Event
 
-    from core.logic.dense import DenseModel
+    from sym.core.logic.dense import DenseModel
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
 DENSE_FROM = 2_000     # from this many asserted facts inference runs set-at-a-time; below, the tuple path answers in ~1 ms
@@ -299,15 +299,15 @@ class Engine:
         if not any_size and sum(len(v) for v in self._base.values()) < self.dense_from:
             return False
         try:
-            from core.logic.dense import supported
+            from sym.core.logic.dense import supported
         except ImportError:  # numpy missing: the tuple path does everything
             return False
         return all(supported(rule) for rule in self._rules.values())
 
     def _try_dense(self, max_steps: int | None) -> Inference | None:
         """Infer set-at-a-time; None (and nothing changed) where the dense path cannot."""
-        from core.logic.dense import Unsupported
-        from core.logic.dense_rounds import TableView, infer_dense, load
+        from sym.core.logic.dense import Unsupported
+        from sym.core.logic.dense_rounds import TableView, infer_dense, load
 
         try:
             model = load(self._base, self._rules)
@@ -392,7 +392,7 @@ class Engine:
         where the tuple runner answers instead."""
         if self._dense is None:
             return None
-        from core.logic.dense_query import rows
+        from sym.core.logic.dense_query import rows
 
         return rows(self._dense, body, wanted, self._runner.budget)
 
@@ -414,7 +414,7 @@ class Engine:
         if prov is None:
             return None
         if self._dense is not None:
-            from core.logic.dense_rounds import derivation
+            from sym.core.logic.dense_rounds import derivation
 
             found = derivation(self._dense, atom.key, atom.args)
             if found is None:   # cannot happen: prov marks a derived fact
@@ -439,7 +439,7 @@ class Engine:
                 positive = relations[key[1:]]
                 pred = key[1:key.rindex("/")]
                 if self._dense is not None:
-                    from core.logic.dense_query import contradictions
+                    from sym.core.logic.dense_query import contradictions
 
                     both = contradictions(self._dense, key)
                 else:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, Stored, compare_op, fan_out
-from core.logic.terms import Var
+from sym.core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, Stored, compare_op, fan_out
+from sym.core.logic.terms import Var
 
 Part = tuple[str, Any]                               # ("r", row slot) | ("t", matched tuple position) | ("c", constant)
 Pick = Callable[[Row, tuple[Any, ...]], Any]         # (row, matched tuple) -> a value

@@ -23,9 +23,9 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
-from core.errors import ParseError
-from core.logic.pause import gc_paused
-from core.logic.terms import ANONYMOUS_PREFIX, Atom, Compare, Located, Naf, Query, Rule, Var, literal_atoms
+from sym.core.errors import ParseError
+from sym.core.logic.pause import gc_paused
+from sym.core.logic.terms import ANONYMOUS_PREFIX, Atom, Compare, Located, Naf, Query, Rule, Var, literal_atoms
 
 _anonymous = count(1)
 
@@ -130,7 +130,7 @@ class _Build(Transformer[Any, Any]):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("core.logic").joinpath("grammar.lark").read_text()
+    grammar = resources.files("sym.core.logic").joinpath("grammar.lark").read_text()
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 

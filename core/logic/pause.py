@@ -43,12 +43,12 @@ class Budget:
 
     def check(self, rows: int = 0) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            from core.errors import Cancelled
+            from sym.core.errors import Cancelled
 
             self.cancel.clear()     # the job has stopped; the next one starts afresh
             raise Cancelled()
         if self.max_facts is not None and rows > self.max_facts:
-            from core.errors import UserError
+            from sym.core.errors import UserError
 
             raise UserError(f"inference stopped: more than {self.max_facts:,} facts (max_facts)",
                             hint="/set max_facts N allows more; or bound the rules, or /infer N for fewer steps")

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, cast
 
-from core.errors import UserError
-from core.logic.pause import UNBOUNDED, Budget
-from core.logic.terms import Atom, Compare, Literal, Naf, Var
+from sym.core.errors import UserError
+from sym.core.logic.pause import UNBOUNDED, Budget
+from sym.core.logic.terms import Atom, Compare, Literal, Naf, Var
 
 Row = tuple[Any, ...]
 Relation = dict[Row, Any]  # args tuple -> provenance (None for asserted facts)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.logic.engine import Engine
-from core.logic.plan import compare_op
-from core.logic.terms import Atom, Compare, Literal, Naf
+from sym.core.logic.engine import Engine
+from sym.core.logic.plan import compare_op
+from sym.core.logic.terms import Atom, Compare, Literal, Naf
 
 ASSERTED, DERIVED, ABSENT, NEGATION, BUILTIN, ELIDED = "asserted", "derived", "absent", "naf", "builtin", "elided"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
-from core.errors import StratificationError
-from core.logic.terms import Atom, Naf, Rule
+from sym.core.errors import StratificationError
+from sym.core.logic.terms import Atom, Naf, Rule
 
 
 def _edges(rules: list[Rule]) -> dict[str, list[tuple[str, bool]]]:

@@ -14,14 +14,14 @@ import time
 import weakref
 from typing import TYPE_CHECKING
 
-from core.errors import UserError
-from core.events import EmbeddingProgress, Warning
-from core.memory.snapshot import connect
+from sym.core.errors import UserError
+from sym.core.events import EmbeddingProgress, Warning
+from sym.core.memory.snapshot import connect
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from core.memory.local import LocalStore
+    from sym.core.memory.local import LocalStore
 
 BATCH = 256
 _RUNNING: weakref.WeakSet[Backlog] = weakref.WeakSet()

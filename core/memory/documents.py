@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.errors import UserError
-from core.files import DEFAULT_LIMIT_MB, check_file
+from sym.core.errors import UserError
+from sym.core.files import DEFAULT_LIMIT_MB, check_file
 
 if TYPE_CHECKING:
     from pypdf import PdfReader

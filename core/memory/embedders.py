@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from zlib import crc32
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 SPECS = "static, hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
 STATIC_MODULE, STATIC_PACKAGE = "static_model", "tokenlearn-static-model"
@@ -159,7 +159,7 @@ class OllamaEmbedder:
     for a local server, one deadline per call."""
 
     def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0) -> None:
-        from core.llm.ollama_backend import OllamaBackend
+        from sym.core.llm.ollama_backend import OllamaBackend
 
         if not model.strip():
             raise UserError("ollama embedder needs a model name", hint="e.g. ollama:nomic-embed-text")
@@ -173,7 +173,7 @@ class OllamaEmbedder:
         import httpx
         import ollama
 
-        from core.llm.deadline import within
+        from sym.core.llm.deadline import within
 
         try:
             with within(self.timeout):
@@ -220,7 +220,7 @@ class OllamaEmbedder:
                          hint="the model may still be loading; try again, or embed fewer texts at once")
 
     def _unreachable(self, reason: object) -> UserError:
-        from core.llm import LLMError
+        from sym.core.llm import LLMError
 
         return LLMError(f"Ollama server not reachable at {self.host} ({_one_line(str(reason), 80)})",
                         reason="unreachable", exit_code=3,      # a server that is down exits 3, as for chat

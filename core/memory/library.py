@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.events import DocumentsChanged, Emit, ignore
-from core.files import DEFAULT_LIMIT_MB
-from core.memory.store import ChromaStore, Hit, Record
+from sym.core.errors import UserError
+from sym.core.events import DocumentsChanged, Emit, ignore
+from sym.core.files import DEFAULT_LIMIT_MB
+from sym.core.memory.store import ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from contextlib import AbstractContextManager
     from threading import Event
 
-    from core.memory.local import LocalStore
+    from sym.core.memory.local import LocalStore
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def load(store: ChromaStore | LocalStore | None, path: Path, *, progress: Callab
     """Store a document's chunks; returns its info and how many chunks it had before (0 if new),
     and emits DocumentsChanged once they are stored. Only a regular file of at most `limit_mb` MB
     is read (a FIFO or device is a UserError)."""
-    from core.memory.documents import chunk_id, load_document
+    from sym.core.memory.documents import chunk_id, load_document
 
     store = require_store(store)
     doc = load_document(path, limit_mb=limit_mb, progress=progress)

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.errors import UserError
-from core.events import Emit, ignore
-from core.memory.backlog import Backlog
-from core.memory.snapshot import Snapshot
-from core.memory.store import KINDS, Hit, Record
+from sym.core.errors import UserError
+from sym.core.events import Emit, ignore
+from sym.core.memory.backlog import Backlog
+from sym.core.memory.snapshot import Snapshot
+from sym.core.memory.store import KINDS, Hit, Record
 
 
 class VectorStoreBroken(UserError):
@@ -53,7 +53,7 @@ class LocalStore:
     def vectors(self):
         """The workspace's ChromaStore (imports chromadb the first time)."""
         if self._vectors is None:
-            from core.memory.store import ChromaStore, connect
+            from sym.core.memory.store import ChromaStore, connect
 
             try:
                 client = connect(path=self.chroma_dir)
@@ -77,7 +77,7 @@ class LocalStore:
                 raise
             vectors.client.delete_collection(vectors.name(kind))
             vectors._collections.pop(kind, None)
-            from core.memory.snapshot import connect, queue_everything
+            from sym.core.memory.snapshot import connect, queue_everything
 
             db = connect(self.snapshot.path)     # this may run on the background writer's thread
             try:
@@ -200,9 +200,9 @@ class LocalStore:
         marks = ",".join("?" * len(ids))
         records, texts = [], []
         if kind in ("facts", "rules"):
-            from core.logic.parser import parse_one
-            from core.logic.terms import Query
-            from core.memory.persist import row_record
+            from sym.core.logic.parser import parse_one
+            from sym.core.logic.terms import Query
+            from sym.core.memory.persist import row_record
 
             rows = db.execute(f"SELECT id, kind, text, nl, source, created_at FROM items WHERE id IN ({marks})",
                               ids).fetchall()

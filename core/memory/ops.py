@@ -7,18 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.logic.terms import Atom, Query, Rule
-    from core.memory.working import WorkingMemory
+    from sym.core.logic.terms import Atom, Query, Rule
+    from sym.core.memory.working import WorkingMemory
 
 
 def resumable(items: dict[str, dict[str, Any]], *, source: str) -> list[tuple[Atom | Rule | Query, str]]:
     """(clause, source) pairs for `items` (id -> a session's memory event: text, source); `source`
     names where the texts come from, for parse errors. Raises UserError when a text does not
     parse or the rules cannot be stratified, so a resume is refused before anything changes."""
-    from core.logic.parser import parse_program
-    from core.logic.strata import stratify
-    from core.logic.terms import Rule
-    from core.memory.working import SOFT
+    from sym.core.logic.parser import parse_program
+    from sym.core.logic.strata import stratify
+    from sym.core.logic.terms import Rule
+    from sym.core.memory.working import SOFT
 
     clauses = parse_program("\n".join(e["text"] for e in items.values()), source=source) if items else []
     wanted = [(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())]

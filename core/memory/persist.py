@@ -11,15 +11,15 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from core.logic.parser import parse_program
-from core.logic.terms import Atom, Query, Rule, Var, clause_atoms
-from core.memory.embedders import words_of
-from core.memory.store import ChromaStore, Record, dumps
+from sym.core.logic.parser import parse_program
+from sym.core.logic.terms import Atom, Query, Rule, Var, clause_atoms
+from sym.core.memory.embedders import words_of
+from sym.core.memory.store import ChromaStore, Record, dumps
 
 if TYPE_CHECKING:
-    from core.memory.local import LocalStore
-    from core.memory.schema import Schema
-    from core.memory.working import Item
+    from sym.core.memory.local import LocalStore
+    from sym.core.memory.schema import Schema
+    from sym.core.memory.working import Item
 
 
 def words(text: str) -> str:
@@ -145,7 +145,7 @@ def embedding_text(kind: str, rec: Record) -> str:
         if rec.meta.get("nl"):
             nl: str = rec.meta["nl"]
             return nl
-        from core.logic.parser import parse_one
+        from sym.core.logic.parser import parse_one
 
         return clause_words(parse_one(rec.text))
     if kind == "schema":
@@ -156,7 +156,7 @@ def embedding_text(kind: str, rec: Record) -> str:
 def rebuild(store: ChromaStore, new_store: ChromaStore, progress: Callable[[int, int], object] | None = None) -> int:
     """Copy every record into `new_store` (another embedder), embedding all first so that a
     failing embedder leaves the old collections untouched. Returns the records copied."""
-    from core.memory.store import KINDS
+    from sym.core.memory.store import KINDS
 
     kept = {kind: store.all(kind) for kind in KINDS}
     vectors = {}

@@ -11,9 +11,9 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from core.errors import UserError
-from core.logic.terms import Var, format_const, format_term
-from core.memory.embedders import Embedder, HashEmbedder, cosine, words_of
+from sym.core.errors import UserError
+from sym.core.logic.terms import Var, format_const, format_term
+from sym.core.memory.embedders import Embedder, HashEmbedder, cosine, words_of
 
 # Scores: same letters 1.0; otherwise 0.5 * content-word overlap + 0.3 * spelling ratio
 # + 0.2 * embedding cosine. Measured with the hash embedder, true duplicates score 0.84

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from core.memory.store import Record
+from sym.core.memory.store import Record
 
 FORMAT = "2"     # meta "format": the snapshot holds everything (items, docs, schema); Chroma follows it
 _SCHEMA = """

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 KINDS = ("facts", "rules", "docs", "schema")
 FORMAT = 1

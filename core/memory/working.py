@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
-from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
-from core.logic.plan import compare_op
-from core.logic.provenance import ProofNode, proof_tree
-from core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
-from core.memory.schema import Schema
+from sym.core.errors import UserError
+from sym.core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
+from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
+from sym.core.logic.plan import compare_op
+from sym.core.logic.provenance import ProofNode, proof_tree
+from sym.core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
+from sym.core.memory.schema import Schema
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from threading import Event
 
-    from core.memory.local import LocalStore
-    from core.memory.store import ChromaStore
+    from sym.core.memory.local import LocalStore
+    from sym.core.memory.store import ChromaStore
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class WorkingMemory:
     def open(cls, store: LocalStore | ChromaStore, *, emit: Emit = ignore) -> WorkingMemory:
         """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a
         Chroma server's collections): items, engine index, schema."""
-        from core.memory.persist import items_from_records, load_items, load_templates
+        from sym.core.memory.persist import items_from_records, load_items, load_templates
 
         memory = cls(store.workspace, emit=emit, store=store)
         make = lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at)  # noqa: E731
@@ -168,7 +168,7 @@ class WorkingMemory:
         rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
-            from core.memory.persist import save_items
+            from sym.core.memory.persist import save_items
 
             save_items(self.store, list(new.values()), progress)
         self.engine.add_facts(it.clause for it in new.values() if isinstance(it.clause, Atom))   # the facts
@@ -184,7 +184,7 @@ class WorkingMemory:
     def remove(self, ids: Iterable[str]) -> list[Item]:
         doomed = [self.items[i] for i in dict.fromkeys(ids) if i in self.items]
         if self.store is not None and doomed:
-            from core.memory.persist import delete_items
+            from sym.core.memory.persist import delete_items
 
             delete_items(self.store, doomed)
         touched: set[str] = set()
@@ -254,7 +254,7 @@ class WorkingMemory:
         replacement = [(rename_predicates(it.clause, renames), it.source) for it in affected]
         rules = {item_id(c): c for c, _ in replacement if isinstance(c, Rule)}
         remaining = {i: it.clause for i, it in self.items.items() if isinstance(it.clause, Rule) and it not in affected}
-        from core.logic.strata import stratify
+        from sym.core.logic.strata import stratify
 
         stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
         template = self.schema.predicates[old].template
@@ -272,7 +272,7 @@ class WorkingMemory:
     def set_templates(self, templates: dict[str, str]) -> None:
         """Give predicates (`name/arity`) their NL templates ("" removes one), stored with the
         schema in one transaction; a bad template or a failed write changes nothing."""
-        from core.memory.schema import check_template, parse_key
+        from sym.core.memory.schema import check_template, parse_key
 
         keys = {}
         for key, template in templates.items():
@@ -295,7 +295,7 @@ class WorkingMemory:
 
     def _save_schema(self) -> None:
         if self.store is not None:
-            from core.memory.persist import save_schema
+            from sym.core.memory.persist import save_schema
 
             save_schema(self.store, self.schema)
 

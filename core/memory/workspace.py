@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.errors import UserError
-from core.memory.snapshot import FORMAT
-from core.memory.store import ChromaStore, check_workspace_name, connect
+from sym.core.errors import UserError
+from sym.core.memory.snapshot import FORMAT
+from sym.core.memory.store import ChromaStore, check_workspace_name, connect
 
 
 def data_dir() -> Path:
@@ -42,7 +42,7 @@ class WorkspaceLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:   # SYM_HOME under a file, read-only, full: one line (exit 2), no traceback
-            from core.errors import UsageError
+            from sym.core.errors import UsageError
 
             raise UsageError(f"cannot write workspace {workspace!r} in {self.path.parent}: {err.strerror or err}",
                              hint="set SYM_HOME to a writable directory") from None
@@ -103,7 +103,7 @@ def open_workspace(name: str, *, url: str | None = None, embedder: str | None = 
                    ollama_host: str | None = None, emit=None, background: bool = True) -> Workspace:
     """Open (creating if new) a workspace; `embedder` None means whatever it was built with.
     An embedded one is read from its snapshot alone: chromadb is not imported here."""
-    from core.memory.embedders import default_embedder, make_embedder
+    from sym.core.memory.embedders import default_embedder, make_embedder
 
     check_workspace_name(name)
     if url:
@@ -142,8 +142,8 @@ def _same_embedder(name: str, recorded: str | None, used: str, asked: str | None
 
 
 def _local_store(name, directory, snapshot, embedder, emit, background: bool = True):
-    from core.events import ignore
-    from core.memory.local import LocalStore
+    from sym.core.events import ignore
+    from sym.core.memory.local import LocalStore
 
     return LocalStore(name, snapshot, directory / "chroma", embedder, emit=emit or ignore, background=background)
 
@@ -151,8 +151,8 @@ def _local_store(name, directory, snapshot, embedder, emit, background: bool = T
 def _snapshot(name: str, directory: Path, embedder: str | None):
     """The workspace's snapshot, current: created for a new workspace, filled once from Chroma
     for one from before snapshots held everything (or whose snapshot is damaged)."""
-    from core.memory.embedders import default_embedder
-    from core.memory.snapshot import Snapshot, discard
+    from sym.core.memory.embedders import default_embedder
+    from sym.core.memory.snapshot import Snapshot, discard
 
     path = directory / "items.sqlite"
     snapshot = Snapshot(path)
@@ -176,7 +176,7 @@ def _snapshot(name: str, directory: Path, embedder: str | None):
 
 
 def _fill_from_chroma(name: str, directory: Path, snapshot) -> None:
-    from core.memory.local import broken
+    from sym.core.memory.local import broken
 
     try:
         client = connect(path=directory / "chroma")
@@ -206,8 +206,8 @@ class _Named:
 def repair(name: str, progress=None) -> int:
     """`sym repair NAME`: rebuild the workspace's vector store from its snapshot (the old Chroma
     files are moved aside); returns the records written. Raises UserError when it cannot."""
-    from core.memory.embedders import make_embedder
-    from core.memory.snapshot import Snapshot
+    from sym.core.memory.embedders import make_embedder
+    from sym.core.memory.snapshot import Snapshot
 
     check_workspace_name(name)
     directory = workspace_dir(name)
@@ -244,8 +244,8 @@ class Workspaces:
 
     def open(self, name: str):
         """Open a workspace and rebuild its memory; the previous one is released only on success."""
-        from core.events import ignore
-        from core.memory.working import WorkingMemory
+        from sym.core.events import ignore
+        from sym.core.memory.working import WorkingMemory
 
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host, emit=self.emit,
                             background=self.background)
@@ -262,8 +262,8 @@ class Workspaces:
 
     def _opened(self, memory) -> None:
         if self.emit is not None:
-            from core.events import WorkspaceOpened
-            from core.memory.library import documents
+            from sym.core.events import WorkspaceOpened
+            from sym.core.memory.library import documents
 
             self.emit(WorkspaceOpened(memory.workspace, memory, memory.counts(), tuple(documents(memory.store))))
 
@@ -273,16 +273,16 @@ class Workspaces:
     def reindex(self, spec: str, memory, progress=None):
         """Rebuild the current workspace's vectors with another embedder; returns (memory, records).
         An embedded workspace re-embeds in the background; a server's is rebuilt here."""
-        from core.memory.embedders import make_embedder
+        from sym.core.memory.embedders import make_embedder
 
         ws = self.current
         assert ws is not None
         embedder = make_embedder(spec, ollama_host=self.ollama_host)
         if not isinstance(ws.store, ChromaStore):
             return memory, ws.store.reindex(embedder)
-        from core.events import ignore
-        from core.memory.persist import rebuild
-        from core.memory.working import WorkingMemory
+        from sym.core.events import ignore
+        from sym.core.memory.persist import rebuild
+        from sym.core.memory.working import WorkingMemory
 
         new_store = ChromaStore(ws.store.client, ws.name, embedder)
         count = rebuild(ws.store, new_store, progress)

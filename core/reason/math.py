@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 OPERATIONS = ("simplify", "factor", "expand", "solve", "diff", "integrate", "collect")
 MAX_CHARS = 2000
@@ -180,7 +180,7 @@ def compute(operation: str, text: str, *, timeout: float = 10.0, memory_mb: int 
             cancel=None) -> MathResult:
     """Run one /math operation in the worker process: at most `timeout` seconds and `memory_mb`
     MB, stopped at once when the `cancel` event is set. Raises UserError (TimedOut, Cancelled)."""
-    from core.errors import Cancelled, TimedOut
+    from sym.core.errors import Cancelled, TimedOut
 
     with _LOCK:
         conn = _warm_worker(memory_mb, cancel)
@@ -318,7 +318,7 @@ def _stderr_with_fd():
 
 def _warm_worker(memory_mb: int, cancel):
     """The warm worker's connection, starting one (about a second the first time) if needed."""
-    from core.errors import Cancelled
+    from sym.core.errors import Cancelled
 
     if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
         _stop_worker()
@@ -326,7 +326,7 @@ def _warm_worker(memory_mb: int, cancel):
         import multiprocessing
 
         mp = multiprocessing.get_context("forkserver")
-        mp.set_forkserver_preload(["core.reason.math", "sympy", "lark"])   # later forks start warm
+        mp.set_forkserver_preload(["sym.core.reason.math", "sympy", "lark"])   # later forks start warm
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child, memory_mb), daemon=True, name="sym-math")
         with _stderr_with_fd():

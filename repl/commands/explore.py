@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from core.errors import UserError
-from core.events import ModelShown, Warning
-from core.reason.explore import MAX_DEPTH, Exploration, Recursor, memory_search, to_dot, to_problog, to_prolog
-from core.reason.explore.program import quote
-from core.reason.explore.store import add_exploration
-from repl.arguments import Args, Option, parse
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Added, Result, Table
+from sym.core.errors import UserError
+from sym.core.events import ModelShown, Warning
+from sym.core.reason.explore import MAX_DEPTH, Exploration, Recursor, memory_search, to_dot, to_problog, to_prolog
+from sym.core.reason.explore.program import quote
+from sym.core.reason.explore.store import add_exploration
+from sym.repl.arguments import Args, Option, parse
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Added, Result, Table
 
 REFINERS = ("truth", "oracle", "rater")
 SHOW = ("program", "model", "tree")
@@ -130,7 +130,7 @@ class _Options:
 
 
 def _prompter_names(ctx, prefix: str) -> list[str]:
-    from plugins.prompters import available
+    from sym.plugins.prompters import available
 
     return sorted(available(ctx)[0])
 
@@ -225,12 +225,12 @@ def explore(ctx: Context, args: Args) -> Result:
     if len(words) == 2 and words[0] == "show":  # a typo such as `show modle` is no topic to explore
         raise UserError(f"cannot show {words[1]!r}", hint="/explore show program|model|tree")
     opts = _explore_options(args)
-    from repl.steering import run_hints
+    from sym.repl.steering import run_hints
 
     hints = run_hints(ctx)      # a steering policy may pick the prompter (an explicit --prompter wins)
     if "prompter" not in args.given and isinstance(hints.get("prompter"), str):
         opts.prompter = hints["prompter"]
-    from plugins.prompters import available
+    from sym.plugins.prompters import available
 
     packs, problems = available(ctx)
     for problem in problems:
@@ -263,7 +263,7 @@ def prompters(ctx: Context, arg: str) -> Table:
 
     Packs are built in, from plugins, or <workspace dir>/prompters/*.toml; packs that cannot be
     used are listed as problems."""
-    from plugins.prompters import available, workspace_packs_dir
+    from sym.plugins.prompters import available, workspace_packs_dir
 
     packs, problems = available(ctx)
     for problem in problems:

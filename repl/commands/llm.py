@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.errors import UserError
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Message, Result
+from sym.core.errors import UserError
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Message, Result
 
 
 @dataclass

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 
-from core.errors import ParseError, UserError
-from core.logic.parser import ends_clause, parse_atom, parse_program, parse_query
-from core.logic.provenance import ABSENT, ProofNode, proof_tree
-from core.logic.terms import Atom, Query, Rule, Var
-from core.memory.working import Item, item_id
-from repl.arguments import Args, Option
-from repl.context import Context
-from repl.registry import command
-from repl.results import Added, Answered, Forgotten, Inferred, Listing, Message, Proofs
+from sym.core.errors import ParseError, UserError
+from sym.core.logic.parser import ends_clause, parse_atom, parse_program, parse_query
+from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
+from sym.core.logic.terms import Atom, Query, Rule, Var
+from sym.core.memory.working import Item, item_id
+from sym.repl.arguments import Args, Option
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.results import Added, Answered, Forgotten, Inferred, Listing, Message, Proofs
 
 
 def _predicates(ctx: Context, text: str) -> list[str]:
@@ -129,7 +129,7 @@ def consult(ctx: Context, arg: str) -> Added:
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/consult family.pl")
-    from core.files import read_text_file
+    from sym.core.files import read_text_file
 
     path = ctx.path(name)
     text = read_text_file(path, ctx.settings.max_file_mb)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from core.errors import UserError
-from core.memory import library
-from repl.arguments import Args, Option, completer
-from repl.commands.shell import kind_listing
-from repl.context import Context
-from repl.registry import command
-from repl.results import Hits, Message, Table
+from sym.core.errors import UserError
+from sym.core.memory import library
+from sym.repl.arguments import Args, Option, completer
+from sym.repl.commands.shell import kind_listing
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.results import Hits, Message, Table
 
 
 def _workspaces(ctx: Context):
@@ -73,8 +73,8 @@ def load(ctx: Context, arg: str) -> Message:
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/load notes.md")
-    from core.files import check_file
-    from repl.commands.logic import cancellable
+    from sym.core.files import check_file
+    from sym.repl.commands.logic import cancellable
 
     path = ctx.path(name)
     check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read

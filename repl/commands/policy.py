@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.errors import UserError
-from repl.arguments import Args, Option
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Message, Result
+from sym.core.errors import UserError
+from sym.repl.arguments import Args, Option
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Message, Result
 
 SUBCOMMANDS = ("list", "show", "add", "rm", "enable", "disable", "classify", "classifier", "stats", "suggest", "accept",
                "reject")
@@ -116,13 +116,13 @@ def _(r: Suggestions) -> str:
 
 
 def _state(ctx: Context):
-    from repl.steering import book, policy_state
+    from sym.repl.steering import book, policy_state
 
     return policy_state(ctx), book(ctx)
 
 
 def _store(ctx: Context):
-    from repl.steering import store
+    from sym.repl.steering import store
 
     return store(ctx)
 
@@ -178,7 +178,7 @@ def policy(ctx: Context, args: Args) -> Result:
         rule = book.remove(_name(rest))
         return Message(f"removed rule {rule.name!r}", {"removed": rule.name})
     if sub in ("enable", "disable"):
-        from core.reason.policy.rules import rule_from_data
+        from sym.core.reason.policy.rules import rule_from_data
 
         rule = book.get(_name(rest))
         book.add(rule_from_data({**rule.to_yaml_dict(), "enabled": sub == "enable"}), replace=True)
@@ -218,8 +218,8 @@ def _listing(book) -> PolicyList:
 
 
 def _add(book, text: str) -> Message:
-    from core.reason.policy.loader import load_yaml
-    from core.reason.policy.rules import rule_from_data
+    from sym.core.reason.policy.loader import load_yaml
+    from sym.core.reason.policy.rules import rule_from_data
 
     if not text:
         raise UserError("/policy add needs a rule",
@@ -231,7 +231,7 @@ def _add(book, text: str) -> Message:
                         hint="write it as a flow mapping: {name: N, target: llm, attributes: {model: M}}") from None
     rule = rule_from_data(data)
     book.add(rule)
-    from core.reason.policy.classify import run_attributes
+    from sym.core.reason.policy.classify import run_attributes
 
     known = run_attributes("/ask", "", workspace="default")
     unknown = [k for k in rule.filter if k not in known]    # a typo such as `comand` never matches
@@ -244,7 +244,7 @@ def _add(book, text: str) -> Message:
 def _show(ctx, state, book, name: str) -> Message:
     import yaml
 
-    from core.reason.policy.stats import rule_stats
+    from sym.core.reason.policy.stats import rule_stats
 
     rule = book.get(name)
     text = yaml.safe_dump(rule.to_yaml_dict(), sort_keys=False, allow_unicode=True).rstrip()
@@ -254,7 +254,7 @@ def _show(ctx, state, book, name: str) -> Message:
 
 
 def _classify(book, rest: str) -> Message:
-    from core.reason.policy.classify import BUILTIN_TYPES
+    from sym.core.reason.policy.classify import BUILTIN_TYPES
 
     parts = rest.split()
     if not parts:
@@ -275,7 +275,7 @@ def _classify(book, rest: str) -> Message:
 
 
 def _stats(ctx, state, book, rest: list[str], threshold: float) -> PolicyStats:
-    from core.reason.policy.stats import combination_stats, rule_stats
+    from sym.core.reason.policy.stats import combination_stats, rule_stats
 
     if rest:
         raise UserError(f"unexpected {' '.join(rest)!r}", hint="/policy stats [--threshold 0.6]")
@@ -286,7 +286,7 @@ def _stats(ctx, state, book, rest: list[str], threshold: float) -> PolicyStats:
 
 
 def _suggest(ctx, state, book, rest: list[str], threshold: float, use_llm: bool) -> Suggestions:
-    from core.reason.policy import suggest
+    from sym.core.reason.policy import suggest
 
     if rest:
         raise UserError(f"unexpected {' '.join(rest)!r}", hint="/policy suggest [--llm] [--threshold 0.6]")
@@ -303,7 +303,7 @@ def _suggest(ctx, state, book, rest: list[str], threshold: float, use_llm: bool)
 
 
 def _decide(ctx, state, book, verb: str, sid: str) -> Message:
-    from core.reason.policy import suggest
+    from sym.core.reason.policy import suggest
 
     store = _store(ctx)
     if verb == "reject":

@@ -11,13 +11,13 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.errors import UserError
-from core.events import ModelShown
-from repl.arguments import Args, Option
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Result
+from sym.core.errors import UserError
+from sym.core.events import ModelShown
+from sym.repl.arguments import Args, Option
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Result
 
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "inconsistent": "!"}
 MODEL_LINES = 12
@@ -156,7 +156,7 @@ def _remember(ctx: Context, program, source: str) -> None:
 
 def export_smt2(ctx) -> str:
     """The `smt2` exporter: the last program this shell proved."""
-    from core.reason.pot.smt2 import to_smt2
+    from sym.core.reason.pot.smt2 import to_smt2
 
     last = ctx.last_program
     if last is None:
@@ -194,7 +194,7 @@ def prove(ctx: Context, args: Args) -> Result:
 
 
 def _prove_file(ctx: Context, name: str) -> Result:
-    from core.reason.pot.writer import prove_file
+    from sym.core.reason.pot.writer import prove_file
 
     program, report = prove_file(ctx.path(name), max_mb=ctx.settings.max_file_mb, timeout_ms=_timeout_ms(ctx),
                                  emit=ctx.emit, cancel=ctx.cancel)
@@ -205,7 +205,7 @@ def _prove_file(ctx: Context, name: str) -> Result:
 def _prove_question(ctx: Context, question: str) -> Result:
     """The model writes the program (core.reason.pot.writer: proof.attempts attempts, errors and
     model timeouts move on to the next one, a Z3 timeout ends it)."""
-    from core.reason.pot.writer import prove_question
+    from sym.core.reason.pot.writer import prove_question
 
     written = prove_question(question, ctx.memory, ctx.llm, attempts=ctx.settings.proof_attempts,
                              timeout_ms=_timeout_ms(ctx), run_id=ctx.new_run("prove"), emit=ctx.emit,
@@ -224,7 +224,7 @@ def check(ctx: Context, arg: str) -> Result:
     core traced through how each fact was derived, shrunk to a minimal one when small. Z3
     is asked only about rules with a ~ premise, read classically, that the model leaves open.
     Soft rules are left out."""
-    from core.reason.pot.check_memory import check_memory
+    from sym.core.reason.pot.check_memory import check_memory
 
     if arg.strip():
         raise UserError("/check takes no arguments")
@@ -256,7 +256,7 @@ def math_cmd(ctx: Context, args: Args) -> Result:
 
     `/math factor x**2 - 1`, `/math solve x**2 = 4`, `/math diff sin(x) wrt x --latex`.
     Only arithmetic and whitelisted functions are read; --latex prints LaTeX."""
-    from core.reason.math import OPERATIONS, compute
+    from sym.core.reason.math import OPERATIONS, compute
 
     text, latex = args.text, args.latex
     op, _, expr = text.partition(" ")

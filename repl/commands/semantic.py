@@ -12,12 +12,12 @@ import shlex
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.errors import UserError
-from repl.arguments import Args, Option
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Failure, Result
+from sym.core.errors import UserError
+from sym.repl.arguments import Args, Option
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Failure, Result
 
 # option values run to the next option: --by how sweet it is
 FROM = Option("--from", metavar="FILE|DOC", words=True, values="file", help="read a file or a loaded document")
@@ -41,7 +41,7 @@ def _source_text(ctx: Context, text: str, ref: str | None, usage: str) -> tuple[
     names it; words after it belong to the text)."""
     if ref is None:
         return text, "", "extract"
-    from repl.commands.swm import _tell_source
+    from sym.repl.commands.swm import _tell_source
 
     try:
         words = shlex.split(ref)
@@ -56,7 +56,7 @@ def _source_text(ctx: Context, text: str, ref: str | None, usage: str) -> tuple[
 
 
 def _embedder(ctx: Context):
-    from core.reason.semantic.cluster import workspace_embedder
+    from sym.core.reason.semantic.cluster import workspace_embedder
 
     return workspace_embedder(ctx.memory)
 
@@ -128,7 +128,7 @@ def extract(ctx: Context, args: Args) -> Extracted | Failure:
     that breaks the schema gets one repair, then its valid facts are kept (marked fallback).
     Long texts are read chunk by chunk (Esc stops between chunks); repeated and near-duplicate
     facts (by embedding) are merged. Nothing is stored if a model call fails."""
-    from core.reason.semantic import extract as ops
+    from sym.core.reason.semantic import extract as ops
 
     usage = "/extract TEXT --into PRED/N,… | --from FILE|DOC --into PRED/N,…"
     specs = ops.parse_specs(args.into)
@@ -190,13 +190,13 @@ def classify(ctx: Context, args: Args) -> Classified:
     The model chooses from the labels (an enum); an answer outside them gets one repair, then the
     label nearest by embedding to its answer is taken and marked as a fallback. A long text is
     classified chunk by chunk and the chunks vote."""
-    from core.reason.semantic.ops import classify as run
+    from sym.core.reason.semantic.ops import classify as run
 
     usage = "/classify TEXT --labels A,B,… | --from FILE|DOC --labels A,B,…"
     if not args.labels:
         raise UserError("give the labels with --labels A,B,…", hint=usage)
     labels = [x for x in re.split(r"[,|]", args.labels)]
-    from core.reason.semantic.ops import check_labels
+    from sym.core.reason.semantic.ops import check_labels
 
     labels = check_labels(labels)
     text, _name, _source = _source_text(ctx, args.text, args["from"], usage)
@@ -245,7 +245,7 @@ def compare(ctx: Context, arg: str) -> Compared:
 
     The verdict is one of equivalent, similar, related, different, contradictory; a judgement that
     breaks that schema gets one repair, then only the similarity is shown (marked as a fallback)."""
-    from core.reason.semantic.ops import compare as run
+    from sym.core.reason.semantic.ops import compare as run
 
     if arg.count("|||") != 1:
         raise UserError("separate the two texts with one |||", hint="/compare A ||| B")
@@ -313,7 +313,7 @@ def rank(ctx: Context, args: Args) -> Ranked:
     The model gives the order as item numbers (listwise); an order that is not a permutation gets
     one repair, then pairwise comparisons decide (up to 6 items), else the order by embedding
     similarity to the criterion — both marked as fallbacks."""
-    from core.reason.semantic.ops import rank as run
+    from sym.core.reason.semantic.ops import rank as run
 
     usage = "/rank ITEM, ITEM, … --by CRITERION"
     text = args.text

@@ -6,12 +6,12 @@ import shlex
 import time
 from pathlib import Path
 
-from core.errors import UserError
-from core.memory.store import check_workspace_name
-from repl.arguments import Args, Option, completer
-from repl.context import Context
-from repl.registry import command
-from repl.results import Message, Table
+from sym.core.errors import UserError
+from sym.core.memory.store import check_workspace_name
+from sym.repl.arguments import Args, Option, completer
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.results import Message, Table
 
 
 def _session(ctx: Context):
@@ -24,7 +24,7 @@ def _session(ctx: Context):
          options=(Option("--script", metavar="FILE", values="file", help="write the session's inputs as a .sym script"),))
 def save(ctx: Context, args: Args) -> Message:
     """Name the current session (it is always being recorded), or write its inputs as a .sym script."""
-    from sessions.log import read_session
+    from sym.sessions.log import read_session
 
     try:
         words = shlex.split(args.text) if args.text else []
@@ -56,7 +56,7 @@ def save(ctx: Context, args: Args) -> Message:
 @command("/sessions", group="session")
 def sessions(ctx: Context, arg: str) -> Table:
     """List recorded sessions: name, date, commands, workspace."""
-    from sessions.log import read_session, sessions_dir
+    from sym.sessions.log import read_session, sessions_dir
 
     rows = []
     folder = sessions_dir()
@@ -76,7 +76,7 @@ def sessions(ctx: Context, arg: str) -> Table:
          options=(Option("--fresh", bool, help="rebuild it in a new workspace named after the session"),))
 def resume(ctx: Context, args: Args) -> Message:
     """Rebuild the memory a session ended with: in its workspace, or with --fresh in a new one named after it."""
-    from sessions.log import final_state, find_session, read_session
+    from sym.sessions.log import final_state, find_session, read_session
 
     words, fresh = args.words, args.fresh
     if len(words) != 1:
@@ -88,7 +88,7 @@ def resume(ctx: Context, args: Args) -> Message:
     target = check_workspace_name(rec.path.stem if fresh else workspace)
     if fresh and target in ctx.workspaces.names():
         raise UserError(f"workspace {target!r} exists already", hint=f"/workspace {target}, or /resume without --fresh")
-    from core.memory.ops import restore, resumable
+    from sym.core.memory.ops import restore, resumable
 
     wanted = resumable(items, source=rec.path.name)     # refused before the workspace changes
     if target != ctx.memory.workspace:

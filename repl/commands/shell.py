@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.errors import UserError
-from core.events import SettingChanged
-from repl.context import Context
-from repl.registry import command
-from repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
+from sym.core.errors import UserError
+from sym.core.events import SettingChanged
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
 
 
 def _command_names(ctx: Context, text: str) -> list[str]:

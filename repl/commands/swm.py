@@ -6,12 +6,12 @@ import os
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from core.errors import UserError
-from repl.arguments import Args, Option
-from repl.context import Context
-from repl.registry import command
-from repl.render import to_text
-from repl.results import Failure, Result
+from sym.core.errors import UserError
+from sym.repl.arguments import Args, Option
+from sym.repl.context import Context
+from sym.repl.registry import command
+from sym.repl.render import to_text
+from sym.repl.results import Failure, Result
 
 
 @dataclass
@@ -120,7 +120,7 @@ def _(r: Chatted) -> str:
 
 
 def reasoner(ctx: Context, prefix: str):
-    from core.reason.swm.reasoner import SWM
+    from sym.core.reason.swm.reasoner import SWM
 
     return SWM(ctx.memory, llm=lambda: ctx.llm, emit=ctx.emit, cancel=ctx.cancel,
                merge=ctx.settings.schema_merge, run=ctx.new_run(prefix))
@@ -150,10 +150,10 @@ def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
     path = ctx.path(ref)
     if os.path.lexists(path):    # a name on disk is read as a file: a FIFO, /dev/zero or huge file is refused
         if path.suffix.lower() == ".pdf":
-            from core.memory.documents import read_document
+            from sym.core.memory.documents import read_document
 
             return _statements(read_document(path, ctx.settings.max_file_mb)), path.name
-        from core.files import read_text_file
+        from sym.core.files import read_text_file
 
         return _statements(read_text_file(path, ctx.settings.max_file_mb)), path.name
     store = ctx.memory.store
@@ -186,7 +186,7 @@ def tell(ctx: Context, args: Args) -> Told | ToldFailure:
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
-    from core.reason.swm.reasoner import TellIncomplete
+    from sym.core.reason.swm.reasoner import TellIncomplete
 
     swm = reasoner(ctx, "tell")
     try:
@@ -224,7 +224,7 @@ def ask(ctx: Context, args: Args) -> Asked:
             "open_world": True if args.open else False if args.closed else None}
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
-    from repl.steering import run_hints
+    from sym.repl.steering import run_hints
 
     hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
@@ -242,8 +242,8 @@ def chat(ctx: Context, arg: str) -> Chatted:
     Relevant memory items are put in the prompt; the reply cites the ones it used."""
     import re
 
-    from core.reason.swm import prompts
-    from core.reason.swm.reasoner import relevant_items
+    from sym.core.reason.swm import prompts
+    from sym.core.reason.swm.reasoner import relevant_items
 
     text = arg.strip()
     if not text:

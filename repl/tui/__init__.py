@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def run_tui(*, debug: bool = False, memory=None) -> int:
     """Open the TUI on the workspace `memory` (a MemoryOptions) names; returns the exit code."""
-    from repl.tui.app import SymApp
+    from sym.repl.tui.app import SymApp
 
     app = SymApp(options=memory, debug=debug)
     code = app.run()

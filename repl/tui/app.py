@@ -23,12 +23,12 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
 
-from core.errors import UserError
-from repl.tui.bridge import Bus
-from repl.tui.entry import Entry
-from repl.tui.history import History
-from repl.tui.status import StatusLine
-from repl.tui.transcript import Transcript
+from sym.core.errors import UserError
+from sym.repl.tui.bridge import Bus
+from sym.repl.tui.entry import Entry
+from sym.repl.tui.history import History
+from sym.repl.tui.status import StatusLine
+from sym.repl.tui.transcript import Transcript
 
 KEYS = "keys: Esc cancels the running job · F1 help · Ctrl+P commands · F9 side pane · Ctrl+S save session · " \
        "Ctrl+Q quit · ↑/↓ history · Tab or → completes · \"\"\" starts and ends a multi-line input"
@@ -43,7 +43,7 @@ class ShellEvents(Message):
 
 def _registry_commands():
     """The palette's provider, loaded when the palette first opens (not on the paint path)."""
-    from repl.tui.palette import RegistryCommands
+    from sym.repl.tui.palette import RegistryCommands
 
     return RegistryCommands
 
@@ -98,7 +98,7 @@ class SymApp(App):
                 yield Entry(self.history, self._complete, id="entry", disabled=self.shell is None)
             with Vertical(id="side"):
                 if self.shell is not None:   # an open shell: nothing to wait for, build the panes now
-                    from repl.tui.side import SidePanes
+                    from sym.repl.tui.side import SidePanes
 
                     yield SidePanes()
                 else:                        # filled after the first paint (on_ready)
@@ -139,7 +139,7 @@ class SymApp(App):
         """After the first paint: build the side panes, then open the workspace (importing Chroma
         takes a while) in the shell's thread."""
         if self.shell is None:
-            from repl.tui.side import SidePanes
+            from sym.repl.tui.side import SidePanes
 
             side = self.query_one("#side")
             await side.remove_children()
@@ -157,14 +157,14 @@ class SymApp(App):
         self.executor.shutdown(wait=False)
 
     def _open(self):
-        from repl.dispatcher import MemoryOptions, open_shell
+        from sym.repl.dispatcher import MemoryOptions, open_shell
 
         shell = open_shell(self.options or MemoryOptions(), emit=self.bus, debug=self.debug_mode)
         if self._load_history:
-            from repl.tui.history import history_path
+            from sym.repl.tui.history import history_path
 
             self.history.load(history_path())
-        from core.memory import library
+        from sym.core.memory import library
 
         return shell, library.documents(shell.memory.store)
 
@@ -173,7 +173,7 @@ class SymApp(App):
         shell.ctx.streams = True          # LLMToken text is shown as it arrives: results need not repeat it
         if self.pane("memory").memory is not shell.memory:    # no WorkspaceOpened came (it opened before we ran)
             if docs is None:
-                from core.memory import library
+                from sym.core.memory import library
 
                 docs = library.documents(shell.memory.store)   # the shell is idle: nothing runs yet
             self._show_workspace(shell.memory, shell.memory.counts(), docs)
@@ -216,7 +216,7 @@ class SymApp(App):
             self.run_turn(self.queue.pop(0))
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        from repl.results import Exit, Failure
+        from sym.repl.results import Exit, Failure
 
         worker = event.worker
         if worker.group == "open":
@@ -291,7 +291,7 @@ class SymApp(App):
             pass
 
     async def _drain(self) -> None:
-        from core.events import ItemAdded, ItemRemoved, LLMToken
+        from sym.core.events import ItemAdded, ItemRemoved, LLMToken
 
         if self._drain_timer is not None:
             self._drain_timer.stop()
@@ -320,7 +320,7 @@ class SymApp(App):
             self._show_counts()
 
     async def _show_event(self, event: object) -> None:
-        from core.events import (
+        from sym.core.events import (
             DocumentsChanged,
             EmbeddingProgress,
             JobFinished,
@@ -382,14 +382,14 @@ class SymApp(App):
     # -- the Ollama ping ----------------------------------------------------------------
 
     def ping_ollama(self) -> None:
-        from core.llm import liveness_url
+        from sym.core.llm import liveness_url
 
         if self.shell is not None:
             url = liveness_url(self.shell.ctx.settings)
             self.run_worker(partial(self._ping, url), thread=True, group="ping", exclusive=True)
 
     def _ping(self, host: str) -> None:
-        from repl.tui.status import ping
+        from sym.repl.tui.status import ping
 
         up = ping(host)
         try:

@@ -32,7 +32,7 @@ class Bus:
     def __call__(self, event: object) -> None:
         if self.wake is None:
             return
-        from core.events import Progress  # loaded by the shell long before its first event
+        from sym.core.events import Progress  # loaded by the shell long before its first event
 
         if isinstance(event, Progress) and event.done < event.total:
             now = time.monotonic()

@@ -12,8 +12,8 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input
 
-from repl.assemble import Assembler
-from repl.tui.history import History
+from sym.repl.assemble import Assembler
+from sym.repl.tui.history import History
 
 
 class RegistrySuggester(Suggester):

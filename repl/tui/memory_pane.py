@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
+from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
 
 MAX_ROWS = 2000  # a DataTable of 100k rows is slow to build; /listing shows everything
 PAGE = 100       # rows put in the facts or rules table at a time; more as it is scrolled to its end
@@ -192,7 +192,7 @@ class MemoryPane(Vertical):
 
 
 def _in_words(memory, it) -> str:
-    from core.logic.terms import Atom
+    from sym.core.logic.terms import Atom
 
     if isinstance(it.clause, Atom):
         p = memory.schema.predicates.get(f"{it.clause.pred}/{len(it.clause.args)}")

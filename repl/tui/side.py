@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import TabbedContent, TabPane
 
-from repl.tui.memory_pane import MemoryPane
-from repl.tui.models_pane import ModelsPane
-from repl.tui.trace_pane import TracePane
+from sym.repl.tui.memory_pane import MemoryPane
+from sym.repl.tui.models_pane import ModelsPane
+from sym.repl.tui.trace_pane import TracePane
 
 
 class SidePanes(Vertical):

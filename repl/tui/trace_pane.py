@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
-from core.events import LLMCall, PolicyApplied, TraceNode
+from sym.core.events import LLMCall, PolicyApplied, TraceNode
 
 _STATUS_STYLE = {"ok": "green", "proved": "green", "failed": "red", "refuted": "red", "rejected": "red",
                  "unknown": "yellow", "cancelled": "yellow"}

@@ -44,9 +44,9 @@ class Transcript(VerticalScroll):
 
     def add_result(self, result) -> None:
         """A command's Result, in the words batch mode prints (a proof also as a tree)."""
-        from core.logic.provenance import ABSENT
-        from repl.render import to_text
-        from repl.results import Failure, Proofs
+        from sym.core.logic.provenance import ABSENT
+        from sym.repl.render import to_text
+        from sym.repl.results import Failure, Proofs
 
         body = to_text(result)
         if isinstance(result, Proofs) and any(t.status != ABSENT for t in result.trees):
@@ -96,6 +96,6 @@ def _grow(parent, node, items: dict) -> None:
 
 
 def _label(node, items: dict) -> str:
-    from repl.render import proof_label  # one wording for proof trees in every front-end
+    from sym.repl.render import proof_label  # one wording for proof trees in every front-end
 
     return proof_label(node, items)

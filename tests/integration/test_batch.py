@@ -110,7 +110,7 @@ def test_unknown_option_is_a_usage_error(sym_exe):
 
 
 def test_version_and_help(sym_exe):
-    from core import __version__
+    from sym.core import __version__
 
     assert run(sym_exe, "--version").stdout.strip() == f"sym {__version__}"
     help_text = run(sym_exe, "--help").stdout

@@ -14,8 +14,8 @@ import subprocess
 import threading
 import time
 
-from core.events import JobStarted
-from repl.results import Failure
+from sym.core.events import JobStarted
+from sym.repl.results import Failure
 from tests.ollama_server import unused_url
 
 RUNAWAY = "/math expand (x+y+z+w)**999"          # grows to gigabytes if left alone
@@ -72,8 +72,8 @@ def test_ctrl_c_stops_math_in_a_plain_child_and_the_next_command_runs(sym_exe, s
 
 def stored(workspace: str = "cancel") -> tuple:
     """Facts, documents and predicates of a workspace, read back after its process has ended."""
-    from core.memory import library
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.core.memory import library
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     shell = open_shell(MemoryOptions(workspace), record=False)
     try:
@@ -140,7 +140,7 @@ def test_ctrl_c_stops_math_in_the_prompt_toolkit_repl(shell):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from repl.prompt import run_prompt
+    from sym.repl.prompt import run_prompt
 
     shell.ctx.settings.math_timeout = 600
     out, err = io.StringIO(), io.StringIO()

@@ -8,11 +8,11 @@ import subprocess
 
 import pytest
 
-from core.events import ModelShown, TraceNode, Warning
-from plugins.prompters import add_pack
-from repl.dispatcher import MemoryOptions, Shell, open_shell
-from repl.render import to_text
-from repl.results import Failure
+from sym.core.events import ModelShown, TraceNode, Warning
+from sym.plugins.prompters import add_pack
+from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
+from sym.repl.render import to_text
+from sym.repl.results import Failure
 
 # A pack whose prompts say plainly what they ask, so the server can be scripted per goal.
 TEST_PACK = {"name": "t", "description": "test pack", "or_items": 3, "and_items": 4,
@@ -399,7 +399,7 @@ def test_prompters_lists_builtin_and_plugin_packs(s):
 
 
 def test_workspace_packs_override_and_bad_ones_are_reported(ollama_server):
-    from core.memory.workspace import workspace_dir
+    from sym.core.memory.workspace import workspace_dir
 
     shell = open_shell(MemoryOptions(workspace="packs"), record=False)
     try:

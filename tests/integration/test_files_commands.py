@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import UserError
+from sym.core.errors import UserError
 from tests.conftest import fails, state
 from tests.ollama_server import unused_url
 
@@ -116,7 +116,7 @@ def test_tell_from_refuses_binary_and_oversized_files(offline, tmp_path):
 def test_tell_from_a_loaded_document_reads_each_sentence_once(tmp_path):
     """Chunks of a loaded document overlap; /tell --from DOC takes the overlap once, so no
     sentence is read twice and none is cut where a chunk began."""
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     names = [f"Zor{chr(97 + i // 26)}{chr(97 + i % 26)}o" for i in range(200)]
     doc = tmp_path / "people.txt"
@@ -139,8 +139,8 @@ def test_tell_from_a_loaded_document_reads_each_sentence_once(tmp_path):
 # -- /load -----------------------------------------------------------------------------------
 
 def test_load_honours_max_file_mb_through_the_library(tmp_path):
-    from core.memory import library
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.core.memory import library
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     doc = tmp_path / "long.txt"
     doc.write_text("Anne is kind. " * 10_000)            # ~0.14 MB

@@ -12,7 +12,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from repl.results import Message
+from sym.repl.results import Message
 
 SCRIPT = ("% family\np(a).\nq(X) :-\n  p(X).\nIs Bob big?\nBob isn't big.\n"
           '"""\nr(a).\nr(b).\n"""\n/listing --derived\nlast(x)\n')
@@ -36,7 +36,7 @@ class Recorder:
 
 
 def test_batch(tmp_path, monkeypatch):
-    from repl import batch
+    from sym.repl import batch
 
     shell = Recorder()
     monkeypatch.setattr(batch, "open_shell", lambda *a, **k: shell)
@@ -47,7 +47,7 @@ def test_batch(tmp_path, monkeypatch):
 
 
 def test_pipe(monkeypatch, capsys):
-    from repl import plain
+    from sym.repl import plain
 
     shell = Recorder()
     monkeypatch.setattr(plain, "open_shell", lambda *a, **k: shell)
@@ -58,7 +58,7 @@ def test_pipe(monkeypatch, capsys):
 
 @pytest.mark.parametrize("end", ["", "\x04"])
 def test_prompt_repl(end):
-    from repl.prompt import run_prompt
+    from sym.repl.prompt import run_prompt
 
     shell = Recorder()
     with create_pipe_input() as pipe:

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from core.events import LLMCall, LLMToken
-from core.llm import LLMError
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.results import Failure
-from sessions.log import read_session
+from sym.core.events import LLMCall, LLMToken
+from sym.core.llm import LLMError
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.results import Failure
+from sym.sessions.log import read_session
 from tests.ollama_server import unused_url
 
 USER = [{"role": "user", "content": "Is Bob big?"}]
@@ -158,7 +158,7 @@ def test_a_json_reply_that_never_fits_the_schema_is_bad_output(wired, ollama_ser
 
 
 def test_a_failed_call_is_logged_with_its_error(wired, ollama_server, sym_home):
-    from core.llm.calllog import CallLog
+    from sym.core.llm.calllog import CallLog
 
     ollama_server.fail("context")
     with pytest.raises(LLMError):

@@ -11,12 +11,12 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from core.events import LLMCall, LLMToken
-from core.llm import LLMError
-from core.llm.calllog import CallLog, request_key
-from core.llm.ollama_backend import DEFAULT_HOST, resolve_host
-from repl.dispatcher import Shell
-from repl.results import Failure
+from sym.core.events import LLMCall, LLMToken
+from sym.core.llm import LLMError
+from sym.core.llm.calllog import CallLog, request_key
+from sym.core.llm.ollama_backend import DEFAULT_HOST, resolve_host
+from sym.repl.dispatcher import Shell
+from sym.repl.results import Failure
 
 USER = [{"role": "user", "content": "Is Bob big?"}]
 
@@ -218,13 +218,13 @@ def test_models_lists_what_the_server_has_and_marks_the_current_one(wired, ollam
     data = result.to_dict()
     assert [m["name"] for m in data["models"]] == ["llama3.1:8b", "nomic-embed-text:latest"]
     assert data["current"] == "llama3.1:8b" and data["current_pulled"] is True
-    from repl.render import to_text
+    from sym.repl.render import to_text
     assert "* llama3.1:8b" in to_text(result)
 
 
 def test_models_says_to_pull_the_current_model_when_it_is_missing(wired, ollama_server):
     wired.execute("/set model qwen3:4b")
-    from repl.render import to_text
+    from sym.repl.render import to_text
     assert "ollama pull qwen3:4b" in to_text(wired.execute("/models")[1])
 
 
@@ -251,7 +251,7 @@ def test_cost_sums_calls_cached_calls_and_tokens(wired, ollama_server):
     result = wired.execute("/cost")[1]
     assert result.to_dict() == {"calls": 2, "cached": 1, "failed": 0, "prompt_tokens": 4, "completion_tokens": 6,
                                 "tokens": 10}
-    from repl.render import to_text
+    from sym.repl.render import to_text
     assert to_text(result) == "2 model calls this session (1 to the model, 1 from the cache); tokens: 4 in, 6 out"
 
 
@@ -309,13 +309,13 @@ def test_a_call_from_another_thread_can_be_cancelled(wired, ollama_server):
 # -- jsonout directly --------------------------------------------------------------------------
 
 def test_trailing_commas_are_dropped_only_outside_strings():
-    from core.llm.jsonout import extract_json
+    from sym.core.llm.jsonout import extract_json
 
     assert extract_json('{"a": "x,}", "b": [1, 2,],}') == {"a": "x,}", "b": [1, 2]}
 
 
 def test_keys_are_matched_to_nested_schema_fields_by_case():
-    from core.llm.jsonout import parse_model
+    from sym.core.llm.jsonout import parse_model
 
     class Fact(BaseModel):
         text: str
@@ -329,7 +329,7 @@ def test_keys_are_matched_to_nested_schema_fields_by_case():
 
 
 def test_a_reply_with_no_json_says_so():
-    from core.llm.jsonout import BadJSON, extract_json
+    from sym.core.llm.jsonout import BadJSON, extract_json
 
     with pytest.raises(BadJSON, match="no JSON"):
         extract_json("I think Bob is big.")

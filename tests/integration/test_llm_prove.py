@@ -7,8 +7,8 @@ import json
 import threading
 from pathlib import Path
 
-from core.events import TraceNode
-from repl.results import Failure
+from sym.core.events import TraceNode
+from sym.repl.results import Failure
 
 GOOD = json.loads((Path(__file__).resolve().parents[2] / "examples" / "height.json").read_text())
 # easy to satisfy, hard to prove: Z3 gives up on the verification (a check with assumptions),

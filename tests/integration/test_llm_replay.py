@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from repl.dispatcher import MemoryOptions, open_shell
-from sessions.log import read_session
-from sessions.replay import replay
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.replay import replay
+from sym.sessions.log import read_session
 
 
 @pytest.fixture

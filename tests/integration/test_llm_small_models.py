@@ -10,11 +10,11 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from core.errors import UserError
-from core.events import LLMCall, LLMProgress
-from core.llm import LLMError
-from core.llm.calllog import CallLog
-from repl.dispatcher import Shell
+from sym.core.errors import UserError
+from sym.core.events import LLMCall, LLMProgress
+from sym.core.llm import LLMError
+from sym.core.llm.calllog import CallLog
+from sym.repl.dispatcher import Shell
 
 USER = [{"role": "user", "content": "Who is in the story?"}]
 
@@ -226,7 +226,7 @@ def test_cost_counts_failed_calls_apart_from_answered_and_cached_ones(wired, oll
     wired.execute("/llm two")
     result = wired.execute("/cost")[1]
     assert (result.to_dict()["calls"], result.to_dict()["cached"], result.to_dict()["failed"]) == (2, 1, 1)
-    from repl.render import to_text
+    from sym.repl.render import to_text
     assert "1 failed" in to_text(result)
     log = CallLog(sym_home / "llm" / "calls.sqlite")
     totals = log.totals()

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from core.reason.swm.datasets import Problem
-from core.reason.swm.evaluate import evaluate
-from core.reason.swm.lsat import answer_lsat
-from repl.bench import make_llm, run_swm
+from sym.core.reason.swm.datasets import Problem
+from sym.core.reason.swm.evaluate import evaluate
+from sym.core.reason.swm.lsat import answer_lsat
+from sym.repl.bench import make_llm, run_swm
 
 MODEL = "llama3.1:8b"
 

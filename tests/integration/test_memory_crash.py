@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.dispatcher import MemoryOptions, open_shell
 
 N_FACTS = 15_000
 WS = "crash"

@@ -3,8 +3,8 @@ and the schema saves itself with the change (no command saves it by hand)."""
 
 from __future__ import annotations
 
-from core.events import DocumentsChanged, SchemaChanged, SettingChanged, WorkspaceOpened
-from repl.dispatcher import MemoryOptions, open_shell
+from sym.core.events import DocumentsChanged, SchemaChanged, SettingChanged, WorkspaceOpened
+from sym.repl.dispatcher import MemoryOptions, open_shell
 
 
 def shell_with_events(workspace: str = "default"):

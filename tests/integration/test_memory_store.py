@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.render import to_text
-from repl.results import Added, Failure, Hits, Message
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.render import to_text
+from sym.repl.results import Added, Failure, Hits, Message
 
 
 def run(sym_exe, *args, stdin: str = "", env=None):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.events import LLMCall, LLMToken, TraceNode
-from plugins.prompters import add_pack
-from repl.dispatcher import Shell
+from sym.core.events import LLMCall, LLMToken, TraceNode
+from sym.plugins.prompters import add_pack
+from sym.repl.dispatcher import Shell
 from tests.conftest import texts
 from tests.openai_server import OpenAIServer
 

@@ -11,14 +11,14 @@ import time
 
 import pytest
 
-from core.events import LLMToken
-from core.llm import LLMError
-from core.llm.calllog import CallLog
-from core.llm.openai_backend import resolve_base_url
-from core.reason.policy.rules import TARGET_ATTRIBUTES
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.results import Failure
-from sessions.guard import ReplayGuard, is_host_or_path_setting
+from sym.core.events import LLMToken
+from sym.core.llm import LLMError
+from sym.core.llm.calllog import CallLog
+from sym.core.llm.openai_backend import resolve_base_url
+from sym.core.reason.policy.rules import TARGET_ATTRIBUTES
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.results import Failure
+from sym.sessions.guard import ReplayGuard, is_host_or_path_setting
 from tests.openai_server import OpenAIServer, unused_url
 
 USER = [{"role": "user", "content": "Is Bob big?"}]
@@ -179,7 +179,7 @@ def test_the_key_never_reaches_the_cli_output_or_the_logs(openai_server, sym_exe
 
 def test_a_replay_keeps_this_machines_base_url_and_policies_cannot_set_it(tmp_path):
     assert is_host_or_path_setting("base_url") and is_host_or_path_setting("base-url")
-    from repl.dispatcher import Shell
+    from sym.repl.dispatcher import Shell
 
     guard = ReplayGuard(tmp_path, Shell().registry)
     assert "base_url not changed" in guard.check("/set base_url http://elsewhere:8000/v1")

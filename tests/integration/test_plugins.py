@@ -6,12 +6,12 @@ import os
 import subprocess
 from pathlib import Path
 
-from plugins.loader import load_plugins
-from repl.registry import builtin_registry
+from sym.plugins.loader import load_plugins
+from sym.repl.registry import builtin_registry
 
 GREETER = '''
-from repl.registry import Command
-from repl.results import Message
+from sym.repl.registry import Command
+from sym.repl.results import Message
 
 def hello(ctx, arg):
     """Say hello to someone."""
@@ -22,7 +22,7 @@ def register(registry):
 '''
 
 HALF_BROKEN = '''
-from repl.registry import Command
+from sym.repl.registry import Command
 
 def register(registry):
     registry.add(Command("/half", lambda ctx, arg: None))
@@ -59,7 +59,7 @@ def test_plugins_add_commands_and_broken_ones_are_reported_and_skipped(sym_exe, 
     assert proc.returncode == 1
 
 
-def test_the_builtin_export_plugin_is_found_through_its_entry_point():
+def test_the_builtin_plugins_are_registered_by_direct_import():
     registry = builtin_registry()
     assert registry.get("/export") is None
     assert load_plugins(registry) == []

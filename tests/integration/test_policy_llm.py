@@ -3,9 +3,9 @@ classifier, the judge, and rewritten rules (which, like all suggestions, wait fo
 
 from __future__ import annotations
 
-from core.events import Warning
-from repl.dispatcher import Shell
-from repl.steering import policy_state
+from sym.core.events import Warning
+from sym.repl.dispatcher import Shell
+from sym.repl.steering import policy_state
 from tests.unit.test_policy_apply import add_probe
 
 

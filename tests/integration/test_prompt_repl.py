@@ -11,11 +11,11 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from core.events import LLMToken
-from repl.dispatcher import Shell
-from repl.prompt import SlashCompleter, run_prompt
-from repl.registry import Command
-from repl.results import Message
+from sym.core.events import LLMToken
+from sym.repl.dispatcher import Shell
+from sym.repl.prompt import SlashCompleter, run_prompt
+from sym.repl.registry import Command
+from sym.repl.results import Message
 
 
 def run(shell, keys: str, history=None):
@@ -73,9 +73,9 @@ def test_slash_completion_from_the_registry(shell):
 
 
 def test_streamed_tokens_are_printed_as_they_arrive(sym_home):
-    from repl.batch import narrator
-    from repl.prompt import _Stream
-    from repl.render import TextRenderer
+    from sym.repl.batch import narrator
+    from sym.repl.prompt import _Stream
+    from sym.repl.render import TextRenderer
 
     out, err = io.StringIO(), io.StringIO()
     stream = _Stream(out, narrator(TextRenderer(out, err), err))
@@ -112,9 +112,9 @@ def test_ctrl_c_during_a_job_cancels_it(shell):
 def _streaming_shell(ollama_server):
     """A shell whose events go to the REPL's own printer (what `sym --plain` builds), talking to
     the Ollama-protocol test server."""
-    from repl.batch import narrator
-    from repl.prompt import _Stream
-    from repl.render import TextRenderer
+    from sym.repl.batch import narrator
+    from sym.repl.prompt import _Stream
+    from sym.repl.render import TextRenderer
 
     out, err = io.StringIO(), io.StringIO()
     stream = _Stream(out, narrator(TextRenderer(out, err), err))
@@ -125,8 +125,8 @@ def _streaming_shell(ollama_server):
 
 
 def test_a_streamed_chat_reply_is_printed_exactly_once(ollama_server):
-    from core.logic.parser import parse_atom
-    from core.memory.working import item_id
+    from sym.core.logic.parser import parse_atom
+    from sym.core.memory.working import item_id
 
     shell, stream, out, err = _streaming_shell(ollama_server)
     fid = item_id(parse_atom("mortal(socrates)"))

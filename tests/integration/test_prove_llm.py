@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.events import TraceNode
+from sym.core.events import TraceNode
 
 GOOD = json.loads((Path(__file__).resolve().parents[2] / "examples" / "height.json").read_text())
 BROKEN = {**GOOD, "knowledge_base": ["jump_height(javier) == 2.45"]}   # javier is not declared

@@ -67,7 +67,7 @@ def test_a_question_in_english_does_not_swallow_the_lines_after_it(sym_exe, env,
 
 
 def test_a_10_mb_reply_makes_a_small_session_log(sym_exe, env, ollama_server, sym_home):
-    from sessions.log import read_session
+    from sym.sessions.log import read_session
 
     huge = "word " * 2_000_000                               # 10 MB
     ollama_server.reply(huge)
@@ -87,9 +87,9 @@ def test_replay_verify_compares_bounded_outputs(sym_home, ollama_server, monkeyp
     offline, the bounded copy cannot stand in for the reply, and the replay says so."""
     import io
 
-    from repl.dispatcher import MemoryOptions, open_shell
-    from sessions.log import read_session
-    from sessions.replay import replay
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.replay import replay
+    from sym.sessions.log import read_session
 
     monkeypatch.setenv("OLLAMA_HOST", ollama_server.url)
     ollama_server.reply("x" * 200_000)

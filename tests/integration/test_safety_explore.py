@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from repl.dispatcher import Shell
-from repl.render import to_text
+from sym.repl.dispatcher import Shell
+from sym.repl.render import to_text
 
 
 @pytest.mark.parametrize("reply", ["", "   \n\n", "!!! ### ???\n---\n***", "{}", "<html><body>500</body></html>"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sessions.log import FORMAT
+from sym.sessions.log import FORMAT
 
 
 class Listener:
@@ -138,8 +138,8 @@ def test_files_inside_the_scratch_directory_are_allowed(sym_home, tmp_path):
     """A log may write a file with a relative name and read it back: both stay in the scratch dir."""
     import io
 
-    from sessions.log import read_session
-    from sessions.replay import replay as run_replay
+    from sym.repl.replay import replay as run_replay
+    from sym.sessions.log import read_session
 
     log = write_log(tmp_path / "local.jsonl", ["p(a).", "/save --script s.sym", "/forget p(a)",
                                                "/export prolog mem.pl", "/load mem.pl", "/docs"])
@@ -160,9 +160,9 @@ def test_files_inside_the_scratch_directory_are_allowed(sym_home, tmp_path):
     ("/nonsense /etc/passwd", True),     # unknown: fails as it did when recorded, touching nothing
 ])
 def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
-    from plugins.loader import load_plugins
-    from repl.registry import builtin_registry
-    from sessions.guard import ReplayGuard
+    from sym.plugins.loader import load_plugins
+    from sym.repl.registry import builtin_registry
+    from sym.sessions.guard import ReplayGuard
 
     registry = builtin_registry()
     load_plugins(registry)
@@ -172,8 +172,8 @@ def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
 
 
 def test_a_command_the_guard_does_not_know_is_skipped(tmp_path):
-    from repl.registry import Command, builtin_registry
-    from sessions.guard import ReplayGuard
+    from sym.repl.registry import Command, builtin_registry
+    from sym.sessions.guard import ReplayGuard
 
     registry = builtin_registry()
     registry.add(Command("/upload", lambda ctx, arg: None, args="FILE"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from core.events import Progress
-from repl.render import to_text
+from sym.core.events import Progress
+from sym.repl.render import to_text
 from tests.conftest import fails, state, texts
 
 
@@ -127,7 +127,7 @@ def test_extract_from_a_file(llm_sym, tmp_path):
 
 
 def test_extract_and_classify_from_a_loaded_document_in_a_workspace(ollama_server, sym_home, tmp_path):
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     doc = tmp_path / "farm.txt"
     doc.write_text("Mira feeds the goats every morning.\n")
@@ -277,9 +277,9 @@ def test_an_unreachable_model_leaves_memory_unchanged(llm_sym):
 def test_a_recorded_session_replays_offline_with_the_same_output(ollama_server):
     import io
 
-    from repl.dispatcher import MemoryOptions, open_shell
-    from sessions.log import read_session
-    from sessions.replay import replay
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.replay import replay
+    from sym.sessions.log import read_session
 
     ollama_server.reply(facts(("born_in", "Ada", "London")), when="born")
     ollama_server.reply(json.dumps({"label": "sport"}), when=lambda req: "Labels:" in req.text)

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from core.errors import UserError
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.results import Failure
-from sessions.log import EVENT_TYPES, FORMAT, SessionLog, read_session
-from sessions.replay import replay
+from sym.core.errors import UserError
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.replay import replay
+from sym.repl.results import Failure
+from sym.sessions.log import EVENT_TYPES, FORMAT, SessionLog, read_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ def event(n):
 
 
 if __name__ == "__main__":
-    from sessions.log import SessionLog
+    from sym.sessions.log import SessionLog
 
     log = SessionLog(Path(sys.argv[1]), workspace="default", settings={"world": "closed"})
     while True:

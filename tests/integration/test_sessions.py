@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 
-from repl.dispatcher import MemoryOptions, open_shell
-from repl.results import Failure, Message, Table
-from sessions.log import FORMAT, read_session
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.results import Failure, Message, Table
+from sym.sessions.log import FORMAT, read_session
 
 
 def run(sym_exe, *args, stdin: str = ""):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from repl.bench import run_swm
+from sym.repl.bench import run_swm
 from tests.ollama_server import DEFAULT_MODELS
 
 STORY = ("James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter, wanted to come, "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from repl.results import Failure
+from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
 

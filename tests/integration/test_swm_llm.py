@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from repl.results import Failure
+from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
 
@@ -185,7 +185,7 @@ def test_unsolved_question_falls_back_to_an_unverified_answer(llm_sym):
                                "args": ["X", "france"], "negated": False}, when="capital")
     out = llm_sym("/ask What is the capital of France?").outcome
     assert not out.verified and out.answer == "Paris, most likely."
-    from repl.render import to_text
+    from sym.repl.render import to_text
 
     assert "unverified" in to_text(llm_sym("/ask What is the capital of France?"))
 
@@ -220,7 +220,7 @@ def test_tell_from_a_file_and_from_a_loaded_document(sym, tmp_path):
 
 
 def test_tell_from_a_loaded_document_in_a_workspace(tmp_path):
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     doc = tmp_path / "story.txt"
     doc.write_text("Anne is kind. Anne is smart.\n")
@@ -248,7 +248,7 @@ def test_chat_history_belongs_to_its_shell(llm_sym):
     llm_sym.server.reply("Hello.")
     llm_sym("/chat hi there")
     assert len(llm_sym.shell.ctx.chat_history) == 2
-    from repl.dispatcher import Shell
+    from sym.repl.dispatcher import Shell
 
     assert Shell(plugins=False).ctx.chat_history == []
 
@@ -265,7 +265,7 @@ def test_a_session_with_tell_ask_and_chat_replays_offline_equal(ollama_server, s
     import os
     import subprocess
 
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     ollama_server.reply(json={"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy",
                                               "args": ["X"], "negated": False,

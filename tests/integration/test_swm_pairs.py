@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from core.reason.swm import pairs
+from sym.core.reason.swm import pairs
 from tests.conftest import texts
 
 RULES = ("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "

@@ -44,8 +44,8 @@ def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
         assert "parent_of(ann, ben)." in pane
         if not args:   # the side panes, built after the first frame, are on screen with the fact's row
             assert all(tab in pane for tab in ("Memory", "Trace", "Models"))
-            from core.logic.parser import parse_atom
-            from core.memory.working import item_id
+            from sym.core.logic.parser import parse_atom
+            from sym.core.memory.working import item_id
 
             assert pane.count(item_id(parse_atom("parent_of(ann, ben)"))) >= 2   # "added fact ID" and a row
         tmux("send-keys", "-t", session, "-l", "?- parent_of(ann, Who).")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from core.memory.embedders import default_embedder
+from sym.core.memory.embedders import default_embedder
 
 SCRIPT = "parent_of(ann, ben).\nparent_of(ben, carl).\nancestor(X, Y) :- parent_of(X, Y).\n?- ancestor(ann, ben).\n"
 CHANGED = SCRIPT.replace("?- ancestor(ann, ben).", "?- ancestor(carl, ann).")

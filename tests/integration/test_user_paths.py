@@ -11,9 +11,9 @@ import subprocess
 
 import pytest
 
-from core.llm.calllog import CallLog
-from core.reason.swm.english import translate
-from repl.results import Forgotten
+from sym.core.llm.calllog import CallLog
+from sym.core.reason.swm.english import translate
+from sym.repl.results import Forgotten
 from tests.conftest import fails, state
 from tests.ollama_server import unused_url
 

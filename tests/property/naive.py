@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from core.logic.terms import Atom, Compare, Naf, Rule, Var
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var
 
 Key = tuple[bool, str, int]  # (strongly negated?, predicate, arity)
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
-from core.logic.parser import parse_one
-from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text
+from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.parser import parse_one
+from sym.core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text
 from tests.property import naive
 
 QUICK = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,9 +9,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.logic.parser import parse_program
-from core.reason.swm import english
-from core.reason.swm.english import question_goal, split_sentences, translate
+from sym.core.logic.parser import parse_program
+from sym.core.reason.swm import english
+from sym.core.reason.swm.english import question_goal, split_sentences, translate
 from tests.english_gen import STATEMENT_CATEGORIES, generate, normal_clause
 
 CI = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -39,7 +39,7 @@ def test_every_clause_renders_to_english_that_reads_back_to_the_same_clause(cate
 def test_every_fact_reads_back_through_its_schema_template(category, rng):
     """The template /tell records for a predicate, filled with the fact's arguments, is English the
     grammar reads back as the same fact."""
-    from core.logic.terms import Atom
+    from sym.core.logic.terms import Atom
 
     item = generate(category, rng)
     found = translate(item.sentence)

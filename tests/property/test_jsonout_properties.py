@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.llm.jsonout import CUT_OFF, BadJSON, extract_json, scan
+from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json, scan
 
 QUICK = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

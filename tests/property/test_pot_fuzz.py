@@ -8,12 +8,12 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.errors import UserError
-from core.reason.math import parse_math
-from core.reason.pot.build import build
-from core.reason.pot.expr import parse_expr
-from core.reason.pot.interpret import run
-from core.reason.pot.schema import load_program
+from sym.core.errors import UserError
+from sym.core.reason.math import parse_math
+from sym.core.reason.pot.build import build
+from sym.core.reason.pot.expr import parse_expr
+from sym.core.reason.pot.interpret import run
+from sym.core.reason.pot.schema import load_program
 
 NASTY = [
     "__import__('os').system('touch /tmp/pwned')", "os.system('x')", "a.b.c.d", "().__class__.__bases__[0]",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.errors import ParseError
-from core.logic.parser import _fast_fact, _parse_lark, parse_program
+from sym.core.errors import ParseError
+from sym.core.logic.parser import _fast_fact, _parse_lark, parse_program
 
 CI = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PAD = "\n".join(f"pad{i}(x)." for i in range(70))      # over 64 lines: the fast path is in play

@@ -11,12 +11,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.errors import UserError
-from core.logic.parser import parse_program, parse_query
-from core.reason.swm.english import question_goal, split_sentences, translate
-from repl.commands.explore import parse_options
-from repl.dispatcher import Shell
-from repl.results import Failure
+from sym.core.errors import UserError
+from sym.core.logic.parser import parse_program, parse_query
+from sym.core.reason.swm.english import question_goal, split_sentences, translate
+from sym.repl.commands.explore import parse_options
+from sym.repl.dispatcher import Shell
+from sym.repl.results import Failure
 from tests.ollama_server import unused_url
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from repl.dispatcher import Shell
-from repl.tui.app import SymApp
-from repl.tui.bridge import Bus
-from repl.tui.history import History
+from sym.repl.dispatcher import Shell
+from sym.repl.tui.app import SymApp
+from sym.repl.tui.bridge import Bus
+from sym.repl.tui.history import History
 
 SIZE = (120, 34)
 

@@ -8,11 +8,11 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Markdown, Tree
 
-from core.events import LLMCall, LLMToken, ModelShown, TraceNode
-from core.logic.parser import parse_atom
-from core.memory.working import item_id
-from repl.registry import Command
-from repl.results import Message
+from sym.core.events import LLMCall, LLMToken, ModelShown, TraceNode
+from sym.core.logic.parser import parse_atom
+from sym.core.memory.working import item_id
+from sym.repl.registry import Command
+from sym.repl.results import Message
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
@@ -239,10 +239,10 @@ async def test_f9_toggles_the_side_pane_and_f1_shows_help(make_app):
 
 
 async def test_ctrl_s_saves_the_session(sym_home):
-    from repl.dispatcher import MemoryOptions, open_shell
-    from repl.tui.app import SymApp
-    from repl.tui.bridge import Bus
-    from repl.tui.history import History
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.tui.app import SymApp
+    from sym.repl.tui.bridge import Bus
+    from sym.repl.tui.history import History
 
     bus = Bus()
     shell = open_shell(MemoryOptions(persistent=False), emit=bus)
@@ -259,9 +259,9 @@ async def test_ctrl_s_saves_the_session(sym_home):
 
 
 async def test_the_app_opens_its_workspace_after_the_first_paint(sym_home):
-    from repl.dispatcher import MemoryOptions
-    from repl.tui.app import SymApp
-    from repl.tui.history import append_history
+    from sym.repl.dispatcher import MemoryOptions
+    from sym.repl.tui.app import SymApp
+    from sym.repl.tui.history import append_history
 
     append_history(sym_home / "history", "/show")          # from an earlier session
     app = SymApp(options=MemoryOptions("tuitest"), ping_every=None)
@@ -305,8 +305,8 @@ async def test_cancelled_is_not_left_set_for_the_next_command(make_app):
 
 PAINT_PATH = """
 import sys
-from repl.tui.app import SymApp
-from repl.tui.history import History
+from sym.repl.tui.app import SymApp
+from sym.repl.tui.history import History
 
 class Painted(SymApp):
     def on_ready(self, event):
@@ -330,9 +330,9 @@ async def test_the_first_frame_loads_no_memory_results_or_side_panes(sym_home):
                                    capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr[-2000:]
     loaded = set(proc.stdout.split())
-    assert "repl.tui.app" in loaded and "textual.app" in loaded
-    for heavy in ("chromadb", "core.memory", "core.memory.working", "core.logic.parser", "core.settings",
-                  "repl.dispatcher", "repl.results", "repl.render", "repl.tui.palette", "repl.tui.side",
-                  "repl.tui.memory_pane", "textual.widgets._markdown", "textual.widgets._data_table",
+    assert "sym.repl.tui.app" in loaded and "textual.app" in loaded
+    for heavy in ("chromadb", "sym.core.memory", "sym.core.memory.working", "sym.core.logic.parser", "sym.core.settings",
+                  "sym.repl.dispatcher", "sym.repl.results", "sym.repl.render", "sym.repl.tui.palette", "sym.repl.tui.side",
+                  "sym.repl.tui.memory_pane", "textual.widgets._markdown", "textual.widgets._data_table",
                   "textual.widgets._tabbed_content", "urllib.request"):
         assert heavy not in loaded, f"{heavy} is on the first-paint path"

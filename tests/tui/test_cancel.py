@@ -79,10 +79,10 @@ async def test_escape_stops_inference_over_a_huge_cross_product(make_app):
 @pytest.fixture
 def stored_app(sym_home):
     """An app on a new persistent workspace (embedded Chroma, the default embedder)."""
-    from repl.dispatcher import MemoryOptions, open_shell
-    from repl.tui.app import SymApp
-    from repl.tui.bridge import Bus
-    from repl.tui.history import History
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.tui.app import SymApp
+    from sym.repl.tui.bridge import Bus
+    from sym.repl.tui.history import History
 
     bus = Bus()
     app = SymApp(open_shell(MemoryOptions("cancel"), emit=bus, record=False), bus=bus, ping_every=None,
@@ -93,7 +93,7 @@ def stored_app(sym_home):
 
 def stored(shell) -> tuple:
     """What the workspace holds, in memory and in its store."""
-    from core.memory import library
+    from sym.core.memory import library
 
     store = shell.memory.store
     return (shell.memory.counts(), len(shell.memory.items), store.count("facts"), store.count("docs"),

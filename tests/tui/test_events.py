@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable
 
-from core.events import Warning
+from sym.core.events import Warning
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
@@ -21,10 +21,10 @@ TUI = Path(__file__).resolve().parents[2] / "repl" / "tui"
 @pytest.fixture
 def stored_app(sym_home):
     """An app on a persistent workspace (documents and workspaces need one)."""
-    from repl.dispatcher import MemoryOptions, open_shell
-    from repl.tui.app import SymApp
-    from repl.tui.bridge import Bus
-    from repl.tui.history import History
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.tui.app import SymApp
+    from sym.repl.tui.bridge import Bus
+    from sym.repl.tui.history import History
 
     bus = Bus()
     app = SymApp(open_shell(MemoryOptions("events", background=False), emit=bus, record=False), bus=bus,
@@ -89,7 +89,7 @@ async def test_switching_workspaces_shows_the_other_ones_memory(stored_app):
 
 
 async def test_a_bulk_add_counts_every_item_and_pages_its_rows(make_app, tmp_path):
-    from repl.tui.memory_pane import PAGE
+    from sym.repl.tui.memory_pane import PAGE
 
     facts = tmp_path / "many.pl"
     facts.write_text("".join(f"n({i}).\n" for i in range(3 * PAGE)), encoding="utf-8")
@@ -132,7 +132,7 @@ async def test_an_event_emitted_while_the_ui_is_busy_returns_at_once(make_app):
 
 async def test_the_tui_names_no_command():
     """Commands reach the app as events; only the keys' own inputs (KEY_TURNS) name one."""
-    from repl.registry import builtin_registry
+    from sym.repl.registry import builtin_registry
 
     names = set(builtin_registry().names())
     found = []

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Markdown
 
-from core.logic.parser import parse_atom
-from core.memory.working import item_id
-from plugins.prompters import add_pack
+from sym.core.logic.parser import parse_atom
+from sym.core.memory.working import item_id
+from sym.plugins.prompters import add_pack
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio

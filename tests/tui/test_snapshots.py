@@ -5,9 +5,9 @@ is off and no clock is shown."""
 
 from __future__ import annotations
 
-from core.events import LLMCall, ModelShown, TraceNode
-from repl.registry import Command
-from repl.results import Message
+from sym.core.events import LLMCall, ModelShown, TraceNode
+from sym.repl.registry import Command
+from sym.repl.results import Message
 from tests.tui.conftest import SIZE, idle, type_turn, until
 
 

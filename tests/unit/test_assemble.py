@@ -3,7 +3,7 @@ commands, and the end of input (an open clause is an input as it stands)."""
 
 from __future__ import annotations
 
-from repl.assemble import Assembler, Input, assemble
+from sym.repl.assemble import Assembler, Input, assemble
 
 
 def texts(script: str) -> list[str]:

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from core.errors import Cancelled, UserError
-from core.logic.engine import Engine
-from core.logic.plan import make_plan
-from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var
-from repl.results import Failure, Inferred
+from sym.core.errors import Cancelled, UserError
+from sym.core.logic.engine import Engine
+from sym.core.logic.plan import make_plan
+from sym.core.logic.terms import Atom, Compare, Naf, Query, Rule, Var
+from sym.repl.results import Failure, Inferred
 
 X, Y = Var("X"), Var("Y")
 CROSS = Rule(Atom("pair", (X, Y)), (Atom("a", (X,)), Atom("b", (Y,))))

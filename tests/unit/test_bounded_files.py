@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import UserError
-from core.files import check_file, read_file_bytes, read_text_file
-from repl.results import Added, Failure
+from sym.core.errors import UserError
+from sym.core.files import check_file, read_file_bytes, read_text_file
+from sym.repl.results import Added, Failure
 
 
 @pytest.fixture

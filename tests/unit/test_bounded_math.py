@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from core.errors import Cancelled, TimedOut, UserError
-from core.reason import math as math_mod
-from core.reason.math import compute
+from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.reason import math as math_mod
+from sym.core.reason.math import compute
 
 TOWER = "^".join(["sqrt(2)"] * 20)
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from core.reason.pot.build import MAX_SUM_TERMS, BuildError, build
-from core.reason.pot.schema import load_program
+from sym.core.reason.pot.build import MAX_SUM_TERMS, BuildError, build
+from sym.core.reason.pot.schema import load_program
 
 
 def program(members: int, depth: int) -> dict:

@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from core.reason.pot import check_memory as check_module
-from core.reason.pot.check_horn import shrink
-from repl.results import Failure
+from sym.core.reason.pot import check_memory as check_module
+from sym.core.reason.pot.check_horn import shrink
+from sym.repl.results import Failure
 
 
 def ids(sym, *lines: str) -> list[str]:
@@ -69,7 +69,7 @@ def test_a_derivation_chain_is_traced_back_to_the_asserted_facts(sym, no_z3):
 
 
 def test_the_clash_is_reported_in_text_with_ids_and_clause_texts(sym, no_z3):
-    from repl.render import to_text
+    from sym.repl.render import to_text
 
     fact, con = ids(sym, "p(a).", ":- p(a).")
     text = to_text(sym("/check"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import UserError
-from repl.arguments import Option, parse
-from repl.registry import Command, Registry
-from repl.results import Message
+from sym.core.errors import UserError
+from sym.repl.arguments import Option, parse
+from sym.repl.registry import Command, Registry
+from sym.repl.results import Message
 from tests.conftest import fails
 
 OPTIONS = (Option("--depth", int, metavar="N", low=1, high=4, default=2, help="how deep"),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from repl.render import to_text
-from repl.results import Added, Answered, Exit, Failure, Forgotten, HelpText, Inferred, Listing, Message, Proofs, Table
+from sym.repl.render import to_text
+from sym.repl.results import Added, Answered, Exit, Failure, Forgotten, HelpText, Inferred, Listing, Message, Proofs, Table
 
 
 def truth(result) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import UsageError
-from core.settings import load_settings
+from sym.core.errors import UsageError
+from sym.core.settings import load_settings
 
 
 def write(home, text: str) -> None:
@@ -57,8 +57,8 @@ def test_the_batch_runner_uses_the_config(sym_home, sym_exe):
 
 
 def test_the_status_ping_resolves_the_host_as_the_backend_does():
-    from core.llm import liveness_url
-    from core.settings import Settings
+    from sym.core.llm import liveness_url
+    from sym.core.settings import Settings
 
     # used to ping http://gpu (port 80): the status line had its own resolver
     assert liveness_url(Settings(ollama_host="gpu")) == "http://gpu:11434/api/version"

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from core.errors import Cancelled, UserError
-from core.logic.engine import DENSE_FROM, Engine
-from core.logic.parser import parse_atom, parse_program, parse_query
-from core.logic.provenance import proof_tree
-from core.logic.terms import Atom, Rule, Var
+from sym.core.errors import Cancelled, UserError
+from sym.core.logic.engine import DENSE_FROM, Engine
+from sym.core.logic.parser import parse_atom, parse_program, parse_query
+from sym.core.logic.provenance import proof_tree
+from sym.core.logic.terms import Atom, Rule, Var
 
 X, Y, Z = Var("X"), Var("Y"), Var("Z")
 CLOSURE = "path(X, Y) :- edge(X, Y).\npath(X, Z) :- path(X, Y), edge(Y, Z).\n"
@@ -147,7 +147,7 @@ def test_cancel_stops_a_large_dense_join_within_half_a_second():
 
 
 def test_joins_made_in_many_pieces_derive_the_same_model(monkeypatch):
-    import core.logic.dense as dense
+    import sym.core.logic.dense as dense
 
     monkeypatch.setattr(dense, "CHUNK", 7)   # every join of more than 7 rows is cut into pieces
     text = ladders(80) + """

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import UserError
-from core.memory.documents import (
+from sym.core.errors import UserError
+from sym.core.memory.documents import (
     Chunk,
     Document,
     chunk_id,

@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from core.errors import UserError
-from core.memory.embedders import HashEmbedder, OllamaEmbedder, SentenceTransformerEmbedder, cosine, make_embedder
+from sym.core.errors import UserError
+from sym.core.memory.embedders import HashEmbedder, OllamaEmbedder, SentenceTransformerEmbedder, cosine, make_embedder
 
 TEXTS = ["parent(p123, p4567).", "Bob is big.", "father_of(joshua, don)", "The cow sees the bald eagle."]
 

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from core.errors import UserError
-from core.memory.embedders import HashEmbedder, StaticEmbedder, cosine, default_embedder, make_embedder
-from repl.dispatcher import MemoryOptions, open_shell
+from sym.core.errors import UserError
+from sym.core.memory.embedders import HashEmbedder, StaticEmbedder, cosine, default_embedder, make_embedder
+from sym.repl.dispatcher import MemoryOptions, open_shell
 from tests.ollama_server import unused_url
 
 CARS = ("Cars need regular care. Change the engine oil, check the tyre pressure and the brakes, "

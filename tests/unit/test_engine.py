@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import StratificationError, UserError
-from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
-from core.logic.parser import parse_atom, parse_one, parse_program, parse_query
-from core.logic.provenance import ASSERTED, DERIVED, proof_tree
-from core.logic.terms import Atom, Compare, Naf, Var
-from core.memory.working import WorkingMemory, item_id
+from sym.core.errors import StratificationError, UserError
+from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.parser import parse_atom, parse_one, parse_program, parse_query
+from sym.core.logic.provenance import ASSERTED, DERIVED, proof_tree
+from sym.core.logic.terms import Atom, Compare, Naf, Var
+from sym.core.memory.working import WorkingMemory, item_id
 
 
 def engine_with(text: str) -> Engine:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.logic.engine import Engine
-from core.logic.parser import parse_atom, parse_program, parse_query
-from core.logic.terms import Atom
-from core.reason.swm.english import Update, question_goal, relation_answer, split_sentences, third_person, translate
+from sym.core.logic.engine import Engine
+from sym.core.logic.parser import parse_atom, parse_program, parse_query
+from sym.core.logic.terms import Atom
+from sym.core.reason.swm.english import Update, question_goal, relation_answer, split_sentences, third_person, translate
 
 
 def clauses(sentence: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.reason.swm.english import question_goal, split_sentences, translate
+from sym.core.reason.swm.english import question_goal, split_sentences, translate
 from tests.english_gen import CATEGORIES, items, normal_clauses, normal_query
 
 PER_CATEGORY = 30
@@ -129,7 +129,7 @@ def test_sentences_split_after_a_stop_whatever_case_follows_but_not_after_a_titl
 
 
 def test_a_sentence_past_the_length_bounds_is_named_not_parsed():
-    from core.reason.swm.english import why_not
+    from sym.core.reason.swm.english import why_not
 
     long = "If something is kind and " + "smart and " * 9 + "red then it is nice."
     assert translate(long) is None and "too long" in why_not(long)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.reason.explore.items import (
+from sym.core.reason.explore.items import (
     atom_of,
     clean_label,
     normalise,

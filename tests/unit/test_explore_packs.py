@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from plugins.prompters import BUILTIN_DIR, PackError, add_pack, load_pack
-from repl.registry import Registry
+from sym.plugins.prompters import BUILTIN_DIR, PackError, add_pack, load_pack
+from sym.repl.registry import Registry
 
 GOOD = '[prompts]\nor = "alternatives for $g in $context"\nand = "parts of $g"\n'
 

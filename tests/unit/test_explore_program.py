@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, OR, Node, Program, to_dot, to_problog, to_prolog
+from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, OR, Node, Program, to_dot, to_problog, to_prolog
 
 
 def small_program() -> Program:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.logic.horn import Clause, HornModel, Inconsistent, minimal_model
+from sym.core.logic.horn import Clause, HornModel, Inconsistent, minimal_model
 
 
 def fact(atom, label=None):

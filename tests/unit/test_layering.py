@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-UI = ("repl", "textual", "prompt_toolkit")
+UI = ("sym.repl", "textual", "prompt_toolkit")
 HEAVY = ("chromadb", "ollama", "sympy", "textual", "z3")
 
 BLOCKER = """
@@ -16,7 +16,7 @@ import sys
 class Blocker:
     def __init__(self, names): self.names = names
     def find_spec(self, name, path=None, target=None):
-        if name.split('.')[0] in self.names:
+        if any(name == n or name.startswith(n + '.') for n in self.names):
             raise ImportError(f'blocked import of {name}')
 sys.meta_path.insert(0, Blocker(NAMES))
 """
@@ -40,14 +40,14 @@ def imported_modules(path: Path) -> set[str]:
 def test_core_never_imports_ui_code():
     offenders = {}
     for path in (ROOT / "core").rglob("*.py"):
-        bad = {m for m in imported_modules(path) if m.split(".")[0] in UI}
+        bad = {m for m in imported_modules(path) if any(m == u or m.startswith(u + ".") for u in UI)}
         if bad:
             offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert offenders == {}
 
 
 def test_every_core_module_imports_with_ui_packages_blocked():
-    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "core").rglob("*.py"))
+    modules = sorted("sym." + ".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "core").rglob("*.py"))
     code = blocker(UI) + "\n".join(f"import {m.removesuffix('.__init__')}" for m in modules)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr

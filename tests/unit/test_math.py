@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import UserError
-from core.reason.math import compute, parse_math
+from sym.core.errors import UserError
+from sym.core.reason.math import compute, parse_math
 
 
 def test_factor_collecting_d():

@@ -7,11 +7,11 @@ import socket
 
 import pytest
 
-from core.errors import UserError
-from core.llm import liveness_url
-from core.llm.ollama_backend import OllamaBackend
-from core.memory.embedders import make_embedder
-from core.settings import Settings
+from sym.core.errors import UserError
+from sym.core.llm import liveness_url
+from sym.core.llm.ollama_backend import OllamaBackend
+from sym.core.memory.embedders import make_embedder
+from sym.core.settings import Settings
 
 
 def dead_url() -> str:
@@ -35,7 +35,7 @@ def test_an_embedder_whose_server_is_down_exits_3():
 
 
 def test_the_bench_with_its_server_down_exits_3():
-    from repl.bench import make_llm
+    from sym.repl.bench import make_llm
 
     with pytest.raises(UserError) as err:
         make_llm("on", "tiny", dead_url())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import ParseError
-from core.logic.parser import parse_atom, parse_one, parse_program, parse_query
-from core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text, is_anonymous
+from sym.core.errors import ParseError
+from sym.core.logic.parser import parse_atom, parse_one, parse_program, parse_query
+from sym.core.logic.terms import Atom, Compare, Naf, Query, Rule, Var, clause_text, is_anonymous
 
 
 def clauses(text: str) -> list:

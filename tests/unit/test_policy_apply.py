@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from core.events import PolicyApplied, TraceNode, Warning
-from repl.dispatcher import MemoryOptions, Shell, open_shell
-from repl.registry import Command
-from repl.results import Result
-from repl.steering import policy_state, run_hints
+from sym.core.events import PolicyApplied, TraceNode, Warning
+from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
+from sym.repl.registry import Command
+from sym.repl.results import Result
+from sym.repl.steering import policy_state, run_hints
 
 
 @dataclass
@@ -128,7 +128,7 @@ def test_no_policies_means_no_log_and_no_run_ids_taken(sym):
 
 
 def test_policy_applications_appear_in_the_session_log(sym_home):
-    from sessions.log import read_session
+    from sym.sessions.log import read_session
 
     shell = open_shell(MemoryOptions(persistent=False), record=True)
     try:
@@ -173,7 +173,7 @@ def test_user_goal_types_steer_runs():
 def test_a_persistent_workspace_keeps_policies_in_its_yaml_and_rereads_edits(sym_home):
     import os
 
-    from core.memory.workspace import workspace_dir
+    from sym.core.memory.workspace import workspace_dir
 
     events: list = []
     shell = open_shell(MemoryOptions(workspace="w"), record=False, emit=events.append)

@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from core.errors import UserError
-from core.reason.policy.apply import ordered, plan
-from core.reason.policy.classify import classify_goal, run_attributes
-from core.reason.policy.rules import PolicyBook, parse_policies, rule_from_data
+from sym.core.errors import UserError
+from sym.core.reason.policy.apply import ordered, plan
+from sym.core.reason.policy.classify import classify_goal, run_attributes
+from sym.core.reason.policy.rules import PolicyBook, parse_policies, rule_from_data
 
 
 def rule(name, filter=None, priority=0, **attributes):

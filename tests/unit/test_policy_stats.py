@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.errors import UserError
-from core.reason.policy import suggest
-from core.reason.policy.rules import PolicyBook, rule_from_data
-from core.reason.policy.stats import NO_POLICY, combination_stats, rule_stats
-from core.reason.policy.store import PolicyStore, score_result
+from sym.core.errors import UserError
+from sym.core.reason.policy import suggest
+from sym.core.reason.policy.rules import PolicyBook, rule_from_data
+from sym.core.reason.policy.stats import NO_POLICY, combination_stats, rule_stats
+from sym.core.reason.policy.store import PolicyStore, score_result
 
 
 def history() -> PolicyStore:

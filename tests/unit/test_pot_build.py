@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import UserError
-from core.reason.pot.build import build
-from core.reason.pot.schema import load_program
+from sym.core.errors import UserError
+from sym.core.reason.pot.build import build
+from sym.core.reason.pot.schema import load_program
 
 BASE = {
     "sorts": [{"name": "Person", "type": "DeclareSort"}, {"name": "Animal", "type": "DeclareSort"}],
@@ -62,7 +62,7 @@ def test_integers_promote_to_reals_and_binders_accept_inline_sorts():
 def test_a_bound_variable_shadows_a_constant_of_the_same_name():
     program = {**BASE, "knowledge_base": ["ForAll([{'name': 'ann', 'sort': 'Person'}], jump(ann) > 0)",
                                            "jump(ann) == 0 - 1"]}
-    from core.reason.pot.interpret import run
+    from sym.core.reason.pot.interpret import run
 
     report = run(load_program(program), timeout_ms=5000)
     assert report.consistent is False    # ann is a Person too, so the universal claim covers her

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.events import ModelShown
+from sym.core.events import ModelShown
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -84,7 +84,7 @@ def test_math_factor_collects_d(sym):
 
 
 def test_math_latex_on_request(sym):
-    from repl.render import to_text
+    from sym.repl.render import to_text
 
     assert to_text(sym("/math diff x^3 wrt x --latex")) == "3 x^{2}"
     assert to_text(sym("/math diff x^3 wrt x")) == "3*x**2"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import Cancelled, TimedOut
-from core.reason.pot.interpret import run
-from core.reason.pot.schema import load_program
+from sym.core.errors import Cancelled, TimedOut
+from sym.core.reason.pot.interpret import run
+from sym.core.reason.pot.schema import load_program
 from tests.unit.test_pot_schema import CHEROKEE, PALLET, PIGEONS, TASKS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -119,7 +119,7 @@ def test_every_check_has_a_timeout():
 @pytest.mark.parametrize("reason", ["timeout", "canceled", "max. resource limit exceeded"])
 def test_z3_giving_up_on_its_own_limits_is_a_timeout(reason):
     # Z3 reports its own timer stopping some checks as "canceled": that is exit 4, not the user's 130
-    from core.reason.pot.interpret import gave_up
+    from sym.core.reason.pot.interpret import gave_up
 
     with pytest.raises(TimedOut, match=r"proof.timeout \(0.2 s\) on v1") as caught:
         gave_up(reason, "on v1", 200)
@@ -127,7 +127,7 @@ def test_z3_giving_up_on_its_own_limits_is_a_timeout(reason):
 
 
 def test_z3_interrupted_from_elsewhere_is_cancelled_and_incompleteness_is_unknown():
-    from core.reason.pot.interpret import gave_up
+    from sym.core.reason.pot.interpret import gave_up
 
     with pytest.raises(Cancelled):
         gave_up("interrupted from keyboard", "on v1", 200)

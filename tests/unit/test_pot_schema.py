@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from core.errors import UserError
-from core.reason.pot.build import build
-from core.reason.pot.schema import Assertion, load_program, program_json_schema
+from sym.core.errors import UserError
+from sym.core.reason.pot.build import build
+from sym.core.reason.pot.schema import Assertion, load_program, program_json_schema
 
 # shapes taken from the Proof of Thought appendix (rewritten, not copied)
 CHEROKEE = {

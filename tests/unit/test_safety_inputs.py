@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import ParseError
-from core.logic.parser import parse_program
-from repl.results import Failure
+from sym.core.errors import ParseError
+from sym.core.logic.parser import parse_program
+from sym.repl.results import Failure
 
 PAD = "".join(f"pad{i}(x).\n" for i in range(70))      # over 64 lines: the parser's fast path
 

@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from core.errors import UserError
-from core.events import Warning
-from core.reason.policy.rules import TARGET_ATTRIBUTES, parse_policies, rule_from_data
+from sym.core.errors import UserError
+from sym.core.events import Warning
+from sym.core.reason.policy.rules import TARGET_ATTRIBUTES, parse_policies, rule_from_data
 
 
 def make(target: str, **attributes):
@@ -79,13 +79,13 @@ def test_policy_add_uses_the_same_safe_loader(sym):
 
 
 def test_a_broken_file_is_reported_when_read_and_not_forgotten(sym_home):
-    from repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.dispatcher import MemoryOptions, open_shell
 
     events: list = []
     shell = open_shell(MemoryOptions(workspace="w"), record=False, emit=events.append)
     try:
         assert shell.execute("/policy add {name: cool, target: llm, attributes: {temperature: 0.2}}")[1].ok
-        from core.memory.workspace import workspace_dir
+        from sym.core.memory.workspace import workspace_dir
 
         path = workspace_dir("w") / "policies.yaml"
         path.write_text("rules:\n  - {name: a, target: llm, attributes: {temperature: !!float x}}\n")

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from core.errors import UserError
-from core.logic.terms import Var
-from core.memory.schema import DUPLICATE_THRESHOLD, Predicate, Schema, SchemaDataError
+from sym.core.errors import UserError
+from sym.core.logic.terms import Var
+from sym.core.memory.schema import DUPLICATE_THRESHOLD, Predicate, Schema, SchemaDataError
 
 TRUE_DUPLICATES = [("located_at", "located_in"), ("fatherof", "father_of"), ("fatherOf", "father_of"),
                    ("isFriendOf", "friend_of"), ("parent", "parents")]

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from core.errors import UserError
-from core.logic.engine import Engine
-from core.logic.terms import Atom
-from core.reason.swm.datasets import Problem, available, is_correct, load
-from core.reason.swm.english import Update
-from core.reason.swm.symbolic import Untranslated, apply_update, solve
+from sym.core.errors import UserError
+from sym.core.logic.engine import Engine
+from sym.core.logic.terms import Atom
+from sym.core.reason.swm.datasets import Problem, available, is_correct, load
+from sym.core.reason.swm.english import Update
+from sym.core.reason.swm.symbolic import Untranslated, apply_update, solve
 
 WORLD_FACTS = ["The lion is big.", "The lion chases the zebra.", "The zebra is not kind.", "Ann is smart."]
 WORLD_RULES = [
@@ -66,7 +66,7 @@ def test_boxes_apply_state_and_operations_in_order():
     context = ("Box 0 contains the cup and the key, Box 1 contains the pen, Box 2 contains nothing. "
                "Move the contents of Box 0 to Box 2. Remove the key from Box 2. Put the map into Box 2. "
                "Move the pen from Box 1 to Box 2. Box 1 contains the hat.")
-    from core.reason.swm.english import split_sentences
+    from sym.core.reason.swm.english import split_sentences
     sentences = split_sentences(context)
     p2 = Problem("boxes", "t", sentences, [], "What is contained in Box 2?", ["the cup", "the map", "the pen"])
     p0 = Problem("boxes", "t", sentences, [], "What is contained in Box 0?", ["nothing"])

@@ -5,10 +5,10 @@ Horn program whose minimal model collects what the exploration supports (DeepLLM
 `program` holds the clauses, the model and the Prolog / ProbLog / dot exports.
 """
 
-from core.reason.explore.items import atom_of, clean_label, normalise, parse_items
-from core.reason.explore.program import Node, Program, ProgramClause, to_dot, to_problog, to_prolog
-from core.reason.explore.recursor import MAX_DEPTH, Exploration, Prompter, Recursor, explore
-from core.reason.explore.refiners import Verdict, memory_search
+from sym.core.reason.explore.items import atom_of, clean_label, normalise, parse_items
+from sym.core.reason.explore.program import Node, Program, ProgramClause, to_dot, to_problog, to_prolog
+from sym.core.reason.explore.recursor import MAX_DEPTH, Exploration, Prompter, Recursor, explore
+from sym.core.reason.explore.refiners import Verdict, memory_search
 
 __all__ = ["MAX_DEPTH", "Exploration", "Node", "Program", "ProgramClause", "Prompter", "Recursor", "Verdict",
            "atom_of", "clean_label", "explore", "memory_search", "normalise", "parse_items", "to_dot",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.logic.horn import Clause, HornModel, minimal_model
+from sym.core.logic.horn import Clause, HornModel, minimal_model
 
 # Clause kinds: how a clause came about.
 OR, AND, FACT, SUPPORT, GROUND, FAIL, CONSTRAINT = "or", "and", "fact", "support", "ground", "fail", "constraint"

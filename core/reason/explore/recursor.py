@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Cancelled, UserError
-from core.events import Emit, TraceNode, ignore
-from core.logic.horn import HornModel
-from core.reason.explore.items import atom_of, clean_label, parse_items
-from core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
-from core.reason.explore.refiners import Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner, Verdict
+from sym.core.errors import Cancelled, UserError
+from sym.core.events import Emit, TraceNode, ignore
+from sym.core.logic.horn import HornModel
+from sym.core.reason.explore.items import atom_of, clean_label, parse_items
+from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
+from sym.core.reason.explore.refiners import Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner, Verdict
 
 if TYPE_CHECKING:
-    from core.llm.facade import LLM
+    from sym.core.llm.facade import LLM
 
 MAX_DEPTH = 6
 DEFAULT_SYSTEM = ("You help explore a topic step by step. Answer with a short plain list, one item per line, "
@@ -124,7 +124,7 @@ class Recursor:
 
     def ask(self, prompts: list[str], purpose: str, system: str | None = None) -> list[str]:
         """Replies to independent prompts, in order (in parallel when the llm can)."""
-        from core.llm import LLMError
+        from sym.core.llm import LLMError
 
         if not prompts:
             return []

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from string import Template
 from typing import TYPE_CHECKING, Protocol
 
-from core.reason.explore.items import read_decision, read_pairs, read_score
+from sym.core.reason.explore.items import read_decision, read_pairs, read_score
 
 if TYPE_CHECKING:
-    from core.memory.embedders import Embedder
-    from core.memory.working import WorkingMemory
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.working import WorkingMemory
 
 SUPPORT_CHARS = 160
 
@@ -96,13 +96,13 @@ def memory_search(memory: WorkingMemory, *, embedder: Embedder | None = None) ->
     store = getattr(memory, "store", None)
     if store is not None:
         def via_store(text: str, k: int) -> list[tuple[str, float]]:
-            from core.memory.library import settled_search
+            from sym.core.memory.library import settled_search
 
             hits = settled_search(store, text, ("facts", "rules", "docs"), k)
             return [(h.meta.get("nl") or h.text, h.score) for h in hits]
         return via_store
 
-    from core.memory.embedders import HashEmbedder, cosine
+    from sym.core.memory.embedders import HashEmbedder, cosine
 
     emb = embedder or HashEmbedder()
     texts = [it.nl or it.text for it in memory.items.values()]

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.reason.explore.program import CONSTRAINT, FAIL
+from sym.core.reason.explore.program import CONSTRAINT, FAIL
 
 if TYPE_CHECKING:
-    from core.logic.terms import Atom, Rule
-    from core.memory.working import AddOutcome, WorkingMemory
-    from core.reason.explore.recursor import Exploration
+    from sym.core.logic.terms import Atom, Rule
+    from sym.core.memory.working import AddOutcome, WorkingMemory
+    from sym.core.reason.explore.recursor import Exploration
 
 
 def exploration_clauses(exploration: Exploration) -> list[tuple[Atom | Rule, str]]:
     """(clause, source) pairs for the program's clauses (failing clauses add nothing)."""
-    from core.logic.terms import Atom, Rule
+    from sym.core.logic.terms import Atom, Rule
 
     source = f"explore:{exploration.run}"
     clauses: list[tuple[Atom | Rule, str]] = []

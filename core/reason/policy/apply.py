@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Cancelled, UserError
-from core.events import Warning
-from core.reason.policy.rules import PolicyBook, PolicyRule
+from sym.core.errors import Cancelled, UserError
+from sym.core.events import Warning
+from sym.core.reason.policy.rules import PolicyBook, PolicyRule
 
 if TYPE_CHECKING:
-    from core.reason.policy.store import PolicyStore
+    from sym.core.reason.policy.store import PolicyStore
 
 Warn = Callable[[Warning], None]
 # settings recorded with every run (so stats can compare values a rule did not set)
@@ -71,7 +71,7 @@ def ordered(rules: list[PolicyRule]) -> list[PolicyRule]:
 
 def plan(rules: list[PolicyRule], attributes: dict[str, Any]) -> Plan:
     """Which enabled rules match `attributes`, what each changes, and the conflicts."""
-    from core.settings import Settings
+    from sym.core.settings import Settings
 
     matched = [r for r in ordered([r for r in rules if r.enabled]) if r.matches(attributes)]
     values: dict[str, Any] = {}
@@ -126,7 +126,7 @@ class PolicyState:
     def store_for(self, workspace: str, directory: Path | None, emit: Warn):
         """The run log of `workspace` (policy.sqlite in `directory`; in memory when None)."""
         if self.store is None:
-            from core.reason.policy.store import PolicyStore
+            from sym.core.reason.policy.store import PolicyStore
 
             self.book_for(workspace, directory, emit)
             self.store = PolicyStore(directory / "policy.sqlite" if directory is not None else None)
@@ -136,7 +136,7 @@ class PolicyState:
 def goal_type(book: PolicyBook, text: str, llm, emit: Warn) -> str:
     """The goal type of a run's text: the user's keywords, then (classifier llm) the model via
     `llm` (a callable returning one, asked only then); a failing model falls back to keywords."""
-    from core.reason.policy.classify import classify_goal
+    from sym.core.reason.policy.classify import classify_goal
 
     model = llm() if book.head.classifier == "llm" and text.strip() else None
     try:
@@ -174,7 +174,7 @@ def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original) -> N
 
 def finish(store, run_row: int, result, error: BaseException | None, seconds: float) -> bool:
     """Record how a run ended (its automatic score); True when it succeeded (worth judging)."""
-    from core.reason.policy.store import score_result
+    from sym.core.reason.policy.store import score_result
 
     if error is None:
         score, detail = score_result(result)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from core.llm.facade import LLM
+    from sym.core.llm.facade import LLM
 
 BUILTIN_TYPES: dict[str, tuple[str, ...]] = {
     "proof": ("prove", "proof", "provable", "entail", "implies", "imply", "theorem", "follows from",

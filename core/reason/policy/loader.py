@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 if TYPE_CHECKING:
     import yaml

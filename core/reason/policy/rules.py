@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 Scalar = bool | int | float | str | None
 TARGETS = ("llm", "prompter", "reasoner")
@@ -154,7 +154,7 @@ class PolicyRule(BaseModel):
     @field_validator("attributes")
     @classmethod
     def _attributes(cls, v: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
-        from core.settings import Settings
+        from sym.core.settings import Settings
 
         if not v:
             raise ValueError("a rule must set at least one attribute")
@@ -252,7 +252,7 @@ def rule_from_data(data: object, *, where: str = "rule") -> PolicyRule:
 
 def parse_policies(text: str, *, source: str = "policies.yaml") -> tuple[PolicyFile, list[PolicyRule]]:
     """Parse and validate a whole file. A top-level list is read as the rules alone."""
-    from core.reason.policy.loader import load_yaml
+    from sym.core.reason.policy.loader import load_yaml
 
     data = load_yaml(text, source=source)
     if data is None:

@@ -11,7 +11,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from core.reason.policy.store import RunRecord
+from sym.core.reason.policy.store import RunRecord
 
 NO_POLICY = "(no policy)"
 

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from core.errors import UserError
-from core.reason.policy.rules import PolicyBook, PolicyRule, Scalar, rule_from_data
-from core.reason.policy.stats import RuleStats, rule_stats
-from core.reason.policy.store import PolicyStore, RunRecord
+from sym.core.errors import UserError
+from sym.core.reason.policy.rules import PolicyBook, PolicyRule, Scalar, rule_from_data
+from sym.core.reason.policy.stats import RuleStats, rule_stats
+from sym.core.reason.policy.store import PolicyStore, RunRecord
 
 if TYPE_CHECKING:
-    from core.events import Emit
-    from core.llm.facade import LLM
+    from sym.core.events import Emit
+    from sym.core.llm.facade import LLM
 
 MIN_RUNS = 3          # scored runs a rule needs before it is judged
 MIN_SUPPORT = 2       # scored runs a value needs before it is recommended
@@ -153,7 +153,7 @@ def rewritten(llm: LLM, book: PolicyBook, records: list[RunRecord], threshold: f
             checked = rule_from_data(body, where="suggested rule")
         except UserError as err:
             if emit is not None:
-                from core.events import Warning
+                from sym.core.events import Warning
 
                 emit(Warning(f"the model's rewrite of {rule.name!r} was invalid: {err.message}"))
             continue

@@ -11,9 +11,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.reason.pot.declare import BuildError, Env, declare, is_bool, is_numeric, sort_name, variable_sorts
-from core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
-from core.reason.pot.schema import Assertion, Program
+from sym.core.reason.pot.declare import BuildError, Env, declare, is_bool, is_numeric, sort_name, variable_sorts
+from sym.core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
+from sym.core.reason.pot.schema import Assertion, Program
 
 if TYPE_CHECKING:
     from z3 import ArithRef, BoolRef, ExprRef

@@ -14,14 +14,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.logic.engine import Engine, Violation
-from core.logic.terms import Atom, Naf, Query, Rule, is_anonymous
+from sym.core.logic.engine import Engine, Violation
+from sym.core.logic.terms import Atom, Naf, Query, Rule, is_anonymous
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from threading import Event
 
-    from core.memory.working import Item, WorkingMemory
+    from sym.core.memory.working import Item, WorkingMemory
 
 MINIMISE_ITEMS = 120        # a longer support is reported as found, not shrunk
 MINIMISE_SECONDS = 0.5      # deletion-based shrinking is anytime: stop here with a valid core
@@ -117,7 +117,7 @@ class _FactIds:
         self.by_clause: dict[Atom | Rule, str] | None = None
 
     def __call__(self, atom: Atom) -> str | None:
-        from core.memory.working import item_id
+        from sym.core.memory.working import item_id
 
         iid = item_id(atom)
         it = self.memory.items.get(iid)
@@ -196,7 +196,7 @@ def relevant_part(items: list[Item], seeds: Iterable[Item]) -> list[Item]:
         return k
 
     def keys(clause: Atom | Rule) -> list[str]:
-        from core.logic.terms import clause_atoms
+        from sym.core.logic.terms import clause_atoms
 
         return [f"{a.pred}/{len(a.args)}" for a in clause_atoms(clause)]
 

@@ -23,9 +23,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import Cancelled
-from core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_atoms, format_const
-from core.reason.pot.interpret import gave_up, interruptible
+from sym.core.errors import Cancelled
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_atoms, format_const
+from sym.core.reason.pot.interpret import gave_up, interruptible
 
 
 @dataclass
@@ -152,7 +152,7 @@ class Theory:
 def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = None,
                  minimise: bool = True) -> Consistency:
     """Is the memory's (hard) theory consistent? If not, which items clash (a core)."""
-    from core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
+    from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 
     items = [it for it in memory.items.values() if not it.soft]
     horn = check_horn(memory, items, cancel=cancel, minimise=minimise)

@@ -10,8 +10,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.reason.pot.schema import BUILTIN_SORTS, Program
+from sym.core.errors import UserError
+from sym.core.reason.pot.schema import BUILTIN_SORTS, Program
 
 if TYPE_CHECKING:
     import z3

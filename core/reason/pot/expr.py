@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 MAX_EXPR_CHARS = 20_000
 MAX_NESTING = 200

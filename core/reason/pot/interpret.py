@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import Cancelled, TimedOut
-from core.events import Emit, ModelShown, ignore
-from core.reason.pot.build import Built, Verification, build
-from core.reason.pot.declare import is_bool, is_numeric
-from core.reason.pot.schema import Program
+from sym.core.errors import Cancelled, TimedOut
+from sym.core.events import Emit, ModelShown, ignore
+from sym.core.reason.pot.build import Built, Verification, build
+from sym.core.reason.pot.declare import is_bool, is_numeric
+from sym.core.reason.pot.schema import Program
 
 MAX_MODEL_ENTRIES = 200
 PROVED, REFUTED, UNKNOWN, INCONSISTENT = "proved", "refuted", "unknown", "inconsistent"

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 MAX_PROGRAM_CHARS = 1_000_000
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -4,8 +4,8 @@ second refuted)."""
 
 from __future__ import annotations
 
-from core.reason.pot.build import build
-from core.reason.pot.schema import Program
+from sym.core.reason.pot.build import build
+from sym.core.reason.pot.schema import Program
 
 
 def _top_level_forms(text: str) -> list[str]:

@@ -16,16 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Cancelled, TimedOut, UserError
-from core.events import Emit, TraceNode, ignore
+from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from core.llm.facade import LLM
-    from core.memory.working import WorkingMemory
-    from core.reason.pot.interpret import ProofReport
-    from core.reason.pot.schema import Program
+    from sym.core.llm.facade import LLM
+    from sym.core.memory.working import WorkingMemory
+    from sym.core.reason.pot.interpret import ProofReport
+    from sym.core.reason.pot.schema import Program
 
 HINT = "rephrase the question, /set proof.attempts N, or write the program: /prove --file"
 
@@ -59,10 +59,10 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
     passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
     send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
     raises NoProgram when none passed."""
-    from core.llm import LLMError
-    from core.reason.pot.build import build
-    from core.reason.pot.interpret import run
-    from core.reason.pot.schema import Program, program_json_schema
+    from sym.core.llm import LLMError
+    from sym.core.reason.pot.build import build
+    from sym.core.reason.pot.interpret import run
+    from sym.core.reason.pot.schema import Program, program_json_schema
 
     attempts = max(1, int(attempts))
     checked: dict[str, Any] = {}
@@ -120,7 +120,7 @@ def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: 
                    emit: Emit = ignore, cancel: threading.Event | None = None) -> Written:
     """`/prove QUESTION`: the model writes a program for the question, given the memory items
     that bear on it; the first one that checks is proved."""
-    from core.reason.pot.prompts import first_messages
+    from sym.core.reason.pot.prompts import first_messages
 
     emit(TraceNode(run_id, "q", None, "prove.question", question))
     return write_program(llm, first_messages(question, relevant_items(memory, question)), attempts=attempts,
@@ -130,9 +130,9 @@ def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: 
 def prove_file(path: Path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
                cancel: threading.Event | None = None) -> tuple[Program, ProofReport]:
     """`/prove --file PATH`: (program, report) for a program file."""
-    from core.files import read_text_file
-    from core.reason.pot.interpret import run
-    from core.reason.pot.schema import load_program
+    from sym.core.files import read_text_file
+    from sym.core.reason.pot.interpret import run
+    from sym.core.reason.pot.schema import load_program
 
     text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
     program = load_program(text, source=path.name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from core.events import Emit, Progress, ignore
+from sym.core.events import Emit, Progress, ignore
 
 if TYPE_CHECKING:
     from threading import Event
@@ -22,7 +22,7 @@ T = TypeVar("T")
 def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
     """TEXT as chunks of at most MAX_CHARS characters, cut at paragraph, sentence or word ends
     (core.memory.documents.chunk_text, without overlap: a sentence is read once)."""
-    from core.memory.documents import chunk_text
+    from sym.core.memory.documents import chunk_text
 
     return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
 
@@ -31,7 +31,7 @@ def check_cancel(cancel: Event | None) -> None:
     """Raise Cancelled when the user asked to stop (the event is cleared for the next job)."""
     if cancel is not None and cancel.is_set():
         cancel.clear()
-        from core.errors import Cancelled
+        from sym.core.errors import Cancelled
 
         raise Cancelled()
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.logic.terms import Atom
+from sym.core.logic.terms import Atom
 
 if TYPE_CHECKING:
-    from core.memory.embedders import Embedder
-    from core.memory.working import WorkingMemory
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.working import WorkingMemory
 
 ARG_SIMILAR = 0.85      # two argument texts this close (cosine) name the same thing
 
@@ -26,7 +26,7 @@ def workspace_embedder(memory: WorkingMemory) -> Embedder:
     if store is not None and getattr(store, "embedder", None) is not None:
         embedder: Embedder = store.embedder
         return embedder
-    from core.memory.embedders import HashEmbedder
+    from sym.core.memory.embedders import HashEmbedder
 
     return HashEmbedder()
 
@@ -39,7 +39,7 @@ def mean(vectors: list[list[float]]) -> list[float]:
 
 def similarity(embedder: Embedder, a: list[str], b: list[str]) -> float:
     """Cosine of two texts, each given as its chunks (their vectors are averaged)."""
-    from core.memory.embedders import cosine
+    from sym.core.memory.embedders import cosine
 
     vectors = embedder.embed([*a, *b])
     return cosine(mean(vectors[:len(a)]), mean(vectors[len(a):]))
@@ -47,7 +47,7 @@ def similarity(embedder: Embedder, a: list[str], b: list[str]) -> float:
 
 def nearest(embedder: Embedder, text: str, choices: list[str]) -> tuple[int, list[float]]:
     """(index of the choice nearest to TEXT, every choice's cosine); ties go to the earlier choice."""
-    from core.memory.embedders import cosine
+    from sym.core.memory.embedders import cosine
 
     vectors = embedder.embed([text, *choices])
     scores = [cosine(vectors[0], v) for v in vectors[1:]]
@@ -76,7 +76,7 @@ def merge_facts(facts: list[Atom], embedder: Embedder, threshold: float = ARG_SI
     exact = len(facts) - len(unique)
     words = sorted({_text(a) for f in unique for a in f.args if isinstance(a, str)})
     vectors = dict(zip(words, embedder.embed(words))) if words else {}
-    from core.memory.embedders import cosine
+    from sym.core.memory.embedders import cosine
 
     def same(a: Atom, b: Atom) -> bool:
         if a == b:

@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, JsonValue
 
-from core.errors import ParseError, UserError
-from core.events import Emit, ignore
-from core.logic.terms import Atom, format_const
-from core.reason.semantic import prompts
-from core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
-from core.reason.semantic.cluster import Merged, merge_facts
-from core.reason.semantic.ops import choose
+from sym.core.errors import ParseError, UserError
+from sym.core.events import Emit, ignore
+from sym.core.logic.terms import Atom, format_const
+from sym.core.reason.semantic import prompts
+from sym.core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
+from sym.core.reason.semantic.cluster import Merged, merge_facts
+from sym.core.reason.semantic.ops import choose
 
 if TYPE_CHECKING:
     from threading import Event
 
-    from core.llm.facade import LLM
-    from core.memory.embedders import Embedder
-    from core.memory.working import AddOutcome, WorkingMemory
+    from sym.core.llm.facade import LLM
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.working import AddOutcome, WorkingMemory
 
 MAX_PREDICATES = 12
 MAX_ARITY = 4
@@ -121,7 +121,7 @@ def constant(value: object) -> str | int | float:
 def build(entry: Fact, specs: list[Spec]) -> Atom:
     """The fact an entry stands for, printed and read back by the logic parser; ValueError
     (with a reason the model can act on) when it is not one of the specs' facts."""
-    from core.logic.parser import check_clause, parse_atom
+    from sym.core.logic.parser import check_clause, parse_atom
 
     name = entry.predicate.strip()
     arities = [s.arity for s in specs if s.name == name]

@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel
 
-from core.errors import UserError
-from core.events import Emit, ignore
-from core.llm import LLMError
-from core.llm.jsonout import M
-from core.reason.semantic import prompts
-from core.reason.semantic.chunks import CHUNK_CHARS, check_cancel, each_chunk, split
-from core.reason.semantic.cluster import nearest, similarity
+from sym.core.errors import UserError
+from sym.core.events import Emit, ignore
+from sym.core.llm import LLMError
+from sym.core.llm.jsonout import M
+from sym.core.reason.semantic import prompts
+from sym.core.reason.semantic.chunks import CHUNK_CHARS, check_cancel, each_chunk, split
+from sym.core.reason.semantic.cluster import nearest, similarity
 
 if TYPE_CHECKING:
     from threading import Event
 
-    from core.llm import Message
-    from core.llm.facade import LLM
-    from core.memory.embedders import Embedder
+    from sym.core.llm import Message
+    from sym.core.llm.facade import LLM
+    from sym.core.memory.embedders import Embedder
 
 REPAIRS = 1             # repair rounds after a reply that breaks the constraint, before the fallback
 MAX_LABELS = 50
@@ -290,7 +290,7 @@ def rank(llm: LLM, items: list[str], criterion: str, *, embedder: Embedder, emit
 
 
 def _better(text: str) -> str | None:
-    from core.llm.jsonout import BadJSON, extract_json
+    from sym.core.llm.jsonout import BadJSON, extract_json
 
     try:
         value = extract_json(text, want=dict)
@@ -303,7 +303,7 @@ def _better(text: str) -> str | None:
 def _pairwise(llm: LLM, items: list[str], shown: list[str], criterion: str, emit: Emit, cancel: Event | None) -> Ranking | None:
     """Copeland order from one call per pair (a reply that picks neither is a tie); None when no
     reply picked either."""
-    from core.events import Progress
+    from sym.core.events import Progress
 
     pairs = list(combinations(range(len(items)), 2))
     wins = [0.0] * len(items)

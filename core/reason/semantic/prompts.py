@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.reason.semantic.extract import Spec
+    from sym.core.reason.semantic.extract import Spec
 
 VERDICTS = ("equivalent", "similar", "related", "different", "contradictory")
 ARG_CHARS = 80          # the longest argument text an extracted fact may have

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
+from sym.core.errors import UserError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from core.memory.embedders import Embedder
+    from sym.core.memory.embedders import Embedder
 
 # The paper's random trajectory (the printable ASCII characters) and a few steps about nothing a
 # trajectory is likely to be about: their mean similarity to the references is the baseline r_t.

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from core.memory.schema import Schema
+    from sym.core.memory.schema import Schema
 
 Const = str | int
 

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from core.logic.terms import Atom, Rule, Var
-from core.reason.swm.candidates import Const, shown
+from sym.core.logic.terms import Atom, Rule, Var
+from sym.core.reason.swm.candidates import Const, shown
 
 VARIABLES = ("X", "Y", "Z")
 OTHER = "other"

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.reason.swm.english import split_sentences
+from sym.core.errors import UserError
+from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -11,19 +11,19 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.llm import LLMError
-from core.memory.working import WorkingMemory
-from core.reason.swm import datasets
-from core.reason.swm.english import split_sentences
-from core.reason.swm.reasoner import SWM
+from sym.core.errors import UserError
+from sym.core.llm import LLMError
+from sym.core.memory.working import WorkingMemory
+from sym.core.reason.swm import datasets
+from sym.core.reason.swm.english import split_sentences
+from sym.core.reason.swm.reasoner import SWM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from core.llm.facade import LLM
-    from core.reason.swm.datasets import Problem
+    from sym.core.llm.facade import LLM
+    from sym.core.reason.swm.datasets import Problem
 
 DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
 
@@ -76,7 +76,7 @@ _BASELINE_HINTS = {"proofwriter": "End with: Answer: True, False or Unknown.",
 
 def baseline_answer(problem: Problem, llm: LLM) -> str:
     """The model alone on the same item: one chain-of-thought call, its final answer line."""
-    from core.reason.swm import prompts
+    from sym.core.reason.swm import prompts
 
     if llm is None:
         raise UserError("the llm baseline needs a language model")
@@ -97,7 +97,7 @@ def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", go
     if problem.dataset == "lsat-ar":
         if llm is None:
             raise UserError("lsat-ar needs a language model")
-        from core.reason.swm.lsat import answer_lsat
+        from sym.core.reason.swm.lsat import answer_lsat
 
         letter, detail = answer_lsat(problem, llm, attempts=getattr(llm.settings, "proof_attempts", 3))
         if not letter:     # counted wrong, and tallied among the bench's failure messages

@@ -12,13 +12,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.llm.jsonout import CUT_OFF, BadJSON, extract_json
-from core.logic.terms import Atom, Rule
-from core.reason.swm import pairs, prompts
-from core.reason.swm.candidates import candidates, choices, shown
-from core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
-from core.reason.swm.choice import goal as check_goal
-from core.reason.swm.choice import statements as check_statements
+from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json
+from sym.core.logic.terms import Atom, Rule
+from sym.core.reason.swm import pairs, prompts
+from sym.core.reason.swm.candidates import candidates, choices, shown
+from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
+from sym.core.reason.swm.choice import goal as check_goal
+from sym.core.reason.swm.choice import statements as check_statements
 
 REPAIRS = 2                 # repair rounds after the first reply
 REPAIR_TEMPERATURE = 0.7    # a repair at 0 tends to return the rejected reply again
@@ -177,7 +177,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple[list[str], list[str]]:
     """(relations, properties) the model may use: the words of the known `r_of/2` predicates
     ("mother-in-law") and of the one-place ones that read as adjectives."""
-    from core.reason.swm.english import lexicon
+    from sym.core.reason.swm.english import lexicon
 
     relations, properties = [], []
     for name in sorted(predicates):
@@ -191,8 +191,8 @@ def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple
 def read_restated(text: str, allowed: set[Any], sentence: str) -> tuple[list[Atom], list[str]]:
     """Facts from a model's restatement: each line read by the grammar (never evaluated); a fact
     counts only when it is ground and names things from the sentences. → (facts, lines not used)."""
-    from core.logic.parser import parse_program
-    from core.reason.swm.english import translate
+    from sym.core.logic.parser import parse_program
+    from sym.core.reason.swm.english import translate
 
     facts: list[Atom] = []
     unused: list[str] = []

@@ -6,20 +6,20 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.logic.engine import Engine
-from core.logic.terms import Atom, Query, Rule, Var, clause_text
-from core.memory.working import Item, WorkingMemory, item_id
+from sym.core.errors import UserError
+from sym.core.logic.engine import Engine
+from sym.core.logic.terms import Atom, Query, Rule, Var, clause_text
+from sym.core.memory.working import Item, WorkingMemory, item_id
 
 if TYPE_CHECKING:
-    from core.logic.provenance import ProofNode
+    from sym.core.logic.provenance import ProofNode
 
 
 def relevant_items(memory: WorkingMemory, text: str, k: int = 8) -> list[Item]:
     """Memory items most related to a text: Chroma search when stored, word overlap otherwise."""
     if memory.store is not None:
         try:
-            from core.memory.library import settled_search
+            from sym.core.memory.library import settled_search
 
             hits = settled_search(memory.store, text, ("facts", "rules"), k)
             found = [memory.items[h.id] for h in hits if h.id in memory.items]

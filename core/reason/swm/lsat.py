@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import UserError
-from core.events import Emit, TraceNode, ignore
+from sym.core.errors import UserError
+from sym.core.events import Emit, TraceNode, ignore
 
 LETTERS = "ABCDE"
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
@@ -134,7 +134,7 @@ def puzzle_text(problem, letters: str | list[str] | None = None) -> str:
 
 
 def program_messages(problem) -> list[dict[str, Any]]:
-    from core.reason.pot.prompts import SYSTEM
+    from sym.core.reason.pot.prompts import SYSTEM
 
     return [{"role": "system", "content": f"{SYSTEM}\n\n{PUZZLE}"},
             {"role": "user", "content": EXAMPLE_PUZZLE},
@@ -183,8 +183,8 @@ def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, r
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
-    from core.reason.pot.writer import NoProgram
-    from core.reason.pot.writer import write_program as written_by
+    from sym.core.reason.pot.writer import NoProgram
+    from sym.core.reason.pot.writer import write_program as written_by
 
     letters = LETTERS[:len(problem.options)]
     try:

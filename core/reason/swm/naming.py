@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from core.logic.terms import Atom, Rule
-from core.reason.swm import english
+from sym.core.logic.terms import Atom, Rule
+from sym.core.reason.swm import english
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from core.logic.terms import Query
-    from core.memory.working import WorkingMemory
+    from sym.core.logic.terms import Query
+    from sym.core.memory.working import WorkingMemory
 
 
 def name_predicates(memory: WorkingMemory, clauses: Iterable[Atom | Rule | Query]) -> None:

@@ -16,16 +16,16 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import ParseError, UserError
-from core.events import Emit, TraceNode, ignore
-from core.llm import LLMError
-from core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
-from core.logic.parser import parse_atom, parse_program, parse_query
-from core.logic.terms import Atom, Naf, Rule, Var, format_const
-from core.memory.working import SOFT, Item, WorkingMemory, item_id
-from core.reason.swm import english, extraction, naming, prompts
-from core.reason.swm.choice import Invalid
-from core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
+from sym.core.errors import ParseError, UserError
+from sym.core.events import Emit, TraceNode, ignore
+from sym.core.llm import LLMError
+from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.parser import parse_atom, parse_program, parse_query
+from sym.core.logic.terms import Atom, Naf, Rule, Var, format_const
+from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
+from sym.core.reason.swm import english, extraction, naming, prompts
+from sym.core.reason.swm.choice import Invalid
+from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
 
 
 @dataclass
@@ -150,7 +150,7 @@ class SWM:
     def _check_cancel(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
             self.cancel.clear()
-            from core.errors import Cancelled
+            from sym.core.errors import Cancelled
 
             raise Cancelled()
 
@@ -411,7 +411,7 @@ class SWM:
         replies = llm.chat_many(batches, purpose="ask.rule", format=prompts.Implementation.model_json_schema())
         self.llm_calls += len(replies)
         out: list[tuple[Atom, str]] = []
-        from core.llm.jsonout import parse_json_reply
+        from sym.core.llm.jsonout import parse_json_reply
 
         for (it, _b, premises), reply in zip(instances, replies):
             why = f"rule {it.id} on {', '.join(map(str, premises))}"
@@ -436,7 +436,7 @@ class SWM:
 
     def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
         if goal.kind == "relation":
-            from core.reason.swm.symbolic import support
+            from sym.core.reason.swm.symbolic import support
 
             found = english.relation_answer(engine.facts(), goal, rank=support(engine))
             return (found or ""), []

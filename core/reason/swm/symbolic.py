@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from core.errors import UserError
-from core.logic.engine import Engine
-from core.logic.parser import parse_atom, parse_program, parse_query
-from core.logic.terms import Atom, Var
-from core.reason.swm.datasets import Problem
-from core.reason.swm.english import Translation, Update, question_goal, relation_answer, translate
+from sym.core.errors import UserError
+from sym.core.logic.engine import Engine
+from sym.core.logic.parser import parse_atom, parse_program, parse_query
+from sym.core.logic.terms import Atom, Var
+from sym.core.reason.swm.datasets import Problem
+from sym.core.reason.swm.english import Translation, Update, question_goal, relation_answer, translate
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from core.reason.swm.english.questions import Goal
+    from sym.core.reason.swm.english.questions import Goal
 
 
 class Untranslated(UserError):

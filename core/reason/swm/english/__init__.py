@@ -7,12 +7,12 @@ clauses), statements (translate), questions (goals), state (containers and opera
 sentences (splitting), render (clauses → English).
 """
 
-from core.reason.swm.english.lexicon import third_person
-from core.reason.swm.english.questions import Goal, question_goal, relation_answer
-from core.reason.swm.english.render import render_clause, template_for
-from core.reason.swm.english.sentences import split_sentences
-from core.reason.swm.english.state import Update
-from core.reason.swm.english.statements import Translation, translate, why_not
+from sym.core.reason.swm.english.lexicon import third_person
+from sym.core.reason.swm.english.questions import Goal, question_goal, relation_answer
+from sym.core.reason.swm.english.render import render_clause, template_for
+from sym.core.reason.swm.english.sentences import split_sentences
+from sym.core.reason.swm.english.state import Update
+from sym.core.reason.swm.english.statements import Translation, translate, why_not
 
 __all__ = ["Goal", "Translation", "Update", "question_goal", "relation_answer", "render_clause",
            "split_sentences", "template_for", "third_person", "translate", "why_not"]

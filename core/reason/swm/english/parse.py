@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.reason.swm.english.lexicon import Word
+from sym.core.reason.swm.english.lexicon import Word
 
 MAX_WORDS = 40          # longer sentences are outside the fragment (Earley time grows fast with
 MAX_JOINS = 8           # coordination: 10 "and"s can take ~0.7 s of Earley, 8 take ~0.06 s)

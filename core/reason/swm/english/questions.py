@@ -8,17 +8,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.logic.terms import Atom, Var, format_const
-from core.reason.swm.english import lexicon, parse, state
-from core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
-from core.reason.swm.english.sentences import split_sentences
+from sym.core.logic.terms import Atom, Var, format_const
+from sym.core.reason.swm.english import lexicon, parse, state
+from sym.core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
+from sym.core.reason.swm.english.sentences import split_sentences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from lark import Tree
 
-    from core.reason.swm.english.lexicon import Word
+    from sym.core.reason.swm.english.lexicon import Word
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def _constant(words: str) -> str | None:
 
 
 def _truth(statement_text: str, question: str) -> Goal | None:
-    from core.reason.swm.english.statements import meanings
+    from sym.core.reason.swm.english.statements import meanings
 
     found = meanings(statement_text)
     if len(found) != 1:

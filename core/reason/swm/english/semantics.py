@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.logic.terms import Atom, Var
-from core.reason.swm.english import lexicon
-from core.reason.swm.english.lexicon import Word
+from sym.core.logic.terms import Atom, Var
+from sym.core.reason.swm.english import lexicon
+from sym.core.reason.swm.english.lexicon import Word
 
 
 class Rejected(Exception):

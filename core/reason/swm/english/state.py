@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from core.logic.terms import Atom, Var
+from sym.core.logic.terms import Atom, Var
 
 _CONTAINS = frozenset({"contains", "contain"})
 _NAME_WORD = re.compile(r"(?:[A-Z][A-Za-z'-]*|\d+)\Z")

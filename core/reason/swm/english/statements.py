@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.reason.swm.english import lexicon, parse, semantics, state
-from core.reason.swm.english.state import Update
+from sym.core.reason.swm.english import lexicon, parse, semantics, state
+from sym.core.reason.swm.english.state import Update
 
 
 @dataclass(frozen=True)
