@@ -5,12 +5,13 @@ Not a test. Each figure is the median of fresh processes, printed beside `python
 measured in the same run (the floor no Python program beats). First paint is measured twice:
 `sym` itself in a pseudo-terminal (120x35), from exec until the status line's text has been
 written to the terminal, and the app alone, headless, until Textual reports the screen ready
-(what `sym` adds on top is its command line: typer and what cli.py imports). Both stop before
+(what `sym` adds on top is its command line: click and what cli.py imports). Both stop before
 the workspace has finished opening (it opens in a worker after the first paint).
 The usable prompt is measured headless too: until the workspace has opened (read from its snapshot;
 chromadb is not imported) and input runs. A one-line script stores `p(a).` and never imports chromadb.
 Targets: --help <= 0.3 s, one-line batch <= 0.5 s, first paint <= 1.0 s, usable prompt <= 1.5 s.
-Each row also gives its ratio to `python -c pass` from the same run.
+Each row also gives its ratio to `python -c pass` from the same run. Runs with bytecode cached, as an
+installed sym runs (one warm-up run first writes the cache if the machine had it off).
 """
 
 from __future__ import annotations
@@ -124,7 +125,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "SYM_HOME": home}
+        # As an installed sym starts: with its bytecode cached. (PYTHONDONTWRITEBYTECODE, set on some
+        # machines, would make every run compile sym's ~60 modules again: ~0.15 s that no user pays.)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"SYM_HOME": home}
+        subprocess.run([SYM, "--batch", "-"], input=b"p(a).\n/help\n", env=env, cwd=ROOT, capture_output=True)  # warm caches
         script = Path(home) / "one.sym"
         script.write_text("p(a).\n")
         cases = {

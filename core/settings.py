@@ -1,21 +1,31 @@
 """Settings a user changes with `/set KEY VALUE`: validated by pydantic, one line per error.
 
 Only plain values live here; where a setting takes effect is up to the reasoner reading it.
+Each field is declared once, with its constraints and its help line. Defaults need no checking,
+so pydantic is imported only when a value is set (`/set`, a config file, a policy): a script
+that sets nothing starts without it. Set values are checked on assignment, as pydantic's
+`validate_assignment` does, and the class answers `model_fields`, `model_dump` and `model_copy`
+like a pydantic model.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from sym.core.errors import UserError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from pydantic import TypeAdapter
+
 BACKENDS = ("ollama", "openai")
+_URL = r"^(https?://)?[\w.\-\[\]:]+(:\d+)?(/\S*)?$"
 
 
 def _backend_default() -> Literal["ollama", "openai"]:
@@ -24,68 +34,95 @@ def _backend_default() -> Literal["ollama", "openai"]:
     return "openai" if chosen == "openai" else "ollama"   # the two BACKENDS
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(validate_assignment=True, extra="forbid", use_attribute_docstrings=True)
+def setting(*, doc: str, default: Any = dataclasses.MISSING, default_factory: Callable[[], Any] | None = None,
+            **constraints: Any) -> Any:
+    """One field: its default, its help line and its pydantic constraints (ge, le, gt, min_length …)."""
+    meta = {"doc": doc, "constraints": constraints}
+    if default_factory is not None:
+        return dataclasses.field(default_factory=default_factory, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
 
-    world: Literal["closed", "open"] = "closed"
-    """closed: what is not derivable is false; open: it is unknown unless its ~negation holds."""
-    max_steps: int | None = Field(default=None, ge=0)
-    """Stop inference after this many rounds (none = run to the fixpoint)."""
-    max_answers: int = Field(default=50, ge=1)
-    """How many bindings a query prints before summarising the rest."""
-    proof_depth: int = Field(default=12, ge=1)
-    """How deep /why prints a proof tree."""
-    schema_merge: Literal["ask", "auto", "off"] = "ask"
-    """New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check."""
-    search_k: int = Field(default=5, ge=1, le=1000)
-    """How many results /search returns by default."""
-    model: str = Field(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b", min_length=1)
-    """The model used for chat and extraction (/models lists what the server has)."""
-    ollama_host: str | None = None
-    """Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434)."""
-    backend: Literal["ollama", "openai"] = Field(default_factory=lambda: _backend_default())
-    """Which model server: ollama, or openai (any OpenAI-compatible /v1 API: vLLM, llama.cpp, LM Studio)."""
-    base_url: str | None = None
-    """OpenAI-compatible API URL (default: $SYM_BASE_URL, $OPENAI_BASE_URL or http://127.0.0.1:8000/v1); key from $SYM_API_KEY or $OPENAI_API_KEY."""  # noqa: E501  (help text, shown as written)
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
-    """Sampling temperature; at 0, identical requests are answered from the call log."""
-    llm_timeout: float = Field(default=120.0, gt=0, allow_inf_nan=False)
-    """Seconds one model call may take in all (a total deadline, streamed or not)."""
-    llm_retries: int = Field(default=2, ge=0, le=20)
-    """Retries (with backoff) after a transient failure (refused connection, 5xx)."""
-    llm_cache: bool = True
-    """Answer identical temperature-0 requests from the call log."""
-    proof_timeout: float = Field(default=10.0, gt=0, allow_inf_nan=False)
-    """Seconds one Z3 check may take."""
-    proof_attempts: int = Field(default=3, ge=1, le=20)
-    """How many programs /prove QUESTION lets the LLM write (errors are fed back)."""
-    judge_model: str | None = None
-    """Model that grades each steered run with a rubric for /policy stats (none = no judge)."""
-    math_timeout: float = Field(default=10.0, gt=0, le=3600, allow_inf_nan=False)
-    """Seconds one /math job may take (it runs in a worker process that is stopped after that)."""
-    math_memory: int = Field(default=1024, ge=128, le=1048576)
-    """Megabytes of address space the /math worker may use."""
-    max_facts: int = Field(default=5_000_000, ge=1)
-    """Stop inference (with a message) once it derives more facts, or a join holds more rows, than this."""
-    max_file_mb: float = Field(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False)
-    """Largest file (MB) that /consult, /load, /tell --from and /prove --file read."""
-    llm_max_tokens: int = Field(default=1024, ge=0, le=1_000_000)
-    """Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): a runaway reply ends there."""  # noqa: E501  (help text, shown as written)
-    repair_temperature: float = Field(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False)
-    """Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong)."""
 
-    @field_validator("base_url")
-    @classmethod
-    def _url(cls, value: str | None) -> str | None:
-        import re
+class FieldInfo(NamedTuple):
+    default: Any          # dataclasses.MISSING for a field whose default is computed (pydantic's "undefined")
+    description: str
 
-        if value is not None and not re.fullmatch(r"(https?://)?[\w.\-\[\]:]+(:\d+)?(/\S*)?", value.strip()):
-            raise ValueError("expected a URL such as http://127.0.0.1:8000/v1")
-        return value.strip() if value is not None else None
+
+@dataclasses.dataclass(eq=True)
+class Settings:
+    world: Literal["closed", "open"] = setting(default="closed",
+        doc="closed: what is not derivable is false; open: it is unknown unless its ~negation holds.")
+    max_steps: int | None = setting(default=None, ge=0,
+        doc="Stop inference after this many rounds (none = run to the fixpoint).")
+    max_answers: int = setting(default=50, ge=1,
+        doc="How many bindings a query prints before summarising the rest.")
+    proof_depth: int = setting(default=12, ge=1,
+        doc="How deep /why prints a proof tree.")
+    schema_merge: Literal["ask", "auto", "off"] = setting(default="ask",
+        doc="New predicate that looks like a known one: ask = note it, auto = use the known one, off = no check.")
+    search_k: int = setting(default=5, ge=1, le=1000,
+        doc="How many results /search returns by default.")
+    model: str = setting(default_factory=lambda: os.environ.get("SYM_MODEL") or "llama3.1:8b", min_length=1,
+        doc="The model used for chat and extraction (/models lists what the server has).")
+    ollama_host: str | None = setting(default=None,
+        doc="Ollama server URL (default: $OLLAMA_HOST or http://127.0.0.1:11434).")
+    backend: Literal["ollama", "openai"] = setting(default_factory=_backend_default,
+        doc="Which model server: ollama, or openai (any OpenAI-compatible /v1 API: vLLM, llama.cpp, LM Studio).")
+    base_url: str | None = setting(default=None, pattern=_URL,
+        doc="OpenAI-compatible API URL (default: $SYM_BASE_URL, $OPENAI_BASE_URL or http://127.0.0.1:8000/v1); "
+            "key from $SYM_API_KEY or $OPENAI_API_KEY.")
+    temperature: float = setting(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False,
+        doc="Sampling temperature; at 0, identical requests are answered from the call log.")
+    llm_timeout: float = setting(default=120.0, gt=0, allow_inf_nan=False,
+        doc="Seconds one model call may take in all (a total deadline, streamed or not).")
+    llm_retries: int = setting(default=2, ge=0, le=20,
+        doc="Retries (with backoff) after a transient failure (refused connection, 5xx).")
+    llm_cache: bool = setting(default=True,
+        doc="Answer identical temperature-0 requests from the call log.")
+    proof_timeout: float = setting(default=10.0, gt=0, allow_inf_nan=False,
+        doc="Seconds one Z3 check may take.")
+    proof_attempts: int = setting(default=3, ge=1, le=20,
+        doc="How many programs /prove QUESTION lets the LLM write (errors are fed back).")
+    judge_model: str | None = setting(default=None,
+        doc="Model that grades each steered run with a rubric for /policy stats (none = no judge).")
+    math_timeout: float = setting(default=10.0, gt=0, le=3600, allow_inf_nan=False,
+        doc="Seconds one /math job may take (it runs in a worker process that is stopped after that).")
+    math_memory: int = setting(default=1024, ge=128, le=1048576,
+        doc="Megabytes of address space the /math worker may use.")
+    max_facts: int = setting(default=5_000_000, ge=1,
+        doc="Stop inference (with a message) once it derives more facts, or a join holds more rows, than this.")
+    max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
+        doc="Largest file (MB) that /consult, /load, /tell --from and /prove --file read.")
+    llm_max_tokens: int = setting(default=1024, ge=0, le=1_000_000,
+        doc="Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): "
+            "a runaway reply ends there.")
+    repair_temperature: float = setting(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False,
+        doc="Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong).")
+
+    model_fields: ClassVar[dict[str, FieldInfo]]
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):      # what the caller gave: checked (defaults are known good)
+            value = self.__dict__[f.name]
+            default = f.default_factory() if callable(f.default_factory) else f.default
+            if value != default or type(value) is not type(default):
+                self.__dict__[f.name] = _check(f.name, value)
+        self.__dict__["_ready"] = True
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if key not in type(self).model_fields:
+            raise AttributeError(f"unknown setting {key!r}")
+        self.__dict__[key] = _check(key, value) if self.__dict__.get("_ready") else value
+
+    def model_dump(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in type(self).model_fields}
+
+    def model_copy(self, *, deep: bool = False) -> Settings:
+        return copy.deepcopy(self) if deep else copy.copy(self)
 
     def describe(self) -> dict[str, tuple[object, str]]:
         """key -> (value, one-line description)."""
-        return {name: (getattr(self, name), f.description or "") for name, f in type(self).model_fields.items()}
+        return {name: (getattr(self, name), f.description) for name, f in type(self).model_fields.items()}
 
     def set(self, key: str, raw: str) -> object:
         """Set a setting from its text form; raises UserError and changes nothing on bad input."""
@@ -101,11 +138,38 @@ class Settings(BaseModel):
             value = None if type(self).model_fields[key].default is None else value
         try:
             setattr(self, key, value)
-        except ValidationError as err:
-            problem = err.errors()[0]["msg"]
-            raise UserError(f"bad value {raw!r} for {key}: {problem}") from None
+        except ValueError as err:
+            raise UserError(f"bad value {raw!r} for {key}: {err}") from None
         return getattr(self, key)
 
+
+Settings.model_fields = {
+    f.name: FieldInfo(f.default, f.metadata["doc"])
+    for f in dataclasses.fields(Settings)}
+
+
+@cache
+def _adapter(key: str) -> TypeAdapter[Any]:
+    from typing import Annotated, get_type_hints
+
+    from pydantic import Field, TypeAdapter
+
+    (f,) = [f for f in dataclasses.fields(Settings) if f.name == key]
+    shape: Any = Annotated[get_type_hints(Settings)[key], Field(**f.metadata["constraints"])]
+    return TypeAdapter(shape)
+
+
+def _check(key: str, value: Any) -> Any:
+    """The value pydantic makes of `value` for this setting; ValueError with pydantic's message."""
+    from pydantic import ValidationError
+
+    try:
+        return _adapter(key).validate_python(value)
+    except ValidationError as err:
+        problem = err.errors()[0]
+        if problem["type"] == "string_pattern_mismatch":
+            raise ValueError("expected a URL such as http://127.0.0.1:8000/v1") from None
+        raise ValueError(problem["msg"]) from None
 
 
 def config_path() -> Path:

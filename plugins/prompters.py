@@ -172,10 +172,3 @@ def add_pack(registry, source: Path | dict, *, origin: str = "plugin") -> Pack:
         registry.prompters = packs   # until Registry has a field of its own
     packs[pack.name] = PackEntry(pack, origin, path)
     return pack
-
-
-def register(registry) -> None:
-    """Plugin entry point: the exporters for the last exploration (`/export explore-prolog` …)."""
-    from sym.repl.commands.explore import install_exporters
-
-    install_exporters(registry)

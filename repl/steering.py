@@ -9,20 +9,14 @@ and writes what was applied into the trace and the session log.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.events import PolicyApplied, TraceNode, Warning
-from sym.core.reason.policy.apply import (
-    Plan,
-    PolicyState,
-    effective,
-    finish,
-    goal_type,
-    judge,
-    keep_own_changes,
-    plan,
-    run_settings,
-)
+from sym.core.reason.policy import POLICY_FILE
+
+if TYPE_CHECKING:
+    from sym.core.reason.policy.apply import Plan, PolicyState
 
 # commands that manage the shell itself (Command.steerable False, or of these groups) are never
 # steered nor counted as runs
@@ -32,6 +26,8 @@ EXEMPT_GROUPS = frozenset({"shell", "session"})
 def policy_state(ctx) -> PolicyState:
     """The shell's policy state (made on first use)."""
     if ctx.policy_state is None:
+        from sym.core.reason.policy.apply import PolicyState
+
         ctx.policy_state = PolicyState()
     return ctx.policy_state
 
@@ -64,6 +60,10 @@ def run_hints(ctx) -> dict:
 
 def steer(ctx, cmd, arg: str):
     """Run `cmd.handler(ctx, arg)` under the workspace's policies (the dispatcher's hook)."""
+    if ctx.policy_state is None:      # no policy touched yet in this shell, and none on disk: nothing
+        directory = _where(ctx)[1]    # to steer (and the policy machinery is not even imported)
+        if directory is None or not (directory / POLICY_FILE).exists():
+            return cmd.handler(ctx, arg)
     rules = book(ctx)    # read (when changed) before any command, so a bad file is reported at once
     if not getattr(cmd, "steerable", True) or getattr(cmd, "group", "") in EXEMPT_GROUPS:
         return cmd.handler(ctx, arg)
@@ -76,6 +76,7 @@ def steer(ctx, cmd, arg: str):
 
 
 def _steered_run(ctx, rules, cmd, arg: str):
+    from sym.core.reason.policy.apply import effective, finish, goal_type, keep_own_changes, plan, run_settings
     from sym.core.reason.policy.classify import run_attributes
 
     run = ctx.new_run(cmd.name.lstrip("/") or "run")
@@ -129,6 +130,8 @@ def _announce(ctx, log, run_row: int, run: str, steps: Plan) -> None:
 
 def judge_run(ctx, log, run_row: int, text: str, result) -> float | None:
     """Score a run with `judge_model` (when set) and store it; failures only warn."""
+    from sym.core.reason.policy.apply import judge
+
     model = getattr(ctx.settings, "judge_model", None)
     if not model or not text.strip():
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,17 @@ def test_the_context_scan_catches_duck_typing(tmp_path):
     uses = [u.split(": ", 1)[1] for u in front_end_uses(sample, members)]
     assert sorted(uses) == sorted(["parameter ctx", "ctx.settings", "context.registry", "getattr(…, '_llm')",
                                    ".policy_state"])
+
+
+def test_a_one_line_script_imports_no_schema_library_and_no_vector_store(tmp_path):
+    """What `sym --batch` of `p(a).` loads: settings are checked by pydantic only when one is set."""
+    script = tmp_path / "one.sym"
+    script.write_text("p(a).\n?- p(a).\n")
+    code = ("import sys\nfrom sym.repl import cli\n"
+            f"sys.argv = ['sym', '--batch', {str(script)!r}]\n"
+            "try:\n    cli.main()\nexcept SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'typer', 'chromadb', 'textual'}))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "SYM_HOME": str(tmp_path / "home")})
+    assert proc.returncode == 0, proc.stderr
+    assert "true." in proc.stdout and proc.stdout.strip().splitlines()[-1] == "[]"

@@ -7,3 +7,5 @@ keep and summarise outcomes, `suggest` proposes edits that change nothing until 
 """
 
 from __future__ import annotations
+
+POLICY_FILE = "policies.yaml"   # a workspace's rules, in its directory

@@ -179,8 +179,8 @@ class PolicyRule(BaseModel):
             if k in fields:
                 try:
                     setattr(probe, k, value)
-                except ValidationError as err:
-                    raise ValueError(f"{k}: {err.errors()[0]['msg']}") from None
+                except ValueError as err:      # the setting's own check, in pydantic's words
+                    raise ValueError(f"{k}: {err}") from None
                 value = getattr(probe, k)
             out[k] = value
         return out
