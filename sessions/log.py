@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -90,6 +91,54 @@ def sessions_dir() -> Path:
     return data_dir() / "sessions"
 
 
+# Sessions nobody named (`/save NAME` names one) are rotated: when a new one starts, the oldest go
+# until at most KEEP_UNNAMED of them, together at most KEEP_UNNAMED_MB, remain. Named ones stay.
+KEEP_UNNAMED = 200
+KEEP_UNNAMED_MB = 100
+_UNNAMED = re.compile(r"\d{8}-\d{6}-\d+")
+
+
+def is_unnamed(path: Path) -> bool:
+    return _UNNAMED.fullmatch(path.stem) is not None
+
+
+def rotate(folder: Path, *, keep: int | None = None, keep_mb: float | None = None) -> list[Path]:
+    """Remove the oldest unnamed sessions beyond the caps (KEEP_UNNAMED, KEEP_UNNAMED_MB unless
+    given); returns what was removed."""
+    keep = KEEP_UNNAMED if keep is None else keep
+    keep_mb = KEEP_UNNAMED_MB if keep_mb is None else keep_mb
+    found = []
+    for path in folder.glob("*.jsonl") if folder.is_dir() else []:
+        if is_unnamed(path):
+            try:
+                found.append((path.stat(), path))
+            except OSError:
+                continue            # removed meanwhile by another shell
+    found.sort(key=lambda sp: sp[0].st_mtime, reverse=True)       # newest first
+    removed, total = [], 0
+    for n, (stat, path) in enumerate(found):
+        total += stat.st_size
+        if n >= keep or total > keep_mb * 1_000_000:
+            try:
+                path.unlink()
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
+
+
+def list_sessions(folder: Path | None = None) -> list[Path]:
+    """Every session file, newest first."""
+    folder = folder or sessions_dir()
+    stamped = []
+    for path in folder.glob("*.jsonl") if folder.is_dir() else []:
+        try:
+            stamped.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    return [path for _, path in sorted(stamped, key=lambda tp: (tp[0], tp[1].name), reverse=True)]
+
+
 class SessionLog:
     """Appends events to a session file; each line is complete and flushed when written."""
 
@@ -112,6 +161,7 @@ class SessionLog:
     @classmethod
     def start(cls, *, workspace: str, settings: dict, extra: dict | None = None) -> SessionLog:
         stamp = time.strftime("%Y%m%d-%H%M%S")
+        rotate(sessions_dir(), keep=KEEP_UNNAMED - 1)       # with this one: KEEP_UNNAMED
         return cls(sessions_dir() / f"{stamp}-{os.getpid()}.jsonl", workspace=workspace, settings=settings,
                    extra=extra)
 

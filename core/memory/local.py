@@ -10,15 +10,27 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import time
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, ignore
 from sym.core.memory.backlog import Backlog
 from sym.core.memory.snapshot import Snapshot
 from sym.core.memory.store import KINDS, Hit, Record
+
+if TYPE_CHECKING:
+    from threading import Event
+
+    from sym.core.logic.terms import Atom, Rule
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.snapshot import Progress
+    from sym.core.memory.store import ChromaStore
+    from sym.core.memory.working import Item
 
 
 class VectorStoreBroken(UserError):
@@ -32,14 +44,15 @@ def broken(workspace: str, reason: str) -> VectorStoreBroken:
 
 
 class LocalStore:
-    def __init__(self, workspace: str, snapshot: Snapshot, chroma_dir: Path, embedder, *, emit: Emit = ignore,
+    def __init__(self, workspace: str, snapshot: Snapshot, chroma_dir: Path, embedder: Embedder, *, emit: Emit = ignore,
                  background: bool = True) -> None:
         self.workspace, self.snapshot, self.chroma_dir = workspace, snapshot, chroma_dir
         self.embedder = embedder
         self.emit = emit
         self.background = background           # embed after every commit (else only when a search waits)
-        self.clause_of = lambda iid: None      # the memory's parsed clause of an item id (saves a parse)
-        self._vectors = None
+        # the memory's parsed clause of an item id (saves a parse)
+        self.clause_of: Callable[[str], Atom | Rule | None] = lambda iid: None
+        self._vectors: ChromaStore | None = None
         self.backlog = Backlog(self)
         snapshot.on_commit = self._committed
 
@@ -50,7 +63,7 @@ class LocalStore:
     # -- Chroma, opened on first use ------------------------------------------------
 
     @property
-    def vectors(self):
+    def vectors(self) -> ChromaStore:
         """The workspace's ChromaStore (imports chromadb the first time)."""
         if self._vectors is None:
             from sym.core.memory.store import ChromaStore, connect
@@ -67,7 +80,7 @@ class LocalStore:
             self._vectors = vectors
         return self._vectors
 
-    def _check_collection(self, vectors, kind: str) -> None:
+    def _check_collection(self, vectors: ChromaStore, kind: str) -> None:
         """A collection built with another embedder (a reindex cut short) is dropped and its
         records queued again."""
         try:
@@ -90,18 +103,18 @@ class LocalStore:
 
     # -- transactions -----------------------------------------------------------------
 
-    def unit(self):
+    def unit(self) -> AbstractContextManager[sqlite3.Connection]:
         return self.snapshot.unit()
 
-    def command(self):
+    def command(self) -> AbstractContextManager[None]:
         return self.snapshot.command()
 
     # -- items (facts, rules, constraints) ----------------------------------------------
 
-    def put_items(self, items: list[Any], progress=None) -> None:
+    def put_items(self, items: list[Item], progress: Progress | None = None) -> None:
         self.snapshot.add_items(items, progress)
 
-    def drop_items(self, items: list[Any]) -> None:
+    def drop_items(self, items: list[Item]) -> None:
         self.snapshot.remove_items(items)
 
     def item_records(self) -> list[Record]:
@@ -109,13 +122,14 @@ class LocalStore:
 
     # -- the store interface the rest of sym uses ---------------------------------------
 
-    def add(self, kind: str, records: list[Record], texts_to_embed=None, progress=None, vectors=None) -> None:
+    def add(self, kind: str, records: list[Record], texts_to_embed: list[str] | None = None,
+            progress: Progress | None = None, vectors: list[list[float]] | None = None) -> None:
         """Store records of kind docs or schema (embedded later, in the background)."""
         if kind in ("facts", "rules"):
             raise ValueError("facts and rules are stored through WorkingMemory.add")
         self.snapshot.put_records(kind, records, progress)
 
-    def delete(self, kind: str, ids) -> None:
+    def delete(self, kind: str, ids: Iterable[str]) -> None:
         ids = list(ids)
         if kind in ("facts", "rules"):
             rows = self.snapshot._conn().execute(
@@ -126,7 +140,7 @@ class LocalStore:
 
     def all(self, kind: str) -> list[Record]:
         if kind in ("facts", "rules"):
-            want = (lambda k: k == "fact") if kind == "facts" else (lambda k: k != "fact")
+            want: Callable[[str], bool] = (lambda k: k == "fact") if kind == "facts" else (lambda k: k != "fact")
             return [r for r in self.snapshot.item_records() if want(r.meta["kind"])]
         return self.snapshot.records(kind)
 
@@ -146,7 +160,7 @@ class LocalStore:
         total = self.snapshot.count() + self.snapshot._conn().execute("SELECT COUNT(*) FROM records").fetchone()[0]
         return max(0, total - self.snapshot.backlog()), total
 
-    def wait(self, seconds: float | None, *, cancel=None, progress=None) -> int:
+    def wait(self, seconds: float | None, *, cancel: Event | None = None, progress: Progress | None = None) -> int:
         """Wait for the background writer to catch up: at most `seconds` (None: until done),
         stopping early on `cancel` (a threading.Event). Returns the rows still pending."""
         left = self.snapshot.backlog()
@@ -170,8 +184,8 @@ class LocalStore:
             progress(first, first)
         return left
 
-    def search(self, text: str, kinds, k: int = 5, *, wait: float | None = 2.0, cancel=None,
-               progress=None) -> list[Hit]:
+    def search(self, text: str, kinds: Iterable[str], k: int = 5, *, wait: float | None = 2.0, cancel: Event | None = None,
+               progress: Progress | None = None) -> list[Hit]:
         """Nearest records by meaning, from what is embedded so far (after waiting up to `wait`
         seconds for the background writer); records deleted since are never returned."""
         kinds = [kind for kind in kinds if self.filled(kind)]
@@ -195,7 +209,7 @@ class LocalStore:
 
     # -- for the background writer ----------------------------------------------------
 
-    def records_to_embed(self, db, kind: str, ids: list[str]) -> tuple[list[Record], list[str], list[str]]:
+    def records_to_embed(self, db: sqlite3.Connection, kind: str, ids: list[str]) -> tuple[list[Record], list[str], list[str]]:
         """(records, texts to embed, ids no longer stored) for pending upserts of one kind."""
         marks = ",".join("?" * len(ids))
         records, texts = [], []
@@ -223,7 +237,7 @@ class LocalStore:
 
     # -- reindex, repair, close ----------------------------------------------------------
 
-    def reindex(self, embedder) -> int:
+    def reindex(self, embedder: Embedder) -> int:
         """Switch to another embedder: every record is queued to be embedded again (in the
         background); returns how many. The embedder is tried first, so one that fails changes nothing."""
         embedder.embed(["a probe of the embedder"])

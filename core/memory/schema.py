@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import Var, format_const, format_term
+from sym.core.logic.terms import Term, Var, format_const, format_term
 from sym.core.memory.embedders import Embedder, HashEmbedder, cosine, words_of
 
 # Scores: same letters 1.0; otherwise 0.5 * content-word overlap + 0.3 * spelling ratio
@@ -62,13 +64,13 @@ class Predicate:
     def key(self) -> str:
         return f"{self.name}/{self.arity}"
 
-    def render(self, args) -> str:
+    def render(self, args: Iterable[Term]) -> str:
         """The NL form of `name(args)`: the template filled in, else `name(a, b)`."""
         args = tuple(args)
         if len(args) != self.arity:
             raise UserError(f"{self.key} takes {self.arity} arguments, not {len(args)}")
         if self.template:
-            def fill(m):
+            def fill(m: re.Match[str]) -> str:
                 i = _index(m.group(1))
                 return _plain(args[i]) if i is not None and i < len(args) else m.group(0)
             return _PLACEHOLDER.sub(fill, self.template)
@@ -81,7 +83,7 @@ def _index(placeholder: str) -> int | None:
     return int(placeholder) if placeholder.isascii() and placeholder.isdigit() else None
 
 
-def _plain(value) -> str:
+def _plain(value: Term) -> str:
     return value.name if isinstance(value, Var) else str(value)
 
 
@@ -110,7 +112,7 @@ class _Name:
     """A predicate name as compared: its letters, its content words, its words as text."""
 
     letters: str
-    content: frozenset
+    content: frozenset[str]
     text: str
 
     @classmethod
@@ -132,7 +134,7 @@ class Schema:
 
     # -- counting ------------------------------------------------------------------
 
-    def observe(self, atom_pred: str, args: tuple = (), *, arity: int | None = None) -> Predicate:
+    def observe(self, atom_pred: str, args: tuple[Term, ...] = (), *, arity: int | None = None) -> Predicate:
         """Count one more use of `atom_pred/arity` (default arity: len(args)) and of its constants.
 
         Strong negation is the same predicate: pass the plain name. Only symbolic constants
@@ -148,7 +150,7 @@ class Schema:
                 self.objects[a] = self.objects.get(a, 0) + 1
         return pred
 
-    def forget(self, atom_pred: str, args: tuple = (), *, arity: int | None = None) -> Predicate | None:
+    def forget(self, atom_pred: str, args: tuple[Term, ...] = (), *, arity: int | None = None) -> Predicate | None:
         """Undo one `observe`; a predicate or object whose count reaches zero is removed."""
         arity = len(args) if arity is None else arity
         key = f"{atom_pred}/{arity}"
@@ -198,15 +200,15 @@ class Schema:
 
     # -- persistence ---------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"predicates": [{"name": p.name, "arity": p.arity, "template": p.template, "count": p.count}
                                for p in self.predicates.values()],
                 "objects": dict(self.objects)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Schema:
+    def from_dict(cls, data: dict[str, Any]) -> Schema:
         try:
-            preds = {}
+            preds: dict[str, Predicate] = {}
             for d in data.get("predicates", []):
                 name, arity, count = d["name"], d["arity"], d.get("count", 0)
                 if not isinstance(name, str) or not name or type(arity) is not int or arity < 0 \

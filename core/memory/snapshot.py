@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sym.core.memory.store import Record
 
@@ -28,6 +28,31 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
 CHUNK = 5_000    # rows per executemany: progress (and so cancel) is checked between chunks
+
+Progress = Callable[[int, int], object]   # (rows done, rows in all); it may raise to cancel
+_Row = TypeVar("_Row")
+
+
+class ItemKey(Protocol):
+    """What removing an item needs of it (a core.memory.working.Item, or a bare id and kind)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+class StoredItem(ItemKey, Protocol):
+    """What writing an item needs of it (a core.memory.working.Item)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def nl(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def created_at(self) -> float: ...
 
 
 def item_kind(kind: str) -> str:
@@ -62,7 +87,7 @@ class Snapshot:
     # -- transactions ----------------------------------------------------------------
 
     @contextmanager
-    def unit(self):
+    def unit(self) -> Iterator[sqlite3.Connection]:
         """All or nothing: the outermost unit is one transaction, an inner one a savepoint that
         is rolled back alone when its block raises."""
         db = self._conn()
@@ -87,7 +112,7 @@ class Snapshot:
             self._commit(db)
 
     @contextmanager
-    def command(self):
+    def command(self) -> Iterator[None]:
         """One command's changes as one transaction. What its inner units completed is committed
         even when the command then fails (memory in the process holds just that); a crash
         before the end keeps none of it."""
@@ -103,14 +128,14 @@ class Snapshot:
             self._depth = 0
             self._commit(db)
 
-    def _commit(self, db) -> None:
+    def _commit(self, db: sqlite3.Connection) -> None:
         db.execute("COMMIT")
         if self._queued:
             self._queued = False
             if self.on_commit is not None:
                 self.on_commit()
 
-    def _queue(self, db, kind: str, ids: list[str], op: str) -> None:
+    def _queue(self, db: sqlite3.Connection, kind: str, ids: list[str], op: str) -> None:
         db.executemany("INSERT OR REPLACE INTO pending (kind, id, op) VALUES (?, ?, ?)",
                        [(kind, i, op) for i in ids])
         self._queued = True
@@ -119,7 +144,7 @@ class Snapshot:
 
     def meta(self, key: str) -> str | None:
         row = self._conn().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+        return str(row[0]) if row else None
 
     def set_meta(self, key: str, value: str) -> None:
         with self.unit() as db:
@@ -138,12 +163,12 @@ class Snapshot:
         """Items (all, or of one Chroma kind: facts, rules), or records of kind docs/schema."""
         db = self._conn()
         if kind is None:
-            return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+            return _count(db, "SELECT COUNT(*) FROM items")
         if kind == "facts":
-            return db.execute("SELECT COUNT(*) FROM items WHERE kind = 'fact'").fetchone()[0]
+            return _count(db, "SELECT COUNT(*) FROM items WHERE kind = 'fact'")
         if kind == "rules":
-            return db.execute("SELECT COUNT(*) FROM items WHERE kind != 'fact'").fetchone()[0]
-        return db.execute("SELECT COUNT(*) FROM records WHERE kind = ?", (kind,)).fetchone()[0]
+            return _count(db, "SELECT COUNT(*) FROM items WHERE kind != 'fact'")
+        return _count(db, "SELECT COUNT(*) FROM records WHERE kind = ?", (kind,))
 
     def item_records(self) -> list[Record]:
         rows = self._conn().execute("SELECT id, kind, text, nl, source, created_at FROM items "
@@ -151,9 +176,9 @@ class Snapshot:
         return [Record(i, text, {"kind": kind, "nl": nl, "source": source, "created_at": at})
                 for i, kind, text, nl, source, at in rows]
 
-    def add_items(self, items: list[Any], progress=None) -> None:
+    def add_items(self, items: Sequence[StoredItem], progress: Progress | None = None) -> None:
         """Write items and queue them for embedding, as one unit (progress may raise to cancel)."""
-        def write(db, part) -> None:
+        def write(db: sqlite3.Connection, part: Sequence[StoredItem]) -> None:
             db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
                            [(it.id, it.kind, it.text, it.nl, it.source, float(it.created_at)) for it in part])
             for kind in ("facts", "rules"):
@@ -163,7 +188,8 @@ class Snapshot:
 
         self._in_chunks(items, write, progress)
 
-    def _in_chunks(self, rows: list[Any], write, progress=None) -> None:
+    def _in_chunks(self, rows: Sequence[_Row], write: Callable[[sqlite3.Connection, Sequence[_Row]], None],
+                   progress: Progress | None = None) -> None:
         """`write(db, part)` for each CHUNK of `rows`, all in one unit, with progress between."""
         with self.unit() as db:
             for start in range(0, len(rows), CHUNK):
@@ -173,7 +199,7 @@ class Snapshot:
             if progress is not None:
                 progress(len(rows), len(rows))
 
-    def remove_items(self, items: list[Any]) -> None:
+    def remove_items(self, items: Sequence[ItemKey]) -> None:
         with self.unit() as db:
             db.executemany("DELETE FROM items WHERE id = ?", [(it.id,) for it in items])
             for kind in ("facts", "rules"):
@@ -200,8 +226,8 @@ class Snapshot:
             out.append((doc, meta.get("name"), meta.get("path"), chunks, meta.get("chars"), meta.get("loaded_at")))
         return out
 
-    def put_records(self, kind: str, records: list[Record], progress=None) -> None:
-        def write(db, part) -> None:
+    def put_records(self, kind: str, records: list[Record], progress: Progress | None = None) -> None:
+        def write(db: sqlite3.Connection, part: Sequence[Record]) -> None:
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
                            [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
             self._queue(db, kind, [r.id for r in part], "upsert")
@@ -217,7 +243,7 @@ class Snapshot:
 
     def backlog(self) -> int:
         """Rows still to be written to (or deleted from) Chroma."""
-        return self._conn().execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+        return _count(self._conn(), "SELECT COUNT(*) FROM pending")
 
     def queue_everything(self) -> int:
         """Queue every item and record for (re-)embedding (after a reindex or a repair)."""
@@ -244,12 +270,17 @@ class Snapshot:
             self._db = None
 
 
-def queue_everything(db) -> int:
+def queue_everything(db: sqlite3.Connection) -> int:
     """Queue every item and record for (re-)embedding, on connection `db` (inside a transaction)."""
     db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT CASE WHEN kind = 'fact' "
                "THEN 'facts' ELSE 'rules' END, id, 'upsert' FROM items")
     db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT kind, id, 'upsert' FROM records")
-    return db.execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+    return _count(db, "SELECT COUNT(*) FROM pending")
+
+
+def _count(db: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> int:
+    """The one number a `SELECT COUNT(*)` answers."""
+    return int(db.execute(sql, params).fetchone()[0])
 
 
 def discard(path: Path) -> None:

@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlparse
 
 from sym.core.errors import UserError
+
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
+    from chromadb.api.types import PyEmbeddings
+    from chromadb.config import Settings
+
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.snapshot import Progress
 
 KINDS = ("facts", "rules", "docs", "schema")
 FORMAT = 1
@@ -41,7 +50,7 @@ class Record:
 
     id: str
     text: str
-    meta: dict[str, Any]
+    meta: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -49,17 +58,17 @@ class Hit:
     kind: str
     id: str
     text: str
-    meta: dict[str, Any]
+    meta: Mapping[str, Any]
     score: float     # cosine similarity, 1 = same direction
 
 
-def _quiet_settings():
+def _quiet_settings() -> Settings:
     from chromadb.config import Settings
 
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
-def connect(*, path: Path | None = None, url: str | None = None):
+def connect(*, path: Path | None = None, url: str | None = None) -> ClientAPI:
     """A Chroma client: embedded at `path`, or the server at `url`."""
     try:
         import chromadb
@@ -89,11 +98,11 @@ def connect(*, path: Path | None = None, url: str | None = None):
 class ChromaStore:
     """The collections of one workspace in one Chroma client."""
 
-    def __init__(self, client, workspace: str, embedder) -> None:
+    def __init__(self, client: ClientAPI, workspace: str, embedder: Embedder) -> None:
         self.client = client
         self.workspace = check_workspace_name(workspace)
         self.embedder = embedder
-        self._collections: dict[str, object] = {}
+        self._collections: dict[str, Collection] = {}
         self._filled: dict[str, bool] = {}   # kind -> holds records (count() is slow on big collections)
         self._batch = max(1, min(int(client.get_max_batch_size()), 4096))
 
@@ -110,7 +119,7 @@ class ChromaStore:
             return (col.metadata or {}).get("embedder")
         return None
 
-    def collection(self, kind: str):
+    def collection(self, kind: str) -> Collection:
         col = self._collections.get(kind)
         if col is None:
             meta = {"embedder": self.embedder.name, "sym_kind": kind, "sym_format": FORMAT, "hnsw:space": "cosine"}
@@ -123,7 +132,7 @@ class ChromaStore:
         return col
 
     def add(self, kind: str, records: list[Record], texts_to_embed: list[str] | None = None,
-            progress=None, vectors: list[Any] | None = None) -> None:
+            progress: Progress | None = None, vectors: list[list[float]] | None = None) -> None:
         """Upsert records in batches, embedding `texts_to_embed` (default their text) unless
         `vectors` are given. On failure, what this call wrote is removed again."""
         if not records:
@@ -139,7 +148,7 @@ class ChromaStore:
                 batch_vectors = (vectors[start:start + self._batch] if vectors is not None
                                  else self.embedder.embed(texts[start:start + self._batch]))
                 col.upsert(ids=[r.id for r in part], documents=[r.text for r in part],
-                           embeddings=batch_vectors, metadatas=[r.meta or {"_": 0} for r in part])
+                           embeddings=cast("PyEmbeddings", batch_vectors), metadatas=[r.meta or {"_": 0} for r in part])
                 done += [r.id for r in part]
                 self._filled[kind] = True
                 if progress is not None:
@@ -152,7 +161,7 @@ class ChromaStore:
             raise UserError(f"could not write to the store: {err}".splitlines()[0]) from None
 
     @staticmethod
-    def _undo(col, ids: list[str]) -> None:
+    def _undo(col: Collection, ids: list[str]) -> None:
         if ids:
             try:
                 col.delete(ids=ids)
@@ -172,7 +181,9 @@ class ChromaStore:
         total = col.count()
         for offset in range(0, total, 10_000):
             got = col.get(include=["documents", "metadatas"], limit=10_000, offset=offset)
-            out += [Record(i, d or "", m or {}) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])]
+            docs, metas = got["documents"], got["metadatas"]
+            assert docs is not None and metas is not None     # asked for in `include`
+            out += [Record(i, d or "", m or {}) for i, d, m in zip(got["ids"], docs, metas)]
         return out
 
     def count(self, kind: str) -> int:
@@ -192,9 +203,11 @@ class ChromaStore:
         for kind in kinds:
             if not self.filled(kind):
                 continue  # querying an empty collection costs a round trip for nothing
-            got = self.collection(kind).query(query_embeddings=[vector], n_results=k,
+            got = self.collection(kind).query(query_embeddings=cast("PyEmbeddings", [vector]), n_results=k,
                                               include=["documents", "metadatas", "distances"])
-            for i, d, m, dist in zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0]):
+            docs, metas, dists = got["documents"], got["metadatas"], got["distances"]
+            assert docs is not None and metas is not None and dists is not None     # asked for in `include`
+            for i, d, m, dist in zip(got["ids"][0], docs[0], metas[0], dists[0]):
                 hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
@@ -212,7 +225,7 @@ class ChromaStore:
     def workspaces(self) -> list[str]:
         names = set()
         for col in self.client.list_collections():
-            name = getattr(col, "name", col)
+            name = str(getattr(col, "name", col))   # some chromadb versions list names, others collections
             m = re.fullmatch(r"sym_(.+)_(facts|rules|docs|schema)", name)
             if m:
                 names.add(m.group(1))

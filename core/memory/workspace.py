@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.memory.snapshot import FORMAT
 from sym.core.memory.store import ChromaStore, check_workspace_name, connect
+
+if TYPE_CHECKING:
+    from sym.core.events import Emit
+    from sym.core.memory.embedders import Embedder
+    from sym.core.memory.local import LocalStore
+    from sym.core.memory.snapshot import Progress, Snapshot
+    from sym.core.memory.working import WorkingMemory
 
 
 def data_dir() -> Path:
@@ -70,12 +78,12 @@ class Workspace:
     """An opened workspace: its store (a LocalStore, or a ChromaStore on a server) and (embedded
     mode) its lock."""
 
-    def __init__(self, name: str, store, lock: WorkspaceLock | None, url: str | None) -> None:
+    def __init__(self, name: str, store: LocalStore | ChromaStore, lock: WorkspaceLock | None, url: str | None) -> None:
         self.name, self.store, self.lock, self.url = name, store, lock, url
 
     @property
-    def snapshot(self):
-        return getattr(self.store, "snapshot", None)
+    def snapshot(self) -> Snapshot | None:
+        return None if isinstance(self.store, ChromaStore) else self.store.snapshot
 
     def close(self, wait: float = 0.0) -> None:
         """Release the workspace; the background writer gets up to `wait` seconds to catch up, then
@@ -94,13 +102,13 @@ def workspace_dir(name: str) -> Path:
 
 def list_workspaces(url: str | None = None) -> list[str]:
     if url:
-        return ChromaStore(connect(url=url), "default", None).workspaces()
+        return ChromaStore(connect(url=url), "default", _NO_EMBEDDER).workspaces()
     root = data_dir() / "workspaces"
     return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
 
 
 def open_workspace(name: str, *, url: str | None = None, embedder: str | None = None,
-                   ollama_host: str | None = None, emit=None, background: bool = True) -> Workspace:
+                   ollama_host: str | None = None, emit: Emit | None = None, background: bool = True) -> Workspace:
     """Open (creating if new) a workspace; `embedder` None means whatever it was built with.
     An embedded one is read from its snapshot alone: chromadb is not imported here."""
     from sym.core.memory.embedders import default_embedder, make_embedder
@@ -108,12 +116,12 @@ def open_workspace(name: str, *, url: str | None = None, embedder: str | None = 
     check_workspace_name(name)
     if url:
         client = connect(url=url)
-        probe = ChromaStore(client, name, None)
+        probe = ChromaStore(client, name, _NO_EMBEDDER)
         recorded = probe.recorded_embedder()
         spec = embedder or recorded or default_embedder()
-        store = ChromaStore(client, name, make_embedder(spec, ollama_host=ollama_host))
-        _same_embedder(name, recorded, store.embedder.name, embedder)
-        return Workspace(name, store, None, url)
+        remote = ChromaStore(client, name, make_embedder(spec, ollama_host=ollama_host))
+        _same_embedder(name, recorded, remote.embedder.name, embedder)
+        return Workspace(name, remote, None, url)
     directory = workspace_dir(name)
     lock = WorkspaceLock(directory)
     lock.acquire(name)
@@ -121,7 +129,7 @@ def open_workspace(name: str, *, url: str | None = None, embedder: str | None = 
         snapshot = _snapshot(name, directory, embedder)
         try:
             recorded = snapshot.meta("embedder")
-            store = _local_store(name, directory, snapshot, make_embedder(embedder or recorded, ollama_host=ollama_host),
+            store = _local_store(name, directory, snapshot, make_embedder(embedder or recorded or "", ollama_host=ollama_host),
                                  emit, background)
             _same_embedder(name, recorded, store.embedder.name, embedder)
         except BaseException:
@@ -141,14 +149,15 @@ def _same_embedder(name: str, recorded: str | None, used: str, asked: str | None
                         hint=f"open it without --embedder, then /reindex {used}")
 
 
-def _local_store(name, directory, snapshot, embedder, emit, background: bool = True):
+def _local_store(name: str, directory: Path, snapshot: Snapshot, embedder: Embedder, emit: Emit | None,
+                 background: bool = True) -> LocalStore:
     from sym.core.events import ignore
     from sym.core.memory.local import LocalStore
 
     return LocalStore(name, snapshot, directory / "chroma", embedder, emit=emit or ignore, background=background)
 
 
-def _snapshot(name: str, directory: Path, embedder: str | None):
+def _snapshot(name: str, directory: Path, embedder: str | None) -> Snapshot:
     """The workspace's snapshot, current: created for a new workspace, filled once from Chroma
     for one from before snapshots held everything (or whose snapshot is damaged)."""
     from sym.core.memory.embedders import default_embedder
@@ -175,12 +184,12 @@ def _snapshot(name: str, directory: Path, embedder: str | None):
     return snapshot
 
 
-def _fill_from_chroma(name: str, directory: Path, snapshot) -> None:
+def _fill_from_chroma(name: str, directory: Path, snapshot: Snapshot) -> None:
     from sym.core.memory.local import broken
 
     try:
         client = connect(path=directory / "chroma")
-        probe = ChromaStore(client, name, None)
+        probe = ChromaStore(client, name, _NO_EMBEDDER)
         recorded = probe.recorded_embedder()
         store = ChromaStore(client, name, _Named(recorded or "hash"))
         items = [(r.id, r.meta.get("kind", "fact"), r.text, r.meta.get("nl", ""), r.meta.get("source", "typed"),
@@ -199,11 +208,14 @@ class _Named:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def embed(self, texts):   # pragma: no cover - never called while reading
+    def embed(self, texts: list[str]) -> list[list[float]]:   # pragma: no cover - never called while reading
         raise UserError("no embedder while reading the store back")
 
 
-def repair(name: str, progress=None) -> int:
+_NO_EMBEDDER = _Named("")   # for a store that is only asked what it holds (its names, its recorded embedder)
+
+
+def repair(name: str, progress: Progress | None = None) -> int:
     """`sym repair NAME`: rebuild the workspace's vector store from its snapshot (the old Chroma
     files are moved aside); returns the records written. Raises UserError when it cannot."""
     from sym.core.memory.embedders import make_embedder
@@ -236,13 +248,13 @@ class Workspaces:
     """The workspace a shell works in, and switching, listing and reindexing workspaces."""
 
     def __init__(self, *, url: str | None = None, embedder: str | None = None, ollama_host: str | None = None,
-                 emit=None, background: bool = True) -> None:
+                 emit: Emit | None = None, background: bool = True) -> None:
         self.url, self.embedder, self.ollama_host = url, embedder, ollama_host
         self.background = background    # embed pending records while open (else only when a search needs them)
         self.emit = emit
         self.current: Workspace | None = None
 
-    def open(self, name: str):
+    def open(self, name: str) -> WorkingMemory:
         """Open a workspace and rebuild its memory; the previous one is released only on success."""
         from sym.core.events import ignore
         from sym.core.memory.working import WorkingMemory
@@ -260,7 +272,7 @@ class Workspaces:
         self._opened(memory)
         return memory
 
-    def _opened(self, memory) -> None:
+    def _opened(self, memory: WorkingMemory) -> None:
         if self.emit is not None:
             from sym.core.events import WorkspaceOpened
             from sym.core.memory.library import documents
@@ -270,7 +282,7 @@ class Workspaces:
     def names(self) -> list[str]:
         return list_workspaces(self.url)
 
-    def reindex(self, spec: str, memory, progress=None):
+    def reindex(self, spec: str, memory: WorkingMemory, progress: Progress | None = None) -> tuple[WorkingMemory, int]:
         """Rebuild the current workspace's vectors with another embedder; returns (memory, records).
         An embedded workspace re-embeds in the background; a server's is rebuilt here."""
         from sym.core.memory.embedders import make_embedder

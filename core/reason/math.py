@@ -11,13 +11,21 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from threading import Event
+
+    from lark import Lark, Token, Tree
+    from sympy import Basic, Symbol  # SymPy ships no type information: to mypy these are Any
 
 OPERATIONS = ("simplify", "factor", "expand", "solve", "diff", "integrate", "collect")
 MAX_CHARS = 2000
@@ -52,7 +60,7 @@ class MathResult:
 
 
 @lru_cache(maxsize=1)
-def _parser():
+def _parser() -> Lark:
     from lark import Lark
 
     grammar = Path(__file__).with_name("math.lark").read_text(encoding="utf-8")
@@ -65,7 +73,7 @@ class _Build:
 
         self.sp = sympy
 
-    def node(self, tree):
+    def node(self, tree: Tree[Token] | Token) -> Basic:
         from lark import Token
 
         sp = self.sp
@@ -79,7 +87,8 @@ class _Build:
             whole, _, frac = text.partition(".")
             return sp.Rational(int((whole or "0") + frac or "0"), 10 ** len(frac))
         if kind == "name":
-            return self.name(str(kids[0]), kids[0].column)
+            token = cast("Token", kids[0])     # the grammar's NAME
+            return self.name(str(token), token.column)
         if kind == "neg":
             return -self.node(kids[0])
         if kind == "binop":
@@ -90,15 +99,16 @@ class _Build:
         if kind == "pow":
             base, exp = self.node(kids[0]), self.node(kids[2])
             if exp.is_number and abs(exp) > MAX_EXPONENT:
-                raise UserError(f"column {kids[1].column}: exponent too large (at most {MAX_EXPONENT})")
+                raise UserError(f"column {cast('Token', kids[1]).column}: exponent too large (at most {MAX_EXPONENT})")
             return base ** exp
         if kind == "equation":
             return sp.Eq(self.node(kids[0]), self.node(kids[1]))
         if kind == "call":
-            return self.call(str(kids[0]), [self.node(k) for k in kids[1:] if k is not None], kids[0].column)
+            token = cast("Token", kids[0])     # the grammar's NAME
+            return self.call(str(token), [self.node(k) for k in kids[1:] if k is not None], token.column)
         raise UserError(f"unexpected {kind}")
 
-    def name(self, name: str, col: int):
+    def name(self, name: str, col: int | None) -> Basic:
         if "__" in name:
             raise UserError(f"column {col}: names may not contain '__'")
         if name in CONSTANTS:
@@ -107,7 +117,7 @@ class _Build:
             raise UserError(f"column {col}: {name} is a function; call it as {name}(…)")
         return self.sp.Symbol(name)
 
-    def call(self, name: str, args: list[Any], col: int):
+    def call(self, name: str, args: list[Basic], col: int | None) -> Basic:
         if name not in FUNCTIONS:
             raise UserError(f"column {col}: unknown function {name!r}",
                             hint="functions: " + ", ".join(sorted(FUNCTIONS)))
@@ -137,7 +147,7 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def parse_math(text: str):
+def parse_math(text: str) -> tuple[Basic, Tree[Token]]:
     """A SymPy expression (or Eq) from text, built from the whitelist; raises UserError."""
     from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
@@ -177,7 +187,7 @@ def split_wrt(text: str) -> tuple[str, str | None]:
 
 
 def compute(operation: str, text: str, *, timeout: float = 10.0, memory_mb: int = 1024,
-            cancel=None) -> MathResult:
+            cancel: Event | None = None) -> MathResult:
     """Run one /math operation in the worker process: at most `timeout` seconds and `memory_mb`
     MB, stopped at once when the `cancel` event is set. Raises UserError (TimedOut, Cancelled)."""
     from sym.core.errors import Cancelled, TimedOut
@@ -269,7 +279,7 @@ def compute_here(operation: str, text: str) -> MathResult:
     return MathResult(operation, text.strip(), text_out, latex)
 
 
-def _collect_call(tree):
+def _collect_call(tree: Tree[Token]) -> Symbol | None:
     """The variable of a top-level collect(E, v) call, if that is what the input is."""
     import sympy as sp
     from lark import Tree
@@ -295,7 +305,7 @@ def _out_of_memory(memory_mb: int) -> UserError:
 
 
 @contextmanager
-def _stderr_with_fd():
+def _stderr_with_fd() -> Iterator[None]:
     """While inside, sys.stderr has a real file descriptor. Textual replaces it with an object
     whose fileno() is -1, and multiprocessing hands that number to the helper processes it
     starts (the resource tracker), failing with "bad value(s) in fds_to_keep"; they get
@@ -316,7 +326,7 @@ def _stderr_with_fd():
             sys.stderr = saved
 
 
-def _warm_worker(memory_mb: int, cancel):
+def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
     """The warm worker's connection, starting one (about a second the first time) if needed."""
     from sym.core.errors import Cancelled
 
@@ -346,7 +356,8 @@ def _warm_worker(memory_mb: int, cancel):
         except (EOFError, OSError):
             _stop_worker()
             raise UserError("the /math worker could not start", hint="is math_memory too small?") from None
-    return _WORKER[1]
+    conn: Connection = _WORKER[1]
+    return conn
 
 
 def _stop_worker() -> None:
@@ -359,7 +370,7 @@ def _stop_worker() -> None:
     conn.close()
 
 
-def _serve(conn, memory_mb: int) -> None:
+def _serve(conn: Connection, memory_mb: int) -> None:
     """The worker's loop: limits itself, then answers {operation, text} requests until EOF."""
     import resource
     import signal

@@ -53,23 +53,60 @@ def save(ctx: Context, args: Args) -> Message:
     return Message(f"session saved as {name}", {"name": name, "path": str(path)})
 
 
-@command("/sessions", group="session")
-def sessions(ctx: Context, arg: str) -> Table:
-    """List recorded sessions: name, date, commands, workspace."""
-    from sym.sessions.log import read_session, sessions_dir
+@command("/sessions", args="[rm NAME]", group="session", completer=completer("session"),
+         options=(Option("--yes", bool, help="with rm: delete without asking"),))
+def sessions(ctx: Context, args: Args) -> Table | Message:
+    """List recorded sessions, newest first (date, commands, size, workspace), or delete one with rm.
 
+    Sessions nobody named are rotated: the oldest go once there are more than 200 of them or
+    more than 100 MB together. A name given with /save keeps a session for good."""
+    from sym.sessions.log import list_sessions, read_session
+
+    words = args.words
+    if words and words[0] == "rm":
+        return _remove_session(ctx, words[1:], args.yes)
+    if words:
+        raise UserError(f"unknown /sessions action {words[0]!r}", hint="/sessions  or  /sessions rm NAME")
     rows = []
-    folder = sessions_dir()
-    for path in sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []:
+    for path in list_sessions():
+        current = " (this one)" if ctx.session is not None and ctx.session.path == path else ""
+        size = _size(path)
         try:
             rec = read_session(path)
         except UserError:
-            rows.append((path.stem, "unreadable", ""))
+            rows.append((path.stem, "unreadable", f"{size}{current}"))
             continue
-        when = _when(rec.header.get("started"))
-        current = " (this one)" if ctx.session is not None and ctx.session.path == path else ""
-        rows.append((path.stem, when, f"{len(rec.inputs())} commands, workspace {rec.header.get('workspace')}{current}"))
-    return Table("sessions" if rows else "no sessions recorded yet", rows)
+        rows.append((path.stem, _when(rec.header.get("started")),
+                     f"{len(rec.inputs())} commands, {size}, workspace {rec.header.get('workspace')}{current}"))
+    return Table("sessions, newest first" if rows else "no sessions recorded yet", rows)
+
+
+def _remove_session(ctx: Context, words: tuple[str, ...], yes: bool) -> Message:
+    from sym.sessions.log import find_session, sessions_dir
+
+    if len(words) != 1:
+        raise UserError("name one session to delete", hint="/sessions rm NAME  (/sessions lists them)")
+    path = find_session(words[0])
+    if path.parent.resolve() != sessions_dir().resolve():
+        raise UserError(f"{words[0]!r} is not in the sessions folder; only recorded sessions are deleted here")
+    if ctx.session is not None and ctx.session.path.resolve() == path.resolve():
+        raise UserError("that is this shell's own session; it can be deleted from another shell")
+    if not yes:
+        return Message(f"this deletes session {path.stem} ({_size(path)}); to go ahead: /sessions rm {path.stem} --yes",
+                       {"deleted": False, "name": path.stem})
+    try:
+        path.unlink()
+    except OSError as err:
+        raise UserError(f"cannot delete {path.name}: {err.strerror or err}") from None
+    return Message(f"deleted session {path.stem}", {"deleted": True, "name": path.stem})
+
+
+def _size(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return "? KB"
+    return f"{size / 1_000_000:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1000))} KB"
 
 
 @command("/resume", args="NAME", group="session", completer=completer("session"),

@@ -22,7 +22,9 @@ from sym.core.events import Warning
 from sym.core.reason.policy.rules import PolicyBook, PolicyRule
 
 if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
     from sym.core.reason.policy.store import PolicyStore
+    from sym.core.settings import Settings
 
 Warn = Callable[[Warning], None]
 # settings recorded with every run (so stats can compare values a rule did not set)
@@ -123,7 +125,7 @@ class PolicyState:
         where = book.path or "policies.yaml"
         return f"policies not reloaded from {where}: {book.error.message}; {meanwhile} until it is fixed"
 
-    def store_for(self, workspace: str, directory: Path | None, emit: Warn):
+    def store_for(self, workspace: str, directory: Path | None, emit: Warn) -> PolicyStore:
         """The run log of `workspace` (policy.sqlite in `directory`; in memory when None)."""
         if self.store is None:
             from sym.core.reason.policy.store import PolicyStore
@@ -133,7 +135,7 @@ class PolicyState:
         return self.store
 
 
-def goal_type(book: PolicyBook, text: str, llm, emit: Warn) -> str:
+def goal_type(book: PolicyBook, text: str, llm: Callable[[], LLM], emit: Warn) -> str:
     """The goal type of a run's text: the user's keywords, then (classifier llm) the model via
     `llm` (a callable returning one, asked only then); a failing model falls back to keywords."""
     from sym.core.reason.policy.classify import classify_goal
@@ -146,7 +148,7 @@ def goal_type(book: PolicyBook, text: str, llm, emit: Warn) -> str:
         return classify_goal(text, user=book.head.classify)[0]
 
 
-def run_settings(original, steps: Plan, emit: Warn):
+def run_settings(original: Settings, steps: Plan, emit: Warn) -> Settings:
     """A copy of `original` with the plan's settings set; one that does not validate is dropped
     from `steps.settings` with a warning."""
     settings = original.model_copy(deep=True)
@@ -159,12 +161,12 @@ def run_settings(original, steps: Plan, emit: Warn):
     return settings
 
 
-def effective(settings, steps: Plan) -> dict[str, Any]:
+def effective(settings: Settings, steps: Plan) -> dict[str, Any]:
     """What a run is recorded with: the RECORDED settings, the ones the plan set, its hints."""
     return {k: getattr(settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
 
 
-def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original) -> None:
+def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original: Settings) -> None:
     """What the command itself changed in its run's settings (`run` vs `before`, both dumps)
     outlives the run: it is set on `original`."""
     for key, value in run.items():
@@ -172,7 +174,7 @@ def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original) -> N
             setattr(original, key, value)
 
 
-def finish(store, run_row: int, result, error: BaseException | None, seconds: float) -> bool:
+def finish(store: PolicyStore, run_row: int, result: object, error: BaseException | None, seconds: float) -> bool:
     """Record how a run ended (its automatic score); True when it succeeded (worth judging)."""
     from sym.core.reason.policy.store import score_result
 
@@ -199,7 +201,7 @@ RUBRIC = """You grade one answer of a reasoning assistant. Score 1-5:
 Reply with JSON {"score": N, "reason": "one sentence"}."""
 
 
-def judge(llm, model: str, text: str, answer: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+def judge(llm: LLM, model: str, text: str, answer: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     """(score 0..1, detail) for `answer` (a result as data) to the request `text`, from `model`
     through `llm`; raises UserError (LLMError) when the judge fails."""
     import json

@@ -8,15 +8,16 @@ and the problem: undefined symbol, arity, sort mismatch, unbound variable.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sym.core.reason.pot.declare import BuildError, Env, declare, is_bool, is_numeric, sort_name, variable_sorts
-from sym.core.reason.pot.expr import Binders, BinOp, Call, Name, Neg, Num, parse_expr
-from sym.core.reason.pot.schema import Assertion, Program
+from sym.core.reason.pot.expr import Binders, BinOp, Call, Expr, Name, Neg, Num, parse_expr
+from sym.core.reason.pot.schema import Assertion, Implication, Program, Variable
 
 if TYPE_CHECKING:
-    from z3 import ArithRef, BoolRef, ExprRef
+    from z3 import ArithRef, BoolRef, Context, ExprRef, SortRef  # z3 ships no type information: to mypy these are Any
 
 MAX_SUM_TERMS = 10_000
 ARITH = {"+", "-", "*", "/", "%"}
@@ -51,11 +52,11 @@ class Objective:
 @dataclass
 class Built:
     env: Env
-    background: list[Any]                # (label, z3 Bool) — knowledge base entries and rules
+    background: list[tuple[str, BoolRef]]     # knowledge base entries and rules
     verifications: list[Verification]
-    constraints: list[Any] = field(default_factory=list)     # optimization constraints (label, term)
+    constraints: list[tuple[str, BoolRef]] = field(default_factory=list)     # optimization constraints (label, term)
     objectives: list[Objective] = field(default_factory=list)
-    decisions: dict[str, Any] = field(default_factory=dict)       # optimization variable name -> z3 const
+    decisions: dict[str, ExprRef] = field(default_factory=dict)       # optimization variable name -> z3 const
     has_optimization: bool = False
 
 
@@ -68,17 +69,17 @@ class Builder:
         self.free = free or {}            # names usable without a binder (optimization decision variables)
         self.repeats = 1                  # how often the term being built is built: product of enclosing Sums
 
-    def fail(self, col: int, problem: str, hint: str | None = None):
+    def fail(self, col: int, problem: str, hint: str | None = None) -> NoReturn:
         at = f"column {col}: " if col else ""
         raise BuildError(f"{self.where}: {at}{problem}", hint=hint)
 
-    def formula(self, text: str, scope: dict[str, Any] | None = None):
+    def formula(self, text: str, scope: dict[str, Any] | None = None) -> BoolRef:
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_bool(term.sort()):
             self.fail(1, f"expected a true/false formula, got a term of sort {sort_name(term.sort())}")
         return term
 
-    def numeric(self, text: str, scope: dict[str, Any] | None = None):
+    def numeric(self, text: str, scope: dict[str, Any] | None = None) -> ArithRef:
         term = self.term(parse_expr(text, self.where), dict(scope or {}))
         if not is_numeric(term.sort()):
             self.fail(1, f"expected a number, got a term of sort {sort_name(term.sort())}")
@@ -86,7 +87,7 @@ class Builder:
 
     # -- terms -------------------------------------------------------------------
 
-    def term(self, node, scope: dict[str, Any]):
+    def term(self, node: Expr, scope: dict[str, Any]) -> ExprRef:
         import z3
 
         ctx = self.env.ctx
@@ -109,7 +110,7 @@ class Builder:
             return special(self, node, scope)
         return self.apply(node, scope)
 
-    def name(self, node: Name, scope: dict[str, Any]):
+    def name(self, node: Name, scope: dict[str, Any]) -> ExprRef:
         import z3
 
         n = node.name
@@ -130,7 +131,7 @@ class Builder:
             self.fail(node.col, f"unbound variable {n}", hint=f"bind it: ForAll([{n}], …) or Exists([{n}], …)")
         self.fail(node.col, f"undefined symbol {n}", hint="declare it under constants, functions or variables")
 
-    def apply(self, node: Call, scope: dict[str, Any]):
+    def apply(self, node: Call, scope: dict[str, Any]) -> ExprRef:
         env = self.env
         if node.fn not in env.functions:
             what = "unbound variable" if node.fn in env.variables or node.fn in scope else "undefined function"
@@ -144,7 +145,7 @@ class Builder:
                 for i, (a, s) in enumerate(zip(node.args, domain))]
         return decl(*args)
 
-    def coerce(self, term, sort, node, what: str):
+    def coerce(self, term: ExprRef, sort: SortRef, node: Expr, what: str) -> ExprRef:
         import z3
 
         if term.sort() == sort:
@@ -154,7 +155,7 @@ class Builder:
         self.fail(getattr(node, "col", 0), f"sort mismatch: {what} is {sort_name(sort)}, "
                                            f"got {sort_name(term.sort())}")
 
-    def binop(self, node: BinOp, scope: dict[str, Any]):
+    def binop(self, node: BinOp, scope: dict[str, Any]) -> ExprRef:
         import z3
 
         left, right = self.term(node.left, scope), self.term(node.right, scope)
@@ -171,13 +172,14 @@ class Builder:
 
     # -- binders -----------------------------------------------------------------
 
-    def binders(self, node, scope: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    def binders(self, node: Expr, scope: dict[str, Any]) -> tuple[list[str], list[ExprRef]]:
         """Names and Z3 constants for a binder list; declared variables or inline {'name', 'sort'}."""
         if not isinstance(node, Binders):
             self.fail(getattr(node, "col", 0), "expected a variable list such as [x, y] first")
         if not node.items:
             self.fail(node.col, "empty variable list")
-        names, consts = [], []
+        names: list[str] = []
+        consts: list[ExprRef] = []
         for name, given, col in node.items:
             if given is not None:
                 if given not in self.env.sorts:
@@ -195,12 +197,12 @@ class Builder:
         return names, consts
 
 
-def _bools(b: Builder, node: Call, scope: dict[str, Any], lo: int, hi: int | None):
+def _bools(b: Builder, node: Call, scope: dict[str, Any], lo: int, hi: int | None) -> list[BoolRef]:
     n = len(node.args)
     if n < lo or (hi is not None and n > hi):
         want = f"{lo}" if hi == lo else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
         b.fail(node.col, f"{node.fn} takes {want} argument(s), got {n}")
-    out = []
+    out: list[BoolRef] = []
     for i, a in enumerate(node.args):
         t = b.term(a, scope)
         if not is_bool(t.sort()):
@@ -210,7 +212,7 @@ def _bools(b: Builder, node: Call, scope: dict[str, Any], lo: int, hi: int | Non
     return out
 
 
-def _and(b, node, scope):
+def _and(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     args = _bools(b, node, scope, 0, None)
@@ -219,7 +221,7 @@ def _and(b, node, scope):
     return z3.And(*args) if len(args) > 1 else args[0]
 
 
-def _or(b, node, scope):
+def _or(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     args = _bools(b, node, scope, 0, None)
@@ -228,25 +230,25 @@ def _or(b, node, scope):
     return z3.Or(*args) if len(args) > 1 else args[0]
 
 
-def _not(b, node, scope):
+def _not(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     return z3.Not(_bools(b, node, scope, 1, 1)[0])
 
 
-def _implies(b, node, scope):
+def _implies(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     return z3.Implies(*_bools(b, node, scope, 2, 2))
 
 
-def _xor(b, node, scope):
+def _xor(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     return z3.Xor(*_bools(b, node, scope, 2, 2))
 
 
-def _if(b, node, scope):
+def _if(b: Builder, node: Call, scope: dict[str, Any]) -> ExprRef:
     import z3
 
     if len(node.args) != 3:
@@ -258,7 +260,7 @@ def _if(b, node, scope):
     return z3.If(cond, then, other)
 
 
-def _distinct(b, node, scope):
+def _distinct(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     if len(node.args) < 2:
@@ -272,7 +274,7 @@ def _distinct(b, node, scope):
     return z3.Distinct(*terms)
 
 
-def _quantifier(b, node, scope):
+def _quantifier(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
     import z3
 
     if len(node.args) != 2:
@@ -285,7 +287,7 @@ def _quantifier(b, node, scope):
     return (z3.ForAll if node.fn == "ForAll" else z3.Exists)(consts, body)
 
 
-def _sum(b, node, scope):
+def _sum(b: Builder, node: Call, scope: dict[str, Any]) -> ArithRef:
     import z3
 
     if not node.args:
@@ -299,7 +301,7 @@ def _sum(b, node, scope):
     if len(node.args) != 2:
         b.fail(node.col, "Sum([vars], term) takes a variable list and one term")
     names, consts = b.binders(node.args[0], scope)
-    domains = []
+    domains: list[list[ExprRef]] = []
     for name, c in zip(names, consts):
         sort = c.sort()
         if is_bool(sort):
@@ -327,17 +329,19 @@ def _sum(b, node, scope):
     return z3.Sum(*terms) if len(terms) > 1 else terms[0]
 
 
-_SPECIAL = {"And": _and, "Or": _or, "Not": _not, "Implies": _implies, "Xor": _xor, "If": _if,
-            "Distinct": _distinct, "ForAll": _quantifier, "Exists": _quantifier, "Sum": _sum}
+_SPECIAL: dict[str, Callable[[Builder, Call, dict[str, Any]], ExprRef]] = {
+    "And": _and, "Or": _or, "Not": _not, "Implies": _implies, "Xor": _xor, "If": _if,
+    "Distinct": _distinct, "ForAll": _quantifier, "Exists": _quantifier, "Sum": _sum}
 
-_OPS = {
+_OPS: dict[str, Callable[[ExprRef, ExprRef], ExprRef]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "%": lambda a, b: a % b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
 
 
-def _quantified(b: Builder, variables: list[Any], implies, constraint, where: str, kind: str):
+def _quantified(b: Builder, variables: list[Variable], implies: Implication | None, constraint: str | None, where: str,
+                kind: str) -> tuple[list[str], list[ExprRef], BoolRef]:
     """(names, bound consts, body) for a rule or verification with forall/exists + implies/constraint."""
     import z3
 
@@ -352,17 +356,18 @@ def _quantified(b: Builder, variables: list[Any], implies, constraint, where: st
         body = z3.Implies(ante, b.formula(implies.consequent, scope))
     else:
         b.where = f"{where}.constraint"
+        assert constraint is not None     # the schema asks for `implies` or `constraint`
         body = b.formula(constraint, scope)
     return names, consts, body
 
 
-def build(program: Program, z3_context=None) -> Built:
+def build(program: Program, z3_context: Context | None = None) -> Built:
     """Declare and build every expression of a program (in `z3_context`, a fresh one by default);
     raises BuildError on the first problem."""
     import z3
 
     env = declare(program, z3_context)
-    background = []
+    background: list[tuple[str, BoolRef]] = []
     for i, entry in enumerate(program.knowledge_base):
         where = f"knowledge_base[{i}]"
         if isinstance(entry, Assertion):
@@ -377,7 +382,7 @@ def build(program: Program, z3_context=None) -> Built:
                                           where, "forall")
         label = f"{where} {rule.name}".rstrip()
         background.append((label, z3.ForAll(consts, body) if consts else body))
-    verifications = []
+    verifications: list[Verification] = []
     for i, v in enumerate(program.verifications):
         where = f"verifications[{i}]"
         kind = "exists" if v.exists else "forall"

@@ -20,12 +20,20 @@ Soft rules (applied by the LLM) are left out, as the engine leaves them out.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled
-from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_atoms, format_const
+from sym.core.logic.terms import Atom, Compare, Const, Naf, Rule, Term, Var, clause_atoms, format_const
 from sym.core.reason.pot.interpret import gave_up, interruptible
+
+if TYPE_CHECKING:
+    import z3  # z3 ships no type information: to mypy its classes are Any
+
+    from sym.core.memory.working import Item, WorkingMemory
+
+Domain = list[tuple[bool, Const]]     # the constants quantified over, as (is an atom, value)
 
 
 @dataclass
@@ -51,8 +59,8 @@ class Consistency:
         return out
 
 
-def _constants(items) -> list[Any]:
-    seen: dict[tuple[bool, Any], None] = {}
+def _constants(items: Iterable[Item]) -> Domain:
+    seen: dict[tuple[bool, Const], None] = {}
     for it in items:
         clause = it.clause
         lits = [clause] if isinstance(clause, Atom) else [*([clause.head] if clause.head else []), *clause.body]
@@ -68,7 +76,7 @@ def _constants(items) -> list[Any]:
 class Theory:
     """Z3 declarations for one memory: the domain, the predicates, the order for comparisons."""
 
-    def __init__(self, items, domain=None) -> None:
+    def __init__(self, items: Iterable[Item], domain: Domain | None = None) -> None:
         import z3
 
         self.ctx = z3.Context()
@@ -78,8 +86,8 @@ class Theory:
         self.value = {c: v for c, v in zip(consts, values)}
         self.is_atom = z3.Function("is_atom", self.sort, z3.BoolSort(self.ctx))
         self.rank = z3.Function("rank", self.sort, z3.RealSort(self.ctx))
-        self.preds: dict[tuple[str, int], Any] = {}
-        self.background = []
+        self.preds: dict[tuple[str, int], z3.FuncDeclRef | z3.BoolRef] = {}
+        self.background: list[z3.BoolRef] = []
         atoms = sorted(v for is_str, v in consts if is_str)
         for is_str, v in consts:
             key = (is_str, v)
@@ -89,7 +97,7 @@ class Theory:
             else:
                 self.background.append(self.rank(self.value[key]) == z3.RealVal(str(v), self.ctx))
 
-    def term(self, t, scope: dict[Var, Any]):
+    def term(self, t: Term, scope: dict[Var, z3.ExprRef]) -> z3.ExprRef:
         import z3
 
         if isinstance(t, Var):
@@ -98,7 +106,7 @@ class Theory:
             return scope[t]
         return self.value[(type(t) is str, t)]
 
-    def atom(self, a: Atom, scope: dict[Var, Any]):
+    def atom(self, a: Atom, scope: dict[Var, z3.ExprRef]) -> z3.BoolRef:
         import z3
 
         key = (a.pred, len(a.args))
@@ -110,7 +118,7 @@ class Theory:
         holds = p(*[self.term(t, scope) for t in a.args]) if a.args else p
         return z3.Not(holds) if a.neg else holds
 
-    def literal(self, lit, scope: dict[Var, Any], outer: set[Any]):
+    def literal(self, lit: Atom | Naf | Compare, scope: dict[Var, z3.ExprRef], outer: set[Var]) -> z3.BoolRef:
         import z3
 
         if isinstance(lit, Atom):
@@ -126,11 +134,11 @@ class Theory:
             return left == right
         if lit.op == "\\=":
             return left != right
-        cmp = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "=<": lambda a, b: a <= b,
-               ">=": lambda a, b: a >= b}[lit.op]
+        cmp: Callable[[z3.ArithRef, z3.ArithRef], z3.BoolRef] = {
+            "<": lambda a, b: a < b, ">": lambda a, b: a > b, "=<": lambda a, b: a <= b, ">=": lambda a, b: a >= b}[lit.op]
         return z3.And(self.is_atom(left) == self.is_atom(right), cmp(self.rank(left), self.rank(right)))
 
-    def clause(self, clause):
+    def clause(self, clause: Atom | Rule) -> z3.BoolRef:
         import z3
 
         if isinstance(clause, Atom):
@@ -139,7 +147,7 @@ class Theory:
         outer = {v for lit in clause.body if not isinstance(lit, Naf) for v in lit.variables()}
         if clause.head is not None:
             outer |= set(clause.head.variables())
-        scope: dict[Var, Any] = {}
+        scope: dict[Var, z3.ExprRef] = {}
         for v in sorted(outer, key=lambda v: v.name):
             self.term(v, scope)
         body = [self.literal(lit, scope, outer) for lit in clause.body]
@@ -149,7 +157,7 @@ class Theory:
         return z3.ForAll(bound, formula) if bound else formula
 
 
-def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = None,
+def check_memory(memory: WorkingMemory, *, timeout_ms: int, cancel: threading.Event | None = None,
                  minimise: bool = True) -> Consistency:
     """Is the memory's (hard) theory consistent? If not, which items clash (a core)."""
     from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
@@ -164,7 +172,8 @@ def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = No
     # the model is a classical model of every clause but those with a ~ premise; where it
     # satisfies those too, it is one of the whole memory; a classical clash lies in the part
     # that shares predicates with a clause it does not satisfy
-    unsettled = [it for it in items if beyond_horn(it.clause) and not holds_in_model(memory.engine, it.clause)]
+    unsettled = [it for it in items if isinstance(it.clause, Rule)     # (beyond_horn says False of a fact)
+                 and beyond_horn(it.clause) and not holds_in_model(memory.engine, it.clause)]
     if not unsettled:
         return Consistency(True, checked=len(items))
     part = relevant_part(items, unsettled)
@@ -176,7 +185,7 @@ def check_memory(memory, *, timeout_ms: int, cancel: threading.Event | None = No
     return out
 
 
-def _domain(part, items) -> list[Any]:
+def _domain(part: list[Item], items: list[Item]) -> Domain:
     """The constants Z3 quantifies over: few enough to be quick, and exact, i.e. `part` is
     satisfiable over them exactly when it is over the whole memory's domain.
 
@@ -191,7 +200,7 @@ def _domain(part, items) -> list[Any]:
     return _constants(items)
 
 
-def _classically_safe(clause) -> bool:
+def _classically_safe(clause: Atom | Rule) -> bool:
     if not isinstance(clause, Rule):
         return True
     bound = {v for lit in clause.body if isinstance(lit, Atom) and not lit.neg for v in lit.variables()}
@@ -201,8 +210,8 @@ def _classically_safe(clause) -> bool:
     return mentioned <= bound
 
 
-def check_classical(items, *, timeout_ms: int, cancel: threading.Event | None = None, domain=None,
-                    order: dict[str, int] | None = None) -> Consistency:
+def check_classical(items: Sequence[Item], *, timeout_ms: int, cancel: threading.Event | None = None,
+                    domain: Domain | None = None, order: dict[str, int] | None = None) -> Consistency:
     """Is the classical theory of these items satisfiable (over `domain`, by default their own
     constants)? If not, an unsat core of item ids."""
     import z3
@@ -213,7 +222,7 @@ def check_classical(items, *, timeout_ms: int, cancel: threading.Event | None = 
     s.set("unsat_core", True)
     for f in theory.background:
         s.add(f)
-    flags = {}
+    flags: dict[str, str] = {}
     for n, it in enumerate(items, 1):
         if cancel is not None and not n % 1024 and cancel.is_set():   # a big part takes seconds to build
             cancel.clear()

@@ -7,14 +7,15 @@ an undeclared or twice-declared name is a BuildError naming its JSON path.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
-from sym.core.reason.pot.schema import BUILTIN_SORTS, Program
+from sym.core.reason.pot.schema import BUILTIN_SORTS, Program, Variable
 
 if TYPE_CHECKING:
-    import z3
+    import z3  # z3 ships no type information: to mypy its classes are Any
 
 
 class BuildError(UserError):
@@ -26,18 +27,19 @@ class Env:
     """What a program declared, as Z3 objects in one Z3 context."""
 
     ctx: z3.Context
-    sorts: dict[str, Any] = field(default_factory=dict)          # sort name -> z3 sort
-    constants: dict[str, Any] = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
-    members: dict[str, Any] = field(default_factory=dict)        # sort name (z3) -> [constant names], for Sum and witnesses
-    functions: dict[str, Any] = field(default_factory=dict)      # name -> (FuncDecl | const, [domain sorts], range sort)
-    variables: dict[str, Any] = field(default_factory=dict)      # declared variable name -> z3 sort
+    sorts: dict[str, z3.SortRef] = field(default_factory=dict)          # sort name -> z3 sort
+    constants: dict[str, z3.ExprRef] = field(default_factory=dict)      # name -> z3 term (declared constants, enum values)
+    members: dict[str, list[str]] = field(default_factory=dict)         # sort name (z3) -> constant names, for Sum and witnesses
+    # name -> (FuncDecl, or the const of a 0-ary function; domain sorts; range sort)
+    functions: dict[str, tuple[z3.FuncDeclRef | z3.ExprRef, list[z3.SortRef], z3.SortRef]] = field(default_factory=dict)
+    variables: dict[str, z3.SortRef] = field(default_factory=dict)      # declared variable name -> z3 sort
     expanded: int = 0                                   # Sum terms built so far (capped at build.MAX_SUM_TERMS)
     _fresh: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def symbol_taken(self, name: str) -> bool:
         return name in self.constants or name in self.functions
 
-    def bound_const(self, name: str, sort):
+    def bound_const(self, name: str, sort: z3.SortRef) -> z3.ExprRef:
         """A Z3 constant for a bound variable that cannot capture a declared symbol."""
         import z3
 
@@ -45,23 +47,23 @@ class Env:
         return z3.Const(label, sort)
 
 
-def sort_name(sort) -> str:
-    return sort.name()
+def sort_name(sort: z3.SortRef) -> str:
+    return str(sort.name())
 
 
-def is_numeric(sort) -> bool:
+def is_numeric(sort: z3.SortRef) -> bool:
     import z3
 
     return sort.kind() in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
 
 
-def is_bool(sort) -> bool:
+def is_bool(sort: z3.SortRef) -> bool:
     import z3
 
-    return sort.kind() == z3.Z3_BOOL_SORT
+    return bool(sort.kind() == z3.Z3_BOOL_SORT)
 
 
-def declare(program: Program, z3_context=None) -> Env:
+def declare(program: Program, z3_context: z3.Context | None = None) -> Env:
     """Sorts, constants, functions and variables of a program, as Z3 objects."""
     import z3
 
@@ -110,14 +112,14 @@ def declare(program: Program, z3_context=None) -> Env:
     return env
 
 
-def _add_constant(env: Env, name: str, term, where: str) -> None:
+def _add_constant(env: Env, name: str, term: z3.ExprRef, where: str) -> None:
     if env.symbol_taken(name):
         raise BuildError(f"{where}: {name} is declared twice")
     env.constants[name] = term
     env.members.setdefault(sort_name(term.sort()), []).append(name)
 
 
-def find_sort(env: Env, name: str, where: str):
+def find_sort(env: Env, name: str, where: str) -> z3.SortRef:
     try:
         return env.sorts[name]
     except KeyError:
@@ -125,5 +127,5 @@ def find_sort(env: Env, name: str, where: str):
         raise BuildError(f"{where}: undefined sort {name!r}", hint=f"declared sorts: {known}") from None
 
 
-def variable_sorts(env: Env, variables, where: str) -> dict[str, Any]:
+def variable_sorts(env: Env, variables: Iterable[Variable], where: str) -> dict[str, z3.SortRef]:
     return {v.name: find_sort(env, v.sort, f"{where}[{i}].sort") for i, v in enumerate(variables)}

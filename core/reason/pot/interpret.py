@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut
 from sym.core.events import Emit, ModelShown, ignore
-from sym.core.reason.pot.build import Built, Verification, build
+from sym.core.reason.pot.build import Built, Objective, Verification, build
 from sym.core.reason.pot.declare import is_bool, is_numeric
 from sym.core.reason.pot.schema import Program
 
+if TYPE_CHECKING:
+    import z3  # z3 ships no type information: to mypy its classes are Any
+
 MAX_MODEL_ENTRIES = 200
 PROVED, REFUTED, UNKNOWN, INCONSISTENT = "proved", "refuted", "unknown", "inconsistent"
+ModelValue = bool | int | float | str     # a term's value in a model, as shown
 
 
 @dataclass
@@ -73,7 +78,7 @@ class ProofReport:
 
 
 @contextmanager
-def interruptible(zctx, cancel: threading.Event | None):
+def interruptible(zctx: z3.Context, cancel: threading.Event | None) -> Iterator[None]:
     """While inside, setting `cancel` interrupts whatever Z3 is doing in `zctx`."""
     if cancel is None:
         yield
@@ -113,14 +118,14 @@ class Checker:
     def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> None:
         self.built, self.env, self.timeout_ms, self.cancel = built, built.env, max(1, int(timeout_ms)), cancel
 
-    def solver(self, cls=None):
+    def solver(self, cls: type[z3.Solver] | type[z3.Optimize] | None = None) -> z3.Solver | z3.Optimize:
         import z3
 
         s = (cls or z3.Solver)(ctx=self.env.ctx)
         s.set("timeout", self.timeout_ms)
         return s
 
-    def check(self, s, what: str, *assumptions):
+    def check(self, s: z3.Solver | z3.Optimize, what: str, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """sat / unsat / unknown, raising Cancelled or TimedOut when that is why Z3 gave up."""
         import z3
 
@@ -134,20 +139,20 @@ class Checker:
 
     # -- readable models -----------------------------------------------------------
 
-    def value(self, model, term):
+    def value(self, model: z3.ModelRef, term: z3.ExprRef) -> ModelValue:
         import z3
 
         v = model.eval(term, model_completion=True)
         if z3.is_true(v) or z3.is_false(v):
-            return z3.is_true(v)
+            return bool(z3.is_true(v))
         if z3.is_int_value(v):
-            return v.as_long()
+            return int(v.as_long())
         if z3.is_rational_value(v):
             if v.denominator_as_long() == 1:
-                return v.numerator_as_long()
+                return int(v.numerator_as_long())
             return float(v.as_fraction())
         if z3.is_algebraic_value(v):
-            return v.as_decimal(10).rstrip("?")
+            return str(v.as_decimal(10)).rstrip("?")
         sort_name = v.sort().name()
         for name in self.env.members.get(sort_name, []):
             c = self.env.constants[name]
@@ -155,7 +160,8 @@ class Checker:
                 return name
         return str(v)
 
-    def model_dict(self, model, witnesses: dict[str, Any] | None = None, decisions: bool = False) -> dict[str, Any]:
+    def model_dict(self, model: z3.ModelRef, witnesses: dict[str, z3.ExprRef] | None = None,
+                   decisions: bool = False) -> dict[str, Any]:
         """Declared constants (not enum values), functions over named domains, and witnesses."""
         import z3
 
@@ -172,16 +178,16 @@ class Checker:
             if not domain:
                 out[name] = self.value(model, decl)
                 continue
-            pools = [self._domain(s) for s in domain]
-            if any(p is None or not p for p in pools):
+            pools = [pool for s in domain if (pool := self._domain(s))]
+            if len(pools) != len(domain):     # a numeric sort, or one without named constants
                 continue
-            for combo in itertools.product(*(p for p in pools)):
+            for combo in itertools.product(*pools):
                 if len(out) >= MAX_MODEL_ENTRIES:
                     return out
                 out[f"{name}({', '.join(n for n, _ in combo)})"] = self.value(model, decl(*(t for _, t in combo)))
         return out
 
-    def _domain(self, sort):
+    def _domain(self, sort: z3.SortRef) -> list[tuple[str, z3.ExprRef]] | None:
         import z3
 
         if is_bool(sort):
@@ -190,11 +196,11 @@ class Checker:
             return None
         return [(n, self.env.constants[n]) for n in self.env.members.get(sort.name(), [])]
 
-    def named_witnesses(self, bound: list[Any], fresh: list[Any]):
+    def named_witnesses(self, bound: list[z3.ExprRef], fresh: list[z3.ExprRef]) -> z3.BoolRef | None:
         """An assumption that each witness is one of the named constants of its sort, where it has any."""
         import z3
 
-        parts = []
+        parts: list[z3.BoolRef] = []
         for b, w in zip(bound, fresh):
             names = self.env.members.get(b.sort().name(), [])
             if names and not (is_bool(b.sort()) or is_numeric(b.sort())):
@@ -203,7 +209,7 @@ class Checker:
 
     # -- the checks -----------------------------------------------------------------
 
-    def consistency(self):
+    def consistency(self) -> tuple[bool | None, list[str], z3.Solver]:
         """(consistent: True/False/None, core labels)."""
         import z3
 
@@ -214,17 +220,17 @@ class Checker:
         if result != z3.unsat:
             return (True if result == z3.sat else None), [], s
         tracked = self.solver()
-        labels = {}
+        labels: dict[str, str] = {}
         for i, (label, f) in enumerate(self.built.background):
             flag = z3.Bool(f"kb!{i}", self.env.ctx)
             labels[str(flag)] = label
             tracked.assert_and_track(f, flag)
-        core = []
+        core: list[str] = []
         if self.check(tracked, "the unsat core") == z3.unsat:
             core = sorted((labels[str(c)] for c in tracked.unsat_core()), key=_entry_order)
         return False, core, s
 
-    def _side(self, s, v: Verification, positive: bool):
+    def _side(self, s: z3.Solver, v: Verification, positive: bool) -> tuple[z3.CheckSatResult, dict[str, Any] | None]:
         """Check KB ∧ v (positive) or KB ∧ ¬v; returns (result, model dict or None)."""
         import z3
 
@@ -248,7 +254,7 @@ class Checker:
         finally:
             s.pop()
 
-    def verification(self, s, v: Verification) -> VerificationResult:
+    def verification(self, s: z3.Solver, v: Verification) -> VerificationResult:
         import z3
 
         neg, counter = self._side(s, v, positive=False)
@@ -281,7 +287,7 @@ class Checker:
         return OptimizationResult("optimal", objectives, self.model_dict(model, decisions=True))
 
 
-def _optimum(checker: Checker, model, objective, handle):
+def _optimum(checker: Checker, model: z3.ModelRef, objective: Objective, handle: z3.OptimizeObjective) -> ModelValue:
     value = handle.value()
     text = str(value)
     if "oo" in text or "epsilon" in text:
@@ -289,7 +295,7 @@ def _optimum(checker: Checker, model, objective, handle):
     return checker.value(model, objective.term)
 
 
-def _entry_order(label: str):
+def _entry_order(label: str) -> tuple[bool, int]:
     section, _, rest = label.partition("[")
     return (section != "knowledge_base", int(rest.split("]")[0]) if rest else 0)
 

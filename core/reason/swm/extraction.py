@@ -9,16 +9,24 @@ Nothing here writes memory; callers store what comes back.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from sym.core.logic.terms import Atom, Rule
 from sym.core.reason.swm import pairs, prompts
-from sym.core.reason.swm.candidates import candidates, choices, shown
+from sym.core.reason.swm.candidates import Const, candidates, choices, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from sym.core.reason.swm.choice import goal as check_goal
 from sym.core.reason.swm.choice import statements as check_statements
+
+if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
+    from sym.core.memory.schema import Schema
+    from sym.core.reason.swm.choice import ChosenGoal
+
+T = TypeVar("T")
 
 REPAIRS = 2                 # repair rounds after the first reply
 REPAIR_TEMPERATURE = 0.7    # a repair at 0 tends to return the rejected reply again
@@ -53,7 +61,8 @@ def parse_reply(text: str) -> dict[str, Any]:
     """The reply's JSON object; a reply cut off before its end is said to be so (a complete
     object nested inside it is not taken for the answer: extract_json reports the cut)."""
     try:
-        return extract_json(text, want=dict)
+        found: dict[str, Any] = extract_json(text, want=dict)
+        return found
     except BadJSON as err:
         message = str(err)
         if message.startswith(CUT_OFF):
@@ -61,11 +70,11 @@ def parse_reply(text: str) -> dict[str, Any]:
         raise Invalid(message) from None
 
 
-def choose(llm, messages: list[dict[str, Any]], schema: dict[str, Any], check, *, purpose: str, tally: Tally,
-           repairs: int = REPAIRS):
+def choose(llm: LLM, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
+           purpose: str, tally: Tally, repairs: int = REPAIRS) -> tuple[T | None, str]:
     """(value, "") from the first reply `check` accepts, else (None, the last problem)."""
     seen: list[str] = []
-    options = None
+    options: dict[str, Any] | None = None
     problem = ""
     for attempt in range(repairs + 1):
         reply = llm.chat(messages, purpose=purpose if not attempt else purpose + ".repair", format=schema,
@@ -85,11 +94,11 @@ def choose(llm, messages: list[dict[str, Any]], schema: dict[str, Any], check, *
     return None, problem
 
 
-def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[dict[str, tuple[int, ...]], dict[str, Any]]:
+def predicate_menu(schema: Schema, extra: dict[str, set[int]] | None = None) -> tuple[dict[str, tuple[int, ...]], dict[str, Any]]:
     """Known predicates (name → arities) and their templates, plus `extra` (e.g. from the
     same /tell's templated sentences, not stored yet). Strong negation shares the name."""
     arities: dict[str, set[int]] = {}
-    templates = {}
+    templates: dict[str, str] = {}
     for key, pred in schema.predicates.items():
         name, _, arity = key.rpartition("/")
         name = name.lstrip("~")
@@ -101,8 +110,8 @@ def predicate_menu(schema, extra: dict[str, set[int]] | None = None) -> tuple[di
     return {n: tuple(sorted(a)) for n, a in arities.items()}, templates
 
 
-def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | None = None,
-            context: list[str] | None = None, tally: Tally, node=None) -> list[Reading]:
+def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
+            context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None) -> list[Reading]:
     """Each sentence read by the model. Sentences about named things ("specific") are restated
     BATCH at a time in the controlled language, one fact a line, and read back by the grammar;
     general ones are read one at a time with the full statement menu (kind, conditions). A general
@@ -143,14 +152,15 @@ def extract(llm, sentences: list[str], schema, *, extra: dict[str, set[int]] | N
     return [out[s] for s in sentences]
 
 
-def _read_pairs(llm, sentences: list[str], predicates, templates, tally: Tally) -> list[Reading]:
+def _read_pairs(llm: LLM, sentences: list[str], predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
+                tally: Tally) -> list[Reading]:
     """Sentences where two named things meet, when the memory has two-place relations: the model
     fills "A ___ B" from the relations' phrases for every ordered pair (pairs.py)."""
     menu = pairs.relations(predicates, templates)
     if not menu or not sentences:
         return []
     chosen = pairs.choose(llm, sentences, menu, tally=tally)
-    readings = []
+    readings: list[Reading] = []
     for at in sorted(chosen.asked):
         facts = chosen.facts.get(at, [])
         problem = "" if facts else (chosen.problem or "the model chose no relation between its named things")
@@ -158,7 +168,8 @@ def _read_pairs(llm, sentences: list[str], predicates, templates, tally: Tally) 
     return readings
 
 
-def _read_statements(llm, sentence: str, before: str | None, schema, predicates, templates, tally) -> Reading:
+def _read_statements(llm: LLM, sentence: str, before: str | None, schema: Schema, predicates: dict[str, tuple[int, ...]],
+                     templates: dict[str, str], tally: Tally) -> Reading:
     things = choices(sentence, schema)
     if before:
         things += [c for c in candidates(before) if c not in things]
@@ -188,7 +199,7 @@ def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple
     return relations[:limit], properties[:limit]
 
 
-def read_restated(text: str, allowed: set[Any], sentence: str) -> tuple[list[Atom], list[str]]:
+def read_restated(text: str, allowed: set[Const], sentence: str) -> tuple[list[Atom], list[str]]:
     """Facts from a model's restatement: each line read by the grammar (never evaluated); a fact
     counts only when it is ground and names things from the sentences. → (facts, lines not used)."""
     from sym.core.logic.parser import parse_program
@@ -211,7 +222,7 @@ def read_restated(text: str, allowed: set[Any], sentence: str) -> tuple[list[Ato
     return facts, unused
 
 
-def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
+def _restate(llm: LLM, batch: list[str], predicates: dict[str, tuple[int, ...]], tally: Tally) -> list[Reading]:
     """Sentences about named things restated by the model in the controlled language, one fact a
     line, read back by the grammar: the model picks forms and names, the grammar decides."""
     mentioned = [candidates(s) for s in batch]
@@ -219,7 +230,8 @@ def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
     text = " ".join(batch)
     messages = prompts.restate_messages(batch, *fact_words(predicates))
     facts: list[Atom] = []
-    problem, seen = "", []
+    problem = ""
+    seen: list[str] = []
     for attempt in range(REPAIRS + 1):
         options = {"temperature": REPAIR_TEMPERATURE} if attempt else None
         reply = llm.chat(messages, purpose="tell" if not attempt else "tell.repair", options=options)
@@ -246,7 +258,7 @@ def _restate(llm, batch: list[str], predicates, tally: Tally) -> list[Reading]:
     return readings
 
 
-def read_goal(llm, question: str, schema, *, tally: Tally):
+def read_goal(llm: LLM, question: str, schema: Schema, *, tally: Tally) -> ChosenGoal:
     """(kind, Atom) for a question, or raises Invalid with the last problem."""
     predicates, templates = predicate_menu(schema)
     things = choices(question, schema)

@@ -9,11 +9,17 @@ from the expression grammar's whitelist (core/reason/pot).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, TraceNode, ignore
+
+if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
+    from sym.core.reason.pot.interpret import ProofReport
+    from sym.core.reason.swm.datasets import Problem
 
 LETTERS = "ABCDE"
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
@@ -34,7 +40,7 @@ _PATTERNS = (
                     r"|\baccurate (list|listing|matching|order|ordering|assignment|schedule)\b"),
 )
 # the status test each type applies to one option (the knowledge base is consistent by then)
-_HOLDS = {
+_HOLDS: dict[str, Callable[[str], bool]] = {
     COULD_BE_TRUE: lambda status: status != REFUTED,   # KB ∧ option satisfiable
     MUST_BE_TRUE: lambda status: status == PROVED,
     MUST_BE_FALSE: lambda status: status == REFUTED,
@@ -62,7 +68,7 @@ def question_type(question: str) -> QuestionType | None:
     return None
 
 
-def candidates(qtype: QuestionType, statuses: dict[str, str], undecided: frozenset[Any] = frozenset()) -> list[str]:
+def candidates(qtype: QuestionType, statuses: dict[str, str], undecided: frozenset[str] = frozenset()) -> list[str]:
     """The letters whose status fits the question (the ones that do not, under EXCEPT).
     Letters the solver could not decide stay candidates either way."""
     holds = _HOLDS[qtype.kind]
@@ -126,14 +132,14 @@ def option_text(option: str) -> str:
     return _OPTION_PREFIX.sub("", str(option), count=1).strip()
 
 
-def puzzle_text(problem, letters: str | list[str] | None = None) -> str:
+def puzzle_text(problem: Problem, letters: str | list[str] | None = None) -> str:
     """The puzzle, its question and its options (only `letters`, when given) as the model reads them."""
     options = [f"{LETTERS[i]}) {option_text(o)}" for i, o in enumerate(problem.options[:len(LETTERS)])
                if letters is None or LETTERS[i] in letters]
     return f"{problem.context.strip()}\n\nQuestion: {problem.question.strip()}\n" + "\n".join(options)
 
 
-def program_messages(problem) -> list[dict[str, Any]]:
+def program_messages(problem: Problem) -> list[dict[str, Any]]:
     from sym.core.reason.pot.prompts import SYSTEM
 
     return [{"role": "system", "content": f"{SYSTEM}\n\n{PUZZLE}"},
@@ -153,7 +159,7 @@ def option_letter(name: str) -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
-def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset[Any]]:
+def _statuses(report: ProofReport, letters: str) -> tuple[dict[str, str], frozenset[str]]:
     """Status per option letter, and the letters Z3 gave up on; UserError when the program
     does not answer the options one to one or its knowledge base is inconsistent."""
     if report.consistent is False:
@@ -161,7 +167,7 @@ def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset[Any]]:
         raise UserError(f"the puzzle's rules contradict each other (unsat core: {core}); "
                         "the puzzle has a solution, so one of these entries is wrong")
     found: dict[str, str] = {}
-    undecided = set()
+    undecided: set[str] = set()
     for v in report.verifications:
         letter = option_letter(v.name)
         if letter is None or letter not in letters:
@@ -179,7 +185,8 @@ def _statuses(report, letters: str) -> tuple[dict[str, str], frozenset[Any]]:
     return {x: found[x] for x in letters}, frozenset(undecided)
 
 
-def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str, detail: dict[str, Any]):
+def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str,
+                  detail: dict[str, Any]) -> tuple[dict[str, str], frozenset[str]] | None:
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
@@ -196,10 +203,10 @@ def write_program(problem, llm, *, attempts: int, timeout_ms: int, emit: Emit, r
         detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
         return None
     detail["attempts"], detail["errors"] = found.attempts, list(found.errors)
-    return found.outcome
+    return cast("tuple[dict[str, str], frozenset[str]]", found.outcome)    # what `accept` made of the report
 
 
-def pick(problem, llm, letters: list[str]) -> str:
+def pick(problem: Problem, llm: LLM, letters: list[str]) -> str:
     """The model's own choice among `letters` (unverified); '' when it names none of them."""
     reply = llm.chat([{"role": "system", "content": PICK},
                       {"role": "user", "content": puzzle_text(problem, letters)
@@ -213,7 +220,7 @@ def pick(problem, llm, letters: list[str]) -> str:
 
 # -- the method -----------------------------------------------------------------------------
 
-def answer_lsat(problem, llm, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
+def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
                 run_id: str = "lsat") -> tuple[str, dict[str, Any]]:
     """(letter, detail) for one AR-LSAT problem; the letter is '' when no program checked.
 

@@ -13,8 +13,9 @@ Every LLM call happens before anything is written, so a failed call changes noth
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from sym.core.errors import ParseError, UserError
 from sym.core.events import Emit, TraceNode, ignore
@@ -26,6 +27,13 @@ from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
 from sym.core.reason.swm import english, extraction, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
+
+if TYPE_CHECKING:
+    from threading import Event
+
+    from sym.core.llm.facade import LLM
+    from sym.core.reason.swm.english import Goal, Translation, Update
+    from sym.core.reason.swm.extraction import Reading
 
 
 @dataclass
@@ -110,7 +118,7 @@ def _quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
     return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")
 
 
-def _llm_or_none(llm_factory):
+def _llm_or_none(llm_factory: LLM | Callable[[], LLM | None] | None) -> LLM | None:
     return llm_factory() if callable(llm_factory) else llm_factory
 
 
@@ -118,7 +126,8 @@ class SWM:
     """One reasoner over one working memory. `llm` is a core.llm.facade.LLM, a zero-argument
     callable returning one (built only when a sentence or rule needs it), or None (no model)."""
 
-    def __init__(self, memory: WorkingMemory, *, llm=None, emit: Emit = ignore, cancel=None,
+    def __init__(self, memory: WorkingMemory, *, llm: LLM | Callable[[], LLM | None] | None = None, emit: Emit = ignore,
+                 cancel: Event | None = None,
                  merge: str = "ask", run: str = "swm") -> None:
         self.memory = memory
         self._llm = llm
@@ -133,7 +142,7 @@ class SWM:
     # -- plumbing ------------------------------------------------------------------
 
     @property
-    def llm(self):
+    def llm(self) -> LLM:
         llm = _llm_or_none(self._llm)
         if llm is None:
             raise UserError("this needs a language model, and none is configured",
@@ -182,7 +191,8 @@ class SWM:
                 told.append(self._store_extracted(sentence, readings[sentence].clauses, source))
         return told
 
-    def _read(self, unknown: list[str], sentences: list[str], plan) -> tuple[dict[str, Any], LLMError | UserError | None]:
+    def _read(self, unknown: list[str], sentences: list[str],
+              plan: list[tuple[str, Translation | None]]) -> tuple[dict[str, Reading], LLMError | UserError | None]:
         """Sentences the grammar could not read, read by the model: ({sentence: Reading}, None),
         or ({}, the error) when no model is configured or reachable."""
         try:
@@ -219,7 +229,8 @@ class SWM:
             reading.clauses = [(kind, self._canonical(c)) for kind, c in reading.clauses]
         return {r.sentence: r for r in readings}, None
 
-    def _refuse(self, sentences: list[str], failed: list[str], readings: dict[str, Any], no_model) -> None:
+    def _refuse(self, sentences: list[str], failed: list[str], readings: dict[str, Reading],
+                no_model: LLMError | UserError | None) -> None:
         told = [Told(s, "none", problem=(readings[s].problem if s in readings else "needs a model"))
                 if s in failed else Told(s, "llm" if s in readings else "fast", kept=False) for s in sentences]
         understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
@@ -232,7 +243,7 @@ class SWM:
         raise TellIncomplete(f"{understood}; not understood: {_quoted(failed)} ({why[:160]})", told,
                              hint=f"rephrase, or {keep}")
 
-    def _store_translation(self, sentence: str, tr, source: str) -> Told:
+    def _store_translation(self, sentence: str, tr: Translation, source: str) -> Told:
         out = Told(sentence, "state" if tr.updates else "fast")
         for update in tr.updates:
             removed, added = self._apply_update(update, sentence, source)
@@ -257,7 +268,7 @@ class SWM:
                 out.duplicates += outcome.duplicates
         return out
 
-    def _apply_update(self, update, sentence: str, source: str) -> tuple[list[Item], list[Item]]:
+    def _apply_update(self, update: Update, sentence: str, source: str) -> tuple[list[Item], list[Item]]:
         """A state change: for each binding of `match`, remove then add (Boxes-style operations)."""
         bindings: list[dict[str, Any]] = [{}]
         if update.match.strip():
@@ -267,7 +278,8 @@ class SWM:
                     [{}] if self.memory.ask(query).truth == TRUE else [])
             except UserError:      # a predicate nobody has used yet: nothing matches
                 bindings = []
-        doomed, fresh = [], []
+        doomed: list[Atom] = []
+        fresh: list[Atom] = []
         for b in bindings:
             doomed += [_ground(parse_atom(t), b) for t in update.remove]
             fresh += [_ground(parse_atom(t), b) for t in update.add]
@@ -275,9 +287,14 @@ class SWM:
         outcome = self.memory.add([(a, source) for a in fresh], nl=sentence, merge="off") if fresh else None
         return removed, (outcome.items if outcome else [])
 
-    def _canonical(self, clause):
+    @overload
+    def _canonical(self, clause: Atom) -> Atom: ...
+    @overload
+    def _canonical(self, clause: Atom | Rule) -> Atom | Rule: ...
+
+    def _canonical(self, clause: Atom | Rule) -> Atom | Rule:
         """Predicates the model misspelt or cased differently mapped onto known ones."""
-        known = {}
+        known: dict[int, list[str]] = {}
         for key in self.memory.schema.predicates:
             name, _, arity = key.rpartition("/")
             known.setdefault(int(arity), []).append(name)
@@ -286,7 +303,7 @@ class SWM:
             names = known.get(len(atom.args), [])
             pred = atom.pred.lower() if atom.pred.lower() in names else atom.pred
             if pred not in names:
-                squash = lambda n: n.replace("_", "").rstrip("s")  # noqa: E731
+                squash: Callable[[str], str] = lambda n: n.replace("_", "").rstrip("s")  # noqa: E731
                 close = [n for n in names if squash(n) == squash(pred.lower())]
                 close = close or difflib.get_close_matches(pred.lower(), names, n=1, cutoff=0.88)
                 pred = close[0] if close else pred
@@ -300,7 +317,7 @@ class SWM:
 
     # -- ask -----------------------------------------------------------------------
 
-    def goal(self, question: str):
+    def goal(self, question: str) -> Goal:
         goal = english.question_goal(question)
         if goal is not None:
             return goal
@@ -345,7 +362,7 @@ class SWM:
         out.llm_calls = self.llm_calls
         return out
 
-    def _mentions(self, goal) -> bool:
+    def _mentions(self, goal: Goal) -> bool:
         """Whether memory knows the goal's predicate at all (else 'unknown' is not an answer)."""
         keys = self.memory.engine.relation_keys()
         try:
@@ -354,7 +371,7 @@ class SWM:
             return False
         return all(a.key in keys or a.negate().key in keys for a in atoms)
 
-    def _ask_hybrid(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+    def _ask_hybrid(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
         done: set[tuple[str, tuple[Any, ...]]] = set()
         rounds = 0
         while True:
@@ -380,7 +397,7 @@ class SWM:
         steps = self._justify(goal, answer, values)
         return AskOutcome(goal.question, goal.query, goal.kind, answer, True, steps, rounds, 0, values)
 
-    def _ask_paper(self, goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+    def _ask_paper(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
         """Every rule instance implemented by the LLM, in a scratch engine (memory untouched)."""
         scratch = Engine()
         scratch.add_facts(it.clause for it in self.memory.items.values() if isinstance(it.clause, Atom))   # the facts
@@ -434,7 +451,7 @@ class SWM:
                 out.append((fact, why))
         return out
 
-    def _check(self, goal, engine: Engine, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
+    def _check(self, goal: Goal, engine: Engine, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
         if goal.kind == "relation":
             from sym.core.reason.swm.symbolic import support
 
@@ -442,7 +459,7 @@ class SWM:
             return (found or ""), []
         query = parse_query(goal.query)
         if query.is_ground:
-            values = []
+            values: list[str] = []
             for lit in query.body:
                 if isinstance(lit, Atom):
                     values.append(engine.truth(lit, open_world=open_world))
@@ -453,18 +470,19 @@ class SWM:
         rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
         if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
             return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
-        names = naming.written(self.memory, {v for row in rows for v in row.values()})
+        # keyed by the constants themselves (str, int or float), whatever naming.written's annotation says
+        names = cast("dict[object, str]", naming.written(self.memory, {v for row in rows for v in row.values()}))
         return goal.render(rows, namer=names.get), rows
 
     @staticmethod
-    def _solved(goal, answer: str) -> bool:
+    def _solved(goal: Goal, answer: str) -> bool:
         return goal.kind == "truth" and answer in (TRUE, FALSE) or goal.kind == "relation" and bool(answer)
 
     @staticmethod
-    def _undecided(goal, answer: str, values: list[Any]) -> bool:
+    def _undecided(goal: Goal, answer: str, values: list[dict[str, Any]]) -> bool:
         return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
 
-    def _justify(self, goal, answer: str, values: list[dict[str, Any]] | None = None, limit: int = 3) -> list[str]:
+    def _justify(self, goal: Goal, answer: str, values: list[dict[str, Any]] | None = None, limit: int = 3) -> list[str]:
         """Proof steps behind a truth answer, the first `limit` value answers, or a relation."""
         engine = self.memory.engine
         targets: list[Atom] = []

@@ -8,11 +8,17 @@ look-up, and one Earley parse per new shape of bounded length — linear in the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.reason.swm.english.lexicon import Word
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.common import LexerConf
+    from lark.lexer import LexerState
 
 MAX_WORDS = 40          # longer sentences are outside the fragment (Earley time grows fast with
 MAX_JOINS = 8           # coordination: 10 "and"s can take ~0.7 s of Earley, 8 take ~0.06 s)
@@ -20,18 +26,18 @@ MAX_READINGS = 64       # more readings than this: too ambiguous to be controlle
 
 
 @lru_cache(maxsize=1)
-def _parser():
+def _parser() -> Lark:
     from lark import Lark
     from lark.lexer import Lexer, Token
 
     class _Feed(Lexer):
         """Tokens come typed already: `text` is a tuple of terminal names."""
 
-        def __init__(self, lexer_conf) -> None:
+        def __init__(self, lexer_conf: LexerConf) -> None:
             pass
 
-        def lex(self, data, *_):
-            shape = getattr(data, "text", data)
+        def lex(self, data: LexerState | tuple[str, ...], *_: Any) -> Iterator[Token]:
+            shape = cast("tuple[str, ...]", getattr(data, "text", data))   # the input, or a LexerState holding it
             for i, typ in enumerate(shape):
                 yield Token(typ, i)
 
@@ -40,7 +46,7 @@ def _parser():
 
 
 @lru_cache(maxsize=8192)
-def _readings(shape: tuple[str, ...]) -> tuple[Any, ...]:
+def _readings(shape: tuple[str, ...]) -> tuple[Node, ...]:
     """All parse trees for a shape (tuple of token types); () when it has none or too many."""
     from lark.exceptions import LarkError
     from lark.visitors import CollapseAmbiguities
@@ -61,14 +67,16 @@ class Node:
 
     __slots__ = ("data", "kids", "toks", "leaves")
 
-    def __init__(self, data: str, kids: tuple[Any, ...], toks: tuple[Any, ...], leaves: tuple[Any, ...]) -> None:
+    def __init__(self, data: str, kids: tuple[Node, ...], toks: tuple[Token, ...], leaves: tuple[int, ...]) -> None:
         self.data, self.kids, self.toks, self.leaves = data, kids, toks, leaves
 
 
-def _compact(tree) -> Node:
+def _compact(tree: Tree[Token]) -> Node:
     from lark import Token
 
-    kids, toks, leaves = [], [], []
+    kids: list[Node] = []
+    toks: list[Token] = []
+    leaves: list[int] = []
     for child in tree.children:
         if isinstance(child, Token):
             toks.append(child)
@@ -80,10 +88,11 @@ def _compact(tree) -> Node:
     return Node(str(tree.data), tuple(kids), tuple(toks), tuple(leaves))
 
 
-def _ambiguities(tree) -> int:
+def _ambiguities(tree: Tree[Token]) -> int:
     from lark import Tree
 
-    count, stack = 0, [tree]
+    count = 0
+    stack: list[Tree[Token] | Token] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, Tree):
@@ -92,7 +101,7 @@ def _ambiguities(tree) -> int:
     return count
 
 
-def readings(words: list[Word]) -> tuple[Any, ...]:
+def readings(words: list[Word]) -> tuple[Any, ...]:     # Nodes (Any: questions.py holds them as lark Trees)
     """The parse trees of a typed sentence; leaves are Tokens whose value is a word index."""
     if not words or len(words) > MAX_WORDS or sum(w.type in ("AND", "COMMA", "BUT") for w in words) > MAX_JOINS:
         return ()

@@ -11,12 +11,18 @@ between words; "the bald eagle" → 'bald eagle'; a bare plural object is a kind
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var
 from sym.core.reason.swm.english import lexicon
 from sym.core.reason.swm.english.lexicon import Word
+
+if TYPE_CHECKING:
+    from sym.core.reason.swm.english.parse import Node
+
+Arg = str | Var     # what a noun phrase stands for: a constant, or a variable of a rule
 
 
 class Rejected(Exception):
@@ -52,15 +58,17 @@ def _pred(parts: list[str]) -> str:
     return name
 
 
-def leaves(node) -> tuple[int, ...]:
+def leaves(node: Node) -> tuple[int, ...]:
     return node.leaves
 
 
-def _kids(node) -> tuple[Any, ...]:
-    return node.kids
+def _kids(node: Any) -> tuple[Node, ...]:
+    """The child nodes of a Node (Any: questions.py holds a reading as a lark Tree)."""
+    kids: tuple[Node, ...] = node.kids
+    return kids
 
 
-def _toks(node) -> tuple[Any, ...]:
+def _toks(node: Node) -> tuple[Any, ...]:    # lark Tokens, whose value is a word index
     return node.toks
 
 
@@ -76,10 +84,10 @@ class Meaning:
 
     # -- noun phrases ----------------------------------------------------------------
 
-    def content(self, node) -> list[Word]:
+    def content(self, node: Node) -> list[Word]:
         return [self.words[i] for i in leaves(node)]
 
-    def name(self, node):
+    def name(self, node: Node) -> Arg:
         ws = self.content(node)
         if len(ws) == 1:
             word = ws[0]
@@ -101,7 +109,7 @@ class Meaning:
             raise Rejected("a plural definite (a group) is not an individual")
         return " ".join(w.low for w in words)
 
-    def np(self, node):
+    def np(self, node: Node) -> tuple[Arg, bool]:
         """Subject noun phrase → (term, singular)."""
         kind = node.data
         if kind == "np":
@@ -128,7 +136,7 @@ class Meaning:
             return var, True
         raise Rejected(kind)
 
-    def nominal(self, words: list[Word], var, *, singular: bool) -> list[Atom]:
+    def nominal(self, words: list[Word], var: Arg, *, singular: bool) -> list[Atom]:
         """ADJ* NOUN about `var` → atoms (adjectives first, then the noun)."""
         *mods, head = words
         number_ok = (not lexicon.is_plural_noun(head.text)) if singular else lexicon.can_be_plural(head.text)
@@ -138,15 +146,15 @@ class Meaning:
             raise Rejected("a capitalised noun")
         return [*self.adjectives(mods, var), Atom(_pred([lexicon.noun_lemma(head.text)]), (var,))]
 
-    def adjectives(self, words: list[Word], var) -> list[Atom]:
-        out = []
+    def adjectives(self, words: list[Word], var: Arg) -> list[Atom]:
+        out: list[Atom] = []
         for w in words:
             if not lexicon.can_be_adjective(w.text) or (w.type == "C" and w is not self.words[0]):
                 raise Rejected(f"{w.text!r} is not an adjective")
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
-    def obj(self, node):
+    def obj(self, node: Node) -> Arg:
         kind = node.data
         if kind == "object":
             words = self.content(_kids(node)[0])
@@ -162,10 +170,10 @@ class Meaning:
             return self.scope.fresh()
         raise Rejected(kind)
 
-    def subject(self, node) -> tuple[list[Any], bool]:
+    def subject(self, node: Node) -> tuple[list[Arg], bool]:
         """→ (terms, singular)."""
         if node.data == "coord_subject":
-            terms = []
+            terms: list[Arg] = []
             for np in _kids(node):
                 term, singular = self.np(np)
                 if not singular or isinstance(term, Var):
@@ -178,7 +186,7 @@ class Meaning:
 
     # -- verb phrases ------------------------------------------------------------------
 
-    def vp(self, node, subject, singular: bool, *, copula: str | None = None, base: bool = False) -> list[Atom]:
+    def vp(self, node: Node, subject: Arg, singular: bool, *, copula: str | None = None, base: bool = False) -> list[Atom]:
         """Conjuncts of a verb phrase about `subject`. `copula`/`base`: a question's fronted
         "is"/"does" (the first conjunct has no copula / a bare verb)."""
         atoms: list[Atom] = []
@@ -194,7 +202,8 @@ class Meaning:
             atoms += new
         return atoms
 
-    def vconj(self, node, subject, singular, last, *, base=False):
+    def vconj(self, node: Node, subject: Arg, singular: bool, last: tuple[Any, ...] | None, *,
+              base: bool = False) -> tuple[list[Atom], tuple[Any, ...]]:
         kind = node.data
         toks = _toks(node)
         if kind == "cop":
@@ -215,7 +224,7 @@ class Meaning:
             pred = lexicon.base_verb(word.text) if base else lexicon.verb_form(word.text, singular=singular)
             if pred is None:
                 raise Rejected(f"{word.text!r} is not a verb agreeing with its subject")
-            objs = [k for k in _kids(node)[1:]]
+            objs: Sequence[Node] = [k for k in _kids(node)[1:]]
             if kind == "verb_prep":
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if not objs:
@@ -242,7 +251,7 @@ class Meaning:
             return [Atom(last[1], (subject, self.obj(_kids(node)[0])))], last
         raise Rejected(kind)
 
-    def comp(self, node, subject, singular: bool, neg: bool) -> list[Atom]:
+    def comp(self, node: Node, subject: Arg, singular: bool, neg: bool) -> list[Atom]:
         kind = node.data
         ws = self.content(node)
         if kind == "adj":
@@ -302,7 +311,7 @@ def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
     return [f"{h} :- {tail}." for h in dict.fromkeys(heads)]
 
 
-def clauses_of(meaning: Meaning, node) -> list[Atom]:
+def clauses_of(meaning: Meaning, node: Node) -> list[Atom]:
     atoms: list[Atom] = []
     for clause in _kids(node):
         if clause.data == "sep":
@@ -314,7 +323,7 @@ def clauses_of(meaning: Meaning, node) -> list[Atom]:
     return atoms
 
 
-def gnoun(meaning: Meaning, node, var, *, singular: bool | None) -> tuple[list[Atom], bool]:
+def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> tuple[list[Atom], bool]:
     """(ADJ ,)* (NOUN | thing) → (atoms, singular)."""
     ws = [w for w in meaning.content(node) if w.type != "COMMA"]
     *mods, head = ws
@@ -327,7 +336,7 @@ def gnoun(meaning: Meaning, node, var, *, singular: bool | None) -> tuple[list[A
     return meaning.nominal(ws, var, singular=number), number
 
 
-def statement(words: list[Word], tree) -> tuple[str, list[str]]:
+def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
     """One reading of a statement → (kind, clause texts); raises Rejected."""
     (node,) = _kids(tree)
     kind = node.data

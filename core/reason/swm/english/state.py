@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
-from sym.core.logic.terms import Atom, Var
+from sym.core.logic.terms import Atom, Term, Var
 
 _CONTAINS = frozenset({"contains", "contain"})
 _NAME_WORD = re.compile(r"(?:[A-Z][A-Za-z'-]*|\d+)\Z")
@@ -45,7 +44,7 @@ def _parts(words: list[str]) -> list[list[str]]:
     return out
 
 
-def _np(words: list[str]):
+def _np(words: list[str]) -> str | None:
     """A name ("Box 0") or a definite noun phrase ("the glass") → constant, else None."""
     if not words:
         return None
@@ -58,17 +57,18 @@ def _np(words: list[str]):
     return None
 
 
-def _items(words: list[str]) -> list[Any] | None:
+def _items(words: list[str]) -> list[str] | None:
     nps = [_np(part) for part in _parts(words)]
-    return nps if nps and None not in nps else None
+    names = [n for n in nps if n is not None]
+    return names if nps and len(names) == len(nps) else None
 
 
-def _container(words: list[str]):
+def _container(words: list[str]) -> str | None:
     items = _items(words) if words else None
     return items[0] if items and len(items) == 1 else None
 
 
-def _has(box, item) -> str:
+def _has(box: Term, item: Term) -> str:
     return str(Atom("contains", (box, item)))
 
 
@@ -81,13 +81,14 @@ def operation(words: list[str]) -> list[Update] | None:
     low = [w.lower() for w in words]
     verb, x = low[0], Var("X")
 
-    def at(*marks):
-        return next((i for i, w in enumerate(low) if w in marks and i > 1), None)
+    def at(*marks: str) -> int:     # 0: none (a mark is never one of the first two words)
+        return next((i for i, w in enumerate(low) if w in marks and i > 1), 0)
 
     if verb in ("move", "transfer") and low[1:4] == ["the", "contents", "of"] and at("to", "into"):
         src, dst = _container(words[4:at("to", "into")]), _container(words[at("to", "into") + 1:])
-        ok = src is not None and dst is not None
-        return [Update(_has(src, x), [_has(src, x)], [_has(dst, x)])] if ok else None
+        if src is None or dst is None:
+            return None
+        return [Update(_has(src, x), [_has(src, x)], [_has(dst, x)])]
     if verb == "empty":
         box = _container(words[1:])
         return [Update(_has(box, x), [_has(box, x)], [])] if box is not None else None
@@ -121,9 +122,9 @@ def state(words: list[str]) -> tuple[list[str], list[Update]] | None:
     return [f"{_has(box, i)}." for i in items], [Update(_has(box, Var("X")), [_has(box, Var("X"))], [])]
 
 
-def container(words: list[str]):
+def container(words: list[str]) -> str | None:
     return _container(words)
 
 
-def has(box, item) -> str:
+def has(box: Term, item: Term) -> str:
     return _has(box, item)
