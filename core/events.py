@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from sym.core.memory.library import DocumentInfo
 
 
 class Event(Protocol):
@@ -77,7 +80,7 @@ class DocumentsChanged:
     (core.memory.library.DocumentInfo, oldest first)."""
 
     workspace: str
-    documents: tuple = ()
+    documents: tuple[DocumentInfo, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,8 @@ class WorkspaceOpened:
 
     workspace: str
     memory: object = None
-    counts: dict = field(default_factory=dict)
-    documents: tuple = ()
+    counts: dict[str, int] = field(default_factory=dict)
+    documents: tuple[DocumentInfo, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ class PolicyApplied:
     run: str
     rule: str
     target: str
-    changes: dict
+    changes: dict[str, Any]
 
 
 Emit = Callable[[object], None]
