@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -147,8 +147,10 @@ class WorkingMemory:
     # -- changing memory ---------------------------------------------------------
 
     def add(self, clauses: Sequence[tuple[Atom | Rule | Query, str]], *, nl: str = "", merge: str = "ask",
-            progress: Callable[[int, int], object] | None = None) -> AddOutcome:
-        """Assert (clause, source) pairs. All or nothing: a bad rule or a failed write changes nothing."""
+            progress: Callable[[int, int], object] | None = None,
+            created_at: Mapping[str, float] | None = None) -> AddOutcome:
+        """Assert (clause, source) pairs. All or nothing: a bad rule or a failed write changes nothing.
+        `created_at` (item id -> time) puts items back with the times they were first made."""
         new: dict[str, Item] = {}
         duplicates = 0
         notes: list[str] = []
@@ -164,7 +166,8 @@ class WorkingMemory:
                 duplicates += 1
                 continue
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
-            new[iid] = Item(iid, kind, clause, nl, source)
+            at = created_at.get(iid) if created_at else None
+            new[iid] = Item(iid, kind, clause, nl, source) if at is None else Item(iid, kind, clause, nl, source, at)
         rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
@@ -229,15 +232,21 @@ class WorkingMemory:
                     continue
                 seen.add(sig)
                 found = self.schema.near_duplicates(atom.pred, len(atom.args), embedder)
-                if not found:
-                    continue
-                best, score, reason = found[0]
-                if merge == "auto" and best.arity == len(atom.args):
-                    renames[sig] = best.name
-                    notes.append(f"{atom.pred}/{len(atom.args)} merged into {best.key} ({reason}, {score:.2f})")
-                else:
-                    notes.append(f"{atom.pred}/{len(atom.args)} looks like {best.key} ({reason}, {score:.2f}); "
-                                 f"/schema merge {atom.pred}/{len(atom.args)} {best.key} to merge them")
+                key = f"{atom.pred}/{len(atom.args)}"
+                # only a predicate of the same arity can be merged; one of another arity is only pointed out
+                same = [f for f in found if f[0].arity == len(atom.args)]
+                if same:
+                    best, score, reason = same[0]
+                    if merge == "auto":
+                        renames[sig] = best.name
+                        notes.append(f"{key} merged into {best.key} ({reason}, {score:.2f})")
+                    else:
+                        notes.append(f"{key} looks like {best.key} ({reason}, {score:.2f}); "
+                                     f"/schema merge {key} {best.key} to merge them")
+                elif found:
+                    other = found[0][0]
+                    notes.append(f"{key} has the same name as {other.key} but another arity; "
+                                 "not a merge (the arities differ): check the number of arguments")
         return renames
 
     def merge_predicates(self, old: str, into: str) -> list[Item]:

@@ -8,14 +8,19 @@ write. With a Chroma server URL the server keeps the data and arbitrates writers
 from __future__ import annotations
 
 import os
+import shutil
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
-from sym.core.memory.snapshot import FORMAT
-from sym.core.memory.store import ChromaStore, check_workspace_name, connect
+from sym.core.memory.snapshot import FORMAT, Summary, stamp_created, summary
+from sym.core.memory.store import KINDS, ChromaStore, check_workspace_name, connect
 
 if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+
     from sym.core.events import Emit
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.local import LocalStore
@@ -31,6 +36,15 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("sym", appauthor=False))
+
+
+class WorkspaceInUse(UserError):
+    """Another shell (another process, or another open workspace in this one) holds the lock."""
+
+    def __init__(self, workspace: str, holder: str) -> None:
+        super().__init__(f"workspace {workspace!r} is in use (by process {holder})",
+                         hint="close the other sym, or use --memory OTHER")
+        self.holder = holder
 
 
 class WorkspaceLock:
@@ -59,8 +73,7 @@ class WorkspaceLock:
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
             os.close(fd)
-            raise UserError(f"workspace {workspace!r} is in use (by process {holder})",
-                            hint="close the other sym, or use --memory OTHER") from None
+            raise WorkspaceInUse(workspace, holder) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
@@ -104,7 +117,16 @@ def list_workspaces(url: str | None = None) -> list[str]:
     if url:
         return ChromaStore(connect(url=url), "default", _NO_EMBEDDER).workspaces()
     root = data_dir() / "workspaces"
-    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and _valid(p.name)) if root.is_dir() else []
+
+
+def _valid(name: str) -> bool:
+    """A workspace's name (a folder being deleted, `.removing-…`, is not one)."""
+    try:
+        check_workspace_name(name)
+    except UserError:
+        return False
+    return True
 
 
 def open_workspace(name: str, *, url: str | None = None, embedder: str | None = None,
@@ -178,6 +200,7 @@ def _snapshot(name: str, directory: Path, embedder: str | None) -> Snapshot:
             with snapshot.unit() as db:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (spec,))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT,))
+                stamp_created(db)
     except BaseException:
         snapshot.close()
         raise
@@ -244,6 +267,61 @@ def repair(name: str, progress: Progress | None = None) -> int:
         lock.release()
 
 
+@dataclass(frozen=True)
+class WorkspaceInfo:
+    """A workspace as listed: its name, what it holds and when (None: not readable without
+    opening it), and whether this shell works in it."""
+
+    name: str
+    summary: Summary | None
+    current: bool = False
+    server: bool = False        # its collections live on a Chroma server
+
+
+def _server_summary(client: ClientAPI, name: str) -> Summary | None:
+    """Counts of a workspace on a Chroma server, from its collections (a server keeps no dates)."""
+    store = ChromaStore(client, name, _NO_EMBEDDER)
+    counts: dict[str, int] = {}
+    for kind in ("facts", "rules"):
+        try:
+            col = client.get_collection(store.name(kind), embedding_function=None)
+            counts[kind] = col.count()
+            if kind == "rules" and counts[kind]:
+                counts["constraints"] = len(col.get(where={"kind": "constraint"}, include=[])["ids"])
+        except Exception:   # noqa: BLE001 - a collection not there (yet), or one the server cannot read
+            continue
+    if not counts:
+        return None
+    constraints = counts.get("constraints", 0)
+    return Summary(counts.get("facts", 0), counts.get("rules", 0) - constraints, constraints, None, None, None)
+
+
+def _server_collections(client: ClientAPI, name: str) -> list[str]:
+    store = ChromaStore(client, name, _NO_EMBEDDER)
+    listed = {str(getattr(col, "name", col)) for col in client.list_collections()}
+    return [store.name(kind) for kind in KINDS if store.name(kind) in listed]
+
+
+def _forget_chroma_client(path: Path) -> None:
+    """chromadb keeps one client per folder for the life of the process; a workspace made again
+    under a deleted one's name must get a new one, not the deleted files' (chromadb is not
+    imported here when nothing opened it)."""
+    import sys
+
+    if "chromadb" not in sys.modules:
+        return
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    for key in {str(path), str(path.resolve())}:
+        system = SharedSystemClient._identifier_to_system.pop(key, None)
+        SharedSystemClient._identifier_to_refcount.pop(key, None)
+        if system is not None:
+            try:
+                system.stop()
+            except Exception:   # noqa: BLE001 - its files are going anyway
+                pass
+
+
 class Workspaces:
     """The workspace a shell works in, and switching, listing and reindexing workspaces."""
 
@@ -281,6 +359,73 @@ class Workspaces:
 
     def names(self) -> list[str]:
         return list_workspaces(self.url)
+
+    def summaries(self) -> list[WorkspaceInfo]:
+        """Every workspace with its counts and dates, read without opening it: an embedded one
+        from its snapshot (no lock, no Chroma), a server's from its collections."""
+        current = self.current.name if self.current is not None else None
+        if self.url:
+            client = connect(url=self.url)
+            names = ChromaStore(client, "default", _NO_EMBEDDER).workspaces()
+            return [WorkspaceInfo(n, _server_summary(client, n), n == current, True) for n in names]
+        return [WorkspaceInfo(n, summary(workspace_dir(n) / "items.sqlite"), n == current)
+                for n in list_workspaces()]
+
+    def removal(self, name: str) -> WorkspaceInfo:
+        """What deleting workspace `name` would delete; raises UserError when it may not be
+        deleted (the current one, one not there, one another shell holds). Changes nothing."""
+        check_workspace_name(name)
+        if self.current is not None and self.current.name == name:
+            raise UserError(f"workspace {name!r} is the one this shell works in; switch to another first",
+                            hint="/workspace OTHER, then /workspace rm " + name)
+        if self.url:
+            client = connect(url=self.url)
+            if not _server_collections(client, name):
+                raise UserError(f"no workspace {name!r} on the Chroma server", hint="/workspaces lists them")
+            return WorkspaceInfo(name, _server_summary(client, name), server=True)
+        directory = workspace_dir(name)
+        if not directory.is_dir():
+            raise UserError(f"no workspace {name!r}", hint="/workspaces lists them")
+        lock = self._lock_for_removal(name, directory)
+        lock.release()
+        return WorkspaceInfo(name, summary(directory / "items.sqlite"))
+
+    def remove(self, name: str) -> WorkspaceInfo:
+        """Delete workspace `name` (checked as `removal` does): an embedded one's folder, taken
+        under its lock; a server's collections. Returns what was there."""
+        info = self.removal(name)
+        if self.url:
+            client = connect(url=self.url)
+            for collection in _server_collections(client, name):
+                try:
+                    client.delete_collection(collection)
+                except Exception as err:   # noqa: BLE001 - the server's errors come in many kinds
+                    reason = (str(err).strip().splitlines() or [type(err).__name__])[0][:160]
+                    raise UserError(f"the Chroma server did not delete {collection}: {reason}",
+                                    hint=f"try /workspace rm {name} --yes again") from None
+            return info
+        directory = workspace_dir(name)
+        lock = self._lock_for_removal(name, directory)
+        aside = directory.with_name(f".removing-{name}-{os.getpid()}-{time.time_ns()}")
+        try:
+            _forget_chroma_client(directory / "chroma")
+            directory.rename(aside)    # at once: no shell can open it half deleted
+        except OSError as err:
+            raise UserError(f"cannot delete workspace {name!r}: {err.strerror or err}") from None
+        finally:
+            lock.release()
+        shutil.rmtree(aside, ignore_errors=True)
+        return info
+
+    @staticmethod
+    def _lock_for_removal(name: str, directory: Path) -> WorkspaceLock:
+        lock = WorkspaceLock(directory)
+        try:
+            lock.acquire(name)
+        except WorkspaceInUse as err:
+            raise UserError(f"workspace {name!r} is open in another sym (process {err.holder}); "
+                            "close that one first") from None
+        return lock
 
     def reindex(self, spec: str, memory: WorkingMemory, progress: Progress | None = None) -> tuple[WorkingMemory, int]:
         """Rebuild the current workspace's vectors with another embedder; returns (memory, records).

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass, field
+
 from sym.core.errors import UserError
+from sym.core.logic.terms import clause_text
 from sym.core.memory import library
-from sym.repl.arguments import Args, Option, completer
+from sym.repl.arguments import Args, Option, completer, last_word, values
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -17,10 +21,27 @@ def _workspaces(ctx: Context):
     return ctx.workspaces
 
 
-@command("/workspace", args="[NAME]", group="memory", completer=completer("workspace"), steerable=False)
-def workspace(ctx: Context, arg: str) -> Message:
-    """Show the current workspace, or switch to another (created when new)."""
-    name = arg.strip()
+def _workspace_words(ctx: Context, text: str) -> list[str]:
+    """Completions for /workspace: workspace names, and `rm` as the first word."""
+    words = text.split()
+    names = values("workspace", ctx, last_word(text))
+    if len(words) <= 1 and not (words and text[-1:].isspace()):
+        return (["rm"] if "rm".startswith(last_word(text)) else []) + names
+    return names
+
+
+@command("/workspace", args="[NAME | rm NAME]", group="memory", completer=_workspace_words, steerable=False,
+         options=(Option("--yes", bool, help="with rm: delete without asking"),))
+def workspace(ctx: Context, args: Args) -> Message:
+    """Show the current workspace, switch to another (created when new), or delete one with rm."""
+    words = args.words
+    if words and words[0] == "rm":
+        return _remove_workspace(ctx, words[1:], args.yes)
+    if args.yes:
+        raise UserError("--yes goes with rm only", hint="/workspace rm NAME --yes")
+    if len(words) > 1:
+        raise UserError("give one workspace name", hint="/workspace NAME  or  /workspace rm NAME")
+    name = words[0] if words else ""
     if not name:
         return Message(f"workspace {ctx.memory.workspace}", {"workspace": ctx.memory.workspace})
     if name == ctx.memory.workspace:
@@ -31,11 +52,73 @@ def workspace(ctx: Context, arg: str) -> Message:
                    f"{counts['constraint']} constraints", {"workspace": name, **counts})
 
 
+def _remove_workspace(ctx: Context, words: tuple[str, ...], yes: bool) -> Message:
+    if len(words) != 1:
+        raise UserError("name one workspace to delete", hint="/workspace rm NAME  (/workspaces lists them)")
+    ws = _workspaces(ctx)
+    name = words[0]
+    info = ws.remove(name) if yes else ws.removal(name)
+    held = _held(info.summary, documents=True)
+    where = " from the Chroma server" if info.server else ""
+    data = {"deleted": yes, "workspace": name, **_summary_dict(info.summary)}
+    if yes:
+        return Message(f"deleted workspace {name}{where} ({held})", data)
+    warning = "; a server keeps no locks, so be sure no other sym uses it" if info.server else ""
+    return Message(f"this deletes workspace {name}{where} ({held}){warning}; to go ahead: /workspace rm {name} --yes",
+                   data)
+
+
+def _held(summary, *, documents: bool = False) -> str:
+    """`3 facts, 1 rule, 0 constraints` (and documents) of a workspace summary."""
+    if summary is None:
+        return "contents not readable without opening it"
+    parts = [_plural(summary.facts, "fact"), _plural(summary.rules, "rule"), _plural(summary.constraints, "constraint")]
+    if documents and summary.documents:
+        parts.append(_plural(summary.documents, "document"))
+    return ", ".join(parts)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _summary_dict(summary) -> dict:
+    if summary is None:
+        return {}
+    out = {"facts": summary.facts, "rules": summary.rules, "constraints": summary.constraints}
+    if summary.documents is not None:
+        out["documents"] = summary.documents
+    return out | {"created": summary.created, "changed": summary.changed}
+
+
+def _when(at: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at)) if at is not None else "?"
+
+
+@dataclass
+class WorkspaceTable(Table):
+    """/workspaces: a row per workspace; its JSON form carries the numbers, not only the text."""
+
+    workspaces: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "workspaces": self.workspaces}
+
+
 @command("/workspaces", group="memory", steerable=False)
 def workspaces(ctx: Context, arg: str) -> Table:
-    """List the workspaces (the current one is marked)."""
-    names = _workspaces(ctx).names()
-    return Table("workspaces", [(n, "current" if n == ctx.memory.workspace else "", "") for n in names])
+    """List the workspaces with what they hold and when they were made and last changed (the current one marked)."""
+    if arg.strip():
+        raise UserError("/workspaces takes no arguments", hint="/workspace rm NAME deletes one")
+    found = _workspaces(ctx).summaries()
+    rows, data = [], []
+    for info in found:
+        s = info.summary
+        dates = f"created {_when(s.created)}, changed {_when(s.changed)}" if s is not None and not info.server else ""
+        note = ", ".join(p for p in (dates, "current" if info.current else "") if p)
+        rows.append((info.name, _held(s), note))
+        data.append({"name": info.name, "current": info.current, **_summary_dict(s)})
+    return WorkspaceTable("workspaces" if rows else "no workspaces yet", rows, data)
 
 
 _PARTS = ("facts", "rules", "schema", "docs")
@@ -50,7 +133,7 @@ def memory(ctx: Context, arg: str):
     if part in ("facts", "rules"):
         return kind_listing(m, part)
     if part == "schema":
-        return schema(ctx, "")
+        return schema_table(m)
     if part == "docs":
         return docs(ctx, "")
     if part:
@@ -119,29 +202,81 @@ def search(ctx: Context, args: Args) -> Hits:
     return Hits(" ".join(text), hits, coverage if coverage and coverage[0] < coverage[1] else None)
 
 
-@command("/schema", args="[template PRED/N TEXT | merge OLD/N INTO/N]", group="memory")
-def schema(ctx: Context, arg: str):
-    """Show predicates (arity, NL template, uses) and objects; set a template; merge two predicates."""
+SCHEMA_USAGE = ('/schema, /schema template father_of/2 "{0} is the father of {1}", '
+                "/schema merge located_at/2 located_in/2 [--yes], /schema undo")
+EXAMPLES = 3        # rewritten items a merge preview shows
+
+
+@command("/schema", args="[template PRED/N TEXT | merge OLD/N INTO/N | undo]", group="memory",
+         options=(Option("--yes", bool, help="with merge: merge without asking"),))
+def schema(ctx: Context, args: Args):
+    """Show predicates (arity, NL template, uses) and objects; set a template; merge two predicates
+    of the same arity (shown first, done with --yes); undo the last merge."""
     m = ctx.memory
-    parts = arg.split(None, 2)
+    parts = args.text.split(None, 2)
+    if args.yes and (not parts or parts[0] != "merge"):
+        raise UserError("--yes goes with /schema merge only", hint=SCHEMA_USAGE)
     if not parts:
-        rows = [(p.key, p.count, p.template or "") for p in sorted(m.schema.predicates.values(), key=lambda p: p.key)]
-        objects = ", ".join(sorted(m.schema.objects)[:40])
-        more = len(m.schema.objects) - 40
-        rows.append(("objects", len(m.schema.objects), objects + (f" … and {more} more" if more > 0 else "")))
-        return Table(f"schema of {m.workspace}", rows)
+        return schema_table(m)
     if parts[0] == "template" and len(parts) == 3:
         key, template = parts[1], parts[2].strip().strip('"')
         if key not in m.schema.predicates:
             raise UserError(f"unknown predicate {key}", hint="/schema lists predicates as name/arity")
         m.set_templates({key: template})      # saved with the schema
         return Message(f"{key}: {template}")
-    if parts[0] == "merge" and len(parts) == 3:
-        items = m.merge_predicates(parts[1], parts[2].strip())    # items and schema: one transaction
-        return Message(f"merged {parts[1]} into {parts[2].strip()}: {len(items)} items rewritten",
-                       {"rewritten": [it.id for it in items]})
-    raise UserError("unknown /schema form", hint='/schema, /schema template father_of/2 "{0} is the father of {1}", '
-                                                 "/schema merge located_at/2 located_in/2")
+    if parts[0] == "merge" and len(args.words) == 3:
+        return _merge(ctx, args.words[1], args.words[2], args.yes)
+    if parts[0] == "undo" and len(parts) == 1:
+        return _undo(ctx)
+    raise UserError("unknown /schema form", hint=SCHEMA_USAGE)
+
+
+def schema_table(m) -> Table:
+    rows = [(p.key, p.count, p.template or "") for p in sorted(m.schema.predicates.values(), key=lambda p: p.key)]
+    objects = ", ".join(sorted(m.schema.objects)[:40])
+    more = len(m.schema.objects) - 40
+    rows.append(("objects", len(m.schema.objects), objects + (f" … and {more} more" if more > 0 else "")))
+    return Table(f"schema of {m.workspace}", rows)
+
+
+def _counted(counts: dict[str, int]) -> str:
+    shown = [_plural(n, kind) for kind, n in counts.items() if n]
+    return ", ".join(shown) or "no items"
+
+
+def _merge(ctx: Context, old: str, into: str, yes: bool) -> Message:
+    from sym.core.memory import ops
+
+    if yes:
+        plan, items = ops.merge(ctx.memory, old, into)
+        dropped = f" ({plan.duplicates} already there)" if plan.duplicates else ""
+        return Message(f"merged {plan.old} into {plan.into}: {_counted(plan.counts())} rewritten{dropped}; "
+                       "/schema undo reverts it",
+                       {"merged": True, "old": plan.old, "into": plan.into, **plan.counts(),
+                        "rewritten": [it.id for it in items]})
+    plan = ops.plan_merge(ctx.memory, old, into)
+    new = "" if plan.into_template is not None else " (a new predicate)"
+    lines = [f"merging {plan.old} into {plan.into}{new} rewrites {_counted(plan.counts())}"
+             + (f"; {plan.duplicates} of them {'is' if plan.duplicates == 1 else 'are'} already there and "
+                "will be dropped" if plan.duplicates else "") + ":"]
+    lines += [f"  {it.text}  ->  {clause_text(new_clause)}" for it, new_clause in plan.rewritten[:EXAMPLES]]
+    if len(plan.rewritten) > EXAMPLES:
+        lines.append(f"  … and {len(plan.rewritten) - EXAMPLES} more")
+    if plan.template and not plan.into_template:
+        lines.append(f"{plan.into} takes the template of {plan.old}: {plan.template}")
+    lines.append(f"to go ahead: /schema merge {plan.old} {plan.into} --yes  (/schema undo reverts it)")
+    return Message("\n".join(lines), {"merged": False, "old": plan.old, "into": plan.into, **plan.counts(),
+                                       "examples": [[it.text, clause_text(c)] for it, c in plan.rewritten[:EXAMPLES]]})
+
+
+def _undo(ctx: Context) -> Message:
+    from sym.core.memory import ops
+
+    done = ops.undo_merge(ctx.memory)
+    return Message(f"undid the merge of {done.old} into {done.into}: {_plural(len(done.restored), 'item')} back "
+                   f"as they were, {_plural(len(done.removed), 'rewritten item')} removed",
+                   {"old": done.old, "into": done.into, "restored": [it.id for it in done.restored],
+                    "removed": [it.id for it in done.removed]})
 
 
 @command("/reindex", args="[EMBEDDER]", group="memory")

@@ -46,7 +46,7 @@ def test_schema_changes_are_emitted_and_saved_with_the_change():
         shell.execute("/set schema_merge off")
         assert of(events, SettingChanged)[-1] == SettingChanged("schema_merge", "off")
         shell.execute("located_at(paris, france).")
-        assert shell.execute("/schema merge located_at/2 located_in/2")[1].ok
+        assert shell.execute("/schema merge located_at/2 located_in/2 --yes")[1].ok
         last = of(events, SchemaChanged)[-1]
         assert (last.predicates, last.removed) == ((("located_in/2", 2, "{0} is in {1}"),), ("located_at/2",))
     finally:

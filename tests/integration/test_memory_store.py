@@ -141,7 +141,7 @@ def test_schema_notes_a_near_duplicate_predicate_and_merges_on_request(psym):
     sym("located_in(paris, france).")
     added = sym("located_at(berlin, germany).")
     assert isinstance(added, Added) and any("located_in/2" in n for n in added.notes)
-    merged = sym("/schema merge located_at/2 located_in/2")
+    merged = sym("/schema merge located_at/2 located_in/2 --yes")
     assert isinstance(merged, Message), to_text(merged)
     assert sym("?- located_in(berlin, X).").answer.bindings == [{"X": "germany"}]
     sym("/set schema.merge auto")

@@ -51,10 +51,15 @@ def test_export_to_an_unwritable_name_is_one_line_and_two_names_are_refused(sym,
 
 # -- arguments -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("command", ["/cost", "/docs", "/sessions", "/prompters", "/program", "/models", "/workspaces"])
+@pytest.mark.parametrize("command", ["/cost", "/docs", "/prompters", "/program", "/models", "/workspaces"])
 def test_commands_that_take_no_arguments_refuse_them(sym, command):
     # `/cost --nope` and `/docs whatever` used to run as if nothing was typed after them
     fails(sym(f"{command} --nope"), f"{command} takes no arguments")
+
+
+def test_an_unknown_option_or_action_is_refused(sym):
+    fails(sym("/sessions --nope"), "unknown option --nope")
+    fails(sym("/sessions whatever"), "unknown /sessions action")
 
 
 def test_error_messages_stay_on_one_bounded_line(sym):
@@ -138,7 +143,8 @@ def test_settings_refuse_values_that_cannot_work(sym, key, value):
 
 
 def test_set_names_the_key_as_typed_and_reads_quoted_values(sym):
-    fails(sym("/set --file x"), "unknown setting '--file'")   # was '__file'
+    fails(sym("/set --file x"), "unknown option --file")     # was '__file'; /set reads options (--save) now
+    fails(sym("/set __file x"), "unknown setting '__file'")
     sym('/set model "qwen2.5:7b"')
     assert sym.shell.ctx.settings.model == "qwen2.5:7b"      # was the string with its quotes
 

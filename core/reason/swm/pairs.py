@@ -223,16 +223,59 @@ def relation_words(sentence: str, menu: list[Relation]) -> list[tuple[str, int]]
     return out
 
 
-def _around(tokens: list[str], at: int, people: list[tuple[str, str]]) -> list[tuple[int, int]]:
-    """Which pairs of names (indexes into `people`) a relation noun at token `at` may join: its
-    possessor and the name right after it ("Francisco's daughter, Natasha"), or the name after it
-    and each other name when the possessor is a pronoun; every pair when the words do not show."""
+def _positions(tokens: list[str], people: list[tuple[str, str]]) -> dict[int, list[int]]:
+    """Token index → the people (indexes) whose name's first word is written there."""
     where: dict[int, list[int]] = {}
     for k, (_c, written) in enumerate(people):
         first = written.split()[0]
         for i, tok in enumerate(tokens):
             if tok.strip("[]").startswith(first):
                 where.setdefault(i, []).append(k)
+    return where
+
+
+def said(tokens: list[str], at: int, people: list[tuple[str, str]]) -> tuple[int, int] | None:
+    """(owner, named) when the words alone say who is whose relation noun at token `at`, so no
+    model need choose: "X's R Y", "X's R, Y", "Y, X's R," (an apposition closed by a comma or the
+    end), with an adjective allowed before R ("X's younger brother Y"); and "his/her R Y" when
+    exactly one name comes before the pronoun and it opens the text (its subject). None otherwise."""
+    where = _positions(tokens, people)
+
+    def name_at(i: int) -> int | None:
+        here = where.get(i, []) if 0 <= i < len(tokens) else []
+        return here[0] if len(here) == 1 and not tokens[i].endswith(_OWNS) else None
+
+    from sym.core.reason.swm.english import lexicon
+
+    before = at - 1
+    if before >= 1 and lexicon.can_be_adjective(tokens[before].lower()) and not _noun(tokens[before].lower()):
+        before -= 1                                    # "X's younger brother"
+    if before < 0:
+        return None
+    word = tokens[before]
+    if word.endswith(_OWNS) and len(where.get(before, [])) == 1:
+        owner: int | None = where[before][0]
+    elif word.lower() in ("his", "her"):
+        earlier = {k for i in range(before) for k in where.get(i, [])}
+        owner = where[0][0] if len(earlier) == 1 and len(where.get(0, [])) == 1 else None
+    else:
+        return None
+    if owner is None:
+        return None
+    named = name_at(at + 1)
+    if named is None and at + 2 < len(tokens) and tokens[at + 1] == ",":
+        named = name_at(at + 2)
+    closes = at + 1 >= len(tokens) or tokens[at + 1] in (",", ".", ";")
+    if named is None and word.endswith(_OWNS) and closes and before >= 2 and tokens[before - 1] == ",":
+        named = name_at(before - 2)                    # "Natasha, Francisco's daughter, …"
+    return (owner, named) if named is not None and named != owner else None
+
+
+def _around(tokens: list[str], at: int, people: list[tuple[str, str]]) -> list[tuple[int, int]]:
+    """Which pairs of names (indexes into `people`) a relation noun at token `at` may join: its
+    possessor and the name right after it ("Francisco's daughter, Natasha"), or the name after it
+    and each other name when the possessor is a pronoun; every pair when the words do not show."""
+    where = _positions(tokens, people)
     after = next((k for i in range(at + 1, min(at + 4, len(tokens))) for k in where.get(i, [])), None)
     owner = None
     for back in (1, 2):
@@ -254,6 +297,7 @@ class Statement:
 
     pair: tuple[Question, Question]      # (B is A's w), (A is B's w)
     word: str
+    known: int | None = None             # which reading the words themselves state (see `said`)
 
     def key(self) -> str:
         return f"{self.pair[0].shown[1]}, {self.pair[0].shown[0]}, {self.word}"
@@ -282,14 +326,15 @@ def statements(sentences: list[str], menu: list[Relation]) -> list[Statement]:
         context = max((q.context for q in mine), key=len)
         tokens = _WORD.findall(context)
         for word, pos in relation_words(context, menu):
-            for a, b in _around(tokens, pos, people):
+            stated = said(tokens, pos, people)
+            for a, b in [stated] if stated else _around(tokens, pos, people):
                 one, other = people[a][0], people[b][0]
                 if (one, other, word) in done or (other, one, word) in done:
                     continue
                 fwd, back = by_pair.get((one, other)), by_pair.get((other, one))
                 if fwd is not None and back is not None:
                     done.add((one, other, word))
-                    out.append(Statement((back, fwd), word))
+                    out.append(Statement((back, fwd), word, 0 if stated else None))
     return out
 
 
@@ -304,14 +349,16 @@ def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Ta
     from sym.core.reason.swm import prompts
 
     out = Chosen()
-    found = statements(sentences, menu)[:MAX_QUESTIONS]
-    out.asked = {st.pair[0].sentence for st in found}
+    every = statements(sentences, menu)
+    out.asked = {st.pair[0].sentence for st in every}
     story = " ".join(sentences)
+    # what the words state needs no question; the model chooses the way round for the rest
+    stated: list[tuple[Question, str]] = [(st.pair[st.known], st.word) for st in every if st.known is not None]
+    found = [st for st in every if st.known is None][:MAX_QUESTIONS]
     keys = [st.key() for st in found]
     shapes: list[dict[str, Any]] = [{"type": "string", "enum": [*st.sentences(), "neither"]} for st in found]
     lines = [f"{k}: {' | '.join([*st.sentences(), 'neither'])}" for k, st in zip(keys, found)]
-    replies = _ask(llm, prompts.which_messages(story, lines), keys, shapes, tally, purpose, out)
-    stated: list[tuple[Question, str]] = []
+    replies = _ask(llm, prompts.which_messages(story, lines), keys, shapes, tally, purpose, out) if found else {}
     for i, value in replies.items():
         text = " ".join(str(value).split())
         for q, said in zip(found[i].pair, found[i].sentences()):
