@@ -215,3 +215,91 @@ def load_settings() -> Settings:
         except UserError as err:
             raise UsageError(f"{path}: {err.message}", hint=err.hint) from None
     return settings
+
+
+
+def save_setting(key: str, value: object) -> Path:
+    """Write `key = value` into the config file's `[settings]` table (/set --save), keeping every
+    other line as it was, comments included; atomically. Raises UserError and leaves the file be."""
+    import json
+    import tempfile
+    import tomllib
+
+    path = config_path()
+    value = "none" if value is None else value
+    toml = (str(value).lower() if isinstance(value, bool) else repr(value) if isinstance(value, (int, float))
+            else json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f"))
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        before = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise UserError(f"cannot read {path}: {err}", hint="fix or remove the config file") from None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    cr = "\r" if "\r\n" in text else ""
+    entry = f"{key} = {toml}"
+    header = next((i for i, line in enumerate(lines) if line.split("#")[0].replace(" ", "").strip() == "[settings]"), None)
+    if header is None:
+        lines += ([cr] if lines and lines[-1].strip() else []) + ["[settings]" + cr, entry + cr]
+    else:
+        end = next((i for i in range(header + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+        keys = {i: _key_of(lines[i]) for i in range(header + 1, end)}
+        mine = [i for i, k in keys.items() if k == key]
+        if mine:
+            old = lines[mine[0]]
+            comment = _comment(old)
+            lines[mine[0]] = old[:len(old) - len(old.lstrip())] + entry + (f"  {comment}" if comment else "") + cr
+        else:
+            lines.insert(max((i for i, k in keys.items() if k), default=header) + 1, entry + cr)
+    new = "\n".join(lines) + "\n"
+    try:
+        after = tomllib.loads(new)
+        before.setdefault("settings", {})[key] = tomllib.loads(f"v = {toml}")["v"]
+    except (tomllib.TOMLDecodeError, AttributeError, TypeError):
+        after = None
+    if after != before:     # a layout this line edit cannot keep (dotted keys, an inline table …)
+        raise UserError(f"cannot save to {path}: its settings are written in a way this edit would change",
+                        hint=f"add the line {entry} under [settings] by hand")
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent, prefix=".config-",
+                                         suffix=".tmp", delete=False) as tmp:
+            tmp.write(new)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        if path.exists():
+            os.chmod(tmp.name, path.stat().st_mode & 0o7777)
+        os.replace(tmp.name, path)
+    except OSError as err:
+        if tmp is not None and os.path.exists(tmp.name):
+            os.unlink(tmp.name)
+        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+    return path
+
+
+def _key_of(line: str) -> str | None:
+    """The key a `key = value` line sets (bare or quoted), else None."""
+    import re
+
+    m = re.match(r"\s*(?:([A-Za-z0-9_-]+)|\"([^\"\\]*)\"|'([^']*)')\s*=", line)
+    return next((g for g in m.groups() if g is not None), None) if m else None
+
+
+def _comment(line: str) -> str:
+    """The `# comment` ending a `key = value` line (a '#' inside a quoted value is none)."""
+    quote, i = None, line.index("=") + 1
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return line[i:].rstrip("\r")
+        i += 1
+    return ""

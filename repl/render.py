@@ -68,7 +68,9 @@ def _(r: Answered) -> str:
     if a.truth is not None:
         return f"{a.truth}.{note}"
     if not a.bindings:
-        return f"no.{note}"
+        return f"false.{note}"          # as SWI-Prolog says it, for every query nothing answers
+    if not a.variables:                 # only anonymous variables: nothing to show but that it holds
+        return f"true.{note}"
     shown = a.bindings[: r.max_answers]
     lines = [", ".join(f"{k} = {format_const(v)}" for k, v in b.items()) for b in shown]
     more = len(a.bindings) - len(shown)

@@ -16,7 +16,7 @@ from pathlib import Path
 SAFE_COMMANDS = frozenset({
     "/assert", "/query", "/chat", "/ask", "/check", "/cost", "/docs", "/explore", "/fact", "/forget", "/help",
     "/infer", "/listing", "/llm", "/math", "/memory", "/models", "/policy", "/program", "/prompters", "/rate",
-    "/rule", "/schema", "/search", "/sessions", "/show", "/why", "/workspace", "/workspaces", "/bye",
+    "/rule", "/schema", "/search", "/sessions", "/show", "/why", "/workspace", "/workspaces", "/bye", "/clear",
     "/compare", "/rank",
 })
 HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url"})
@@ -57,7 +57,15 @@ class ReplayGuard:
     # -- per command -------------------------------------------------------------------
 
     def _set(self, arg: str) -> str | None:
-        key = arg.split(None, 1)[0] if arg.strip() else ""
+        from sym.core.errors import UserError
+
+        try:     # read as /set reads it: the key is the first word after the options
+            args = self.registry.get("/set").parse(arg)
+        except UserError:
+            return None                       # fails as it did when recorded, changing nothing
+        if args.values.get("save"):
+            return "--save writes the config file, outside the replay's scratch directory"
+        key = args.words[0] if args.words else ""
         if key and is_host_or_path_setting(key):
             return f"a replay keeps this machine's hosts and paths ({key} not changed)"
         return None

@@ -4,6 +4,8 @@ The grammar is `grammar.lark` (LALR). A text either parses whole or raises one
 `ParseError` naming source, line, column and a hint, so nothing is ever half-added.
 Plain ground facts take a regex fast path; everything else goes through Lark. The fast path
 takes only what the grammar takes, to the same terms (a property test holds them to it).
+SWI-Prolog spellings read as the language's own: `\\+ G` is `not G`, and `true`, `fail` (and
+`false` in a body) are the built-in goals TRUE_GOAL and FAIL_GOAL.
 
 Numbers have one identity, decided here: a number is its value. A whole value is an integer,
 however it is written (`1`, `1.0`, `1e0` and `10e-1` are the constant 1, stored and printed
@@ -25,7 +27,19 @@ from lark.tree import Meta
 
 from sym.core.errors import ParseError
 from sym.core.logic.pause import gc_paused
-from sym.core.logic.terms import ANONYMOUS_PREFIX, Atom, Compare, Located, Naf, Query, Rule, Var, literal_atoms
+from sym.core.logic.terms import (
+    ANONYMOUS_PREFIX,
+    FAIL_GOAL,
+    TRUE_GOAL,
+    Atom,
+    Compare,
+    Located,
+    Naf,
+    Query,
+    Rule,
+    Var,
+    literal_atoms,
+)
 
 _anonymous = count(1)
 
@@ -65,6 +79,14 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+# the built-in goals, as a body atom reads them (`false` in a body is `fail`, as in SWI-Prolog)
+_GOALS = {Atom("true"): TRUE_GOAL, Atom("fail"): FAIL_GOAL}
+# names a fact or a rule head may not have: built-in goals, and the commands SWI-Prolog users type
+RESERVED_HEADS = {"true": "a built-in goal (it always holds)", "fail": "a built-in goal (it never holds)",
+                  "halt": "a command (typed on its own, halt. leaves sym)",
+                  "listing": "a command (typed on its own, listing. lists memory)"}
+
+
 class _Build(Transformer[Any, Any]):
     """Turns the parse tree into terms; anonymous `_` variables become distinct."""
 
@@ -96,15 +118,21 @@ class _Build(Transformer[Any, Any]):
             children = children[1:]
         return Atom(children[0], tuple(children[1:]), neg)
 
-    def naf(self, children: list[Any]) -> Naf:
+    def naf(self, children: list[Any]) -> Naf | Compare:
+        goal = _GOALS.get(children[1])
+        if goal is not None:    # `\+ true` is `fail`, `\+ fail` is `true`
+            return FAIL_GOAL if goal == TRUE_GOAL else TRUE_GOAL
         return Naf(children[1])
+
+    def false_goal(self, children: list[Any]) -> Compare:
+        return FAIL_GOAL
 
     def compare(self, children: list[Any]) -> Compare:
         left, op, right = children
         return Compare(str(op), left, right)
 
     def body(self, children: list[Any]) -> tuple[Any, ...]:
-        return tuple(children)
+        return tuple(_GOALS.get(lit, lit) if isinstance(lit, Atom) else lit for lit in children)
 
     @v_args(meta=True)
     def fact(self, meta: Meta, children: list[Any]) -> Located:
@@ -137,7 +165,8 @@ def _lark() -> Lark:
 _TOKEN_WORDS = {
     "DOT": "'.'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "IF": "':-'",
     "NAME": "a name", "VAR": "a variable", "QUOTED": "a quoted atom", "NUMBER": "a number",
-    "COMPOP": "a comparison", "NOT": "'not'", "NEG": "'~'", "QUERY": "'?-'", "$END": "end of input",
+    "COMPOP": "a comparison", "NOT": "'not'", "NAF": "'\\+'", "FALSE": "'false'", "NEG": "'~'", "QUERY": "'?-'",
+    "$END": "end of input",
 }
 
 
@@ -160,11 +189,15 @@ def _hint(err: UnexpectedInput, text: str) -> tuple[str, str]:
         before = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:tok.start_pos] if tok.start_pos is not None else "")
         if before and (before.group(1)[0].isupper() or before.group(1)[0] == "_"):
             return f"unexpected {shown}", "predicate names start with a lower-case letter (or are quoted)"
+        if before and before.group(1) in _KEYWORDS:
+            return f"unexpected {shown}", f"{before.group(1)} is a keyword; quote it to use it as a name: '{before.group(1)}'(…)"
         return f"unexpected {shown}", "arguments must be constants or variables (no function symbols)"
     if tok.type == "VAR" and "NAME" in expected and "VAR" not in expected:
         return f"unexpected variable {shown}", "predicate names start with a lower-case letter (or are quoted)"
     if "DOT" in expected and tok.type in {"NAME", "VAR", "QUOTED", "NUMBER", "NEG", "IF", "QUERY"}:
         return f"unexpected {shown}", "missing '.' at the end of the previous clause?"
+    if expected == {"IF"}:      # `false.`: the keyword starts a constraint only
+        return f"unexpected {shown}", "false is built in: it never holds, so it cannot be a fact; false :- BODY. is a constraint"
     words = sorted(_TOKEN_WORDS.get(e, e) for e in expected)
     return f"unexpected {shown}", f"expected {', '.join(words[:5])}" if words else "check the syntax"
 
@@ -378,6 +411,17 @@ def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line
             if v not in bound:
                 fail(f"unsafe rule: head variable {v} does not appear in the body",
                      "every variable in the head must appear in a positive body atom")
+
+
+def check_reserved(clause: Atom | Rule | Query, *, source: str | None = None, line: int | None = None) -> None:
+    """Refuse a new fact or rule head named `true`, `fail`, `halt` or `listing` (arity 0). Checked
+    where clauses come in to be stored, not in every parse: a workspace that stored such a fact
+    before they were reserved still reads back."""
+    head = clause if isinstance(clause, Atom) else clause.head if isinstance(clause, Rule) else None
+    if head is not None and not head.args and head.pred in RESERVED_HEADS:
+        what = "stored as a fact" if isinstance(clause, Atom) else "defined by a rule"
+        raise ParseError(f"{head} cannot be {what}: {head.pred} is {RESERVED_HEADS[head.pred]}",
+                         source=source, line=line, hint="give the predicate another name")
 
 
 def local_variables(naf: Naf, clause: Rule | Query) -> set[Var]:

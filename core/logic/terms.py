@@ -120,8 +120,16 @@ class Compare:
         return [t for t in (self.left, self.right) if isinstance(t, Var)]
 
     def __str__(self) -> str:
+        if self == TRUE_GOAL or self == FAIL_GOAL:
+            return str(self.left)
         return f"{format_term(self.left)} {self.op} {format_term(self.right)}"
 
+
+# The goals `true` and `fail` (`false` in a body) are comparisons of constants: they need no
+# relation, schema entry or stratum, and every evaluator already decides them. They print back
+# as `true` and `fail`.
+TRUE_GOAL = Compare("=", "true", "true")
+FAIL_GOAL = Compare("\\=", "fail", "fail")
 
 Literal = Atom | Naf | Compare
 

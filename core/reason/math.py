@@ -81,11 +81,7 @@ class _Build:
             raise UserError(f"unexpected {tree!s}")
         kind, kids = tree.data, tree.children
         if kind == "number":
-            text = str(kids[0])
-            if "." not in text:
-                return sp.Integer(int(text))
-            whole, _, frac = text.partition(".")
-            return sp.Rational(int((whole or "0") + frac or "0"), 10 ** len(frac))
+            return self.number(cast("Token", kids[0]))
         if kind == "name":
             token = cast("Token", kids[0])     # the grammar's NAME
             return self.name(str(token), token.column)
@@ -107,6 +103,17 @@ class _Build:
             token = cast("Token", kids[0])     # the grammar's NAME
             return self.call(str(token), [self.node(k) for k in kids[1:] if k is not None], token.column)
         raise UserError(f"unexpected {kind}")
+
+    def number(self, token: Token) -> Basic:
+        """A number, exactly: 2.5e-3 is 1/400 and 1e10 the integer 10000000000."""
+        from fractions import Fraction
+
+        text = str(token)
+        _, _, exponent = text.lower().partition("e")
+        if exponent and abs(int(exponent)) > MAX_EXPONENT:
+            raise UserError(f"column {token.column}: exponent too large in {text} (at most {MAX_EXPONENT})")
+        value = Fraction(text)
+        return self.sp.Rational(value.numerator, value.denominator)
 
     def name(self, name: str, col: int | None) -> Basic:
         if "__" in name:
@@ -257,13 +264,20 @@ def compute_here(operation: str, text: str) -> MathResult:
             out = sp.diff(expr, var)
         elif operation == "integrate":
             out = sp.integrate(expr, var)
+        elif expr in (sp.true, sp.false):   # an equation SymPy decided as it was built: x = x, 1 = 2
+            out = []
         else:
             out = sp.solve(expr, var, dict=False)
     except (TypeError, ValueError, NotImplementedError, ZeroDivisionError, AttributeError) as err:
         raise UserError(f"SymPy cannot {operation} this: {err}") from None
     try:
-        if operation == "solve":
-            text_out = ", ".join(f"{var} = {sp.sstr(s)}" for s in out) or "no solution"
+        if operation == "solve" and not out:     # no root: none at all, or every value is one
+            lhs, rhs = (expr.lhs, expr.rhs) if is_eq else (expr, 0)
+            every = expr == sp.true or (expr != sp.false and sp.simplify(lhs - rhs) == 0)
+            text_out = f"every {var} is a solution" if every else "no solution"
+            latex = rf"{sp.latex(var)} \in \mathbb{{C}}" if every else r"\text{no solution}"
+        elif operation == "solve":
+            text_out = ", ".join(f"{var} = {sp.sstr(s)}" for s in out)
             latex = ", ".join(f"{sp.latex(var)} = {sp.latex(s)}" for s in out)
         else:
             text_out, latex = sp.sstr(out), sp.latex(out)

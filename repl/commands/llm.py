@@ -1,5 +1,5 @@
-"""LLM commands: what the model server has (/models), what this session's calls cost (/cost), and a
-raw prompt to the model (/llm)."""
+"""LLM commands: what the model server has (/models), what this session's calls cost (/cost), a
+raw prompt to the model (/llm), and starting the /chat conversation afresh (/clear)."""
 
 from __future__ import annotations
 
@@ -105,3 +105,14 @@ def llm_prompt(ctx: Context, arg: str) -> Message:
         raise UserError("give the text to send", hint="/llm Say hello in French.")
     reply = ctx.llm.chat([{"role": "user", "content": arg.strip()}], purpose="llm")
     return Message(reply.text, {"model": reply.model, "tokens": reply.prompt_tokens + reply.completion_tokens})
+
+
+@command("/clear", group="llm", steerable=False)
+def clear(ctx: Context, arg: str) -> Message:
+    """Start the chat afresh: forget the /chat conversation so far.
+
+    The model is no longer shown the earlier turns; memory, settings and the session log are kept."""
+    turns = sum(1 for m in ctx.chat_history if m.get("role") == "user")
+    ctx.chat_history.clear()
+    said = f"forgot {turns} chat turn{'s' if turns != 1 else ''}" if turns else "the chat was already empty"
+    return Message(f"{said}; memory is unchanged", {"cleared": turns})

@@ -7,16 +7,18 @@ memory as it was.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sym.core.errors import ParseError, UserError
-from sym.core.logic.parser import ends_clause, parse_atom, parse_program, parse_query
+from sym.core.logic.engine import FALSE, TRUE
+from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse_program, parse_query
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
 from sym.core.memory.working import Item, item_id
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
-from sym.repl.results import Added, Answered, Forgotten, Inferred, Listing, Message, Proofs
+from sym.repl.results import Added, Answered, Exit, Forgotten, Inferred, Listing, Message, Proofs
 
 
 def _predicates(ctx: Context, text: str) -> list[str]:
@@ -81,8 +83,39 @@ def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None)
     return located
 
 
-def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None,
-             progress=None) -> Added:
+# what SWI-Prolog users type at the top level: `halt.` and `listing.` / `listing(Pred).` are commands
+_HABIT = re.compile(r"(?:\?-)?\s*(halt|listing)\s*(?:\(([^()]*)\))?\s*\.?\s*(?:%[^\n]*)?")
+
+
+def habit(ctx: Context, text: str) -> Exit | Listing | None:
+    """`halt.` leaves (as /bye does), `listing.` lists (as /listing does); None for anything else."""
+    m = _HABIT.fullmatch(text.strip())
+    if m is None or (m.group(1) == "halt" and m.group(2) is not None):
+        return None
+    if m.group(1) == "halt":
+        return Exit()
+    if m.group(2) is None:
+        return list_items(ctx, None)
+    pred = m.group(2).strip()
+    if len(pred) >= 2 and pred[0] == pred[-1] == "'":
+        pred = pred[1:-1]
+    if not pred:
+        raise UserError("listing() names no predicate", hint="listing.  or  listing(father_of).")
+    try:
+        return list_items(ctx, pred)
+    except UserError as err:    # listing(house1). may have been meant as a fact
+        raise UserError(err.message, hint=f"{err.hint}; to store it as a fact: /fact {text.strip()}"
+                        if err.hint else f"to store it as a fact: /fact {text.strip()}") from None
+
+
+def add_text(ctx: Context, text: str) -> Added | Exit | Listing:
+    """What typed logic text does: `halt.` leaves and `listing.` lists; anything else is asserted."""
+    done = habit(ctx, text)
+    return done if done is not None else assert_text(ctx, text)
+
+
+def assert_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None,
+                progress=None) -> Added:
     """Parse logic text and assert its clauses; queries in it are answered after loading."""
     located = parse_cancellable(ctx, text, file_label, progress)
     ctx.check_cancel()
@@ -92,6 +125,7 @@ def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: st
         if isinstance(clause, Query):
             queries.append(clause)
             continue
+        check_reserved(clause, source=file_label, line=loc.line)
         if only == "fact" and not isinstance(clause, Atom):
             raise UserError(f"not a fact: {clause}", hint="use /rule for rules and constraints")
         if only == "rule" and not isinstance(clause, Rule):
@@ -102,7 +136,7 @@ def add_text(ctx: Context, text: str, *, only: str | None = None, file_label: st
         example = "/fact father_of(joshua, don)." if only == "fact" else "/rule p(X) :- q(X)."
         raise UserError(f"no {only} given", hint=f"e.g. {example}")
     outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=cancellable(ctx, "storing"))
-    answers = [_ask(ctx, q) for q in queries]
+    answers = [_answer(ctx, q) for q in queries]
     return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes)
 
 
@@ -111,16 +145,25 @@ def _ask(ctx: Context, query: Query):
     return _bounded(ctx).ask(query, open_world=s.world == "open", max_steps=s.max_steps)
 
 
+def _answer(ctx: Context, query: Query):
+    """The answer a user sees: a query whose variables are all anonymous (`?- bird(_).`) has no
+    bindings to show, so it is answered true or false, as a ground query is."""
+    answer = _ask(ctx, query)
+    if answer.truth is None and not answer.variables:
+        answer = replace(answer, bindings=[], truth=TRUE if answer.bindings else FALSE)
+    return answer
+
+
 @command("/fact", args="FACT.")
 def fact(ctx: Context, arg: str) -> Added:
     """Assert one or more ground facts, e.g. /fact father_of(joshua, don)."""
-    return add_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="fact")
+    return assert_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="fact")
 
 
 @command("/rule", args="HEAD :- BODY.")
 def rule(ctx: Context, arg: str) -> Added:
     """Add a rule or an integrity constraint, e.g. /rule sister_of(C, A) :- father_of(B, A), daughter_of(C, B)."""
-    return add_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
+    return assert_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
 
 
 @command("/consult", args="FILE", completer=_files)
@@ -136,17 +179,24 @@ def consult(ctx: Context, arg: str) -> Added:
     ctx.check_cancel()
     parsing = ctx.progress(f"parsing {path.name}")
     parsing(0, len(text))              # a large file takes a while to parse: say so before, and after
-    added = add_text(ctx, text, file_label=path.name, progress=parsing)
+    added = assert_text(ctx, text, file_label=path.name, progress=parsing)
     parsing(len(text), len(text))
     return added
 
 
 @command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_predicates)
-def query(ctx: Context, arg: str) -> Answered:
-    """Answer a query: bindings for its variables, or true / false / unknown when it is ground."""
+def query(ctx: Context, arg: str) -> Answered | Exit | Listing:
+    """Answer a query: bindings for its variables, or true / false / unknown when it is ground.
+
+    A query with only anonymous variables (?- bird(_).) answers true or false, and one nothing
+    answers says false. Goals include `\\+ G` (not G), `true` and `fail`; ?- halt. leaves and
+    ?- listing. lists."""
     if not arg.strip() or arg.strip() == "?-":
         raise UserError("empty query", hint="?- sister_of(X, louis).")
-    return Answered(_ask(ctx, parse_query(arg)), ctx.settings.max_answers)
+    done = habit(ctx, arg)
+    if done is not None:
+        return done
+    return Answered(_answer(ctx, parse_query(arg)), ctx.settings.max_answers)
 
 
 @command("/infer", args="[N]")
@@ -198,7 +248,11 @@ def listing(ctx: Context, args: Args) -> Listing:
     parts, derived = list(args.words), args.derived
     if len(parts) > 1:
         raise UserError("give at most one predicate", hint="/listing father_of/2")
-    pred = parts[0] if parts else None
+    return list_items(ctx, parts[0] if parts else None, derived=derived)
+
+
+def list_items(ctx: Context, pred: str | None, *, derived: bool = False) -> Listing:
+    """The stored items (of one predicate, `name` or `name/arity`), with the derived facts if asked."""
     items = _bounded(ctx).listing(pred)
     extra: list[str] = []
     if derived:

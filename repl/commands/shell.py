@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sym.core.errors import UserError
 from sym.core.events import SettingChanged
+from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
@@ -28,13 +29,26 @@ def help_(ctx: Context, arg: str) -> HelpText:
 
 
 def _setting_keys(ctx: Context, text: str) -> list[str]:
-    return [k for k in type(ctx.settings).model_fields if k.startswith(text.strip())]
+    """Setting names for the key being typed (after --save too); nothing once the key is typed."""
+    words = [w for w in text.split() if not w.startswith("--")]
+    prefix = words[-1] if words and not text[-1:].isspace() else ""
+    if len(words) > (1 if prefix else 0):
+        return []
+    return [k for k in type(ctx.settings).model_fields if k.startswith(prefix)]
 
 
-@command("/set", args="[KEY VALUE]", completer=_setting_keys, group="shell")
-def set_(ctx: Context, arg: str) -> Table | Message:
-    """Show the settings, or change one: /set world open, /set max_steps 3, /set max_steps none."""
-    parts = arg.split(None, 1)
+@command("/set", args="[KEY VALUE]", completer=_setting_keys, group="shell",
+         options=(Option("--save", bool, help="also write it to config.toml: the default of every later session"),))
+def set_(ctx: Context, args: Args) -> Table | Message:
+    """Show the settings, or change one for this session: /set world open, /set max_steps none.
+
+    /set --save KEY VALUE also writes it to config.toml, the default of every later session (the
+    file's other lines and comments are kept)."""
+    parts = args.text.split(None, 1)
+    if args.save and len(parts) < 2:
+        raise UserError("/set --save needs a setting and its value", hint="/set --save world open")
+    if args.save:
+        return _save(ctx, parts[0], parts[1])
     if not parts:
         return Table("settings", [(k, v, doc) for k, (v, doc) in ctx.settings.describe().items()])
     if len(parts) == 1:
@@ -47,6 +61,29 @@ def set_(ctx: Context, arg: str) -> Table | Message:
     value = ctx.settings.set(parts[0], parts[1])
     ctx.emit(SettingChanged(parts[0].replace("-", "_").replace(".", "_"), value))
     return Message(f"{parts[0]} = {'none' if value is None else value}", {"key": parts[0], "value": value})
+
+
+# settings an environment variable (what sym's --model, --ollama-host … set) decides over the file
+_FROM_ENVIRONMENT = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST", "backend": "SYM_BACKEND",
+                     "base_url": "SYM_BASE_URL"}
+
+
+def _save(ctx: Context, key: str, raw: str) -> Message:
+    """Check the value on a copy, write it to the config file, then set it in this session: a bad
+    value or an unwritable file changes neither."""
+    import os
+
+    from sym.core.settings import save_setting
+
+    value = ctx.settings.model_copy().set(key, raw)
+    key = key.replace("-", "_").replace(".", "_")
+    path = save_setting(key, value)
+    ctx.settings.set(key, raw)
+    ctx.emit(SettingChanged(key, value))
+    env = _FROM_ENVIRONMENT.get(key)
+    note = f" (${env} is set and wins over it when sym starts)" if env and os.environ.get(env) else ""
+    shown = "none" if value is None else value
+    return Message(f"{key} = {shown}, saved to {path}{note}", {"key": key, "value": value, "saved": str(path)})
 
 
 _SECTIONS = ("facts", "rules", "derived", "violations", "settings")
@@ -73,7 +110,7 @@ def show(ctx: Context, arg: str):
         text = "\n".join(f"violation: {v}" for v in found) or "no violations"
         return Message(text, {"violations": [violation_dict(v) for v in found]})
     if what == "settings":
-        return set_(ctx, "")
+        return set_(ctx, Args(values={"save": False}))
     if what:
         raise UserError(f"cannot show {what!r}", hint="choose one of: " + ", ".join(_SECTIONS))
     counts = memory.counts()

@@ -158,6 +158,8 @@ def test_files_inside_the_scratch_directory_are_allowed(sym_home, tmp_path):
     ("/save kinship", True), ("/save --script 'a b.sym'", True), ("/save --script /tmp/a.sym", False),
     ("/tell Bob is big.", True), ("/tell --from ../secret.txt", False), ("/export prolog", True),
     ("/nonsense /etc/passwd", True),     # unknown: fails as it did when recorded, touching nothing
+    ("/set --save ollama_host http://evil", False), ("/set --save temperature 0.5", False),   # config.toml is outside
+    ("/set --bogus x", True), ("/clear", True),
 ])
 def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
     from sym.plugins.loader import load_plugins
