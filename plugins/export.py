@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
+from sym.core.logic.terms import FAIL_GOAL, TRUE_GOAL, Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
 
 
 def _atom(atom: Atom) -> str:
@@ -26,6 +26,8 @@ def _literal(lit) -> str:
     if isinstance(lit, Naf):
         return f"\\+ {_atom(lit.atom)}"
     assert isinstance(lit, Compare)
+    if lit in (TRUE_GOAL, FAIL_GOAL):
+        return str(lit)                  # true / fail, as written
     # sym orders atoms too, so use the standard order of terms (numbers compare by value)
     op = {"<": "@<", ">": "@>", "=<": "@=<", ">=": "@>="}.get(lit.op, lit.op)
     return f"{format_term(lit.left)} {op} {format_term(lit.right)}"

@@ -32,3 +32,14 @@ def test_swi_prolog_agrees_with_sym_on_the_exported_kinship_program(sym, tmp_pat
     childless = sorted(b["X"] for b in sym("?- childless(X).").answer.bindings)
     assert proc.stdout.split() == [str(n_ancestors), "[" + ",".join(childless) + "]", "no"]
     assert "Warning" not in proc.stderr
+
+
+def test_built_in_goals_are_exported_as_written(sym, tmp_path):
+    sym("p(a).")
+    sym("q(X) :- p(X), true.")
+    sym("r(X) :- p(X), fail.")
+    out = tmp_path / "b.pl"
+    sym(f"/export prolog {out}")
+    text = out.read_text()
+    assert "q(X) :- p(X), true." in text and "r(X) :- p(X), fail." in text
+    assert "true = true" not in text and "fail \\= fail" not in text
