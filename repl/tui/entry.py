@@ -98,15 +98,16 @@ class Entry(Input):
                             "a fact, a rule, ?- a query, or /help")
 
     def _on_paste(self, event) -> None:
-        """A multi-line paste is one turn (whatever is already typed comes first)."""
-        if event.text and "\n" in event.text.strip():
-            text = (self.value + event.text).strip()
+        """A multi-line paste is one turn (whatever is already typed comes first). Terminals end
+        pasted lines with CR, some with CRLF: all read as line ends. A one-line paste is left to
+        Input's own handler, which Textual calls after this one (calling it here too pasted twice)."""
+        text = (event.text or "").replace("\r\n", "\n").replace("\r", "\n")
+        if "\n" in text.strip():
+            whole = (self.value + text).strip()
             self.value = ""
             event.stop()
             event.prevent_default()
             self.assembler.reset()
-            self._emit(text)
+            self._emit(whole)
             self._show_pending()
-            return
-        super()._on_paste(event)
 

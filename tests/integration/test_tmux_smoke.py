@@ -60,3 +60,30 @@ def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
             "sym did not exit"
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_a_pasted_three_line_buffer_with_cr_endings_adds_three_facts_once_each(sym_exe, sym_home):
+    """What a terminal sends for a paste: bracketed, lines ended by CR. One turn, each fact once."""
+    session = f"sym-paste-{uuid.uuid4().hex[:8]}"
+    command = " ".join(shlex.quote(a) for a in ["env", f"SYM_HOME={sym_home}", "TERM=xterm-256color", *sym_exe])
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "35", command)
+    buffer = f"paste-{session}"
+    try:
+        wait_for(session, "workspace default ·")
+        tmux("set-buffer", "-b", buffer, "edge(a, b).\redge(b, c).\redge(c, d).\r")
+        tmux("paste-buffer", "-p", "-d", "-b", buffer, "-t", session)     # -p: bracketed, as terminals paste
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "edge(c, d).")
+        tmux("send-keys", "-t", session, "-l", "?- edge(X, Y).")
+        tmux("send-keys", "-t", session, "Enter")
+        pane = wait_for(session, "3 answers")
+        assert pane.count("edge(a, b).") == pane.count("edge(c, d).")         # each line once in the echo
+        assert "edge(a, b).edge" not in pane
+        tmux("set-buffer", "-b", buffer, "lone(z).")                            # one line: pasted once
+        tmux("paste-buffer", "-p", "-d", "-b", buffer, "-t", session)
+        tmux("send-keys", "-t", session, "Enter")
+        pane = wait_for(session, "lone(z).")
+        assert "lone(z).lone(z)." not in pane
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "delete-buffer", "-b", buffer], capture_output=True)
