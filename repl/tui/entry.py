@@ -7,6 +7,7 @@ Running them is the app's job.
 
 from __future__ import annotations
 
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.suggester import Suggester
@@ -46,6 +47,9 @@ class Entry(Input):
         Binding("up", "history_back", "Previous input", show=False),
         Binding("down", "history_forward", "Next input", show=False),
         Binding("tab", "accept_suggestion", "Complete", show=False),
+        Binding("pageup", "page(-1)", "Scroll the transcript up", show=False),
+        Binding("pagedown", "page(1)", "Scroll the transcript down", show=False),
+        Binding("escape", "abandon", "Leave an unfinished block", show=False),
     ]
 
     class Turn(Message):
@@ -74,11 +78,30 @@ class Entry(Input):
             self.cursor_position = len(self.value)
 
     def action_accept_suggestion(self) -> None:
+        """Tab takes the suggestion; with none it does nothing (focus stays here: the keys that
+        follow are typed, not sent to a pane)."""
         if self._suggestion and self._suggestion != self.value:
             self.value = self._suggestion
             self.cursor_position = len(self.value)
-        elif not self.value:
-            self.screen.focus_next()
+
+    def action_page(self, direction: int) -> None:
+        """PageUp / PageDown scroll the transcript while typing goes on here."""
+        from sym.repl.tui.transcript import Transcript
+
+        for transcript in self.screen.query(Transcript):
+            if direction < 0:
+                transcript.scroll_page_up(animate=False)
+            else:
+                transcript.scroll_page_down(animate=False)
+
+    def action_abandon(self) -> None:
+        """Esc leaves an unfinished triple-quoted block or clause (its lines are dropped, as the
+        placeholder said); with nothing pending, Esc goes on to the app (cancel the running job)."""
+        if not (self.assembler.in_block or self.assembler.pending):
+            raise SkipAction()
+        self.assembler.reset()
+        self.value = ""
+        self._show_pending()
 
     async def action_submit(self) -> None:
         line, self.value = self.value, ""
