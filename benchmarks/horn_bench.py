@@ -1,25 +1,43 @@
 """How `minimal_model` scales: random propositional Horn programs of growing size, timed.
 
-Run: python benchmarks/horn_bench.py. Not a test; it prints a table, the time ratio between
-consecutive sizes, and whether 10x the clauses cost at most 12x the time.
+Run: python benchmarks/horn_bench.py [--rounds N]. Not a test; it prints a table, the time ratio
+between consecutive sizes, and whether 10x the clauses cost at most 12x the time.
+
+Times are CPU seconds of this process (`time.process_time`), so other work on a shared machine
+does not count while it holds the core; it still shows in caches, which is why each size is
+timed in several rounds, interleaved with the other sizes, after one untimed call, and the
+median kept. The garbage
+collector runs before each call and is off during it: the builder makes few container objects,
+so what it would collect there is the benchmark's own garbage, not the builder's.
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
 import random
+import statistics
 import sys
 import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sym.core.logic.horn import minimal_model  # noqa: E402
+from sym.core.logic.horn import HornModel, minimal_model  # noqa: E402
 
 LINEAR_RATIO = 12.0  # allowed time ratio for 10x the clauses
+SIZES = (10**4, 10**5, 10**6)
+
+Program = list[tuple[str | None, tuple[str, ...]]]
 
 
-def random_program(n: int, seed: int = 0) -> list[tuple[str | None, tuple[str, ...]]]:
+def random_program(n: int, seed: int = 0) -> Program:
     """n clauses over about n/2 atoms: ~10% facts, a few constraints, the rest rules of 1-3 atoms."""
     rng = random.Random(seed)
     atoms = [f"a{i}" for i in range(max(2, n // 2))]
@@ -28,7 +46,7 @@ def random_program(n: int, seed: int = 0) -> list[tuple[str | None, tuple[str, .
     for i in constraints:
         sizes[i] = sizes[i] or 1  # an empty constraint would be violated by construction
     picks = tuple(rng.choices(atoms, k=n + sum(sizes)))  # slices of a tuple are tuples
-    program = []
+    program: Program = []
     at = 0
     for i, k in enumerate(sizes):
         program.append((None if i in constraints else picks[at], picks[at + 1:at + 1 + k]))
@@ -36,61 +54,87 @@ def random_program(n: int, seed: int = 0) -> list[tuple[str | None, tuple[str, .
     return program
 
 
-def _repeats(n: int) -> int:
-    # Small sizes are timed several times and the best kept, so noise doesn't pose as growth.
-    return 1 if n >= 10**6 else 3 if n >= 10**5 else 7
+def _calls_per_round(n: int) -> int:
+    return max(1, 100_000 // n)  # ~0.1-2 s of work per size and round
 
 
-def _floor_pass(program) -> dict:
-    # The least any Python pass that indexes the body atoms must do: one dict store each.
-    # Its growth shows what the memory hierarchy adds once the program leaves the caches.
-    index = {}
-    for head, body in program:
-        for atom in body:
-            index[atom] = head
-    return index
+def read_floor(program: Program) -> None:
+    """Read every head and body atom once and do nothing else: the least any builder must do.
+    Its growth is what the memory hierarchy adds once the atoms no longer fit in the caches."""
+    deque(chain(map(itemgetter(0), program), chain.from_iterable(map(itemgetter(1), program))), maxlen=0)
 
 
-def _best_time(fn, program, repeats: int) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn(program)
-        best = min(best, time.perf_counter() - start)
-    return best, result
+def _timed(fn: Callable[[Program], object], program: Program) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        fn(program)
+        return time.process_time() - start
+    finally:
+        gc.enable()
 
 
-def run(sizes=(10**4, 10**5, 10**6), seed=0) -> list[dict]:
-    """Time `minimal_model` (index building included) on a random program of each size."""
-    rows = []
-    for n in sizes:
-        program = random_program(n, seed)
-        seconds, result = _best_time(lambda p: minimal_model(p, partial=True), program, _repeats(n))
-        floor, _ = _best_time(_floor_pass, program, _repeats(n))
-        rows.append({"clauses": n, "seconds": seconds, "model": len(result),
-                     "violated": len(result.violated), "floor_seconds": floor})
-        del program, result
-    return rows
+@dataclass(frozen=True)
+class Row:
+    clauses: int
+    seconds: float                    # median over every call of every round
+    round_seconds: tuple[float, ...]  # the median of each round
+    calls: int
+    model: int
+    violated: int
+    floor_seconds: float
+
+
+def run(sizes: tuple[int, ...] = SIZES, seed: int = 0, rounds: int = 5) -> list[Row]:
+    """Time `minimal_model` (index building included) on a random program of each size.
+
+    Each round times every size in turn, so a busy spell on the machine falls on all of them;
+    per size the median over all rounds is kept, and per round its own median, for the spread.
+    """
+    programs = {n: random_program(n, seed) for n in sizes}
+    models = {n: minimal_model(programs[n], partial=True) for n in sizes}  # also warms up
+    samples: dict[int, list[list[float]]] = {n: [] for n in sizes}
+    floors: dict[int, list[float]] = {n: [] for n in sizes}
+    for _ in range(rounds):
+        for n in sizes:
+            # Untimed first, so every size is timed with its program as warm as it can be kept.
+            _build(programs[n])
+            samples[n].append([_timed(_build, programs[n]) for _ in range(_calls_per_round(n))])
+            read_floor(programs[n])
+            floors[n].extend(_timed(read_floor, programs[n]) for _ in range(_calls_per_round(n)))
+    return [Row(n, statistics.median(s for r in samples[n] for s in r),
+                tuple(statistics.median(r) for r in samples[n]), sum(map(len, samples[n])),
+                len(models[n]), len(models[n].violated), statistics.median(floors[n]))
+            for n in sizes]
+
+
+def _build(program: Program) -> HornModel:
+    return minimal_model(program, partial=True)
 
 
 def main() -> None:
-    rows = run()
-    print(f"{'clauses':>10}  {'seconds':>8}  {'ns/clause':>9}  {'model':>8}  {'violated':>8}"
-          f"  {'ratio':>6}  {'floor s':>8}  {'floor ratio':>11}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds over all sizes (default 5)")
+    rows = run(rounds=parser.parse_args().rounds)
+    print(f"{'clauses':>10}  {'seconds':>8}  {'ns/clause':>9}  {'model':>8}  {'violated':>8}  {'calls':>5}"
+          f"  {'ratio':>6}  {'by round':>11}  {'floor s':>8}  {'floor ratio':>11}")
     linear = True
-    for i, row in enumerate(rows):
-        ratio = floor_ratio = ""
-        if i:
-            prev = rows[i - 1]
-            r = row["seconds"] / prev["seconds"]
-            linear = linear and r <= LINEAR_RATIO * (row["clauses"] / prev["clauses"]) / 10
+    for prev, row in zip([None, *rows], rows):
+        ratio = spread = floor_ratio = ""
+        if prev is not None:
+            r = row.seconds / prev.seconds
+            linear = linear and r <= LINEAR_RATIO * (row.clauses / prev.clauses) / 10
+            per_round = [a / b for a, b in zip(row.round_seconds, prev.round_seconds)]
             ratio = f"{r:.1f}x"
-            floor_ratio = f"{row['floor_seconds'] / prev['floor_seconds']:.1f}x"
-        print(f"{row['clauses']:>10,}  {row['seconds']:>8.3f}  {row['seconds'] / row['clauses'] * 1e9:>9.0f}"
-              f"  {row['model']:>8,}  {row['violated']:>8,}  {ratio:>6}  {row['floor_seconds']:>8.3f}"
-              f"  {floor_ratio:>11}")
-    print("linear (10x clauses <= 12x time)" if linear else "NOT linear")
-    print("floor: one dict store per body atom, the cheapest Python pass over the same clauses")
+            spread = f"{min(per_round):.1f}-{max(per_round):.1f}x"
+            floor_ratio = f"{row.floor_seconds / prev.floor_seconds:.1f}x"
+        print(f"{row.clauses:>10,}  {row.seconds:>8.3f}  {row.seconds / row.clauses * 1e9:>9.0f}"
+              f"  {row.model:>8,}  {row.violated:>8,}  {row.calls:>5}  {ratio:>6}  {spread:>11}"
+              f"  {row.floor_seconds:>8.3f}  {floor_ratio:>11}")
+    print(f"linear (10x clauses <= {LINEAR_RATIO:g}x time)" if linear else "NOT linear")
+    print("seconds: median CPU time of one call over all rounds; by round: the ratio in each round")
+    print("floor: reading every atom once and nothing else, the least any builder must do")
 
 
 if __name__ == "__main__":

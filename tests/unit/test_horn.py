@@ -1,11 +1,13 @@
 """The Horn model builder: least models, integrity constraints, and agreement with a naive fixpoint."""
 
 import pickle
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sym.core.logic import horn
 from sym.core.logic.horn import Clause, HornModel, Inconsistent, minimal_model
 
 
@@ -231,3 +233,85 @@ def test_programs_with_constraints_agree_with_the_naive_fixpoint(program, as_cla
         assert caught.value.violated == result.violated
     else:
         assert minimal_model(given_program) == result
+
+
+# Large programs: atoms numbered once and propagated over columns, with the same answers.
+
+
+def copy(atom):
+    return (atom + "!")[:-1]  # equal, but not the same object
+
+
+def random_program(n, seed):
+    rng = random.Random(seed)
+    atoms = [f"a{i}" for i in range(n // 2)]
+    program = []
+    for i in range(n):
+        body = tuple(copy(a) for a in rng.sample(atoms, rng.choice((0, 1, 1, 2, 2, 3))))
+        head = None if i % 997 == 0 else rng.choice(atoms)
+        program.append((head, body))
+    return program
+
+
+def atom_by_atom(program, **options):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(horn, "COLUMNAR_MIN", 10**9)
+        return minimal_model(program, **options)
+
+
+def test_a_large_program_gets_the_answer_of_the_small_way():
+    program = random_program(3 * horn.COLUMNAR_MIN, seed=1)
+    clauses = [Clause(h, b, label=str(i)) for i, (h, b) in enumerate(program)]
+
+    for given_program in (program, clauses):
+        result = minimal_model(given_program, partial=True)
+
+        assert result == atom_by_atom(given_program, partial=True)
+        assert len(result.model) > 100 and result.violated
+
+
+def test_a_long_chain_is_followed_to_its_end():
+    program = [(f"c{i + 1}", (f"c{i}",)) for i in range(20_000)] + [("c0", ()), (None, ("c20000",))]
+
+    result = minimal_model(program, partial=True)
+
+    assert len(result.model) == 20_001
+    assert result.violated == (Clause(None, ("c20000",)),)
+
+
+def test_large_programs_of_other_shapes_are_answered_atom_by_atom():
+    program = random_program(horn.COLUMNAR_MIN, seed=2)
+    expected = atom_by_atom(program, partial=True)
+    labelled = [(h, b, f"clause {i}") for i, (h, b) in enumerate(program)]
+    mixed = [Clause(h, b) if i % 2 else (h, b) for i, (h, b) in enumerate(program)]
+    listed = [(h, list(b)) for h, b in program]
+
+    for shape in (labelled, mixed, listed):
+        assert minimal_model(shape, partial=True).model == expected.model
+    assert [c.label for c in minimal_model(labelled, partial=True).violated][:1] == ["clause 0"]
+
+    numbers = [(1, ())] * horn.COLUMNAR_MIN + [(2, (1,))]
+    assert minimal_model(numbers).model == {1, 2}
+    with pytest.raises(TypeError):
+        minimal_model(program + [("a", "bc")])
+    with pytest.raises(TypeError):
+        minimal_model(program + [("a", (["unhashable"],))])
+
+
+def test_atoms_whose_hashes_share_their_low_bits_stay_apart():
+    # Atoms are told apart by their hash bits first; find two strings that clash in the 32 bits
+    # used, each present twice as distinct objects, so that whichever leads, the other pair
+    # must be matched up by equality.
+    seen = {}
+    for i in range(2_000_000):
+        s = f"s{i}"
+        clash = seen.setdefault(hash(s) & 0xFFFFFFFF, s)
+        if clash != s:
+            break
+    a, b = clash, s
+    program = [(a, ()), ("from a", (copy(a),)), (copy(b), (a, "never")), ("from b", (copy(b),))]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(horn, "COLUMNAR_MIN", 1)
+        assert minimal_model(program).model == {a, "from a"}
+        assert minimal_model(program + [(b, ())]).model == {a, "from a", b, "from b"}
