@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import subprocess
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -80,3 +84,50 @@ def sym_exe() -> list[str]:
     exe = shutil.which("sym", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     assert exe, "the sym console script is not installed; run: pip install -e '.[dev]'"
     return [exe]
+
+
+@contextmanager
+def chroma_server(folder):
+    """A real `chroma run` on a free port of 127.0.0.1, storing under `folder`; yields its URL."""
+    exe = shutil.which("chroma", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    if exe is None:
+        pytest.skip("the chroma executable is missing")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([exe, "run", "--path", str(folder), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("chroma run exited early")
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+def shells():
+    """Open shells on workspaces (embedded, no background writer), each with the events it emitted
+    (`shell.events`); all closed after the test."""
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+
+    opened = []
+
+    def start(workspace: str = "default", record: bool = False, **options):
+        events: list = []
+        shell = open_shell(MemoryOptions(workspace, background=False, **options), emit=events.append, record=record)
+        shell.events = events
+        opened.append(shell)
+        return shell
+
+    yield start
+    for shell in opened:
+        shell.close()

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
-import time
 
 import pytest
 
@@ -194,28 +192,10 @@ def test_an_unreachable_chroma_server_exits_3(sym_exe):
 
 @pytest.fixture
 def chroma_server(tmp_path):
-    exe = shutil.which("chroma", path=os.path.dirname(os.sys.executable) + os.pathsep + os.environ["PATH"])
-    if exe is None:
-        pytest.skip("the chroma executable is missing")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([exe, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("chroma run exited early")
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    from tests.conftest import chroma_server as running
 
+    with running(tmp_path / "server") as url:
+        yield url
 
 def test_server_mode_shares_memory_between_runs(sym_exe, chroma_server, tmp_path):
     env = {**os.environ, "SYM_HOME": str(tmp_path / "elsewhere")}   # nothing embedded is used

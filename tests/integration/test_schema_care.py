@@ -10,8 +10,7 @@ from sym.core.events import ItemAdded, ItemRemoved, SchemaChanged
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.results import Added, Message
 from sym.sessions.log import final_state, read_session
-from tests.conftest import fails
-from tests.integration.test_workspaces_manage import chroma_server
+from tests.conftest import chroma_server, fails
 
 KB = """
 located_in(paris, france).
@@ -22,21 +21,6 @@ near(X, Y) :- located_at(X, C), located_at(Y, C).
 """
 
 
-@pytest.fixture
-def shells():
-    """Open shells on workspaces (embedded, no background writer), with the events each emitted."""
-    opened = []
-
-    def start(workspace: str = "default", record: bool = False):
-        events: list = []
-        shell = open_shell(MemoryOptions(workspace, background=False), emit=events.append, record=record)
-        shell.events = events
-        opened.append(shell)
-        return shell
-
-    yield start
-    for shell in opened:
-        shell.close()
 
 
 def run(shell, line: str):

@@ -6,35 +6,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import textwrap
 import time
-from contextlib import contextmanager
 
 import pytest
 
-from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
 from sym.repl.results import Message, Table
-from tests.conftest import fails
-
-
-@pytest.fixture
-def shells():
-    """Open shells on workspaces (embedded, no background writer); all closed after the test."""
-    opened = []
-
-    def start(workspace: str = "default", **options):
-        shell = open_shell(MemoryOptions(workspace, background=False, **options), record=False)
-        opened.append(shell)
-        return shell
-
-    yield start
-    for shell in opened:
-        shell.close()
+from tests.conftest import chroma_server, fails
 
 
 def run(shell, line: str):
@@ -179,31 +160,6 @@ def test_a_deleted_workspace_can_be_made_again_under_its_name(shells):
 
 # -- a Chroma server ---------------------------------------------------------------------------
 
-@contextmanager
-def chroma_server(folder):
-    """A `chroma run` on a free port of 127.0.0.1, storing under `folder`; yields its URL."""
-    exe = shutil.which("chroma", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-    if exe is None:
-        pytest.skip("the chroma executable is missing")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([exe, "run", "--path", str(folder), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail("chroma run exited early")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 @pytest.fixture
