@@ -6,6 +6,18 @@ Choosing a command that takes no arguments runs it; one that does is put in the 
 from __future__ import annotations
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+
+def _literal(matcher, text: str) -> Content:
+    """`text` highlighted where the query matched, shown as written: usages such as
+    `/explore show [N]` are not markup (Matcher.highlight would read `[N]` as a style)."""
+    content = Content(text)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    for offset in offsets if score else ():
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 class RegistryCommands(Provider):
@@ -19,7 +31,7 @@ class RegistryCommands(Provider):
 
     async def discover(self) -> Hits:
         for cmd in self._commands():
-            yield DiscoveryHit(cmd.usage, self._pick(cmd), help=cmd.summary)
+            yield DiscoveryHit(Content(cmd.usage), self._pick(cmd), text=cmd.usage, help=cmd.summary)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -27,4 +39,4 @@ class RegistryCommands(Provider):
             score = max(matcher.match(cmd.usage), *(matcher.match(a) for a in cmd.aliases)) if cmd.aliases \
                 else matcher.match(cmd.usage)
             if score > 0:
-                yield Hit(score, matcher.highlight(cmd.usage), self._pick(cmd), help=cmd.summary)
+                yield Hit(score, _literal(matcher, cmd.usage), self._pick(cmd), text=cmd.usage, help=cmd.summary)
