@@ -50,6 +50,7 @@ class Entry(Input):
         Binding("pageup", "page(-1)", "Scroll the transcript up", show=False),
         Binding("pagedown", "page(1)", "Scroll the transcript down", show=False),
         Binding("escape", "abandon", "Leave an unfinished block", show=False),
+        Binding("ctrl+r", "search_history", "Search the history", show=False),
     ]
 
     class Turn(Message):
@@ -64,6 +65,7 @@ class Entry(Input):
                          **kwargs)
         self.history = history
         self.assembler = Assembler()     # lines of an open block or clause
+        self._search: tuple[str, int] | None = None    # (what Ctrl+R looks for, index of the last hit)
 
     def action_history_back(self) -> None:
         entry = self.history.back(self.value)
@@ -83,6 +85,22 @@ class Entry(Input):
         if self._suggestion and self._suggestion != self.value:
             self.value = self._suggestion
             self.cursor_position = len(self.value)
+
+    def action_search_history(self) -> None:
+        """Ctrl+R: the newest earlier input containing what is typed; again: the one before it.
+        Typing anything starts a new search; the placeholder says what was looked for."""
+        query, before = self._search if self._search and self.value == self.history.entries[self._search[1]] \
+            .replace("\n", " ") else (self.value, None)
+        found = self.history.search(query, before) if query.strip() else None
+        if found is None:
+            self.placeholder = f"no earlier input contains {query!r}" if query.strip() else "type some words, then Ctrl+R"
+            self.app.bell()
+            return
+        at, entry = found
+        self._search = (query, at)
+        self.value = entry.replace("\n", " ")
+        self.cursor_position = len(self.value)
+        self.placeholder = f"Ctrl+R again: an older input with {query!r}"
 
     def action_page(self, direction: int) -> None:
         """PageUp / PageDown scroll the transcript while typing goes on here."""

@@ -80,6 +80,15 @@ class History:
         self.pos -= 1
         return self.entries[self.pos]
 
+    def search(self, text: str, before: int | None = None) -> tuple[int, str] | None:
+        """The newest entry containing `text` older than index `before` (all when None), with its
+        index; None when no older entry contains it. Case is ignored."""
+        needle = text.lower()
+        for i in range(min(len(self.entries), len(self.entries) if before is None else before) - 1, -1, -1):
+            if needle in self.entries[i].lower():
+                return i, self.entries[i]
+        return None
+
     def forward(self) -> str | None:
         """The next entry, the draft after the newest, or None when already there."""
         if self.pos >= len(self.entries):

@@ -64,3 +64,21 @@ async def test_the_palette_shows_usages_as_written(make_app):
         options = app.screen.query_one(CommandList)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert any("/sessions [rm NAME] [--yes]" in p for p in prompts), prompts
+
+
+async def test_ctrl_r_finds_earlier_inputs_newest_first(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for line in ["parent_of(ann, ben).", "likes(ann, tea).", "parent_of(ben, cy).", "/listing"]:
+            await type_turn(pilot, line)
+            await idle(pilot)
+        app.entry.value = "parent"
+        await pilot.press("ctrl+r")
+        assert app.entry.value == "parent_of(ben, cy)."
+        await pilot.press("ctrl+r")
+        assert app.entry.value == "parent_of(ann, ben)."
+        await pilot.press("ctrl+r")                              # nothing older: it stays
+        assert app.entry.value == "parent_of(ann, ben)." and "no earlier input" in app.entry.placeholder
+        app.entry.value = "TEA"                                  # typing starts a new search
+        await pilot.press("ctrl+r")
+        assert app.entry.value == "likes(ann, tea)."
