@@ -36,11 +36,17 @@ class StatusLine(Static):
         self.rules = 0
         self.job = ""
         self.embedding = ""    # the background writer's progress or failure (empty when caught up)
+        self._shown: Text | None = None
 
     def show(self, **fields) -> None:
         for key, value in fields.items():
             setattr(self, key, value)
-        self.update(self.line_text())
+        line = self.line_text()
+        if line != self._shown:
+            self._shown = line
+            # one docked line whatever it says: repaint it without a layout of the whole screen
+            # (a bulk add's progress and counts would otherwise cost one each)
+            self.update(line, layout=False)
 
     def line_text(self) -> Text:
         state = {None: ("not checked", "dim"), True: ("up", "green"), False: ("down", "red")}[self.ollama]

@@ -13,6 +13,15 @@ from textual.widgets import Static
 # results, rendering and memory load with the first result, not with the first paint
 
 
+class Passage(Static):
+    """A block of the transcript's text (an input, a note, a result)."""
+
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        # a Static does not scroll, so its virtual size moves nothing else: taking it without the
+        # reactive's layout saves the second screen-wide layout Textual runs for each new widget
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
 class Transcript(VerticalScroll):
     """A scrolling log of turns; `stream` appends model text to the current turn as it arrives."""
 
@@ -37,10 +46,10 @@ class Transcript(VerticalScroll):
         self.scroll_end(animate=False)
 
     def add_input(self, text: str) -> None:
-        self._add(Static(Text("» " + text.replace("\n", "\n  ")), classes="input"))
+        self._add(Passage(Text("» " + text.replace("\n", "\n  ")), classes="input"))
 
     def add_note(self, text: str) -> None:
-        self._add(Static(Text(text), classes="note"))
+        self._add(Passage(Text(text), classes="note"))
 
     def add_result(self, result) -> None:
         """A command's Result, in the words batch mode prints (a proof also as a tree)."""
@@ -53,7 +62,7 @@ class Transcript(VerticalScroll):
             self._add(proof_widget(result))
             body = body[body.index("rules used:"):] if "rules used:" in body else ""
         if body:
-            self._add(Static(Text(body), classes="error" if isinstance(result, Failure) else "result"))
+            self._add(Passage(Text(body), classes="error" if isinstance(result, Failure) else "result"))
 
     async def stream(self, text: str) -> None:
         """Append a chunk of model text to this turn's Markdown block."""

@@ -42,9 +42,10 @@ async def idle(pilot) -> None:
     app = pilot.app
     await until(pilot, lambda: app.job is None and not app.queue)
     await pilot.pause()
-    # tables size their columns on idle: under load a screenshot could come first
+    # tables size their columns on idle, item tables catch up once per batch: under load a
+    # screenshot could come first
     await until(pilot, lambda: not any(getattr(t, "_require_update_dimensions", False) or getattr(t, "_new_rows", None)
-                                       for t in app.query("DataTable")))
+                                       or getattr(t, "_pending", False) for t in app.query("DataTable, ItemTable")))
     await pilot.pause()
 
 

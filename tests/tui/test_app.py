@@ -6,13 +6,14 @@ import threading
 
 import pytest
 from textual import events
-from textual.widgets import DataTable, Markdown, Tree
+from textual.widgets import Markdown, Tree
 
 from sym.core.events import LLMCall, LLMToken, ModelShown, TraceNode
 from sym.core.logic.parser import parse_atom
 from sym.core.memory.working import item_id
 from sym.repl.registry import Command
 from sym.repl.results import Message
+from sym.repl.tui.item_table import ItemTable
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
@@ -28,7 +29,7 @@ async def test_a_typed_fact_appears_in_memory(make_app):
     async with app.run_test(size=SIZE) as pilot:
         await type_turn(pilot, "parent_of(ann, ben).")
         await idle(pilot)
-        facts = app.query_one("#facts", DataTable)
+        facts = app.query_one("#facts", ItemTable)
         iid = item_id(parse_atom("parent_of(ann, ben)"))
         assert iid in facts.rows
         assert str(facts.get_row(iid)[1]) == "parent_of(ann, ben)."
@@ -47,7 +48,7 @@ async def test_forgetting_a_fact_removes_its_row(make_app):
         await type_turn(pilot, "p(a).")
         await type_turn(pilot, "/forget p(a).")
         await idle(pilot)
-        assert app.query_one("#facts", DataTable).row_count == 0
+        assert app.query_one("#facts", ItemTable).row_count == 0
         assert app.shell.memory.items == {}
 
 
@@ -75,7 +76,7 @@ async def test_an_error_notifies_and_changes_nothing(make_app):
         await type_turn(pilot, "q(b). r(.")   # ends like a clause, so it is one turn (and a bad one)
         await idle(pilot)
         assert app.shell.memory.items == before
-        assert app.query_one("#facts", DataTable).row_count == 1
+        assert app.query_one("#facts", ItemTable).row_count == 1
         notes = list(app._notifications)
         assert notes and notes[-1].severity == "error"
         assert "error:" in transcript_text(app).splitlines()[-1]
@@ -271,7 +272,7 @@ async def test_the_app_opens_its_workspace_after_the_first_paint(sym_home):
         await type_turn(pilot, "p(a).")
         await idle(pilot)
         assert app.status.workspace == "tuitest" and app.status.facts == 1
-        assert app.query_one("#facts", DataTable).row_count == 1
+        assert app.query_one("#facts", ItemTable).row_count == 1
         app.entry.focus()
         await pilot.press("up", "up")
         assert app.entry.value == "/show"
@@ -333,6 +334,6 @@ async def test_the_first_frame_loads_no_memory_results_or_side_panes(sym_home):
     assert "sym.repl.tui.app" in loaded and "textual.app" in loaded
     for heavy in ("chromadb", "sym.core.memory", "sym.core.memory.working", "sym.core.logic.parser", "sym.core.settings",
                   "sym.repl.dispatcher", "sym.repl.results", "sym.repl.render", "sym.repl.tui.palette", "sym.repl.tui.side",
-                  "sym.repl.tui.memory_pane", "textual.widgets._markdown", "textual.widgets._data_table",
-                  "textual.widgets._tabbed_content", "urllib.request"):
+                  "sym.repl.tui.memory_pane", "sym.repl.tui.item_table", "textual.widgets._markdown",
+                  "textual.widgets._data_table", "textual.widgets._tabbed_content", "urllib.request"):
         assert heavy not in loaded, f"{heavy} is on the first-paint path"
