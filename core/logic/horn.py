@@ -14,9 +14,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, eq, is_, itemgetter
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 __all__ = ["Clause", "HornModel", "Inconsistent", "minimal_model"]
 
@@ -217,6 +219,7 @@ _NONE = type(None)
 def _model_of_ids(program: Sequence[object]) -> tuple[frozenset[str], tuple[Clause, ...]] | None:
     """The least model by numbered atoms, or None when the program is not all `Clause`s or all
     `(head, body-tuple)` pairs over string atoms (those go the plain way, with its errors)."""
+    import numpy as np
     split = _heads_and_bodies(program)
     if split is None:
         return None
@@ -274,6 +277,7 @@ def _number_atoms(where: np.ndarray, occurrences: list[object]) -> tuple[np.ndar
     Occurrences are grouped by object first, by address; equal strings that are distinct
     objects are then merged, which needs their hashes but only one per object.
     """
+    import numpy as np
     key = np.right_shift(where, 4, out=where)   # live objects are at least 16 bytes apart
     key -= key.min()
     order = _radix_order(key, int(key.max()).bit_length())
@@ -296,6 +300,7 @@ def _number_atoms(where: np.ndarray, occurrences: list[object]) -> tuple[np.ndar
 
 def _same_atoms(objects: list[object]) -> np.ndarray | None:
     """For each object the number of the first equal one, or None if no two are equal."""
+    import numpy as np
     count = len(objects)
     low = np.fromiter(map(hash, objects), np.int64, count) & 0xFFFFFFFF
     by_hash = _radix_order(low, 32)
@@ -320,6 +325,7 @@ def _same_atoms(objects: list[object]) -> np.ndarray | None:
 def _radix_order(keys: np.ndarray, bits: int) -> np.ndarray:
     """A stable permutation sorting non-negative int `keys` below 2**bits, in linear time:
     numpy sorts 8- and 16-bit keys by radix, so the keys go 16 bits at a time."""
+    import numpy as np
     order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
     for shift in range(16, bits, 16):
         digit = (keys[order] >> shift) & 0xFFFF
@@ -332,6 +338,7 @@ def _propagate(watchers: np.ndarray, first_watcher: np.ndarray, head_of: np.ndar
     """Unit propagation a level at a time: the atoms made true by one level tell their clauses
     together, and the clauses they complete make the next level. Returns the true atoms and the
     violated constraints, as 0/1 columns. `pending` is used up."""
+    import numpy as np
     n, atoms = len(head_of), len(first_watcher) - 1
     true = np.zeros(atoms, np.uint8)
     broken = np.zeros(n, np.uint8)

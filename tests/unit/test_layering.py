@@ -143,13 +143,14 @@ def test_the_context_scan_catches_duck_typing(tmp_path):
 
 
 def test_a_one_line_script_imports_no_schema_library_and_no_vector_store(tmp_path):
-    """What `sym --batch` of `p(a).` loads: settings are checked by pydantic only when one is set."""
+    """What `sym --batch` of `p(a).` loads: settings are checked by pydantic only when one is set;
+    numpy waits for a program big enough to need it."""
     script = tmp_path / "one.sym"
     script.write_text("p(a).\n?- p(a).\n")
     code = ("import sys\nfrom sym.repl import cli\n"
             f"sys.argv = ['sym', '--batch', {str(script)!r}]\n"
             "try:\n    cli.main()\nexcept SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'typer', 'chromadb', 'textual'}))\n")
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'typer', 'chromadb', 'textual', 'numpy'}))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "SYM_HOME": str(tmp_path / "home")})
     assert proc.returncode == 0, proc.stderr
