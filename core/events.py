@@ -154,9 +154,19 @@ class TraceNode:
 
 
 @dataclass(frozen=True)
+class CoreEntry:
+    """One entry of an unsat core: `name` is what the solver tracked (a memory item's id, or a
+    program's `knowledge_base[0]` / `rules[1] name`), `text` what that entry says."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
 class ModelShown:
     """Something for the Models pane: a Z3 model / counter-model / unsat core, a Horn minimal
-    model, or the last program. `text` is ready to show; `data` is the structured form."""
+    model, or the last program. `text` is ready to show (a core: one entry's text a line); `data`
+    is the structured form (a core: a tuple of CoreEntry)."""
 
     kind: str                     # z3.model, z3.counter-model, z3.core, horn.model, program
     title: str

@@ -226,7 +226,37 @@ def why(ctx: Context, arg: str) -> Proofs:
         trees.append(tree)
         if tree.status == ABSENT and memory.engine.holds(target.negate()):
             trees.append(proof_tree(memory.engine, target.negate(), max_depth=s.proof_depth))
+    _trace_why(ctx, arg, trees)
     return Proofs(trees, _used_items(ctx, trees), s.world == "open")
+
+
+TRACED_PROOF_NODES = 200   # a /why's proof trees in Trace stop here (the transcript has them whole)
+
+
+def _trace_why(ctx: Context, fact: str, trees: list[ProofNode]) -> None:
+    """The proof trees in Trace: a node per literal, with the rule that derived it or where it was stated."""
+    from sym.core.events import TraceNode
+
+    run, shown = ctx.new_run("why"), 0
+    ctx.emit(TraceNode(run, "why", None, "why", fact.strip(), f"{len(trees)} proof tree(s)" if trees else "no answers"))
+
+    def walk(node: ProofNode, parent: str) -> None:
+        nonlocal shown
+        if shown == TRACED_PROOF_NODES:
+            ctx.emit(TraceNode(run, "cut", "why", "why", f"… cut at {TRACED_PROOF_NODES} nodes (the transcript has all)"))
+        shown += 1
+        if shown > TRACED_PROOF_NODES:
+            return
+        me = f"n{shown}"
+        iid = node.rule_id or (item_id(node.literal) if isinstance(node.literal, Atom) else None)
+        item = ctx.memory.items.get(iid) if iid else None
+        detail = "" if item is None else f"by {item.id}: {item.text}" if node.rule_id else f"{item.id}, {item.source}"
+        ctx.emit(TraceNode(run, me, parent, "why", str(node.literal), detail, node.status))
+        for child in node.children:
+            walk(child, me)
+
+    for tree in trees:
+        walk(tree, "why")
 
 
 def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:

@@ -197,7 +197,7 @@ def _prove_file(ctx: Context, name: str) -> Result:
     from sym.core.reason.pot.writer import prove_file
 
     program, report = prove_file(ctx.path(name), max_mb=ctx.settings.max_file_mb, timeout_ms=_timeout_ms(ctx),
-                                 emit=ctx.emit, cancel=ctx.cancel)
+                                 emit=ctx.emit, cancel=ctx.cancel, run_id=ctx.new_run("prove"))
     _remember(ctx, program, str(name))
     return ProofResult(report, str(name))
 
@@ -232,11 +232,30 @@ def check(ctx: Context, arg: str) -> Result:
     memory = ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)   # Esc stops it
     outcome = check_memory(memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
+    _trace_check(ctx, outcome, texts)
+    return Consistency(outcome, texts)
+
+
+def _trace_check(ctx: Context, outcome, texts: dict) -> None:
+    """The verdict in Trace, the core's items by their text in Trace and Models."""
+    from sym.core.events import CoreEntry, TraceNode
+
+    run, o = ctx.new_run("check"), outcome
+    by = "by Z3" if o.method == "z3" else "by the engine"
+    label, status = (f"consistent: {o.checked} items checked {by}", "ok") if o.consistent else \
+        (f"undecided: {o.checked} items checked {by}", "unknown") if o.consistent is None else \
+        (f"inconsistent: {len(o.core)} of {o.checked} items clash (found {by})", "failed")
+    ctx.emit(TraceNode(run, "check", None, "check", label, o.clash or o.reason, status))
+    entries = tuple(CoreEntry(i, texts.get(i, i)) for i in outcome.core)
+    for e in entries:
+        nl = ctx.memory.items[e.name].nl if e.name in ctx.memory.items else ""
+        ctx.emit(TraceNode(run, f"core.{e.name}", "check", "check.core", f"{e.text}  · {e.name}", nl, "clash"))
     if outcome.consistent is False:
         title = "memory: unsat core" if outcome.method == "z3" else "memory: clashing items"
-        ctx.emit(ModelShown("z3.core", title,
-                            "\n".join(f"{i}: {t}" for i, t in texts.items()), list(outcome.core)))
-    return Consistency(outcome, texts)
+        ctx.emit(ModelShown("z3.core", f"{title} ({len(entries)})", "\n".join(f"{e.text}  ({e.name})" for e in entries),
+                            entries))
+    elif outcome.consistent:      # an earlier core of the memory no longer holds
+        ctx.emit(ModelShown("z3.core", "memory: consistent", f"no clash among {outcome.checked} items", ()))
 
 
 @command("/program", group="reason")

@@ -17,7 +17,7 @@ from sym.repl.results import Failure, Result
 @dataclass
 class Told(Result):
     kind: ClassVar[str] = "told"
-    sentences: list = field(default_factory=list)      # core.reason.swm.reasoner.Told
+    sentences: list = field(default_factory=list)      # sym.core.reason.swm.outcomes.Told
     llm_calls: int = 0
 
     def to_dict(self) -> dict:
@@ -30,7 +30,7 @@ class ToldFailure(Failure):
     (exit 1 in batch, or 3 when no model answers) that still says what became of each sentence."""
 
     kind: ClassVar[str] = "error"
-    sentences: list = field(default_factory=list)      # core.reason.swm.reasoner.Told
+    sentences: list = field(default_factory=list)      # sym.core.reason.swm.outcomes.Told
     llm_calls: int = 0
 
     def to_dict(self) -> dict:
@@ -40,7 +40,7 @@ class ToldFailure(Failure):
 @dataclass
 class Asked(Result):
     kind: ClassVar[str] = "asked"
-    outcome: object = None                              # core.reason.swm.reasoner.AskOutcome
+    outcome: object = None                              # sym.core.reason.swm.outcomes.AskOutcome
 
     def to_dict(self) -> dict:
         return self.outcome.to_dict()
@@ -186,7 +186,7 @@ def tell(ctx: Context, args: Args) -> Told | ToldFailure:
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
-    from sym.core.reason.swm.reasoner import TellIncomplete
+    from sym.core.reason.swm.outcomes import TellIncomplete
 
     swm = reasoner(ctx, "tell")
     try:

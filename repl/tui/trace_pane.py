@@ -1,4 +1,5 @@
-"""The Trace tab: a tree of runs (steps of /ask, nodes of /explore, attempts of /prove) and LLM calls.
+"""The Trace tab: a tree of runs (rounds of /ask, proofs of /why, attempts of /prove, cores of /check,
+nodes of /explore), the policies applied to each and its LLM calls.
 
 Built only from TraceNode, LLMCall and PolicyApplied events; it never asks a reasoner anything.
 """
@@ -10,13 +11,16 @@ from textual.widgets import Tree
 
 from sym.core.events import LLMCall, PolicyApplied, TraceNode
 
-_STATUS_STYLE = {"ok": "green", "proved": "green", "failed": "red", "refuted": "red", "rejected": "red",
-                 "unknown": "yellow", "cancelled": "yellow"}
+_STATUS_STYLE = {"ok": "green", "proved": "green", "applied": "green", "derived": "green", "asserted": "green",
+                 "failed": "red", "refuted": "red", "rejected": "red", "inconsistent": "red", "clash": "red",
+                 "absent": "red", "unknown": "yellow", "cancelled": "yellow", "unverified": "yellow",
+                 "overridden": "yellow", "elided": "dim"}
+POLICY = "policy"     # the kind of the TraceNode that describes a PolicyApplied (both come for one application)
 
 
 def node_label(kind: str, label: str, status: str) -> Text:
     text = Text(label)
-    if kind:
+    if kind and not label.startswith(kind + " "):     # "policy 'x' set …" says what it is already
         text = Text.assemble((kind + " ", "dim"), text)
     if status:
         text.append(f"  [{status}]", style=_STATUS_STYLE.get(status, "bold"))
@@ -36,6 +40,7 @@ class TracePane(Tree):
         self.details: dict[tuple[str, str], object] = {}   # a node's detail leaf
         self.job_label = ""        # the input of the running command, for LLM calls outside any run
         self.current_run: str | None = None
+        self.policies: dict[str, list] = {}   # run -> its PolicyApplied nodes no policy TraceNode has described yet
 
     def start_job(self, text: str) -> None:
         self.job_label, self.current_run = text, None
@@ -52,6 +57,8 @@ class TracePane(Tree):
             self.current_run = event.run
             key = (event.run, event.node)
             label = node_label(event.kind, event.label, event.status)
+            if key not in self.nodes and event.kind == POLICY and self.policies.get(event.run):
+                self.nodes[key] = self.policies[event.run].pop(0)     # the application just shown, in words
             node = self.nodes.get(key)
             if node is not None:       # a node sent again (a leaf judged, a goal solved): update it in place
                 node.set_label(label)
@@ -71,8 +78,11 @@ class TracePane(Tree):
             if event.error:
                 leaf.set_label(Text.assemble(text, (f"  {event.error}", "red")))
         elif isinstance(event, PolicyApplied):
-            changes = ", ".join(f"{k}={v}" for k, v in event.changes.items())
-            self._run(event.run).add_leaf(node_label("policy", f"{event.rule} → {event.target}: {changes}", ""))
+            self.current_run = event.run
+            changes = ", ".join(f"{k}={v}" for k, v in event.changes.items()) or "nothing"
+            node = self._run(event.run).add(node_label(POLICY, f"'{event.rule}' ({event.target}) set {changes}", "applied"),
+                                            expand=True)
+            self.policies.setdefault(event.run, []).append(node)
 
     def _detail(self, key: tuple[str, str], node, detail: str) -> None:
         """A node's detail is its first child, a dim leaf; replaced (or added) when it changes."""

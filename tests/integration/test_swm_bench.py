@@ -9,8 +9,10 @@ import json
 from sym.repl.bench import run_swm
 from tests.ollama_server import DEFAULT_MODELS
 
-STORY = ("James took his son Francisco out on a hunting trip. Natasha, Francisco's daughter, wanted to come, "
-         "but they thought she was too young. How is Natasha related to James?")
+STORY = ("James took his son Francisco out on a hunting trip. Francisco's daughter wanted to come, "
+         "but they thought Natasha was too young. How is Natasha related to James?")
+# "his son Francisco" says who is whose son: sym reads it without the model. Who is whose daughter
+# the words leave open: that is the question the model answers.
 RULE = "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A."
 
 
@@ -28,8 +30,7 @@ def test_bench_extracts_pair_by_pair_and_runs_the_model_alone_beside_sym(ollama_
                         and "Questions:" not in r.last_user)
     ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                         when=lambda r: ", so " in r.last_user)
-    ollama_server.reply(json={"1. James, Francisco, son": "Francisco is James's son",
-                              "2. Francisco, Natasha, daughter": "Natasha is Francisco's daughter"}, when="Questions:")
+    ollama_server.reply(json={"1. Francisco, Natasha, daughter": "Natasha is Francisco's daughter"}, when="Questions:")
     out, err = io.StringIO(), io.StringIO()
     code = run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
@@ -48,13 +49,14 @@ def test_bench_extracts_pair_by_pair_and_runs_the_model_alone_beside_sym(ollama_
 def test_an_item_sym_leaves_undecided_falls_back_to_the_model_alone_and_is_counted_apart(ollama_server, tmp_path):
     ollama_server.reply("Answer: Natasha is the granddaughter of James.", when=lambda r: "Question" in r.last_user
                         and "Questions:" not in r.last_user)
-    ollama_server.reply(json={"1. James, Francisco, son": "neither", "2. Francisco, Natasha, daughter": "neither"},
-                        when="Questions:")
+    ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
+                        when=lambda r: ", so " in r.last_user)
+    ollama_server.reply(json={"1. Francisco, Natasha, daughter": "neither"}, when="Questions:")
     out, err = io.StringIO(), io.StringIO()
     run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
     sym = json.loads(out.getvalue())
-    assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 2)
+    assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 3)
     out = io.StringIO()
     run_swm(_data(tmp_path / "again"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,

@@ -403,3 +403,22 @@ def build(program: Program, z3_context: Context | None = None) -> Built:
             built.objectives.append(Objective(o.type, o.expression,
                                               Builder(env, where, decls, built.decisions).numeric(o.expression)))
     return built
+
+
+def entry_texts(program: Program) -> dict[str, str]:
+    """Each knowledge-base entry and rule as the program wrote it, keyed by the label `build`
+    gives it (what an unsat core names): `knowledge_base[2]` -> `Not(Wearing(carol, hardHat))`."""
+    out: dict[str, str] = {}
+    for i, entry in enumerate(program.knowledge_base):
+        if isinstance(entry, Assertion):
+            text = entry.assertion if entry.value else f"Not({entry.assertion})"
+            out[f"knowledge_base[{i}]"] = f"{entry.name}: {text}" if entry.name else text
+        else:
+            out[f"knowledge_base[{i}]"] = entry
+    for i, rule in enumerate(program.rules):
+        body = (f"Implies({rule.implies.antecedent}, {rule.implies.consequent})" if rule.implies is not None
+                else rule.constraint or "")
+        if rule.forall:
+            body = f"ForAll([{', '.join(v.name for v in rule.forall)}], {body})"
+        out[f"rules[{i}] {rule.name}".rstrip()] = f"{rule.name}: {body}" if rule.name else body
+    return out

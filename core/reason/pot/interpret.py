@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut
-from sym.core.events import Emit, ModelShown, ignore
-from sym.core.reason.pot.build import Built, Objective, Verification, build
+from sym.core.events import CoreEntry, Emit, ModelShown, ignore
+from sym.core.reason.pot.build import Built, Objective, Verification, build, entry_texts
 from sym.core.reason.pot.declare import is_bool, is_numeric
 from sym.core.reason.pot.schema import Program
 
@@ -311,7 +311,10 @@ def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = N
             report = ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
                                  False, core,
                                  OptimizationResult(INCONSISTENT) if built.has_optimization else None)
-            emit(ModelShown("z3.core", "unsat core of the knowledge base", "\n".join(core), list(core)))
+            texts = entry_texts(program)
+            entries = tuple(CoreEntry(label, texts.get(label, label)) for label in core)
+            emit(ModelShown("z3.core", f"unsat core of the knowledge base ({len(core)} entries)",
+                            "\n".join(f"{e.text}  ({e.name.split(' ')[0]})" for e in entries), entries))
             return report
         results = [checker.verification(solver, v) for v in built.verifications]
         optimum = checker.optimize() if built.has_optimization else None

@@ -83,19 +83,38 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
         checked["n"] = n
         if problems:
             errors.append(_bare(problems[0]))
-            emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", problems[0], "failed"))
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", problems[0] + more, "failed"))
 
     try:
         program = llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
                                        on_attempt=on_attempt, format=program_json_schema())
-    except LLMError as err:
-        if err.reason != "bad-output":
-            raise
-        problem = err.problems[0] if getattr(err, "problems", None) else err.message
-        raise NoProgram(getattr(err, "calls", attempts), errors or [_bare(problem)], problem, hint) from None
+    except UserError as err:
+        if isinstance(err, LLMError) and err.reason == "bad-output":
+            problem = err.problems[0] if getattr(err, "problems", None) else err.message
+            raise NoProgram(getattr(err, "calls", attempts), errors or [_bare(problem)], problem, hint) from None
+        # the attempt under way (its model call, or Z3 on its program) ended the loop
+        n = checked.get("n", 0) + 1
+        status = "cancelled" if isinstance(err, Cancelled) else "failed"
+        emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", err.message, status))
+        raise
     n, outcome = checked.get("n", 1), checked["outcome"]
     emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok"))
+    trace_report(emit, run_id, f"a{n}", checked["report"], program)
     return Written(program, checked["report"], outcome, n, errors)
+
+
+def trace_report(emit: Emit, run_id: str, parent: str, report: ProofReport, program: Program) -> None:
+    """A node under `parent` per verification (its status, why when unknown) and, for an
+    inconsistent knowledge base, per entry of the unsat core (its text)."""
+    from sym.core.reason.pot.build import entry_texts
+
+    texts = entry_texts(program) if report.core else {}
+    for label in report.core:
+        emit(TraceNode(run_id, f"{parent}.core.{label}", parent, "prove.core",
+                       f"{texts.get(label, label)}  · {label.split(' ')[0]}", "", "inconsistent"))
+    for i, v in enumerate(report.verifications):
+        emit(TraceNode(run_id, f"{parent}.v{i}", parent, "prove.verification", v.name, v.reason, v.status))
 
 
 _PREFIX = re.compile(r"^the interpreter rejected that program: ")
@@ -123,17 +142,43 @@ def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: 
     from sym.core.reason.pot.prompts import first_messages
 
     emit(TraceNode(run_id, "q", None, "prove.question", question))
-    return write_program(llm, first_messages(question, relevant_items(memory, question)), attempts=attempts,
-                         timeout_ms=timeout_ms, run_id=run_id, emit=emit, cancel=cancel)
+    try:
+        written = write_program(llm, first_messages(question, relevant_items(memory, question)), attempts=attempts,
+                                timeout_ms=timeout_ms, run_id=run_id, emit=emit, cancel=cancel)
+    except UserError as err:
+        emit(TraceNode(run_id, "q", None, "prove.question", question, err.message,
+                       "cancelled" if isinstance(err, Cancelled) else "failed"))
+        raise
+    emit(TraceNode(run_id, "q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
+                   overall(written.report)))
+    return written
+
+
+def overall(report: ProofReport) -> str:
+    """One status for a report: inconsistent, or its verifications' status when they agree."""
+    if report.consistent is False:
+        return "inconsistent"
+    statuses = {v.status for v in report.verifications}
+    return statuses.pop() if len(statuses) == 1 else "checked"
 
 
 def prove_file(path: Path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
-               cancel: threading.Event | None = None) -> tuple[Program, ProofReport]:
-    """`/prove --file PATH`: (program, report) for a program file."""
+               cancel: threading.Event | None = None, run_id: str = "prove") -> tuple[Program, ProofReport]:
+    """`/prove --file PATH`: (program, report) for a program file, traced as one node (failed
+    with the reader's, the interpreter's or Z3's error) with a node per verification."""
     from sym.core.files import read_text_file
     from sym.core.reason.pot.interpret import run
     from sym.core.reason.pot.schema import load_program
 
-    text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
-    program = load_program(text, source=path.name)
-    return program, run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+    emit(TraceNode(run_id, "f", None, "prove.file", path.name))
+    try:
+        text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
+        program = load_program(text, source=path.name)
+        report = run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+    except UserError as err:
+        emit(TraceNode(run_id, "f", None, "prove.file", path.name, err.message,
+                       "cancelled" if isinstance(err, Cancelled) else "failed"))
+        raise
+    emit(TraceNode(run_id, "f", None, "prove.file", path.name, verdicts(report), overall(report)))
+    trace_report(emit, run_id, "f", report, program)
+    return program, report

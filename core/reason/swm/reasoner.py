@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
-from sym.core.errors import ParseError, UserError
+from sym.core.errors import Cancelled, ParseError, UserError
 from sym.core.events import Emit, TraceNode, ignore
 from sym.core.llm import LLMError
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
@@ -27,6 +26,8 @@ from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
 from sym.core.reason.swm import english, extraction, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
+from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
+from sym.core.reason.swm.trace import trace_inference
 
 if TYPE_CHECKING:
     from threading import Event
@@ -34,70 +35,6 @@ if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
     from sym.core.reason.swm.english import Goal, Translation, Update
     from sym.core.reason.swm.extraction import Reading
-
-
-@dataclass
-class Told:
-    """What one sentence became."""
-
-    sentence: str
-    path: str                        # fast | llm | soft | state | none
-    items: list[Item] = field(default_factory=list)
-    removed: list[Item] = field(default_factory=list)
-    duplicates: int = 0
-    problem: str = ""
-    kept: bool = True                # False: understood, but not stored because another sentence failed
-
-    @property
-    def outcome(self) -> str:
-        """stored | known (nothing new) | failed (nothing read) | held (read, not stored: another failed)."""
-        if self.problem:
-            return "failed"
-        if not self.kept:
-            return "held"
-        return "stored" if self.items or self.removed else "known"
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
-                               "added": [it.to_dict() for it in self.items]}
-        if self.removed:
-            out["removed"] = [it.id for it in self.removed]
-        if self.duplicates:
-            out["duplicates"] = self.duplicates
-        if self.problem:
-            out["problem"] = self.problem
-        return out
-
-
-@dataclass
-class AskOutcome:
-    question: str
-    goal: str
-    kind: str                        # truth | values | relation
-    answer: str                      # true/false/unknown, the values, or the relation sentence
-    verified: bool = True            # False: an LLM's guess, not derived
-    steps: list[str] = field(default_factory=list)
-    rounds: int = 0
-    llm_calls: int = 0
-    values: list[dict[str, Any]] = field(default_factory=list)
-    mode: str = "hybrid"
-    run: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "goal": self.goal, "kind": self.kind, "answer": self.answer,
-                "verified": self.verified, "steps": self.steps, "rounds": self.rounds,
-                "llm_calls": self.llm_calls, "mode": self.mode,
-                **({"values": self.values} if self.values else {})}
-
-
-class TellIncomplete(UserError):
-    """Some sentence of a /tell could not be read, so nothing was stored. `told` says what
-    each sentence would have become and why the others failed."""
-
-    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1) -> None:
-        super().__init__(message, hint=hint)
-        self.told = told
-        self.exit_code = exit_code
 
 
 NO_MODEL = ("unreachable", "no-model", "offline")
@@ -136,6 +73,7 @@ class SWM:
         self.merge = merge
         self.run = run
         self._nodes = 0
+        self._shown: dict[str, tuple[str, str, str | None]] = {}    # node -> (kind, label, parent), to settle it
         self.llm_calls = 0
         self.failed_calls = 0
 
@@ -150,11 +88,20 @@ class SWM:
         self._llm = llm
         return llm
 
-    def _node(self, kind: str, label: str, parent: str | None = None, detail: str = "", status: str = "") -> str:
-        self._nodes += 1
-        node = f"{self.run}.{self._nodes}"
+    def _node(self, kind: str, label: str, parent: str | None = None, detail: str = "", status: str = "", *,
+              node: str | None = None) -> str:
+        """Emit a trace node (a new one, or `node` again with a new label) and return its id."""
+        if node is None:
+            self._nodes += 1
+            node = f"{self.run}.{self._nodes}"
+        self._shown[node] = (kind, label, parent)
         self.emit(TraceNode(self.run, node, parent, kind, label, detail, status))
         return node
+
+    def _settle(self, node: str, detail: str, status: str) -> None:
+        """Emit a node again, as it was, with what came of it."""
+        kind, label, parent = self._shown[node]
+        self.emit(TraceNode(self.run, node, parent, kind, label, detail, status))
 
     def _check_cancel(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -337,8 +284,22 @@ class SWM:
 
     def ask(self, question: str, *, mode: str = "hybrid", max_steps: int | None = None,
             open_world: bool = True, fallback: bool = True) -> AskOutcome:
-        goal = self.goal(question)
-        root = self._node("ask.goal", f"{goal.kind}: {goal.query}", detail=question)
+        root = self._node("ask.goal", question[:120])    # before the goal is read: its model call is the run's
+        try:
+            goal = self.goal(question)
+            self._node("ask.goal", f"{goal.kind}: {goal.query}", detail=question, node=root)
+            out, undecided = self._answer(goal, root, question, mode, max_steps, open_world, fallback)
+        except UserError as err:
+            self._settle(root, err.message, "cancelled" if isinstance(err, Cancelled) else "failed")
+            raise
+        status = "unverified" if not out.verified else "unknown" if undecided else "ok"
+        self._node("ask.answer", f"answer: {' '.join(out.answer.split())[:120] or 'none'}", root,
+                   "; ".join(out.steps[:4]), status)
+        return out
+
+    def _answer(self, goal: Goal, root: str, question: str, mode: str, max_steps: int | None, open_world: bool,
+                fallback: bool) -> tuple[AskOutcome, bool]:
+        """The outcome of `ask`, and whether memory left it undecided."""
         # the steps run open-world (a soft rule may still settle what is not derivable yet);
         # the closed world only reads the final "unknown" as false
         if mode == "paper":
@@ -360,7 +321,7 @@ class SWM:
             out.answer, out.verified = guess.text.strip(), False
             self._node("ask.fallback", "unverified LLM answer", root, out.answer[:200], "unverified")
         out.llm_calls = self.llm_calls
-        return out
+        return out, undecided or self._undecided(goal, out.answer, out.values)
 
     def _mentions(self, goal: Goal) -> bool:
         """Whether memory knows the goal's predicate at all (else 'unknown' is not an answer)."""
@@ -373,10 +334,13 @@ class SWM:
 
     def _ask_hybrid(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
         done: set[tuple[str, tuple[Any, ...]]] = set()
+        seen: set[Atom] = set()          # derived facts the trace has shown
         rounds = 0
         while True:
             self._check_cancel()
-            self.memory.infer()
+            inference = self.memory.infer()
+            if self.emit is not ignore:       # a bench watches nothing: it need not walk the model
+                trace_inference(self._node, self.memory, root, inference, seen, rounds)
             answer, values = self._check(goal, self.memory.engine, open_world)
             if self._solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
                 break
@@ -385,7 +349,8 @@ class SWM:
             if not instances:
                 break
             rounds += 1
-            step = self._node("ask.step", f"step {rounds}: {len(instances)} soft rule instance(s)", root)
+            step = self._node("ask.step", f"step {rounds}: grounding found {len(instances)} soft rule instance(s)",
+                              root)
             new = self._implement(instances, step)
             added = self.memory.add([(fact, f"llm:{self.run}") for fact, _ in new],
                                     nl="", merge="off").items if new else []
@@ -430,12 +395,16 @@ class SWM:
         out: list[tuple[Atom, str]] = []
         from sym.core.llm.jsonout import parse_json_reply
 
+        used = [(r.prompt_tokens, r.completion_tokens) for r in replies]
+        self._settle(parent, f"{len(replies)} model call(s), {sum(p for p, _ in used)}+{sum(c for _, c in used)} "
+                             "tokens", "ok")
         for (it, _b, premises), reply in zip(instances, replies):
-            why = f"rule {it.id} on {', '.join(map(str, premises))}"
+            why = f"rule {it.id} on {', '.join(map(str, premises))} · " \
+                  f"{reply.prompt_tokens}+{reply.completion_tokens} tokens"
             try:
                 impl = parse_json_reply(reply.text, prompts.Implementation)
             except UserError as err:
-                self._node("ask.rejected", f"unusable reply for {it.id}", parent, err.message, "failed")
+                self._node("ask.rejected", f"unusable reply for {it.id}", parent, f"{err.message} · {why}", "failed")
                 continue
             if not impl.applies:
                 self._node("ask.rejected", f"{it.id} does not apply", parent, why, "rejected")

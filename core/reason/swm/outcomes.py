@@ -1,0 +1,74 @@
+"""What the SWM reasoner hands back: what each told sentence became (`Told`), a /tell that stored
+nothing because a sentence failed (`TellIncomplete`), and an answer with its steps (`AskOutcome`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sym.core.errors import UserError
+from sym.core.memory.working import Item
+
+
+@dataclass
+class Told:
+    """What one sentence became."""
+
+    sentence: str
+    path: str                        # fast | llm | soft | state | none
+    items: list[Item] = field(default_factory=list)
+    removed: list[Item] = field(default_factory=list)
+    duplicates: int = 0
+    problem: str = ""
+    kept: bool = True                # False: understood, but not stored because another sentence failed
+
+    @property
+    def outcome(self) -> str:
+        """stored | known (nothing new) | failed (nothing read) | held (read, not stored: another failed)."""
+        if self.problem:
+            return "failed"
+        if not self.kept:
+            return "held"
+        return "stored" if self.items or self.removed else "known"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
+                               "added": [it.to_dict() for it in self.items]}
+        if self.removed:
+            out["removed"] = [it.id for it in self.removed]
+        if self.duplicates:
+            out["duplicates"] = self.duplicates
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass
+class AskOutcome:
+    question: str
+    goal: str
+    kind: str                        # truth | values | relation
+    answer: str                      # true/false/unknown, the values, or the relation sentence
+    verified: bool = True            # False: an LLM's guess, not derived
+    steps: list[str] = field(default_factory=list)
+    rounds: int = 0
+    llm_calls: int = 0
+    values: list[dict[str, Any]] = field(default_factory=list)
+    mode: str = "hybrid"
+    run: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "goal": self.goal, "kind": self.kind, "answer": self.answer,
+                "verified": self.verified, "steps": self.steps, "rounds": self.rounds,
+                "llm_calls": self.llm_calls, "mode": self.mode,
+                **({"values": self.values} if self.values else {})}
+
+
+class TellIncomplete(UserError):
+    """Some sentence of a /tell could not be read, so nothing was stored. `told` says what
+    each sentence would have become and why the others failed."""
+
+    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1) -> None:
+        super().__init__(message, hint=hint)
+        self.told = told
+        self.exit_code = exit_code
