@@ -1,7 +1,8 @@
 """The transcript: each turn's input, its streamed LLM text (Markdown) and its result.
 
 Results become words through `repl.render.to_text`, the same as in batch mode; a proof
-(`/why`) is also drawn as a collapsible tree. The transcript never runs anything.
+(`/why`) is also drawn as a collapsible tree; a result longer than 200 lines shows its head and
+a line that pages through the whole (repl/tui/pager.py). The transcript never runs anything.
 """
 
 from __future__ import annotations
@@ -62,7 +63,12 @@ class Transcript(VerticalScroll):
             self._add(proof_widget(result))
             body = body[body.index("rules used:"):] if "rules used:" in body else ""
         if body:
-            self._add(Passage(Text(body), classes="error" if isinstance(result, Failure) else "result"))
+            from sym.repl.tui.pager import More, head
+
+            shown, lines = head(body)
+            self._add(Passage(Text(shown), classes="error" if isinstance(result, Failure) else "result"))
+            if lines is not None:     # a long result: its head here, the whole text one keypress away
+                self._add(More(f"{result.kind}: {len(lines):,} lines", lines, len(lines) - shown.count("\n") - 1))
 
     async def stream(self, text: str) -> None:
         """Append a chunk of model text to this turn's Markdown block."""
