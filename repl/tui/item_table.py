@@ -64,7 +64,21 @@ class ItemTable(ScrollView, can_focus=True):
         Binding("end,ctrl+end", "last", "Last", show=False),
         Binding("left", "scroll_left", "Scroll left", show=False),
         Binding("right", "scroll_right", "Scroll right", show=False),
+        Binding("enter", "act('explain')", "Explain the row (/why)", show=False),
+        Binding("delete", "act('forget')", "Forget the row (asks first)", show=False),
+        Binding("c", "act('copy')", "Copy the row's id", show=False),
     ]
+
+    class Act(Message):
+        """The user asked for something on the row under the cursor: explain, forget or copy."""
+
+        def __init__(self, table: ItemTable, key: str, what: str) -> None:
+            super().__init__()
+            self.table, self.key, self.what = table, key, what
+
+    def action_act(self, what: str) -> None:
+        if self.rows:
+            self.post_message(self.Act(self, self.keys[self.cursor_row], what))
 
     class RowHighlighted(Message):
         """The cursor is on the row of `key` (an item id)."""

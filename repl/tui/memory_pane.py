@@ -39,6 +39,7 @@ class MemoryPane(Vertical):
         self._schema: dict[str, tuple[int, str]] = {}
         self._docs: list = []
         self._unseen: set[str] = set()
+        self._forgetting: str | None = None    # the row Delete was pressed on once (asks first)
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="memory-tabs"):
@@ -147,7 +148,27 @@ class MemoryPane(Vertical):
         self._show_detail(event.data_table.id, event.row_key.value if event.row_key is not None else None)
 
     def on_item_table_row_highlighted(self, event: ItemTable.RowHighlighted) -> None:
+        self._forgetting = None
         self._show_detail(event.table.id, event.key)
+
+    def on_item_table_act(self, event: ItemTable.Act) -> None:
+        """Enter explains a fact (/why), Delete forgets the row once pressed twice, c copies its id."""
+        key, text = event.key, event.table.rows.get(event.key, ("", ""))[0]
+        if event.what == "copy":
+            self.app.copy_to_clipboard(key)
+            self._set_detail(Text(f"copied id {key}"))
+        elif event.what == "explain":
+            if event.table is self.facts:
+                self.app.run_turn(f"/why {text.rstrip().removesuffix('.')}")
+            else:
+                self._set_detail(Text(self.describe(event.table.id, key) + "\n(Enter explains facts: /why)"))
+        elif event.what == "forget":
+            if self._forgetting == key:
+                self._forgetting = None
+                self.app.run_turn(f"/forget {key}")
+            else:
+                self._forgetting = key
+                self._set_detail(Text(f"forget {key}  {text}?\npress Delete again to forget it; any other row cancels"))
 
     def _show_detail(self, table: str | None, key: str | None) -> None:
         if key is None or self.memory is None:
