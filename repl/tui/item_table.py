@@ -67,6 +67,7 @@ class ItemTable(ScrollView, can_focus=True):
         Binding("enter", "act('explain')", "Explain the row (/why)", show=False),
         Binding("delete", "act('forget')", "Forget the row (asks first)", show=False),
         Binding("c", "act('copy')", "Copy the row's id", show=False),
+        Binding("slash", "act('filter')", "Filter the rows", show=False),
     ]
 
     class Act(Message):
@@ -77,8 +78,8 @@ class ItemTable(ScrollView, can_focus=True):
             self.table, self.key, self.what = table, key, what
 
     def action_act(self, what: str) -> None:
-        if self.rows:
-            self.post_message(self.Act(self, self.keys[self.cursor_row], what))
+        if what == "filter" or self.keys:
+            self.post_message(self.Act(self, self.keys[self.cursor_row] if self.keys else "", what))
 
     class RowHighlighted(Message):
         """The cursor is on the row of `key` (an item id)."""
@@ -96,7 +97,8 @@ class ItemTable(ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self.labels = labels
         self.rows: dict[str, tuple[str, str]] = {}   # id -> (text, source), in the order shown
-        self._keys: list[str] = []                   # rows' ids by position; rebuilt after a removal
+        self._keys: list[str] = []                   # shown rows' ids by position; rebuilt after a removal
+        self.filter = ""                             # shown: rows whose id, text or source contain it
         self._stale = False
         self._widths = [_width(label) for label in labels]
         self._shown = 0            # rows the widget has been sized for
@@ -115,7 +117,7 @@ class ItemTable(ScrollView, can_focus=True):
         if key in self.rows:
             return
         self.rows[key] = (text, source)
-        if not self._stale:
+        if not self._stale and (not self.filter or self._matches(key)):
             self._keys.append(key)
         widths = self._widths
         if len(text) > widths[1] or not text.isascii():
@@ -151,11 +153,25 @@ class ItemTable(ScrollView, can_focus=True):
 
     @property
     def keys(self) -> list[str]:
-        """The rows' ids by position."""
+        """The shown rows' ids by position (all of them without a filter)."""
         if self._stale:
-            self._keys = list(self.rows)
+            self._keys = [k for k in self.rows if self._matches(k)] if self.filter else list(self.rows)
             self._stale = False
         return self._keys
+
+    def _matches(self, key: str) -> bool:
+        text, source = self.rows[key]
+        return self.filter in key or self.filter in text.lower() or self.filter in source.lower()
+
+    def set_filter(self, text: str) -> None:
+        """Show only the rows whose id, text or source contain `text` (case ignored); "" shows all."""
+        self.filter = text.strip().lower()
+        self._stale = True
+        self.cursor_row = 0
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self._sync()
+        self.refresh()
+        self._highlighted()
 
     def _changed(self) -> None:
         """Schedule one catch-up for everything changed until it runs."""
@@ -176,7 +192,7 @@ class ItemTable(ScrollView, can_focus=True):
     def _sync(self) -> None:
         """Catch up with the rows: size, scrollbar, cursor, and the lines in view if they changed."""
         self._pending = False
-        count, shown = len(self.rows), self._shown
+        count, shown = len(self.keys), self._shown
         self._shown = count
         size, old = Size(sum(self._widths) + 2 * len(self._widths), count + 1), self.virtual_size
         # a view at the end of rows past the screen follows new ones (not an empty or short table's:
@@ -223,19 +239,19 @@ class ItemTable(ScrollView, can_focus=True):
 
     def move_cursor(self, *, row: int) -> None:
         """Put the cursor on `row` (clamped), scroll it into view and say so."""
-        if not self.rows:
+        if not self.keys:
             return
-        self.cursor_row = max(0, min(row, len(self.rows) - 1))
+        self.cursor_row = max(0, min(row, len(self.keys) - 1))
         self._scroll_to_cursor()
         self.refresh()
         self._highlighted()
 
     def _highlighted(self) -> None:
-        if self.rows:
+        if self.keys:
             self.post_message(self.RowHighlighted(self, self.keys[self.cursor_row]))
 
     def _scroll_to_cursor(self) -> None:
-        if self.virtual_size.height != len(self.rows) + 1:
+        if self.virtual_size.height != len(self.keys) + 1:
             self._sync()                     # rows came since the last catch-up
         body = max(1, self.scrollable_content_region.height - 1)   # lines below the header
         top = int(self.scroll_y)
@@ -263,7 +279,7 @@ class ItemTable(ScrollView, can_focus=True):
         self.move_cursor(row=0)
 
     def action_last(self) -> None:
-        self.move_cursor(row=len(self.rows) - 1)
+        self.move_cursor(row=len(self.keys) - 1)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -286,7 +302,7 @@ class ItemTable(ScrollView, can_focus=True):
             cells, style = self.labels, base + header
         else:
             index = y - 1 + scroll_y
-            if index >= len(self.rows):
+            if index >= len(self.keys):
                 return Strip.blank(width, base)
             key = self.keys[index]
             cells = (key, *self.rows[key])

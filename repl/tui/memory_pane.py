@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 
 from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
 from sym.repl.tui.item_table import ItemTable
@@ -24,6 +24,7 @@ class MemoryPane(Vertical):
     MemoryPane { height: 1fr; }
     MemoryPane TabbedContent { height: 1fr; }
     MemoryPane DataTable, MemoryPane ItemTable { height: 1fr; }
+    MemoryPane #mem-filter { height: 3; }
     MemoryPane #detail { height: auto; min-height: 6; max-height: 12; border-top: solid $primary; padding: 0 1; }
     """
 
@@ -42,6 +43,7 @@ class MemoryPane(Vertical):
         self._forgetting: str | None = None    # the row Delete was pressed on once (asks first)
 
     def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter facts and rules (/ in a table)", id="mem-filter")
         with TabbedContent(id="memory-tabs"):
             with TabPane("Facts", id="mem-facts"):
                 yield self.facts
@@ -151,10 +153,30 @@ class MemoryPane(Vertical):
         self._forgetting = None
         self._show_detail(event.table.id, event.key)
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The filter: both tables show only rows containing it; its box says how many."""
+        if event.input.id != "mem-filter":
+            return
+        event.stop()
+        for table in (self.facts, self.rules):
+            table.set_filter(event.value)
+        event.input.border_subtitle = (f"showing {len(self.facts.keys):,} of {self.facts.row_count:,} facts, "
+                                       f"{len(self.rules.keys):,} of {self.rules.row_count:,} rules"
+                                       if event.value.strip() else "")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "mem-filter":
+            event.stop()
+            tabs = self.query_one("#memory-tabs", TabbedContent)
+            (self.rules if tabs.active == "mem-rules" else self.facts).focus()
+
     def on_item_table_act(self, event: ItemTable.Act) -> None:
-        """Enter explains a fact (/why), Delete forgets the row once pressed twice, c copies its id."""
+        """Enter explains a fact (/why), Delete forgets the row once pressed twice, c copies its id,
+        / goes to the filter box."""
         key, text = event.key, event.table.rows.get(event.key, ("", ""))[0]
-        if event.what == "copy":
+        if event.what == "filter":
+            self.query_one("#mem-filter", Input).focus()
+        elif event.what == "copy":
             self.app.copy_to_clipboard(key)
             self._set_detail(Text(f"copied id {key}"))
         elif event.what == "explain":

@@ -38,3 +38,29 @@ async def test_enter_explains_delete_twice_forgets_and_c_copies(make_app):
         await pilot.press("delete")
         await idle(pilot)
         assert iid not in app.shell.memory.items and app.shell.memory.counts()["fact"] == 1
+
+
+async def test_the_filter_box_shows_matching_rows_and_says_how_many(make_app):
+    from textual.widgets import Input
+
+    app = make_app()
+    assert app.shell.execute("/fact " + " ".join(f"n({i})." for i in range(50)) + " likes(ann, tea).")[1].ok
+    async with app.run_test(size=SIZE) as pilot:
+        await idle(pilot)
+        facts = app.query_one("#facts", ItemTable)
+        assert len(facts.keys) == 51
+        facts.focus()
+        await pilot.press("slash")
+        box = app.query_one("#mem-filter", Input)
+        assert app.focused is box
+        await pilot.press(*"tea")
+        await pilot.pause()
+        assert [facts.rows[k][0] for k in facts.keys] == ["likes(ann, tea)."]
+        assert box.border_subtitle.startswith("showing 1 of 51 facts")
+        await pilot.press("enter")                               # back to the table, on the one row
+        await pilot.press("enter")
+        await idle(pilot)
+        assert "/why likes(ann, tea)" in transcript_text(app)
+        box.value = ""
+        await pilot.pause()
+        assert len(facts.keys) == 51
