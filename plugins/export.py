@@ -98,6 +98,7 @@ def export(ctx, arg: str):
 
 
 def register(registry) -> None:
+    from sym.repl.arguments import positional
     from sym.repl.registry import Command
 
     registry.exporters["prolog"] = lambda ctx: to_prolog(ctx.memory)
@@ -105,4 +106,4 @@ def register(registry) -> None:
 
     ensure_exporter(registry)   # /export smt2 (the last /prove program)
     registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",
-                         completer=lambda ctx, text: [f for f in sorted(ctx.registry.exporters) if f.startswith(text)]))
+                         completer=positional(lambda ctx, prefix: sorted(ctx.registry.exporters), "file")))

@@ -299,6 +299,42 @@ def completer(kind: ValueKind):
     return lambda ctx, text: values(kind, ctx, last_word(text))
 
 
+def positional(*kinds: ValueKind | tuple[str, ...]):
+    """A command completer for its words in order: the first word offers values of the first kind
+    (a kind, or a tuple of fixed words), the second of the second…; nothing past the last. A word
+    once typed (a space after it) is never offered again. Option words (--x) are not counted."""
+    def complete(ctx, text: str) -> list[str]:
+        last = last_word(text)
+        done = [w for w in text.split() if not w.startswith("--")]
+        at = len(done) - (1 if last and not last.startswith("--") else 0)
+        if at >= len(kinds):
+            return []
+        kind = kinds[at]
+        if isinstance(kind, tuple):
+            return [w for w in kind if w.startswith(last)]
+        return values(kind, ctx, last)
+    return complete
+
+
+def setting_values(ctx, key: str, prefix: str) -> list[str]:
+    """The values a setting can be given that its type names (choices, true/false, none)."""
+    import types
+    import typing
+
+    key = key.replace("-", "_")
+    hints = typing.get_type_hints(type(ctx.settings)) if key in type(ctx.settings).model_fields else {}
+
+    def named(kind) -> list[str]:
+        origin = typing.get_origin(kind)
+        if origin is typing.Literal:
+            return [str(v) for v in typing.get_args(kind)]
+        if origin in (typing.Union, types.UnionType):
+            return [v for k in typing.get_args(kind) for v in named(k)]
+        return ["true", "false"] if kind is bool else ["none"] if kind is type(None) else []
+
+    return [v for v in (named(hints[key]) if key in hints else []) if v.startswith(prefix)]
+
+
 def values(kind: ValueKind | None, ctx, prefix: str) -> list[str]:
     """Values of `kind` that start with `prefix` (nothing for a kind this room does not know)."""
     if callable(kind):

@@ -15,27 +15,35 @@ from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
 from sym.core.memory.working import Item, item_id
-from sym.repl.arguments import Args, Option
+from sym.repl.arguments import Args, Option, last_word, positional
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Added, Answered, Exit, Forgotten, Inferred, Listing, Message, Proofs
 
 
-def _predicates(ctx: Context, text: str) -> list[str]:
+def _predicate_names(ctx: Context, prefix: str) -> list[str]:
     keys = sorted({k.lstrip("~").rsplit("/", 1)[0] for k in ctx.memory.engine.relation_keys()})
-    return [k for k in keys if k.startswith(text.strip())]
+    return [k for k in keys if k.startswith(prefix)]
 
 
-def _files(ctx: Context, text: str) -> list[str]:
-    from pathlib import Path
+_predicates = positional(_predicate_names)      # /why FACT, /listing PRED, /forget PATTERN: the first word
+_NAME_AT_END = re.compile(r"[a-z][\w]*$")
+_GOAL_STARTS = ("?-", ":-", "\\+")
 
-    base = Path(text).parent if text else Path(".")
-    stem = Path(text).name
-    try:
-        return sorted(str(base / p.name) + ("/" if p.is_dir() else "") for p in base.iterdir()
-                      if p.name.startswith(stem) and not p.name.startswith("."))
-    except OSError:
+
+def _goals(ctx: Context, text: str) -> list[str]:
+    """Predicates where a goal of a query starts: after `?-`, a `,` or `;` between goals, or `\\+`
+    (not inside an atom's arguments). Each replaces the whole word being typed."""
+    last = last_word(text)
+    name = _NAME_AT_END.search(last)
+    typed = name.group() if name else ""
+    if last and not typed:
         return []
+    before = text[:len(text) - len(typed)].rstrip()
+    depth = before.count("(") - before.count(")")
+    starts = not before or before.endswith(_GOAL_STARTS) or (depth == 0 and before.endswith((",", ";")))
+    head = last[:len(last) - len(typed)]
+    return [head + k for k in _predicate_names(ctx, typed)] if starts else []
 
 
 def cancellable(ctx: Context, task: str):
@@ -166,7 +174,7 @@ def rule(ctx: Context, arg: str) -> Added:
     return assert_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
 
 
-@command("/consult", args="FILE", completer=_files)
+@command("/consult", args="FILE", completer=positional("file"))
 def consult(ctx: Context, arg: str) -> Added:
     """Load a Prolog-syntax file of facts, rules and constraints (all or nothing)."""
     name = arg.strip()
@@ -184,7 +192,7 @@ def consult(ctx: Context, arg: str) -> Added:
     return added
 
 
-@command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_predicates)
+@command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_goals)
 def query(ctx: Context, arg: str) -> Answered | Exit | Listing:
     """Answer a query: bindings for its variables, or true / false / unknown when it is ground.
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sym.core.errors import UserError
 from sym.core.logic.terms import clause_text
 from sym.core.memory import library
-from sym.repl.arguments import Args, Option, completer, last_word, values
+from sym.repl.arguments import Args, Option, last_word, positional, values
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -125,7 +125,7 @@ _PARTS = ("facts", "rules", "schema", "docs")
 
 
 @command("/memory", args="[facts|rules|schema|docs]", group="memory",
-         completer=lambda ctx, text: [p for p in _PARTS if p.startswith(text.strip())])
+         completer=positional(_PARTS))
 def memory(ctx: Context, arg: str):
     """Counts of what the working memory holds, or a listing of one part."""
     part = arg.strip()
@@ -150,7 +150,7 @@ def memory(ctx: Context, arg: str):
     ])
 
 
-@command("/load", args="FILE", group="memory", completer=completer("file"))
+@command("/load", args="FILE", group="memory", completer=positional("file"))
 def load(ctx: Context, arg: str) -> Message:
     """Load a .txt, .md or .pdf document (or other UTF-8 text): chunked by paragraphs, embedded, stored with offsets."""
     name = arg.strip()

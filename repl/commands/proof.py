@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from sym.core.errors import UserError
 from sym.core.events import ModelShown
-from sym.repl.arguments import Args, Option
+from sym.repl.arguments import Args, Option, positional
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.render import to_text
@@ -268,7 +268,14 @@ def program_cmd(ctx: Context, arg: str) -> Result:
     return ProgramShown(last.source, last.program.model_dump(exclude_defaults=True))
 
 
+def _operations() -> tuple[str, ...]:
+    from sym.core.reason.math import OPERATIONS  # late: the module is for /math only
+
+    return OPERATIONS
+
+
 @command("/math", args="simplify|factor|expand|solve|diff|integrate|collect EXPR [wrt VAR]", group="reason",
+         completer=positional(lambda ctx, prefix: list(_operations())),
          options=(Option("--latex", bool, help="print the answer as LaTeX"),))
 def math_cmd(ctx: Context, args: Args) -> Result:
     """Algebra with SymPy: simplify, factor, expand, solve, diff, integrate, collect.

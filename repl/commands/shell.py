@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from sym.core.errors import UserError
 from sym.core.events import SettingChanged
-from sym.repl.arguments import Args, Option
+from sym.repl.arguments import Args, Option, last_word, positional, setting_values
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
 
 
-def _command_names(ctx: Context, text: str) -> list[str]:
-    return [n for n in ctx.registry.names() if n.startswith(text.strip() or "/")]
+def _command_names(ctx: Context, prefix: str) -> list[str]:
+    return [n for n in ctx.registry.names() if n.startswith(prefix or "/")]
 
 
-@command("/help", args="[CMD]", aliases=("/?",), completer=_command_names, group="shell")
+@command("/help", args="[CMD]", aliases=("/?",), completer=positional(_command_names), group="shell")
 def help_(ctx: Context, arg: str) -> HelpText:
     """List the commands, or show one command in full (/? CMD)."""
     name = arg.strip()
@@ -29,12 +29,13 @@ def help_(ctx: Context, arg: str) -> HelpText:
 
 
 def _setting_keys(ctx: Context, text: str) -> list[str]:
-    """Setting names for the key being typed (after --save too); nothing once the key is typed."""
+    """Setting names for the key being typed (after --save too), then the values its type names."""
     words = [w for w in text.split() if not w.startswith("--")]
-    prefix = words[-1] if words and not text[-1:].isspace() else ""
-    if len(words) > (1 if prefix else 0):
-        return []
-    return [k for k in type(ctx.settings).model_fields if k.startswith(prefix)]
+    prefix = last_word(text)
+    typed = len(words) - (1 if prefix else 0)
+    if typed == 0:
+        return [k for k in type(ctx.settings).model_fields if k.startswith(prefix)]
+    return setting_values(ctx, words[0], prefix) if typed == 1 else []
 
 
 @command("/set", args="[KEY VALUE]", completer=_setting_keys, group="shell",
@@ -96,7 +97,7 @@ def kind_listing(memory, part: str) -> Listing:
 
 
 @command("/show", args="[facts|rules|derived|violations|settings]", group="shell",
-         completer=lambda ctx, text: [s for s in _SECTIONS if s.startswith(text.strip())])
+         completer=positional(_SECTIONS))
 def show(ctx: Context, arg: str):
     """Summarise the working memory, or show one part of it."""
     what = arg.strip()

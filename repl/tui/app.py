@@ -30,11 +30,10 @@ from sym.repl.tui.history import History
 from sym.repl.tui.status import StatusLine
 from sym.repl.tui.transcript import Transcript
 
-KEYS = "keys: Esc cancels the running job · F1 help · Ctrl+P commands · F9 side pane · Ctrl+S save session · " \
-       "Ctrl+Q quit · ↑/↓ history · Tab or → completes · \"\"\" starts and ends a multi-line input"
 DRAIN_EVERY = 0.1    # seconds between takes of a running job's events (see _shell_events)
 # what F1 and Ctrl+S type for the user: inputs like any other, never looked at again
-KEY_TURNS = {"help": "/help", "save": "/save tui-%Y%m%d-%H%M%S"}
+KEY_TURNS = {"save": "/save tui-%Y%m%d-%H%M%S"}
+SIDE_MIN_WIDTH = 100   # below this many columns the side pane starts hidden (F9 shows it)
 
 
 class ShellEvents(Message):
@@ -54,6 +53,7 @@ class SymApp(App):
     #main { height: 1fr; }
     #left { width: 3fr; }
     #side { width: 2fr; border-left: solid $primary; }
+    Screen.-narrow #side { display: none; width: 3fr; }   /* F9 shows it: half the screen */
     #side > .note { color: $text-muted; padding: 1 1; }
     Entry { margin: 0 1; }
     """
@@ -64,6 +64,7 @@ class SymApp(App):
         Binding("ctrl+s", "save", "Save session", show=False),
     ]
     COMMANDS = App.COMMANDS | {_registry_commands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (SIDE_MIN_WIDTH, "-wide")]
 
     def __init__(self, shell=None, *, bus: Bus | None = None, options=None, debug: bool = False,
                  ping_every: float | None = 30.0, history: History | None = None) -> None:
@@ -180,14 +181,17 @@ class SymApp(App):
         self.status.show(model=shell.ctx.settings.model)
         self.entry.disabled = False
         self.entry.focus()
-        self.transcript.add_note("sym — type a fact, a rule, ?- a query, or /help (F1). " + KEYS.split(" · ")[0])
+        self.transcript.add_note("sym — type a fact, a rule, ?- a query, or /help. F1 keys and commands · "
+                                 "Esc cancels the running job")
         if self.ping_every:
             self.ping_ollama()
             self.set_interval(self.ping_every, self.ping_ollama)
         self._next_turn()
 
     def _complete(self, text: str) -> list[str]:
-        return self.shell.registry.complete(self.shell.ctx, text) if self.shell is not None else []
+        from sym.repl.tui.completion import candidates
+
+        return candidates(self.shell, text)
 
     # -- running turns ----------------------------------------------------------------
 
@@ -234,18 +238,13 @@ class SymApp(App):
         await self.transcript.end_stream()
         if event.state == WorkerState.SUCCESS:
             _, result = worker.result
-            self.transcript.add_result(result)
-            if isinstance(result, Failure):
-                self.notify(result.message + (f" — {result.hint}" if result.hint else ""),
-                            title="cancelled" if result.exit_code == 130 else "error",
-                            severity="warning" if result.exit_code == 130 else "error")
+            self.transcript.add_result(result)     # errors too: said once, there (no toast)
         else:
             self.transcript.add_result(Failure(f"internal error: {worker.error!r}", "run with --debug"))
-            self.notify(f"internal error: {worker.error!r}", severity="error")
             result = None
         self.job = None
         self.cancelling = False
-        self.status.show(job="")
+        self.status.show(job="", cancelling=False)
         if isinstance(result, Exit):
             self.exit(return_code=0)
             return
@@ -351,7 +350,6 @@ class SymApp(App):
                 models.show(event.kind, event.title, event.text)
         elif isinstance(event, Warning):
             self.transcript.add_note(f"warning: {event.message}")
-            self.notify(event.message, severity="warning")
         elif isinstance(event, Progress):
             self.status.show(job=f"{event.task} {event.done}/{event.total}")
         elif isinstance(event, EmbeddingProgress):
@@ -408,19 +406,26 @@ class SymApp(App):
     # -- keys ------------------------------------------------------------------------------
 
     def action_cancel_job(self) -> None:
-        """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back."""
+        """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back;
+        with no job, it only brings the focus back to the input (from a pane or a table)."""
         if self.job is None or self.shell is None:
+            if not self.entry.disabled:
+                self.entry.focus()
             return
         self.shell.ctx.cancel.set()
         if not self.cancelling:
             self.cancelling = True
+            self.status.show(cancelling=True)
             self.transcript.add_note("cancelling…")
         self.entry.disabled = False
         self.entry.focus()
 
     def action_help(self) -> None:
-        self.transcript.add_note(KEYS)
-        self.run_turn(KEY_TURNS["help"])
+        """F1: the keys and the registry's commands on a screen of their own (Esc, F1 or q closes)."""
+        from sym.repl.tui.help_screen import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.shell.registry if self.shell is not None else None))
 
     def action_toggle_side(self) -> None:
         side = self.query_one("#side")

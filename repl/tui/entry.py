@@ -1,4 +1,4 @@
-"""The input line: slash-command suggestions from the registry, history, `\"\"\"` blocks, pasted turns.
+"""The input line: completions from the registry (ghost text and a menu), history, `\"\"\"` blocks, pasted turns.
 
 It only turns keystrokes into whole turns (`Entry.Turn` messages), by the rules every front-end
 shares (repl.assemble: blocks, clauses across lines, comments); a multi-line paste is one turn.
@@ -14,6 +14,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input
 
 from sym.repl.assemble import Assembler
+from sym.repl.tui.completion import BlockLines, CompletionMenu, replace_word
 from sym.repl.tui.history import History
 
 
@@ -25,28 +26,29 @@ class RegistrySuggester(Suggester):
         self.complete = complete          # (text) -> list of completions of the last word
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value.startswith("/"):
-            return None
-        try:
-            found = self.complete(value)
-        except Exception:  # a plugin's completer failing must not break typing
-            return None
-        if not found:
-            return None
-        if " " not in value:
-            return found[0]
-        head, _, rest = value.partition(" ")
-        stem = rest.rsplit(" ", 1)[0] + " " if " " in rest else ""
-        return f"{head} {stem}{found[0]}"
+        found = safe_complete(self.complete, value)
+        return replace_word(value, found[0]) if found else None
+
+
+def safe_complete(complete, value: str) -> list[str]:
+    """What `complete` offers for `value` (a /command or a `?-` query), [] for anything else."""
+    if not value.startswith(("/", "?-")):
+        return []
+    try:
+        return complete(value)
+    except Exception:  # a plugin's completer failing must not break typing
+        return []
 
 
 class Entry(Input):
-    """An Input that emits complete turns; ↑/↓ walk the history, Tab accepts the suggestion."""
+    """An Input that emits complete turns; ↑/↓ walk the history (or the open completion menu), Tab
+    accepts the suggestion or cycles through the menu's candidates."""
 
     BINDINGS = [
         Binding("up", "history_back", "Previous input", show=False),
         Binding("down", "history_forward", "Next input", show=False),
         Binding("tab", "accept_suggestion", "Complete", show=False),
+        Binding("shift+tab", "cycle(-1)", "Previous completion", show=False),
         Binding("pageup", "page(-1)", "Scroll the transcript up", show=False),
         Binding("pagedown", "page(1)", "Scroll the transcript down", show=False),
         Binding("escape", "abandon", "Leave an unfinished block", show=False),
@@ -61,27 +63,75 @@ class Entry(Input):
             self.text = text
 
     def __init__(self, history: History, complete, **kwargs) -> None:
-        super().__init__(placeholder="a fact, a rule, ?- a query, or /help", suggester=RegistrySuggester(complete),
+        # inside a """ block a line is text, never a command: nothing to complete
+        complete_here = lambda text: [] if self.assembler.in_block else complete(text)  # noqa: E731
+        super().__init__(placeholder="a fact, a rule, ?- a query, or /help", suggester=RegistrySuggester(complete_here),
                          **kwargs)
         self.history = history
         self.assembler = Assembler()     # lines of an open block or clause
         self._search: tuple[str, int] | None = None    # (what Ctrl+R looks for, index of the last hit)
+        self.complete = complete_here
+        self.menu = CompletionMenu(id="completion")
+        self.block_lines = BlockLines(id="block-lines")
+        self._typed: list[str] = []      # the lines of the open block or clause, as typed
+        self._filling = False            # the value is being set from the menu: do not offer again
+
+    async def on_mount(self) -> None:
+        await self.parent.mount(self.block_lines, self.menu, before=self)
+
+    def watch_value(self, value: str) -> None:
+        if self._filling or not self.is_mounted:
+            return
+        if self.menu.is_attached:
+            self.menu.offer(value, safe_complete(self.complete, value))
+
+    def _fill(self, text: str, *, keep_menu: bool = False) -> None:
+        """Put `text` in the input without offering completions for it (a history entry, a candidate)."""
+        if not keep_menu:
+            self.menu.close()
+        self._filling = True
+        try:
+            self.value = text
+            self.cursor_position = len(text)
+        finally:
+            self._filling = False
+
+    def action_cycle(self, step: int) -> None:
+        """Tab / Shift+Tab with the menu open: the next / previous candidate into the input."""
+        if not self.menu.is_open:
+            if step < 0:
+                raise SkipAction()      # Shift+Tab without a menu: focus moves back, as elsewhere
+            return
+        self._fill(replace_word(self.menu.base, self.menu.move(step)), keep_menu=True)
+
+    def take(self, chosen: str) -> None:
+        """A candidate picked (Enter on it, or a click): into the input, the menu closed."""
+        text = replace_word(self.menu.base, chosen)
+        self._fill(text + ("" if text.endswith(("/", "=")) else " "))
+        self.focus()
 
     def action_history_back(self) -> None:
+        if self.menu.is_open:
+            self.menu.move(-1)
+            return
         entry = self.history.back(self.value)
         if entry is not None:
-            self.value = entry.replace("\n", " ")
-            self.cursor_position = len(self.value)
+            self._fill(entry.replace("\n", " "))
 
     def action_history_forward(self) -> None:
+        if self.menu.is_open:
+            self.menu.move(1)
+            return
         entry = self.history.forward()
         if entry is not None:
-            self.value = entry.replace("\n", " ")
-            self.cursor_position = len(self.value)
+            self._fill(entry.replace("\n", " "))
 
     def action_accept_suggestion(self) -> None:
         """Tab takes the suggestion; with none it does nothing (focus stays here: the keys that
-        follow are typed, not sent to a pane)."""
+        follow are typed, not sent to a pane). With the menu open it cycles through the candidates."""
+        if self.menu.is_open:
+            self.action_cycle(1)
+            return
         if self._suggestion and self._suggestion != self.value:
             self.value = self._suggestion
             self.cursor_position = len(self.value)
@@ -98,8 +148,7 @@ class Entry(Input):
             return
         at, entry = found
         self._search = (query, at)
-        self.value = entry.replace("\n", " ")
-        self.cursor_position = len(self.value)
+        self._fill(entry.replace("\n", " "))
         self.placeholder = f"Ctrl+R again: an older input with {query!r}"
 
     def action_page(self, direction: int) -> None:
@@ -114,7 +163,11 @@ class Entry(Input):
 
     def action_abandon(self) -> None:
         """Esc leaves an unfinished triple-quoted block or clause (its lines are dropped, as the
-        placeholder said); with nothing pending, Esc goes on to the app (cancel the running job)."""
+        placeholder said); with nothing pending, Esc goes on to the app (cancel the running job).
+        An open completion menu closes first."""
+        if self.menu.is_open:
+            self.menu.close()
+            return
         if not (self.assembler.in_block or self.assembler.pending):
             raise SkipAction()
         self.assembler.reset()
@@ -122,7 +175,13 @@ class Entry(Input):
         self._show_pending()
 
     async def action_submit(self) -> None:
+        chosen = self.menu.chosen
+        if chosen is not None:        # Enter on a menu item takes it; the next Enter runs the turn
+            self.take(chosen)
+            return
+        self.menu.close()
         line, self.value = self.value, ""
+        self._typed.append(line)
         for item in self.assembler.feed(line):
             self._emit(item.text)
         self._show_pending()
@@ -134,6 +193,9 @@ class Entry(Input):
 
     def _show_pending(self) -> None:
         asm, waiting = self.assembler, self.assembler.open_lines
+        if not (asm.in_block or asm.pending):
+            self._typed = []
+        self.block_lines.show_lines(self._typed[-waiting:] if waiting else [])
         self.placeholder = (f'… line {waiting + 1} (end with """)' if asm.in_block else
                             f"… line {waiting + 1} (end the clause with .)" if asm.pending else
                             "a fact, a rule, ?- a query, or /help")

@@ -9,7 +9,7 @@ client is imported for it.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 
 def ping(url: str, timeout: float = 1.5) -> bool:
@@ -24,17 +24,21 @@ def ping(url: str, timeout: float = 1.5) -> bool:
         return False
 
 
-class StatusLine(Static):
+class StatusLine(Widget):
+    """One docked line, drawn for its width: at narrow widths the hints, then the model and server,
+    the workspace and the counts are shortened or dropped first, so the job's state stays in view."""
+
     DEFAULT_CSS = "StatusLine { dock: bottom; height: 1; background: $panel; color: $text; padding: 0 1; }"
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self.model = "?"
         self.ollama: bool | None = None
         self.workspace = "…"
         self.facts = 0
         self.rules = 0
         self.job = ""
+        self.cancelling = False
         self.embedding = ""    # the background writer's progress or failure (empty when caught up)
         self._shown: Text | None = None
 
@@ -46,12 +50,36 @@ class StatusLine(Static):
             self._shown = line
             # one docked line whatever it says: repaint it without a layout of the whole screen
             # (a bulk add's progress and counts would otherwise cost one each)
-            self.update(line, layout=False)
+            self.refresh()
 
-    def line_text(self) -> Text:
-        state = {None: ("not checked", "dim"), True: ("up", "green"), False: ("down", "red")}[self.ollama]
-        job = ("running " + self.job[:40], "bold yellow") if self.job else ("idle", "dim")
+    def render(self) -> Text:
+        return self.line_text()
+
+    def line_text(self, width: int | None = None) -> Text:
+        """The line at its most telling that fits `width` cells (the widget's own width by default)."""
+        width = width or self.content_region.width or 10**6    # not laid out yet: say everything
+        for brevity in range(5):
+            line = self._assemble(brevity)
+            if line.cell_len <= width:
+                return line
+        line.truncate(width, overflow="ellipsis")     # the job comes first at the last brevity
+        return line
+
+    def _assemble(self, brevity: int) -> Text:
+        job = self.job[:40 if brevity < 3 else 20]
+        if self.cancelling:
+            state = ("cancelling " + job, "bold red")
+        else:
+            state = ("running " + job, "bold yellow") if job else ("idle", "dim")
+        if brevity == 4:      # only what matters while a job runs
+            return Text.assemble(state, f" · {self.workspace} · {self.facts}f {self.rules}r")
+        server = {None: ("not checked" if brevity < 2 else "?", "dim"), True: ("up", "green"),
+                  False: ("down", "red")}[self.ollama]
+        model = self.model if brevity < 3 or len(self.model) <= 14 else self.model[:13] + "…"
+        workspace = f"workspace {self.workspace}" if brevity < 2 else self.workspace
+        counts = f"{self.facts} facts, {self.rules} rules" if brevity < 3 else f"{self.facts}f {self.rules}r"
+        embedding = self.embedding if brevity < 3 else self.embedding[:16]
+        hints = ("   F1 help · Ctrl+P commands · Esc cancel", "   F1 help", "", "")[min(brevity, 3)]
         return Text.assemble(
-            (self.model, "bold"), " · ollama ", state, f" · workspace {self.workspace} · "
-            f"{self.facts} facts, {self.rules} rules · ", *((self.embedding, "yellow"), " · ") * bool(self.embedding),
-            job, ("   F1 help · Ctrl+P commands · Esc cancel", "dim"))
+            (model, "bold"), " · ollama " if brevity < 3 else " · ", server, f" · {workspace} · {counts} · ",
+            *((embedding, "yellow"), " · ") * bool(embedding), state, (hints, "dim"))

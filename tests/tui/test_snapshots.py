@@ -103,3 +103,36 @@ def test_command_palette(make_app, snap_compare):
         await _still(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def _main_layout_at(size):
+    def test(make_app, snap_compare):
+        async def run_before(pilot):
+            await _start(pilot)
+            await type_turn(pilot, "?- ancestor(ann, Who).")
+            await idle(pilot)
+            await _still(pilot)
+
+        assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    return test
+
+
+# the side pane starts hidden below 100 columns; the status line keeps the job's state in view
+test_main_layout_80x24 = _main_layout_at((80, 24))
+test_main_layout_160x45 = _main_layout_at((160, 45))
+
+
+def _help_screen_at(size):
+    def test(make_app, snap_compare):
+        async def run_before(pilot):
+            await _start(pilot)
+            await pilot.press("f1")
+            await pilot.pause()
+            await _still(pilot)
+
+        assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    return test
+
+
+test_help_screen_80x24 = _help_screen_at((80, 24))
+test_help_screen_160x45 = _help_screen_at((160, 45))

@@ -1,0 +1,85 @@
+"""The help screen (F1): the keys, then every command's usage and summary as the registry has them.
+
+It only reads the registry and shows it; it runs nothing. Esc, F1 or q closes it.
+"""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+KEYS = (
+    ("Enter", "run the input (a fact, a rule, ?- a query, /command or a sentence)"),
+    ("Esc", "cancel the running job and give the input back"),
+    ("F1", "this help"),
+    ("Ctrl+P", "command palette"),
+    ("F9", "hide/show the side pane (hidden at first below 100 columns)"),
+    ("Ctrl+S", "save the session"),
+    ("Ctrl+Q", "quit"),
+    ("↑/↓", "history; Ctrl+R finds an earlier input containing what is typed"),
+    ("Tab or →", "accept a completion"),
+    ("PageUp/PageDown", "scroll the transcript"),
+    ('"""', "starts and ends a multi-line input"),
+)
+GROUPS = ("logic", "memory", "reason", "semantic", "llm", "policy", "session", "shell")
+
+
+def _table(rows) -> Table:
+    """Two columns that wrap (nothing is cut off at 80 columns); a row with no right side is a heading."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", max_width=34, overflow="fold")
+    table.add_column(ratio=1)
+    for left, right in rows:
+        if right is None:
+            table.add_row(Text("\n" + left, style="bold underline"), "")
+        else:
+            table.add_row(Text(left), Text(right))
+    return table
+
+
+def command_rows(registry) -> list[tuple[str, str | None]]:
+    """The registry's commands by group (a heading row each), usage and summary."""
+    commands = sorted(registry.commands.values() if registry is not None else (),
+                      key=lambda c: (GROUPS.index(c.group) if c.group in GROUPS else len(GROUPS), c.group, c.name))
+    rows: list[tuple[str, str | None]] = []
+    group = None
+    for cmd in commands:
+        if cmd.group != group:
+            group = cmd.group
+            rows.append((group, None))
+        aliases = f" (also {', '.join(cmd.aliases)})" if cmd.aliases else ""
+        rows.append((cmd.usage, cmd.summary + aliases))
+    return rows
+
+
+class HelpScreen(ModalScreen):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 100%; max-width: 120; height: 100%; border: round $primary;
+                                  background: $surface; padding: 0 1; }
+    HelpScreen .heading { color: $accent; text-style: bold; margin-top: 1; }
+    """
+    BINDINGS = [Binding("escape,f1,q", "close", "Close", show=False)]
+
+    def __init__(self, registry) -> None:
+        super().__init__()
+        self.registry = registry
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help") as scroll:
+            scroll.border_title = "help — Esc, F1 or q closes"
+            yield Static("keys", classes="heading")
+            yield Static(_table(KEYS), id="help-keys")
+            yield Static("commands", classes="heading")
+            yield Static(_table(command_rows(self.registry)), id="help-commands")
+
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()     # arrows and PageUp/PageDown scroll it
+
+    def action_close(self) -> None:
+        self.dismiss()
