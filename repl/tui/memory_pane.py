@@ -16,6 +16,8 @@ from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
 from sym.repl.tui.item_table import ItemTable
 
+KEY_TURNS = {"explain": "/why {}", "forget": "/forget {}"}   # what a row key types
+
 DETAIL_LINES = 5   # the detail box's least lines (a fact's description in a narrow pane); it grows to 11
 
 
@@ -181,13 +183,13 @@ class MemoryPane(Vertical):
             self._set_detail(Text(f"copied id {key}"))
         elif event.what == "explain":
             if event.table is self.facts:
-                self.app.run_turn(f"/why {text.rstrip().removesuffix('.')}")
+                self.app.run_turn(KEY_TURNS["explain"].format(text.rstrip().removesuffix(".")))
             else:
                 self._set_detail(Text(self.describe(event.table.id, key) + "\n(Enter explains facts: /why)"))
         elif event.what == "forget":
             if self._forgetting == key:
                 self._forgetting = None
-                self.app.run_turn(f"/forget {key}")
+                self.app.run_turn(KEY_TURNS["forget"].format(key))
             else:
                 self._forgetting = key
                 self._set_detail(Text(f"forget {key}  {text}?\npress Delete again to forget it; any other row cancels"))
