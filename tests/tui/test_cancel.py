@@ -5,6 +5,7 @@ line comes back, nothing of a half-written /consult or /load stays, and the next
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 
@@ -63,8 +64,8 @@ async def test_escape_stops_inference_over_a_huge_cross_product(make_app):
     assert app.shell.execute("/set max_facts 100000000")[1].ok   # the cap must not be what stops it
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await type_turn(pilot, "/infer")
-        await until(pilot, lambda: app.job is not None)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.job is not None, settle=False)
+        await asyncio.sleep(0.3)     # not pilot.pause: waiting for the screen to settle can outlast the job
         assert app.job is not None
         await press_escape_and_wait(pilot)
         ended_cancelled(app)
