@@ -131,8 +131,9 @@ class Shell:
             # inference in any command (/ask, queries, asserts) stops on Esc / Ctrl+C and at max_facts;
             # done per command since /use may have switched the memory and /set the limit
             self.ctx.memory.bound(cancel=self.ctx.cancel, max_facts=self.ctx.settings.max_facts)
-            if not name:
-                return "/assert", add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
+            if not name:   # `halt.` and `listing.` are recorded as the commands they are
+                done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
+                return {"exit": "/bye", "listing": "/listing"}.get(done.kind, "/assert"), done
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
                 raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")

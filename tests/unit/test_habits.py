@@ -38,6 +38,14 @@ def test_listing_lists_as_the_command_does_and_stores_nothing(sym):
     assert [it.text for it in sym("?- listing(fly/1).").items] == ["fly(X) :- bird(X)."]
 
 
+def test_halt_and_listing_are_recorded_as_the_commands_they_are(sym):
+    """The --json line and the session log name /bye and /listing, not /assert."""
+    sym("bird(tweety).")
+    assert sym.shell.execute("listing.")[0] == "/listing"
+    assert sym.shell.execute("halt.")[0] == "/bye"
+    assert sym.shell.execute("bird(polly).")[0] == "/assert"
+
+
 def test_listing_of_an_unknown_predicate_says_how_to_store_it_instead(sym):
     sym("bird(tweety).")
     result = sym("listing(house1).")
