@@ -21,8 +21,8 @@ KEYS = (
     ("F9", "hide/show the side pane (hidden at first below 100 columns)"),
     ("Ctrl+S", "save the session"),
     ("Ctrl+Q", "quit"),
-    ("↑/↓", "history; Ctrl+R finds an earlier input containing what is typed"),
-    ("Tab or →", "accept a completion"),
+    ("↑/↓", "history (in an open completion menu: move through it); Ctrl+R finds an earlier input"),
+    ("Tab / Shift+Tab", "complete: cycle through the menu's candidates; Enter or → takes one, Esc closes it"),
     ("PageUp/PageDown", "scroll the transcript"),
     ('"""', "starts and ends a multi-line input"),
 )

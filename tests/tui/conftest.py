@@ -23,6 +23,29 @@ def make_app(sym_home):
     return make
 
 
+@pytest.fixture
+def llm_app(make_app, ollama_server):
+    """An app whose shell talks to the scripted Ollama-protocol server."""
+    def make():
+        app = make_app()
+        app.shell.ctx.settings.ollama_host = ollama_server.url
+        return app
+    return make
+
+
+async def palette_prompts(pilot, typed: str) -> list[str]:
+    """Open the Ctrl+P palette, type `typed`, and return the prompts it offers."""
+    from textual.command import CommandList
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await pilot.press(*typed)
+    await until(pilot, lambda: app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count)
+    await pilot.pause(0.2)
+    options = app.screen.query_one(CommandList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
 async def until(pilot, condition, timeout: float = 10.0, *, settle: bool = True) -> None:
     """Let the app run until `condition()` holds (fails the test after `timeout` seconds). With
     `settle=False` it only yields to the app between checks instead of waiting for every widget to

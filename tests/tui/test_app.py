@@ -14,7 +14,7 @@ from sym.core.memory.working import item_id
 from sym.repl.registry import Command
 from sym.repl.results import Message
 from sym.repl.tui.item_table import ItemTable
-from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
+from tests.tui.conftest import SIZE, idle, palette_prompts, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -211,14 +211,7 @@ async def test_a_triple_quoted_block_and_a_paste_are_one_turn_each(make_app):
 async def test_palette_offers_registry_commands(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.press(*"forget")
-        from textual.command import CommandList
-
-        await until(pilot, lambda: app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count)
-        await pilot.pause(0.2)
-        options = app.screen.query_one(CommandList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        prompts = await palette_prompts(pilot, "forget")
         assert any("/forget" in p for p in prompts)
         await pilot.press("enter")
         await pilot.pause()

@@ -51,18 +51,11 @@ async def test_escape_leaves_an_unfinished_block_and_nothing_is_stored(make_app)
 
 
 async def test_the_palette_shows_usages_as_written(make_app):
-    from textual.command import CommandList
-
-    from tests.tui.conftest import until
+    from tests.tui.conftest import palette_prompts
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.press(*"sessions")
-        await until(pilot, lambda: app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count)
-        await pilot.pause(0.2)
-        options = app.screen.query_one(CommandList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        prompts = await palette_prompts(pilot, "sessions")
         assert any("/sessions [rm NAME] [--yes]" in p for p in prompts), prompts
 
 

@@ -46,15 +46,6 @@ def models_body(app, kind: str) -> str:
     return str(app.query_one("#models").shown[kind][1].render())
 
 
-@pytest.fixture
-def llm_app(make_app, ollama_server):
-    def make():
-        app = make_app()
-        app.shell.ctx.settings.ollama_host = ollama_server.url
-        return app
-    return make
-
-
 async def test_ask_shows_each_inference_round_with_the_rules_applied_and_the_answer(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

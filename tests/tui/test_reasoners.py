@@ -21,16 +21,6 @@ PACK = {"name": "t", "description": "test pack", "or_items": 3, "and_items": 4,
                     "constraint": "CONFLICTS in <$topic>:\n$items"}}
 
 
-@pytest.fixture
-def llm_app(make_app, ollama_server):
-    """An app whose shell talks to the scripted server."""
-    def make():
-        app = make_app()
-        app.shell.ctx.settings.ollama_host = ollama_server.url
-        return app
-    return make
-
-
 def tree_labels(pane) -> list[str]:
     """The Trace tree's node labels, depth first, without detail leaves and LLM-call leaves."""
     details = {id(leaf) for leaf in pane.details.values()}
