@@ -162,9 +162,11 @@ class MemoryPane(Vertical):
         event.stop()
         for table in (self.facts, self.rules):
             table.set_filter(event.value)
-        event.input.border_subtitle = (f"showing {len(self.facts.keys):,} of {self.facts.row_count:,} facts, "
-                                       f"{len(self.rules.keys):,} of {self.rules.row_count:,} rules"
-                                       if event.value.strip() else "")
+        counts = [(f"{len(t.keys):,}", f"{t.row_count:,}") for t in (self.facts, self.rules)]
+        said = "showing {} of {} facts, {} of {} rules".format(*counts[0], *counts[1])
+        if len(said) > event.input.size.width - 4:      # a narrow pane: the numbers, all of them
+            said = "{}/{} facts, {}/{} rules".format(*counts[0], *counts[1])
+        event.input.border_subtitle = said if event.value.strip() else ""
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "mem-filter":

@@ -130,7 +130,7 @@ async def _memory_filter(pilot):
     box = app.query_one("#mem-filter", Input)
     await until(pilot, lambda: app.focused is box)
     await pilot.press(*"tea")
-    await until(pilot, lambda: str(box.border_subtitle).startswith("showing 1 of"))
+    await until(pilot, lambda: "1 of 52 facts" in str(box.border_subtitle) or "1/52 facts" in str(box.border_subtitle))
     await idle(pilot)
 
 
