@@ -70,7 +70,9 @@ def test_the_one_option_that_could_be_true_is_chosen_without_further_calls(ollam
     assert detail["attempts"] == 1 and detail["errors"] == []
     sent = chats(ollama_server)
     assert len(sent) == 1                                # the program, and nothing else
-    assert sent[0].format is not None                    # schema-constrained output
+    checks = sent[0].format["properties"]["verifications"]     # schema-constrained: one per option, by letter
+    assert checks["minItems"] == checks["maxItems"] == 5 and "verifications" in sent[0].format["required"]
+    assert sent[0].format["$defs"]["Verification"]["properties"]["name"]["enum"] == list("ABCDE")
     assert "Ann does not sit in seat 1" in sent[0].last_user
     assert "B) Ben, Ann, Cal" in sent[0].last_user and "A) A)" not in sent[0].last_user
 

@@ -132,3 +132,13 @@ def test_the_json_schema_describes_every_section():
     assert {"sorts", "functions", "constants", "knowledge_base", "rules", "verifications", "optimization",
             "actions"} <= set(schema["properties"])
     json.dumps(schema)   # serialisable, to be sent as `format`
+
+
+def test_a_schema_can_ask_for_exactly_one_verification_per_name():
+    schema = program_json_schema(verifications=["A", "B", "C"])
+    checks = schema["properties"]["verifications"]
+    assert checks["minItems"] == checks["maxItems"] == 3
+    assert schema["required"][:2] == ["sorts", "functions"] and schema["required"][-1] == "verifications"
+    one = schema["$defs"]["Verification"]
+    assert one["properties"]["name"]["enum"] == ["A", "B", "C"] and "name" in one["required"]
+    assert program_json_schema()["properties"]["verifications"].get("minItems") is None   # the default is free

@@ -189,10 +189,23 @@ def load_program(data: str | bytes | dict[str, Any], *, source: str = "program")
 MODEL_LIST_LIMIT = 64     # lists a model may write; servers turn maxItems into grammar rules one by one
 
 
-def program_json_schema(limit: int = MODEL_LIST_LIMIT) -> dict[str, Any]:
+def program_json_schema(limit: int = MODEL_LIST_LIMIT, *, verifications: list[str] | None = None) -> dict[str, Any]:
     """The JSON schema handed to the model as structured-output `format`: every list at most
-    `limit` items (the file format allows more; a model-written program never needs them)."""
+    `limit` items (the file format allows more; a model-written program never needs them).
+    With `verifications`, the program must have exactly one verification per name given, each
+    named by one of them (a choice, not free text: the model cannot leave one out or misname it)."""
     bounded: dict[str, Any] = bounded_schema(Program.model_json_schema(by_alias=False), limit)
+    if verifications:
+        names = list(dict.fromkeys(verifications))
+        checks = bounded["properties"]["verifications"]
+        checks.pop("default", None)
+        checks["minItems"] = checks["maxItems"] = len(names)
+        # grammar converters write required keys first, in order: require the sections every program
+        # has, so the model still declares sorts and functions before it states what to verify
+        bounded["required"] = ["sorts", "functions", "variables", "knowledge_base", "rules", "verifications"]
+        one = bounded["$defs"]["Verification"]
+        one["properties"]["name"] = {"title": "Name", "type": "string", "enum": names}
+        one["required"] = sorted({*one.get("required", []), "name"})
     return bounded
 
 

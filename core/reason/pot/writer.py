@@ -54,11 +54,13 @@ def verdicts(report: ProofReport) -> str:
 def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, timeout_ms: int, run_id: str,
                   kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
                   cancel: threading.Event | None = None, accept: Callable[..., Any] | None = None,
-                  summary: Callable[[Any], str] | None = None, hint: str | None = HINT) -> Written:
+                  summary: Callable[[Any], str] | None = None, hint: str | None = HINT,
+                  schema: dict[str, Any] | None = None) -> Written:
     """The first program the model writes (in at most `attempts` calls) that builds, runs and
     passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
     send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
-    raises NoProgram when none passed."""
+    raises NoProgram when none passed. `schema` is the structured-output format (the program
+    schema by default; a caller may tighten it, as AR-LSAT does with one verification per option)."""
     from sym.core.llm import LLMError
     from sym.core.reason.pot.build import build
     from sym.core.reason.pot.interpret import run
@@ -88,7 +90,8 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
 
     try:
         program = llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
-                                       on_attempt=on_attempt, format=program_json_schema())
+                                       on_attempt=on_attempt,
+                                       format=schema or program_json_schema())
     except UserError as err:
         if isinstance(err, LLMError) and err.reason == "bad-output":
             problem = err.problems[0] if getattr(err, "problems", None) else err.message

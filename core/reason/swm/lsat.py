@@ -190,6 +190,7 @@ def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int,
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
+    from sym.core.reason.pot.schema import program_json_schema
     from sym.core.reason.pot.writer import NoProgram
     from sym.core.reason.pot.writer import write_program as written_by
 
@@ -198,7 +199,8 @@ def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int,
         found = written_by(llm, program_messages(problem), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
                            kind="lsat.attempt", purpose="bench.lsat.program", emit=emit,
                            accept=lambda report: _statuses(report, letters),
-                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
+                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()),
+                           schema=program_json_schema(verifications=list(letters)))
     except NoProgram as err:
         detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
         return None
