@@ -142,3 +142,14 @@ def test_a_schema_can_ask_for_exactly_one_verification_per_name():
     one = schema["$defs"]["Verification"]
     assert one["properties"]["name"]["enum"] == ["A", "B", "C"] and "name" in one["required"]
     assert program_json_schema()["properties"]["verifications"].get("minItems") is None   # the default is free
+
+
+def test_declared_names_are_identifiers_in_the_schema_the_model_writes_to():
+    import re
+
+    defs = program_json_schema()["$defs"]
+    for pattern in (defs["Sort"]["properties"]["name"]["pattern"], defs["Sort"]["properties"]["values"]["items"]["pattern"],
+                    defs["Function"]["properties"]["name"]["pattern"], defs["Variable"]["properties"]["name"]["pattern"],
+                    defs["ConstantGroup"]["properties"]["members"]["items"]["pattern"]):
+        assert re.fullmatch(pattern, "art_historian") and not re.fullmatch(pattern, "Art Historian")
+        assert not re.fullmatch(pattern, "3 days")

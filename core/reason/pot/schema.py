@@ -189,12 +189,21 @@ def load_program(data: str | bytes | dict[str, Any], *, source: str = "program")
 MODEL_LIST_LIMIT = 64     # lists a model may write; servers turn maxItems into grammar rules one by one
 
 
+IDENT_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$"     # IDENT, as a JSON-schema pattern for constrained output
+_IDENTIFIERS = (("Sort", "name"), ("Sort", "values"), ("Function", "name"), ("ConstantGroup", "members"),
+                ("Variable", "name"))
+
+
 def program_json_schema(limit: int = MODEL_LIST_LIMIT, *, verifications: list[str] | None = None) -> dict[str, Any]:
     """The JSON schema handed to the model as structured-output `format`: every list at most
-    `limit` items (the file format allows more; a model-written program never needs them).
-    With `verifications`, the program must have exactly one verification per name given, each
+    `limit` items (the file format allows more; a model-written program never needs them), and
+    every declared name an identifier (a pattern: "Art Historian" cannot be written). With `verifications`, the program must have exactly one verification per name given, each
     named by one of them (a choice, not free text: the model cannot leave one out or misname it)."""
     bounded: dict[str, Any] = bounded_schema(Program.model_json_schema(by_alias=False), limit)
+    defs = bounded["$defs"]
+    for where, key in _IDENTIFIERS:      # names the model declares: identifiers by construction
+        node = defs[where]["properties"][key]
+        (node["items"] if node.get("type") == "array" else node)["pattern"] = IDENT_PATTERN
     if verifications:
         names = list(dict.fromkeys(verifications))
         checks = bounded["properties"]["verifications"]
