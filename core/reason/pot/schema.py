@@ -197,8 +197,9 @@ _IDENTIFIERS = (("Sort", "name"), ("Sort", "values"), ("Function", "name"), ("Co
 def program_json_schema(limit: int = MODEL_LIST_LIMIT, *, verifications: list[str] | None = None) -> dict[str, Any]:
     """The JSON schema handed to the model as structured-output `format`: every list at most
     `limit` items (the file format allows more; a model-written program never needs them), and
-    every declared name an identifier (a pattern: "Art Historian" cannot be written). With `verifications`, the program must have exactly one verification per name given, each
-    named by one of them (a choice, not free text: the model cannot leave one out or misname it)."""
+    every declared name an identifier (a pattern: "Art Historian" cannot be written). With
+    `verifications`, the program must have exactly one verification per name given, each named
+    by one of them (a choice, not free text: the model cannot leave one out or misname it)."""
     bounded: dict[str, Any] = bounded_schema(Program.model_json_schema(by_alias=False), limit)
     defs = bounded["$defs"]
     for where, key in _IDENTIFIERS:      # names the model declares: identifiers by construction
