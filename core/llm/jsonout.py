@@ -59,10 +59,11 @@ def _without_trailing_commas(text: str) -> str:
 
 
 def _loads(text: str) -> Any:
+    # strict=False: a raw tab or line break inside a string (small models write them) is kept as written
     try:
-        return json.loads(text)
+        return json.loads(text, strict=False)
     except ValueError:
-        return json.loads(_without_trailing_commas(text))
+        return json.loads(_without_trailing_commas(text), strict=False)
 
 
 def _starts_json(text: str, i: int) -> bool:

@@ -82,3 +82,11 @@ def test_100_kb_of_brackets_gives_an_answer(text):
         extract_json(text, want=dict)
     except BadJSON as err:
         assert "\n" not in str(err)
+
+
+@QUICK
+@given(st.lists(st.sampled_from(["a", " ", "\n", "\t", "\r", "x_1"]), max_size=10).map("".join))
+def test_raw_line_breaks_and_tabs_inside_strings_are_kept_as_written(inner):
+    """Small models put a raw newline or tab in a string; json.loads' strict mode rejects it."""
+    reply = '{"assertion": "' + inner + '", "value": true}'
+    assert extract_json(reply) == {"assertion": inner, "value": True}

@@ -153,3 +153,4 @@ def test_declared_names_are_identifiers_in_the_schema_the_model_writes_to():
                     defs["ConstantGroup"]["properties"]["members"]["items"]["pattern"]):
         assert re.fullmatch(pattern, "art_historian") and not re.fullmatch(pattern, "Art Historian")
         assert not re.fullmatch(pattern, "3 days")
+    assert defs["Function"]["required"] == ["name", "domain", "range"]     # written in that order, domain too

@@ -205,6 +205,9 @@ def program_json_schema(limit: int = MODEL_LIST_LIMIT, *, verifications: list[st
     for where, key in _IDENTIFIERS:      # names the model declares: identifiers by construction
         node = defs[where]["properties"][key]
         (node["items"] if node.get("type") == "array" else node)["pattern"] = IDENT_PATTERN
+    # a function's domain is written, not left out: a model that skips it declares a constant and then
+    # calls it with arguments ("position takes 0 argument(s), got 1"); [] still declares a constant
+    defs["Function"]["required"] = ["name", "domain", "range"]
     if verifications:
         names = list(dict.fromkeys(verifications))
         checks = bounded["properties"]["verifications"]
