@@ -34,6 +34,15 @@ def test_every_clause_renders_to_english_that_reads_back_to_the_same_clause(cate
             f"{clause!r} → {sentence!r} → {back.clauses}"
 
 
+def test_a_verb_after_a_subject_of_several_words_keeps_its_object_a_noun():
+    """Found by the property above (seed 429): "the kraskal frondus mumbonds spujus." could also be
+    "the kraskal frondus mumbonds" + the verb "spujus", so it was not understood; "the spujus" is."""
+    for clause in ("mumbonds('kraskal frondus', spujus).", "chases(bob, hen)."):
+        back = translate(render_clause(clause))
+        assert back is not None and back.clauses == [clause]
+    assert render_clause("mumbonds('kraskal frondus', spujus).") == "the kraskal frondus mumbonds the spujus."
+
+
 @CI
 @given(st.sampled_from(STATEMENT_CATEGORIES), rngs)
 def test_every_fact_reads_back_through_its_schema_template(category, rng):

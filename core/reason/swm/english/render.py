@@ -30,7 +30,10 @@ def _atom(atom: Atom) -> str | None:
     if len(args) != len(terms) or not atom.pred.replace("_", "").isalpha():
         return None
     if len(args) == 2 and isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]:
-        args[1] = atom.args[1]                   # a kind or a one-word thing, as written ("mice")
+        # a kind or a one-word thing, as written ("mice"); the object of a verb after a subject of
+        # several words takes "the": "the red fox chases hens" also reads as "the red fox chases" + "hens"
+        after_verb = args[0].startswith("the ") and "_" not in atom.pred and lexicon.verb_form(atom.pred, singular=True)
+        args[1] = f"the {atom.args[1]}" if after_verb else atom.args[1]
     return phrase(atom.pred, args, atom.neg)
 
 
