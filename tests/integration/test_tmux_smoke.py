@@ -38,12 +38,17 @@ def start(session: str, sym_exe: list[str], sym_home, *args: str) -> None:
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "35", command)
 
 
-@pytest.mark.parametrize("args, ready", [([], "workspace default ·"), (["--plain"], "sym>")])
+# the TUI: the status line names the workspace as it opens; the input takes keys once the intro shows
+READY = ("workspace default ·", "cancels the running job")
+
+
+@pytest.mark.parametrize("args, ready", [([], READY), (["--plain"], ("sym>",))])
 def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
     session = f"sym-smoke-{uuid.uuid4().hex[:8]}"
     start(session, sym_exe, sym_home, *args)
     try:
-        wait_for(session, ready)
+        for text in ready:
+            wait_for(session, text)
         tmux("send-keys", "-t", session, "-l", "parent_of(ann, ben).")
         tmux("send-keys", "-t", session, "Enter")
         pane = wait_for(session, "added fact")
@@ -74,7 +79,8 @@ def test_a_pasted_three_line_buffer_with_cr_endings_adds_three_facts_once_each(s
     start(session, sym_exe, sym_home)
     buffer = f"paste-{session}"
     try:
-        wait_for(session, "workspace default ·")
+        for text in READY:
+            wait_for(session, text)
         tmux("set-buffer", "-b", buffer, "edge(a, b).\redge(b, c).\redge(c, d).\r")
         tmux("paste-buffer", "-p", "-d", "-b", buffer, "-t", session)     # -p: bracketed, as terminals paste
         tmux("send-keys", "-t", session, "Enter")
