@@ -1,4 +1,5 @@
-"""`sym bench swm`: the SWM reasoner's accuracy, LLM calls, tokens and time per dataset."""
+"""`sym bench swm` / `sym bench logic`: accuracy, LLM calls, tokens and time per dataset or item file
+(`sym bench trajectory`: a run scored against reference trajectories)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,52 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
                 for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:3]:
                     err.write(f"  {name} {label}: {count} × {message}\n")
             out.flush()
+    return 0
+
+
+# -- sym bench logic -----------------------------------------------------------------------
+
+LOGIC_HEADER = (f"{'data':<18}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'ran':>6}{'calls':>7}"
+                f"{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+
+
+def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str = "auto", baseline: str = "none",
+              limit: int | None = None, as_json: bool = False, proof_format: str = "json", style: str = "whole",
+              model: str | None = None, host: str | None = None, fallback: bool = True, out=sys.stdout,
+              err=sys.stderr) -> int:
+    """Outside-suite items (core/reason/outside.py) through sym by `path` and, with baseline="llm",
+    through the model alone, side by side: accuracy, programs that ran, calls, tokens, s/item,
+    and the commonest reasons sym left an item undecided."""
+    from sym.core.reason.outside import PATHS, load_items, score_items
+
+    if path not in PATHS:
+        raise UserError(f"unknown path {path!r}", hint="ask, prove or auto")
+    if baseline not in ("none", "llm"):
+        raise UserError(f"unknown baseline {baseline!r}", hint="--baseline llm (the model alone) or none")
+    _, items = load_items(data, fmt)
+    items = items[:limit] if limit else items
+    llm = make_llm("on" if baseline == "llm" and llm_mode == "auto" else llm_mode, model, host, err)
+    name = Path(data).stem
+    runs = [(f"sym {path}", dict(path=path, fallback=fallback))]
+    if baseline == "llm":
+        runs.append(("llm alone", dict(baseline=True)))
+    if not as_json:
+        out.write(LOGIC_HEADER)
+    for label, how in runs:
+        score = score_items(name, items, llm, proof_format=proof_format, style=style, **how)
+        if as_json:
+            out.write(json.dumps(score.to_dict()) + "\n")
+        else:
+            out.write(f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} "
+                      f"{score.programs_ran:>5}{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}"
+                      f"{score.seconds_per_item:>9.2f}\n")
+            if score.fallback:
+                err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
+                          f"({score.correct - score.fallback_correct} right), {score.fallback} answered by the "
+                          f"model alone (fallback, {score.fallback_correct} right)\n")
+            for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:5]:
+                err.write(f"  {name} {label}: {count} × {message}\n")
+        out.flush()
     return 0
 
 

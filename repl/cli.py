@@ -225,6 +225,40 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
         _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)
 
 
+@bench_app.command("logic", context_settings=CONTEXT)
+@click.option("--data", required=True, metavar="FILE", help="A JSON list of items (logic or strategyqa format).")
+@click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "logic", "strategyqa"]),
+              help="auto: from the first item's keys.")
+@click.option("--path", "path", default="auto", type=click.Choice(["ask", "prove", "auto"]),
+              help="ask: the English bridge (/tell + /ask); prove: a program checked by Z3; auto: ask, then prove.")
+@click.option("--llm", default="auto", type=click.Choice(["auto", "on", "off"]), help="auto: use the model if it answers.")
+@click.option("--baseline", default="none", type=click.Choice(["none", "llm"]),
+              help="llm: also run the model alone (one chain-of-thought call per item).")
+@click.option("--fallback/--no-fallback", default=True,
+              help="An item sym leaves undecided is answered by the model alone (counted apart).")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the first N items.")
+@click.option("--json", "json_lines", is_flag=True, help="One JSON object per system.")
+@click.option("--proof-format", default="json", type=click.Choice(["json", "smt2"]),
+              help="prove: the program's language.")
+@click.option("--style", default="whole", type=click.Choice(["whole", "steps"]),
+              help="prove: one whole program per call, or built step by step.")
+@click.option("--model", metavar="NAME", help="The model.")
+@click.option("--ollama-host", metavar="URL", help="The Ollama server.")
+def bench_logic(data: str, fmt: str, path: str, llm: str, baseline: str, fallback: bool, limit: int | None,
+                json_lines: bool, proof_format: str, style: str, model: str | None, ollama_host: str | None) -> None:
+    """Accuracy, programs that ran, LLM calls, tokens and time on outside-suite items (FOLIO,
+    LogicalDeduction, AR-LSAT, StrategyQA), for sym and the model alone."""
+    from sym.core.errors import UserError
+    from sym.repl.bench import run_logic
+
+    try:
+        raise SystemExit(run_logic(data, fmt=fmt, path=path, llm_mode=llm, baseline=baseline, limit=limit,
+                                   as_json=json_lines, proof_format=proof_format, style=style, model=model,
+                                   host=ollama_host, fallback=fallback))
+    except UserError as err:
+        _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)
+
+
 @bench_app.command("trajectory", context_settings=CONTEXT)
 @click.option("--run", "run", required=True, metavar="FILE", help="The recorded run: JSON lines of steps or a session log.")
 @click.option("--reference", multiple=True, metavar="FILE", help="A reference trajectory (repeat it: several valid ones).")

@@ -133,6 +133,8 @@ def _(r: Consistency) -> str:
 
 @to_text.register
 def _(r: ProgramShown) -> str:
+    if set(r.program) == {"smt2"}:
+        return f"; {r.source}\n" + r.program["smt2"]
     return f"% {r.source}\n" + json.dumps(r.program, indent=2)
 
 
@@ -148,19 +150,24 @@ def _timeout_ms(ctx: Context) -> int:
 
 
 def _remember(ctx: Context, program, source: str) -> None:
+    from sym.core.reason.pot.smt2_read import Smt2Program
+
     ctx.last_program = LastProgram(program, source)
     ensure_exporter(ctx.registry)
-    ctx.emit(ModelShown("program", source, program.model_dump_json(indent=2, exclude_defaults=True),
-                        program.model_dump(exclude_defaults=True)))
+    text = program.text if isinstance(program, Smt2Program) else program.model_dump_json(indent=2, exclude_defaults=True)
+    ctx.emit(ModelShown("program", source, text, program.model_dump(exclude_defaults=True)))
 
 
 def export_smt2(ctx) -> str:
     """The `smt2` exporter: the last program this shell proved."""
     from sym.core.reason.pot.smt2 import to_smt2
+    from sym.core.reason.pot.smt2_read import Smt2Program
 
     last = ctx.last_program
     if last is None:
         raise UserError("no program to export yet", hint="/prove --file PROGRAM.json or /prove QUESTION first")
+    if isinstance(last.program, Smt2Program):
+        return last.program.text
     return to_smt2(last.program, last.source)
 
 
@@ -176,17 +183,20 @@ def register(registry) -> None:
 # -- /prove ---------------------------------------------------------------------------
 
 @command("/prove", args="QUESTION", group="reason", leading=True,
-         options=(Option("--file", metavar="PROGRAM.json", values="file", help="check a JSON program instead"),))
+         options=(Option("--file", metavar="PROGRAM", values="file",
+                         help="check a program file instead: JSON, or SMT-LIB 2 (.smt2)"),))
 def prove(ctx: Context, args: Args) -> Result:
-    """Prove or refute claims with Z3, from a JSON program or a question.
+    """Prove or refute claims with Z3, from a program file or a question.
 
-    `--file F` checks a program; a QUESTION has the LLM write the program (up to
-    proof.attempts tries, interpreter errors fed back). Each verification comes out proved,
+    `--file F` checks a program: JSON (the Proof-of-Thought DSL) or an SMT-LIB 2 script, whose
+    claims are `(check-sat-assuming (GOAL))` (or a `(check-sat)` in a push/pop scope). A QUESTION
+    has the LLM write the program (up to proof.attempts tries, errors fed back; /set proof_format
+    json|smt2 picks the language). Each verification comes out proved,
     refuted, unknown (model and counter-model) or inconsistent (unsat core)."""
     ensure_exporter(ctx.registry)
     if args.file is not None:
         if args.text:
-            raise UserError("usage: /prove --file PROGRAM.json")
+            raise UserError("usage: /prove --file PROGRAM.json|PROGRAM.smt2")
         return _prove_file(ctx, args.file)
     if not args.text:
         raise UserError("nothing to prove", hint="/prove QUESTION or /prove --file PROGRAM.json")
@@ -260,7 +270,7 @@ def _trace_check(ctx: Context, outcome, texts: dict) -> None:
 
 @command("/program", group="reason")
 def program_cmd(ctx: Context, arg: str) -> Result:
-    """Show the last program /prove checked (JSON)."""
+    """Show the last program /prove checked (JSON, or the SMT-LIB script)."""
     ensure_exporter(ctx.registry)
     last = ctx.last_program
     if last is None:

@@ -58,6 +58,7 @@ class Built:
     objectives: list[Objective] = field(default_factory=list)
     decisions: dict[str, ExprRef] = field(default_factory=dict)       # optimization variable name -> z3 const
     has_optimization: bool = False
+    order: dict[str, int] | None = None       # core label -> rank (SMT-LIB scripts: the source's order)
 
 
 class Builder:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -227,7 +227,9 @@ class Checker:
             tracked.assert_and_track(f, flag)
         core: list[str] = []
         if self.check(tracked, "the unsat core") == z3.unsat:
-            core = sorted((labels[str(c)] for c in tracked.unsat_core()), key=_entry_order)
+            order = self.built.order
+            key = _entry_order if order is None else (lambda label: (False, order.get(label, len(order))))
+            core = sorted((labels[str(c)] for c in tracked.unsat_core()), key=key)
         return False, core, s
 
     def _side(self, s: z3.Solver, v: Verification, positive: bool) -> tuple[z3.CheckSatResult, dict[str, Any] | None]:
@@ -304,6 +306,12 @@ def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = N
         emit: Emit = ignore, built: Built | None = None) -> ProofReport:
     """Build (unless given) and check a program; emits ModelShown for models, counter-models, cores."""
     built = built or build(program)
+    return check_built(built, lambda: entry_texts(program), timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+
+
+def check_built(built: Built, texts: Callable[[], dict[str, str]], *, timeout_ms: int,
+                cancel: threading.Event | None = None, emit: Emit = ignore) -> ProofReport:
+    """Check a built program (JSON or SMT-LIB); `texts` gives each core label's source text."""
     checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel)
     with interruptible(built.env.ctx, cancel):
         consistent, core, solver = checker.consistency()
@@ -311,8 +319,8 @@ def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = N
             report = ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
                                  False, core,
                                  OptimizationResult(INCONSISTENT) if built.has_optimization else None)
-            texts = entry_texts(program)
-            entries = tuple(CoreEntry(label, texts.get(label, label)) for label in core)
+            by_label = texts()
+            entries = tuple(CoreEntry(label, by_label.get(label, label)) for label in core)
             emit(ModelShown("z3.core", f"unsat core of the knowledge base ({len(core)} entries)",
                             "\n".join(f"{e.text}  ({e.name.split(' ')[0]})" for e in entries), entries))
             return report

@@ -1,8 +1,8 @@
-"""A built program as an SMT-LIB 2 script: declarations, the knowledge base and rules, and
-for each verification the two checks sym runs (unsat on the first means proved, on the
-second refuted)."""
+"""A built JSON program as an SMT-LIB 2 script (`/export smt2`), in the shape sym reads back."""
 
 from __future__ import annotations
+
+import re
 
 from sym.core.reason.pot.build import build
 from sym.core.reason.pot.schema import Program
@@ -26,7 +26,19 @@ def _top_level_forms(text: str) -> list[str]:
     return forms
 
 
+def quoted(name: str, taken: set[str]) -> str:
+    """`name` as an SMT-LIB symbol (|…| when it is not a simple one), not one of `taken`."""
+    name = " ".join(name.replace("|", "/").replace("\\", "/").split()) or "claim"
+    while name in taken:
+        name = f"{name}'"
+    taken.add(name)
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", name) else f"|{name}|"
+
+
 def to_smt2(program: Program, title: str = "program") -> str:
+    """The script `/prove --file` reads back to the same verdicts (core/reason/pot/smt2_read.py):
+    knowledge-base entries and rules named as in the JSON program's cores, one `define-fun` and
+    `check-sat-assuming` per verification, the optimization in its own scope."""
     import z3
 
     built = build(program)
@@ -40,15 +52,13 @@ def to_smt2(program: Program, title: str = "program") -> str:
     for o in built.objectives:
         everything.add(o.term == o.term)
     decls = [f for f in _top_level_forms(everything.sexpr()) if not f.startswith("(assert")]
-    lines = [f"; {title}, exported by sym", "(set-logic ALL)", *decls, ""]
+    taken = {*built.env.constants, *built.env.functions, *built.env.sorts}
+    lines = [f"; {' '.join(title.split())}, exported by sym", "(set-logic ALL)", *decls, ""]
     for label, f in built.background:
-        lines += [f"; {label}", f"(assert {f.sexpr()})"]
+        lines.append(f"(assert (! {f.sexpr()} :named {quoted(label, taken)}))")
     for v in built.verifications:
-        name = v.name.replace("\n", " ")
-        lines += ["", f"; verification {name!r}: unsat here means proved",
-                  "(push 1)", f"(assert (not {v.formula.sexpr()}))", "(check-sat)", "(pop 1)",
-                  f"; verification {name!r}: unsat here means refuted",
-                  "(push 1)", f"(assert {v.formula.sexpr()})", "(check-sat)", "(pop 1)"]
+        name = quoted(v.name, taken)
+        lines += ["", f"(define-fun {name} () Bool {v.formula.sexpr()})", f"(check-sat-assuming ({name}))"]
     if built.has_optimization:
         lines += ["", "; optimization", "(push 1)"]
         for c in built.decisions.values():

@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.events import Emit, TraceNode, ignore
@@ -110,14 +110,37 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
 def trace_report(emit: Emit, run_id: str, parent: str, report: ProofReport, program: Program) -> None:
     """A node under `parent` per verification (its status, why when unknown) and, for an
     inconsistent knowledge base, per entry of the unsat core (its text)."""
-    from sym.core.reason.pot.build import entry_texts
-
-    texts = entry_texts(program) if report.core else {}
+    texts = program_texts(program) if report.core else {}
     for label in report.core:
         emit(TraceNode(run_id, f"{parent}.core.{label}", parent, "prove.core",
                        f"{texts.get(label, label)}  · {label.split(' ')[0]}", "", "inconsistent"))
     for i, v in enumerate(report.verifications):
         emit(TraceNode(run_id, f"{parent}.v{i}", parent, "prove.verification", v.name, v.reason, v.status))
+
+
+def program_texts(program: Any) -> dict[str, str]:
+    """Core label -> source text, for a JSON program or an SMT-LIB script."""
+    from sym.core.reason.pot.build import entry_texts
+    from sym.core.reason.pot.smt2_read import Smt2Program, entry_texts_smt2
+
+    return entry_texts_smt2(program) if isinstance(program, Smt2Program) else entry_texts(program)
+
+
+def load_any(text: str, source: str) -> Any:
+    """A program file: an SMT-LIB script (by name or first character) or a JSON program."""
+    from sym.core.reason.pot.schema import load_program
+    from sym.core.reason.pot.smt2_read import Smt2Program, looks_like_smt2
+
+    return Smt2Program(text, source) if looks_like_smt2(text, source) else load_program(text, source=source)
+
+
+def run_any(program: Any, *, timeout_ms: int, cancel: threading.Event | None = None, emit: Emit = ignore) -> ProofReport:
+    from sym.core.reason.pot.interpret import run
+    from sym.core.reason.pot.smt2_read import Smt2Program, run_smt2
+
+    if isinstance(program, Smt2Program):
+        return cast("ProofReport", run_smt2(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit))
+    return run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
 
 
 _PREFIX = re.compile(r"^the interpreter rejected that program: ")
@@ -166,18 +189,16 @@ def overall(report: ProofReport) -> str:
 
 
 def prove_file(path: Path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
-               cancel: threading.Event | None = None, run_id: str = "prove") -> tuple[Program, ProofReport]:
-    """`/prove --file PATH`: (program, report) for a program file, traced as one node (failed
+               cancel: threading.Event | None = None, run_id: str = "prove") -> tuple[Any, ProofReport]:
+    """`/prove --file PATH`: (program, report) for a program file (JSON or SMT-LIB), traced as one node (failed
     with the reader's, the interpreter's or Z3's error) with a node per verification."""
     from sym.core.files import read_text_file
-    from sym.core.reason.pot.interpret import run
-    from sym.core.reason.pot.schema import load_program
 
     emit(TraceNode(run_id, "f", None, "prove.file", path.name))
     try:
         text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
-        program = load_program(text, source=path.name)
-        report = run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+        program = load_any(text, path.name)
+        report = run_any(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
     except UserError as err:
         emit(TraceNode(run_id, "f", None, "prove.file", path.name, err.message,
                        "cancelled" if isinstance(err, Cancelled) else "failed"))

@@ -1,0 +1,340 @@
+"""Items of suites sym was not tuned on (FOLIO, LogicalDeduction, AR-LSAT, StrategyQA) for
+`sym bench logic`: loading and checking the two file formats, and answering one item through the
+English bridge (ask), a checked program (prove), both (auto), or the model alone (the baseline).
+
+Knows nothing of screens or the command line; the gold answer never reaches the model, and of a
+StrategyQA item only the question does (its facts and decomposition are gold too).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sym.core.errors import UserError
+from sym.core.reason.swm.evaluate import Score, _counts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sym.core.llm.facade import LLM
+
+FORMATS = ("logic", "strategyqa")
+PATHS = ("ask", "prove", "auto")
+LETTERS = "ABCDEFG"
+TRUE, FALSE, UNCERTAIN = "true", "false", "uncertain"
+TRUTH = "truth"            # an item whose options are True / False / Uncertain (or Unknown)
+CHOICE, YES_NO = "choice", "yesno"
+
+_OPTION_PREFIX = re.compile(r"^\s*\(?([A-Za-z])\s*[).:]\s*")
+_TRUTH_WORDS = {"true": TRUE, "false": FALSE, "uncertain": UNCERTAIN, "unknown": UNCERTAIN}
+_ASKS_TRUTH = re.compile(r"\btrue\b.*?\bfalse\b.*?\b(?:uncertain|unknown)\b", re.I | re.S)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One outside item. `kind` is truth, choice or yesno; `options` are the option texts without
+    their letters; `gold` is a normalised answer: true/false/uncertain, or a letter."""
+
+    id: str
+    kind: str
+    context: str
+    question: str
+    gold: str
+    options: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()     # truth items: the value each option letter stands for
+
+    @property
+    def letters(self) -> str:
+        return LETTERS[:len(self.options)]
+
+    def value_of(self, letter: str) -> str | None:
+        """A truth item's value for an option letter; a choice item's letter itself."""
+        if letter not in self.letters:
+            return None
+        return self.values[self.letters.index(letter)] if self.kind == TRUTH else letter
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+def load_items(file: str | Path, fmt: str = "auto") -> tuple[str, list[Item]]:
+    """(format, items) of a JSON file of outside items; UserError (one line) for a bad file."""
+    path = Path(file).expanduser()
+    if fmt not in ("auto", *FORMATS):
+        raise UserError(f"unknown format {fmt!r}", hint="auto, logic or strategyqa")
+    if not path.is_file():
+        raise UserError(f"no data file {str(file)!r}")
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise UserError(f"{path.name}: not readable JSON ({err})", hint="the file holds one JSON list of items") from None
+    if not isinstance(records, list) or not records or not all(isinstance(r, dict) for r in records):
+        raise UserError(f"{path.name}: expected a non-empty JSON list of objects")
+    if fmt == "auto":
+        fmt = detect_format(records[0], path.name)
+    read = _logic_item if fmt == "logic" else _strategyqa_item
+    return fmt, [read(record, f"{path.name} item {i}") for i, record in enumerate(records)]
+
+
+def detect_format(record: dict[str, Any], where: str = "the file") -> str:
+    """logic ({id, context, question, options, answer}) or strategyqa ({qid, question, answer: bool})."""
+    if "options" in record or "context" in record:
+        return "logic"
+    if "qid" in record or isinstance(record.get("answer"), bool):
+        return "strategyqa"
+    raise UserError(f"{where}: neither format: its first item has keys {', '.join(sorted(record)) or 'none'}",
+                    hint="logic items have id, context, question, options, answer; strategyqa items qid, question, "
+                         "answer")
+
+
+def _need(record: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...] = str) -> Any:
+    if key not in record:
+        raise UserError(f"{where}: missing key {key!r}")
+    if not isinstance(record[key], kind):
+        raise UserError(f"{where}: {key!r} has the wrong type ({type(record[key]).__name__})")
+    return record[key]
+
+
+def option_text(option: str) -> str:
+    return _OPTION_PREFIX.sub("", option, count=1).strip()
+
+
+def _logic_item(record: dict[str, Any], where: str) -> Item:
+    pid = str(_need(record, "id", where, (str, int)))
+    context, question = _need(record, "context", where), _need(record, "question", where)
+    options = _need(record, "options", where, list)
+    if not 2 <= len(options) <= len(LETTERS) or not all(isinstance(o, str) for o in options):
+        raise UserError(f"{where}: 'options' must be 2 to {len(LETTERS)} strings")
+    for i, option in enumerate(options):
+        m = _OPTION_PREFIX.match(option)
+        if m and m.group(1).upper() != LETTERS[i]:
+            raise UserError(f"{where}: option {i + 1} is lettered {m.group(1)!r}; letter options A, B, C, … in order")
+    texts = tuple(option_text(o) for o in options)
+    gold = str(_need(record, "answer", where)).strip().strip("()").upper()
+    if gold not in LETTERS[:len(texts)]:
+        raise UserError(f"{where}: answer {record['answer']!r} is not one of its option letters")
+    words = [_TRUTH_WORDS.get(t.lower().rstrip(".")) for t in texts]
+    if None not in words and set(words) == {TRUE, FALSE, UNCERTAIN} and len(words) == 3:
+        values = tuple(w for w in words if w)
+        return Item(pid, TRUTH, context, question, values[LETTERS.index(gold)], texts, values)
+    return Item(pid, CHOICE, context, question, gold, texts)
+
+
+def _strategyqa_item(record: dict[str, Any], where: str) -> Item:
+    pid = str(_need(record, "qid", where, (str, int)))
+    answer = _need(record, "answer", where, bool)
+    return Item(pid, YES_NO, "", _need(record, "question", where), TRUE if answer else FALSE)
+
+
+def claim_of(question: str) -> str:
+    """The statement a truth question asks about: what follows the '?' of "… true, false, or
+    uncertain?" (the whole question when it does not ask that way)."""
+    text = question.strip()
+    m = _ASKS_TRUTH.search(text)
+    end = text.find("?", m.end()) if m else -1
+    tail = text[end + 1:].strip() if end >= 0 else ""
+    return tail or text
+
+
+# -- answering -------------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    """sym's answer to one item (None: undecided), whether a program ran, and why it failed."""
+
+    answer: str | None = None
+    ran: bool = False
+    reason: str = ""
+    failed_call: bool = False       # a model call failed (not a reply that never fit)
+
+
+def _failure(err: UserError) -> Outcome:
+    from sym.core.llm import LLMError
+
+    return Outcome(reason=err.message, failed_call=isinstance(err, LLMError) and err.reason != "bad-output")
+
+
+def ask_item(item: Item, llm: LLM | None) -> Outcome:
+    """Through the English bridge: tell the context, ask the claim (or each option) in a fresh
+    working memory, as /tell and /ask do. "unknown" counts only when every sentence was read."""
+    from sym.core.memory.working import WorkingMemory
+    from sym.core.reason.swm.english import split_sentences
+    from sym.core.reason.swm.reasoner import SWM
+
+    if item.kind == YES_NO or not item.context.strip():
+        return Outcome(reason="ask: no context to tell")
+    swm = SWM(WorkingMemory(), llm=llm, merge="off", run=f"bench-{item.id}")
+    try:
+        told = swm.tell(split_sentences(item.context), partial=True)
+        unread = sum(1 for t in told if t.problem)
+        if item.kind == TRUTH:
+            answer = swm.ask(claim_of(item.question), mode="hybrid", fallback=False).answer.strip().lower()
+            if answer in (TRUE, FALSE):
+                return Outcome(answer)
+            if answer == "unknown" and not unread:
+                return Outcome(UNCERTAIN)
+            return Outcome(reason=f"ask: {unread} of {len(told)} sentences not read" if unread
+                           else "ask: no answer")
+        holds = [letter for letter, option in zip(item.letters, item.options, strict=True)
+                 if swm.ask(option, mode="hybrid", fallback=False).answer.strip().lower() == TRUE]
+    except UserError as err:
+        out = _failure(err)
+        out.reason = "ask: " + out.reason
+        return out
+    if len(holds) == 1:
+        return Outcome(holds[0])
+    return Outcome(reason=f"ask: {len(holds)} options hold" + (f", {unread} sentences not read" if unread else ""))
+
+
+def _timeout_ms(llm: LLM) -> int:
+    seconds = getattr(getattr(llm, "settings", None), "proof_timeout", 10.0)
+    return max(1, int(float(seconds) * 1000))
+
+
+def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole") -> Outcome:
+    """Through a program the model writes and Z3 checks (core/reason/pot): one per item."""
+    if llm is None:
+        return Outcome(reason="no model")
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+
+    encoding = Encoding(fmt=proof_format, style=style)
+    attempts = getattr(llm.settings, "proof_attempts", 3)
+    try:
+        if item.kind == CHOICE:
+            from sym.core.reason.swm.datasets import Problem
+            from sym.core.reason.swm.english import split_sentences
+            from sym.core.reason.swm.lsat import answer_lsat
+
+            problem = Problem("outside", item.id, split_sentences(item.context), [], item.question, "",
+                              options=list(item.options), context=item.context)
+            letter, detail = answer_lsat(problem, llm, attempts, timeout_ms=_timeout_ms(llm), run_id=f"bench-{item.id}",
+                                         encoding=encoding)
+            ran = bool(detail.get("ran", detail.get("statuses")))
+            if letter in item.letters:
+                return Outcome(letter, ran)
+            return Outcome(None, ran, detail.get("reason") or detail.get("error") or "no answer")
+        claim = claim_of(item.question) if item.kind == TRUTH else item.question
+        status, detail = decide_claim(item.context, claim, llm, encoding=encoding, attempts=attempts,
+                                      timeout_ms=_timeout_ms(llm), run_id=f"bench-{item.id}")
+    except UserError as err:
+        return _failure(err)
+    ran = bool(detail.get("ran"))
+    answer = {"proved": TRUE, "refuted": FALSE}.get(status or "")
+    if status == "unknown" and item.kind == TRUTH:
+        answer = UNCERTAIN
+    if answer is None:
+        why = "the program left the claim unknown" if status == "unknown" else "no answer"
+        return Outcome(None, ran, detail.get("reason") or detail.get("error") or why)
+    return Outcome(answer, ran)
+
+
+def answer_item(item: Item, llm: LLM | None, path: str, **encoding: str) -> Outcome:
+    if path == "ask":
+        return ask_item(item, llm)
+    if path == "prove":
+        return prove_item(item, llm, **encoding)
+    asked = ask_item(item, llm)
+    return asked if asked.answer is not None else prove_item(item, llm, **encoding)
+
+
+PICK = ("Solve the problem. Think it through, then give the letter of the right option on the last line, "
+        "as: Answer: X")
+YES_NO_SYSTEM = ("Answer the yes/no question. Think it through, then give yes or no on the last line, "
+                 "as: Answer: yes")
+
+
+def pick_letter(text: str, letters: str) -> str:
+    """The option letter a reply names (its last "Answer: X", else its last lone letter); '' when none."""
+    named = (re.findall(r"(?i:answer)\s*(?:(?i:is)\s*)?[:\-]?\s*\**\(?([A-G])\b", text)
+             or re.findall(r"\b([A-G])\b", text))
+    chosen = [x for x in reversed(named) if x in letters]
+    return chosen[0] if chosen else ""
+
+
+def yes_no(text: str) -> str | None:
+    """true/false from a reply's final answer (yes/no, true/false); None when it says neither."""
+    from sym.core.reason.swm.prompts import final_answer
+
+    found = re.findall(r"\b(yes|no|true|false)\b", final_answer(text).lower())
+    return None if not found else TRUE if found[0] in ("yes", "true") else FALSE
+
+
+def baseline_item(item: Item, llm: LLM) -> str | None:
+    """The model alone: one chain-of-thought call; its answer, normalised as the gold is."""
+    if item.kind == YES_NO:
+        reply = llm.chat([{"role": "system", "content": YES_NO_SYSTEM},
+                          {"role": "user", "content": f"Question: {item.question}"}], purpose="bench.baseline")
+        return yes_no(reply.text)
+    options = "\n".join(f"{x}) {o}" for x, o in zip(item.letters, item.options, strict=True))
+    user = (f"{item.context.strip()}\n\nQuestion: {item.question.strip()}\n{options}\n\n"
+            f"Answer with one of: {', '.join(item.letters)}.")
+    reply = llm.chat([{"role": "system", "content": PICK}, {"role": "user", "content": user}],
+                     purpose="bench.baseline")
+    return item.value_of(pick_letter(reply.text, item.letters))
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+@dataclass
+class LogicScore(Score):
+    programs_ran: int = 0      # items where a program passed the interpreter
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "programs_ran": self.programs_ran}
+
+
+def short_reason(text: str) -> str:
+    """A failure message with its particulars (quoted names, numbers) blanked, so like ones group."""
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", " ".join(str(text).split()))
+    text = re.sub(r"\d+(\.\d+)?", "N", text)
+    return text[:80] or "no answer"
+
+
+def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "auto", baseline: bool = False,
+                fallback: bool = True, progress: Callable[[int, int], object] | None = None,
+                **encoding: str) -> LogicScore:
+    """One system over the items: sym by `path` (with `fallback`, an item it leaves undecided is
+    answered by the model alone, counted apart), or with `baseline` the model alone."""
+    if baseline and llm is None:
+        raise UserError("the model-alone baseline needs a model", hint="--llm on, or --baseline none")
+    score = LogicScore(name, "-" if baseline else path, "llm" if baseline else "sym")
+    calls0, cached0, tokens0 = _counts(llm)
+    start = time.perf_counter()
+    for n, item in enumerate(items, start=1):
+        score.n += 1
+        guessed = False
+        if baseline:
+            assert llm is not None
+            try:
+                answer = baseline_item(item, llm)
+                out = Outcome(answer, reason="" if answer else "the model named no answer")
+            except UserError as err:
+                out = _failure(err)
+        else:
+            out = answer_item(item, llm, path, **encoding)
+            score.programs_ran += out.ran
+        score.failed_calls += out.failed_call
+        answer = out.answer
+        if answer is None:
+            reason = short_reason(out.reason)
+            score.failures[reason] = score.failures.get(reason, 0) + 1
+            if fallback and not baseline and llm is not None:
+                try:
+                    answer, guessed = baseline_item(item, llm), True
+                except UserError as err:
+                    reason = "fallback: " + short_reason(err.message)
+                    score.failures[reason] = score.failures.get(reason, 0) + 1
+        score.fallback += guessed
+        if answer is not None and answer == item.gold:
+            score.correct += 1
+            score.fallback_correct += guessed
+        if progress is not None:
+            progress(n, len(items))
+    score.seconds = time.perf_counter() - start
+    calls1, cached1, tokens1 = _counts(llm)
+    score.llm_calls, score.cached_calls, score.tokens = calls1 - calls0, cached1 - cached0, tokens1 - tokens0
+    return score
