@@ -90,7 +90,8 @@ class LLM:
     def json_with_repair(self, messages: list[Message], schema: type[M], *, check: Callable[..., Any] | None = None,
                          attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
                          model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
-                         format: dict[str, Any] | None = None) -> M:
+                         format: dict[str, Any] | None = None, parse: Callable[[str], Any] | None = None,
+                         noun: str = "JSON") -> M:
         """A `schema` instance that also passes `check`, in at most 1 + `attempts` calls.
 
         `check(instance)` returns a list of problems (strings, or UserErrors: their message and
@@ -103,12 +104,14 @@ class LLM:
         `on_attempt(n, problems)` is told each attempt's outcome (for a trace). `format` replaces
         the JSON schema sent to the model (e.g. a tighter one); replies are still validated by
         `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
-        `err.problems` and `err.calls`. See core/llm/repair.py."""
+        `err.problems` and `err.calls`. `parse` reads replies that are not JSON (an SMT-LIB
+        script), `noun` names them in repairs. See core/llm/repair.py."""
         from sym.core.llm.repair import json_with_repair
 
         return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
                                                      purpose=purpose, options=options, model=model,
-                                                     on_attempt=on_attempt, format=format))
+                                                     on_attempt=on_attempt, format=format, parse=parse,
+                                                     noun=noun))
 
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict[str,
                   Any] | str | None = None,

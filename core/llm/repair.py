@@ -27,10 +27,11 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
 
 
-def _problems(reply: Reply, schema: type[M], check: Callable[..., Any] | None) -> tuple[M | None, list[str]]:
+def _problems(reply: Reply, schema: type[M], check: Callable[..., Any] | None,
+              parse: Callable[[str], Any] | None = None) -> tuple[M | None, list[str]]:
     """(instance or None, problems): parse, validate, then the caller's check."""
     try:
-        value = parse_model(reply.text, schema)
+        value = parse(reply.text) if parse is not None else parse_model(reply.text, schema)
     except BadJSON as err:
         problem = str(err)
         if reply.truncated and not problem.startswith(CUT_OFF):
@@ -45,13 +46,14 @@ def _listing(problems: list[str]) -> str:
     return "\n".join(f"- {p}" for p in problems)
 
 
-def _argue(messages: list[Message], text: str, problems: list[str]) -> list[Message]:
+def _argue(messages: list[Message], text: str, problems: list[str], noun: str = "JSON") -> list[Message]:
     """The usual repair: the rejected reply, then exactly what was wrong with it."""
+    what, form = ("JSON object", "JSON schema") if noun == "JSON" else (noun, noun)
     return list(messages) + [
         {"role": "assistant", "content": text},
-        {"role": "user", "content": "That reply does not match the required JSON schema or was rejected:\n"
+        {"role": "user", "content": f"That reply does not match the required {form} or was rejected:\n"
                                     f"{_listing(problems)}\n"
-                                    "Answer again with only the corrected JSON object, no other text."}]
+                                    f"Answer again with only the corrected {what}, no other text."}]
 
 
 def with_note(messages: list[Message], note: str) -> list[Message]:
@@ -72,10 +74,14 @@ def _quote(text: str) -> str:
 def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, check: Callable[..., Any] | None = None,
                      attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
                      model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
-                     format: dict[str, Any] | None = None) -> M:
-    """See `LLM.json_with_repair`: at most 1 + `attempts` calls."""
+                     format: dict[str, Any] | None = None, parse: Callable[[str], Any] | None = None,
+                     noun: str = "JSON") -> M:
+    """See `LLM.json_with_repair`: at most 1 + `attempts` calls. With `parse` (reply text ->
+    value, raising BadJSON) the reply is read by it instead, sent unconstrained unless `format`
+    is given; `noun` names what is asked for in repairs ("SMT-LIB script")."""
     tell = on_attempt or (lambda n, problems: None)
-    format = format if format is not None else schema.model_json_schema()
+    if format is None and parse is None:
+        format = schema.model_json_schema()
     attempts = max(0, int(attempts))
     convo = list(messages)
     seen: list[str] = []
@@ -94,10 +100,10 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
                 raise
             problems = [err.message]
             tell(n + 1, problems)
-            convo = with_note(messages, "Your previous answer took too long. Answer with only the JSON, "
+            convo = with_note(messages, f"Your previous answer took too long. Answer with only the {noun}, "
                                        "as short as it can be, without repeating anything.")
             continue
-        value, problems = _problems(reply, schema, check)
+        value, problems = _problems(reply, schema, check, parse)
         tell(n + 1, problems)
         if not problems:
             assert value is not None   # no problems: it parsed
@@ -109,17 +115,19 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
             changed = True
             convo = with_note(messages, f"An earlier answer to this was:\n{_quote(reply.text)}\n"
                                        f"It was rejected because:\n{_listing(problems)}\n"
-                                       "Write a different answer that fixes these problems. Reply with only the JSON.")
+                                       f"Write a different answer that fixes these problems. Reply with only the {noun}.")
         elif problems[0].startswith(CUT_OFF):
             convo = with_note(messages, f"Your previous answer was cut off ({problems[0]}). Write a shorter answer: "
-                                       "only the JSON, each item once, no repetition.")
+                                       f"only the {noun}, each item once, no repetition.")
         else:
-            convo = _argue(messages, reply.text, problems)
+            convo = _argue(messages, reply.text, problems, noun)
         seen.append(reply.text)
     hint = ("the model sent the same wrong reply again — /set model to a stronger model, or rephrase"
             if repeated else "try again, or /set model to a stronger model")
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    failed = LLMError(f"the model's reply does not match the {schema.__name__} schema: {problems[0]}{more}",
+    what = f"the {schema.__name__} schema" if parse is None else f"a valid {noun}"
+    failed = LLMError(f"the model's reply is not {what}: {problems[0]}{more}" if parse is not None else
+                      f"the model's reply does not match {what}: {problems[0]}{more}",
                       reason="bad-output", hint=hint)
     failed.problems, failed.calls = problems, calls
     raise failed

@@ -1,5 +1,5 @@
 """/prove and the model's and the solver's time limits: a model timeout moves on to the next
-attempt, a Z3 deadline is a timeout (exit 4) and only the user's cancel is "cancelled" (130)."""
+attempt, so does a Z3 deadline (a timeout, exit 4, when it was the last), and only the user's cancel is "cancelled" (130)."""
 
 from __future__ import annotations
 
@@ -64,8 +64,19 @@ def test_a_z3_deadline_on_a_model_written_program_is_a_timeout(ollama_server, sh
     wired(shell, ollama_server, proof_timeout=0.2)
     ollama_server.reply(json.dumps(FERMAT))
     result = shell.execute(QUESTION)[1]
-    assert isinstance(result, Failure) and result.exit_code == 4
-    assert len(ollama_server.chats) == 1      # a valid program that Z3 cannot settle in time is not rewritten
+    assert isinstance(result, Failure) and result.exit_code == 4     # the last attempt timed out: exit 4
+    assert "proof.timeout" in result.message and "cancel" not in result.message
+    assert len(ollama_server.chats) == 3      # each timeout moved on to the next attempt (proof.attempts 3)
+    told = ollama_server.chats[1].body["messages"][-1]["content"]
+    assert "proof.timeout" in told and "simpler" in told    # the model was told why
+
+
+def test_a_timeout_then_a_program_that_settles_is_proved(ollama_server, shell):
+    wired(shell, ollama_server, proof_timeout=0.5)
+    ollama_server.reply(json.dumps(FERMAT), json.dumps(GOOD))
+    result = shell.execute(QUESTION)[1]
+    assert result.ok and result.attempts == 2
+    assert [v["status"] for v in result.to_dict()["verifications"]] == ["refuted"]
 
 
 def test_the_users_cancel_during_z3_is_still_a_cancel(shell, tmp_path):

@@ -1,11 +1,13 @@
 """The model writes a Proof-of-Thought program, Z3 checks it: the one loop behind `/prove QUESTION`
 and the AR-LSAT bench (core/reason/swm/lsat.py).
 
-Each attempt is one model call under the DSL's JSON schema; a reply that does not parse, a
-program the interpreter rejects, or one the caller's `accept` refuses goes back to the model
-with the exact error, and a model timeout moves on to the next attempt (on the last it is
-raised, exit 4). A Z3 deadline ends the loop (TimedOut, exit 4): a valid program that Z3 cannot
-settle is not rewritten. The user's cancel ends it too. Nothing here touches memory.
+Each attempt is one model call: a JSON program under the DSL's schema, or an SMT-LIB script
+(`proof_format smt2`); a reply that does not parse, a program the interpreter rejects, or one
+the caller's `accept` refuses goes back to the model with the exact error (line and column
+for a script), and a model timeout moves on to the next attempt (on the last it is raised,
+exit 4). A program Z3 cannot settle by proof.timeout goes back too, since a simpler one may
+settle; on the last attempt that is TimedOut (exit 4). The user's cancel ends the loop.
+Nothing here touches memory.
 """
 
 from __future__ import annotations
@@ -55,27 +57,32 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
                   kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
                   cancel: threading.Event | None = None, accept: Callable[..., Any] | None = None,
                   summary: Callable[[Any], str] | None = None, hint: str | None = HINT,
-                  schema: dict[str, Any] | None = None) -> Written:
+                  schema: dict[str, Any] | None = None, fmt: str = "json") -> Written:
     """The first program the model writes (in at most `attempts` calls) that builds, runs and
     passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
     send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
-    raises NoProgram when none passed. `schema` is the structured-output format (the program
-    schema by default; a caller may tighten it, as AR-LSAT does with one verification per option)."""
+    raises NoProgram when none passed. `fmt` is the language: "json" (the DSL, under `schema`,
+    the program schema by default; a caller may tighten it, as AR-LSAT does with one
+    verification per option) or "smt2" (an SMT-LIB script, free text, read by Z3's parser).
+    A program Z3 cannot settle within `timeout_ms` goes back as a problem, so the next attempt
+    can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised."""
     from sym.core.llm import LLMError
-    from sym.core.reason.pot.build import build
-    from sym.core.reason.pot.interpret import run
     from sym.core.reason.pot.schema import Program, program_json_schema
 
     attempts = max(1, int(attempts))
     checked: dict[str, Any] = {}
     errors: list[str] = []
 
-    def check(program: Program) -> list[str]:
+    def check(program: Any) -> list[str]:
+        checked.pop("timeout", None)
         try:
-            report = run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit, built=build(program))
+            report = run_any(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
             checked["outcome"] = accept(report) if accept is not None else report
-        except (Cancelled, TimedOut):
+        except Cancelled:
             raise
+        except TimedOut as err:
+            checked["timeout"] = err
+            return [f"{err.message}: write a simpler program (finite sorts, fewer quantifiers)"]
         except UserError as err:
             return [f"the interpreter rejected that program: {err}"]
         checked["report"] = report
@@ -88,12 +95,17 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", problems[0] + more, "failed"))
 
+    if fmt == "smt2":
+        how: dict[str, Any] = {"parse": read_smt2_reply, "noun": "SMT-LIB script", "format": schema}
+    else:
+        how = {"format": schema or program_json_schema()}
     try:
         program = llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
-                                       on_attempt=on_attempt,
-                                       format=schema or program_json_schema())
+                                       on_attempt=on_attempt, **how)
     except UserError as err:
         if isinstance(err, LLMError) and err.reason == "bad-output":
+            if "timeout" in checked:          # the last attempt's program ran past the deadline
+                raise checked["timeout"] from None
             problem = err.problems[0] if getattr(err, "problems", None) else err.message
             raise NoProgram(getattr(err, "calls", attempts), errors or [_bare(problem)], problem, hint) from None
         # the attempt under way (its model call, or Z3 on its program) ended the loop
@@ -105,6 +117,22 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
     emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok"))
     trace_report(emit, run_id, f"a{n}", checked["report"], program)
     return Written(program, checked["report"], outcome, n, errors)
+
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)(?:```|$)", re.S)
+
+
+def read_smt2_reply(text: str) -> Any:
+    """The SMT-LIB script in a model's reply (a fenced block, or from the first '(' to the last ')')."""
+    from sym.core.llm.jsonout import BadJSON
+    from sym.core.reason.pot.smt2_read import Smt2Program
+
+    fenced = [b for b in _FENCE.findall(text) if "(" in b]
+    body = fenced[0] if fenced else text
+    start, end = body.find("("), body.rfind(")")
+    if start < 0 or end < start:
+        raise BadJSON("no SMT-LIB script in the reply: write (declare-…), (assert …) and (check-sat-assuming (…))")
+    return Smt2Program(body[start:end + 1], "the model's script")
 
 
 def trace_report(emit: Emit, run_id: str, parent: str, report: ProofReport, program: Program) -> None:
