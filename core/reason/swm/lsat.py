@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, TraceNode, ignore
+from sym.core.reason.pot.tasks import Encoding
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.swm.datasets import Problem
 
-LETTERS = "ABCDE"
+LETTERS = "ABCDEFG"
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
 DEFAULT_TIMEOUT_S = 10.0
 
@@ -35,7 +36,7 @@ _PATTERNS = (
     (COULD_BE_FALSE, r"\b(could|can|might|may) be false\b|\bneed not be( true)?\b|\bnot necessarily( be)? true\b"),
     (MUST_BE_FALSE, r"\bmust be false\b|\bcannot\b|\bcan ?not\b|\bcan't\b|\bcould not\b|\bcouldn't\b"
                     r"|\bimpossible\b|\bnot possible\b"),
-    (MUST_BE_TRUE, r"\bmust\b|\bnecessarily true\b"),
+    (MUST_BE_TRUE, r"\bmust\b|\bnecessarily true\b|\b(is|are) (true|correct)\b"),
     (COULD_BE_TRUE, r"\bcould\b|\bcan\b|\bmight\b|\bacceptable\b|\ballowable\b|\bpermissible\b|\bpossible\b"
                     r"|\baccurate (list|listing|matching|order|ordering|assignment|schedule)\b"),
 )
@@ -121,10 +122,40 @@ EXAMPLE_PROGRAM = """{"sorts": [{"name": "Dog", "type": "EnumSort", "values": ["
   {"name": "E", "constraint": "And(slot(tia) == 1, slot(sky) == 2, slot(uma) == 3, slot(rex) == 4)"}],
  "actions": ["verify_conditions"]}"""
 
+PUZZLE_SMT2 = """You are given a logic puzzle (a setting and its rules), a question, and lettered options.
+Write ONE SMT-LIB 2 script for the whole puzzle; the Z3 solver then checks every option against it.
+- Declare the entities as a datatype, (declare-datatypes () ((Dog rex sky))), and the unknowns as functions:
+  positions or days as Int with their bounds, membership as Bool predicates, assignments as functions into a datatype.
+- Every condition of the puzzle as its own (assert (! FORMULA :named c1)), in the order given; the setting too
+  (ranges, one per slot with distinct, how many are selected).
+- If the question adds a supposition ("If X is ..., which ..."), assert it, named supposition.
+- For each option, in order: (define-fun A () Bool FORMULA) then (check-sat-assuming (A)); the formula says what
+  the option says (for an order or assignment: all of its parts joined with and). State the option's own claim,
+  never its negation, and do not decide which option is the answer: the solver does that.
+Use only names you declared. Answer with the script only."""
+
+EXAMPLE_SCRIPT = """(declare-datatypes () ((Dog rex sky tia uma)))
+(declare-fun slot (Dog) Int)
+(assert (! (forall ((d Dog)) (and (>= (slot d) 1) (<= (slot d) 4))) :named slots_1_to_4))
+(assert (! (distinct (slot rex) (slot sky) (slot tia) (slot uma)) :named one_dog_per_slot))
+(assert (! (< (slot sky) (slot tia)) :named sky_before_tia))
+(assert (! (or (= (slot rex) 1) (= (slot rex) 4)) :named rex_first_or_fourth))
+(assert (! (not (= (slot uma) 2)) :named uma_not_second))
+(define-fun A () Bool (and (= (slot rex) 1) (= (slot uma) 2) (= (slot sky) 3) (= (slot tia) 4)))
+(check-sat-assuming (A))
+(define-fun B () Bool (and (= (slot sky) 1) (= (slot rex) 2) (= (slot tia) 3) (= (slot uma) 4)))
+(check-sat-assuming (B))
+(define-fun C () Bool (and (= (slot uma) 1) (= (slot sky) 2) (= (slot tia) 3) (= (slot rex) 4)))
+(check-sat-assuming (C))
+(define-fun D () Bool (and (= (slot rex) 1) (= (slot tia) 2) (= (slot sky) 3) (= (slot uma) 4)))
+(check-sat-assuming (D))
+(define-fun E () Bool (and (= (slot tia) 1) (= (slot sky) 2) (= (slot uma) 3) (= (slot rex) 4)))
+(check-sat-assuming (E))"""
+
 PICK = ("Solve the logic puzzle. Think it through, then give the letter of the right option "
         "on the last line, as: Answer: X")
 
-_OPTION_PREFIX = re.compile(r"^\s*\(?([A-Ea-e])\s*[).:]\s*")
+_OPTION_PREFIX = re.compile(r"^\s*\(?([A-Ga-g])\s*[).:]\s*")
 
 
 def option_text(option: str) -> str:
@@ -139,18 +170,19 @@ def puzzle_text(problem: Problem, letters: str | list[str] | None = None) -> str
     return f"{problem.context.strip()}\n\nQuestion: {problem.question.strip()}\n" + "\n".join(options)
 
 
-def program_messages(problem: Problem) -> list[dict[str, Any]]:
+def program_messages(problem: Problem, fmt: str = "json") -> list[dict[str, Any]]:
     from sym.core.reason.pot.prompts import SYSTEM
 
-    return [{"role": "system", "content": f"{SYSTEM}\n\n{PUZZLE}"},
+    system, example = (f"{SYSTEM}\n\n{PUZZLE}", EXAMPLE_PROGRAM) if fmt == "json" else (PUZZLE_SMT2, EXAMPLE_SCRIPT)
+    return [{"role": "system", "content": system},
             {"role": "user", "content": EXAMPLE_PUZZLE},
-            {"role": "assistant", "content": EXAMPLE_PROGRAM},
+            {"role": "assistant", "content": example},
             {"role": "user", "content": puzzle_text(problem)}]
 
 
 # -- the program ----------------------------------------------------------------------------
 
-_VERIFICATION_NAME = re.compile(r"^\s*(?:(?i:option)\s*)?(?:\(([A-E])\)|([A-E])\s*(?:[:.)\-–]|$))")
+_VERIFICATION_NAME = re.compile(r"^\s*(?:(?i:option)\s*)?(?:\(([A-G])\)|([A-G])\s*(?:[:.)\-–]|$))")
 
 
 def option_letter(name: str) -> str | None:
@@ -186,24 +218,30 @@ def _statuses(report: ProofReport, letters: str) -> tuple[dict[str, str], frozen
 
 
 def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str,
-                  detail: dict[str, Any]) -> tuple[dict[str, str], frozenset[str]] | None:
+                  detail: dict[str, Any], encoding: Encoding | None = None) -> tuple[dict[str, str], frozenset[str]] | None:
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
-    from sym.core.reason.pot.schema import program_json_schema
+    from sym.core.errors import TimedOut
+    from sym.core.reason.pot.tasks import Task, encode
     from sym.core.reason.pot.writer import NoProgram
-    from sym.core.reason.pot.writer import write_program as written_by
 
     letters = LETTERS[:len(problem.options)]
+    task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
+                lambda fmt: program_messages(problem, fmt))
     try:
-        found = written_by(llm, program_messages(problem), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                           kind="lsat.attempt", purpose="bench.lsat.program", emit=emit,
-                           accept=lambda report: _statuses(report, letters),
-                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()),
-                           schema=program_json_schema(verifications=list(letters)))
+        found = encode(task, llm, encoding or Encoding(), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
+                       kind="lsat.attempt", purpose="bench.lsat.program", emit=emit,
+                       accept=lambda report: _statuses(report, letters),
+                       summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
     except NoProgram as err:
         detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
+        detail["reason"] = "no valid program"
         return None
+    except TimedOut as err:
+        detail["attempts"], detail["errors"], detail["reason"] = attempts, [err.message], "Z3 timeout"
+        return None
+    detail["ran"] = True
     detail["attempts"], detail["errors"] = found.attempts, list(found.errors)
     return cast("tuple[dict[str, str], frozenset[str]]", found.outcome)    # what `accept` made of the report
 
@@ -214,8 +252,8 @@ def pick(problem: Problem, llm: LLM, letters: list[str]) -> str:
                       {"role": "user", "content": puzzle_text(problem, letters)
                        + f"\n\nAnswer with one of: {', '.join(letters)}."}], purpose="bench.lsat.pick")
     text = reply.text.strip()
-    named = (re.findall(r"(?i:answer)\s*(?:(?i:is)\s*)?[:\-]?\s*\(?([A-E])\b", text)
-             or re.findall(r"\b([A-E])\b", text))
+    named = (re.findall(r"(?i:answer)\s*(?:(?i:is)\s*)?[:\-]?\s*\(?([A-G])\b", text)
+             or re.findall(r"\b([A-G])\b", text))
     chosen = [x for x in reversed(named) if x in letters]
     return chosen[0] if chosen else ""
 
@@ -223,7 +261,7 @@ def pick(problem: Problem, llm: LLM, letters: list[str]) -> str:
 # -- the method -----------------------------------------------------------------------------
 
 def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
-                run_id: str = "lsat") -> tuple[str, dict[str, Any]]:
+                run_id: str = "lsat", encoding: Encoding | None = None) -> tuple[str, dict[str, Any]]:
     """(letter, detail) for one AR-LSAT problem; the letter is '' when no program checked.
 
     `detail`: question_type, attempts, errors (one per failed attempt), statuses (letter →
@@ -235,7 +273,7 @@ def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: in
     letters = LETTERS[:len(problem.options)]
     qtype = question_type(problem.question)
     detail: dict[str, Any] = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
-                    "statuses": {}, "candidates": [], "verified": False, "fallback": False}
+                    "statuses": {}, "candidates": [], "verified": False, "fallback": False, "ran": False}
     emit(TraceNode(run_id, "q", None, "lsat.question", problem.question, str(qtype or "unrecognised")))
     if not letters:
         detail["error"] = "the problem has no options"
@@ -248,7 +286,7 @@ def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: in
             detail["error"] = "the model named no option"
         return letter, detail
     found = write_program(problem, llm, attempts=max(1, attempts), timeout_ms=timeout_ms, emit=emit,
-                          run_id=run_id, detail=detail)
+                          run_id=run_id, detail=detail, encoding=encoding)
     if found is None:
         detail["error"] = f"no valid program after {detail['attempts']} attempts; last error: {detail['errors'][-1]}"
         return "", detail

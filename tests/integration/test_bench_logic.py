@@ -1,0 +1,162 @@
+"""`sym bench logic` on outside-suite items: the English bridge with no model from the command line,
+and the proof path beside the model alone against the Ollama-protocol test server (real `ollama`
+client): a True/False/Uncertain item through a checked claim, a multiple-choice item through a
+program per option, a yes/no item, and an item no program checks (counted by its reason)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+
+from sym.repl.bench import run_logic
+
+MODEL = "llama3.1:8b"
+FOLIO_Q = "Based on the above information, is the following statement true, false, or uncertain? {}"
+CATS = "Every cat is an animal. Tom is a cat. No dog is a cat. Rex is a dog."
+
+
+def truth_item(pid: str, claim: str, answer: str, options=("A) True", "B) False", "C) Uncertain")) -> dict:
+    return {"id": pid, "context": CATS, "question": FOLIO_Q.format(claim), "options": list(options), "answer": answer}
+
+
+def write(tmp_path, items, name="folio_tiny.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(items))
+    return str(path)
+
+
+def test_the_bridge_answers_true_false_uncertain_items_with_no_model_from_the_command_line(sym_exe, tmp_path):
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "A"),
+                            truth_item("t2", "Rex is a cat.", "B"),
+                            truth_item("t3", "Rex is an animal.", "A", ("A) Unknown", "B) True", "C) False")),
+                            truth_item("t4", "Tom is a dog.", "A")])      # gold says True: the bridge says False
+    run = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--path", "ask"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    header, row = run.stdout.splitlines()
+    assert header.split()[:6] == ["data", "system", "n", "correct", "accuracy", "ran"]
+    assert row.split()[:6] == ["folio_tiny", "sym", "ask", "4", "3", "75.0%"]
+    assert "Traceback" not in run.stderr
+    js = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--path", "ask", "--json",
+                         "--limit", "2"], capture_output=True, text=True, timeout=120)
+    [score] = [json.loads(line) for line in js.stdout.splitlines()]
+    assert (score["n"], score["correct"], score["programs_ran"], score["llm_calls"]) == (2, 2, 0, 0)
+
+
+def test_a_bad_file_is_one_line_and_exit_2(sym_exe, tmp_path):
+    file = write(tmp_path, [{"id": "x", "context": CATS, "question": "Is Tom an animal?"}])
+    run = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip() == "sym: folio_tiny.json item 0: missing key 'options'"
+
+
+def test_prove_with_no_model_answers_nothing_and_says_why(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    run_logic(write(tmp_path, [truth_item("t1", "Tom is an animal.", "A")]), path="prove", llm_mode="off",
+              as_json=True, out=out, err=err)
+    score = json.loads(out.getvalue())
+    assert (score["n"], score["correct"], score["failures"]) == (1, 0, {"no model": 1})
+
+
+# -- the proof path against the scripted server ----------------------------------------------
+
+CAT_PROGRAM = {"sorts": [{"name": "Thing", "type": "DeclareSort"}],
+               "functions": [{"name": "cat", "domain": ["Thing"], "range": "BoolSort"},
+                             {"name": "animal", "domain": ["Thing"], "range": "BoolSort"}],
+               "constants": {"things": {"sort": "Thing", "members": ["tom"]}},
+               "variables": [{"name": "x", "sort": "Thing"}],
+               "knowledge_base": ["ForAll([x], Implies(cat(x), animal(x)))", "cat(tom)"],
+               "verifications": [{"name": "claim", "constraint": "animal(tom)"}],
+               "actions": ["verify_conditions"]}
+
+SEATING = ("Three friends, Ann, Ben and Cal, sit in seats 1, 2 and 3, one to a seat. "
+           "Ann does not sit in seat 1. Ben sits in a lower-numbered seat than Cal.")
+SEATING_Q = "Which one of the following could be the seating, from seat 1 through seat 3?"
+ORDERS = {"A": ("ann", "ben", "cal"), "B": ("ben", "ann", "cal"), "C": ("cal", "ann", "ben"),
+          "D": ("ann", "cal", "ben"), "E": ("cal", "ben", "ann")}
+SEATING_PROGRAM = {
+    "sorts": [{"name": "Person", "type": "EnumSort", "values": ["ann", "ben", "cal"]}],
+    "functions": [{"name": "seat", "domain": ["Person"], "range": "IntSort"}],
+    "variables": [{"name": "p", "sort": "Person"}],
+    "knowledge_base": [{"name": "seats 1-3", "assertion": "ForAll([p], And(seat(p) >= 1, seat(p) <= 3))"},
+                       {"name": "one per seat", "assertion": "Distinct(seat(ann), seat(ben), seat(cal))"}],
+    "rules": [{"name": "Ann does not sit in seat 1", "constraint": "seat(ann) != 1"},
+              {"name": "Ben sits lower than Cal", "constraint": "seat(ben) < seat(cal)"}],
+    "verifications": [{"name": x, "constraint": f"And(seat({a}) == 1, seat({b}) == 2, seat({c}) == 3)"}
+                      for x, (a, b, c) in ORDERS.items()],
+    "actions": ["verify_conditions"]}
+
+
+def chats(server):
+    return server.requests_to("/api/chat")
+
+
+def run(file: str, server, **options) -> tuple[list[dict], str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_logic(file, llm_mode="on", model=MODEL, host=server.url, as_json=True, out=out, err=err, **options)
+    assert code == 0, err.getvalue()
+    return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_a_checked_claim_answers_a_truth_item_beside_the_model_alone(ollama_server, tmp_path):
+    ollama_server.reply(json.dumps(CAT_PROGRAM), when=lambda r: r.format is not None)
+    ollama_server.reply("Tom is a cat, and cats are animals, but I am unsure.\nAnswer: C",
+                        when=lambda r: r.format is None)
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False"))])
+    (sym, alone), _ = run(file, ollama_server, path="prove", baseline="llm")
+    assert (sym["system"], sym["mode"], sym["correct"], sym["programs_ran"], sym["llm_calls"]) == ("sym", "prove", 1, 1, 1)
+    assert sym["fallback"] == 0 and sym["failures"] == {} and sym["tokens"] > 0
+    assert (alone["system"], alone["correct"], alone["llm_calls"], alone["programs_ran"]) == ("llm", 0, 1, 0)
+    program_call, baseline_call = chats(ollama_server)
+    assert "Tom is a cat." in program_call.last_user and "Tom is an animal." in program_call.last_user
+    assert "C) False" in baseline_call.last_user and "Answer with one of: A, B, C." in baseline_call.last_user
+
+
+def test_a_multiple_choice_item_is_decided_by_a_program_per_option(ollama_server, tmp_path):
+    ollama_server.reply(json.dumps(SEATING_PROGRAM), when=lambda r: r.format is not None)
+    ollama_server.reply("Ben must sit first.\nAnswer: B", when=lambda r: r.format is None)
+    options = [f"{x}) " + ", ".join(p.title() for p in names) for x, names in ORDERS.items()]
+    file = write(tmp_path, [{"id": "s1", "context": SEATING, "question": SEATING_Q, "options": options,
+                             "answer": "B"}], "lsat_tiny.json")
+    (sym, alone), _ = run(file, ollama_server, path="prove", baseline="llm")
+    assert (sym["correct"], sym["programs_ran"], sym["llm_calls"], sym["fallback"]) == (1, 1, 1, 0)
+    assert (alone["correct"], alone["llm_calls"]) == (1, 1)
+    program_call = chats(ollama_server)[0]
+    assert "B) Ben, Ann, Cal" in program_call.last_user and "A) A)" not in program_call.last_user
+
+
+def test_an_item_no_program_checks_is_counted_by_reason_and_answered_by_the_model_alone(ollama_server, tmp_path):
+    broken = {**CAT_PROGRAM, "verifications": [{"name": "claim", "constraint": "animal(dan)"}]}   # dan: undeclared
+    ollama_server.reply(json.dumps(broken), when=lambda r: r.format is not None)
+    ollama_server.reply("Answer: B", when=lambda r: r.format is None)
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False")),
+                            truth_item("t2", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False"))])
+    [sym], _ = run(file, ollama_server, path="prove")
+    assert (sym["n"], sym["correct"], sym["fallback"], sym["fallback_correct"], sym["programs_ran"]) == (2, 2, 2, 2, 0)
+    [(reason, count)] = sym["failures"].items()
+    assert count == 2 and "dan" not in reason           # the two items' errors group under one reason
+    out, err = io.StringIO(), io.StringIO()
+    run_logic(file, path="prove", llm_mode="on", model=MODEL, host=ollama_server.url, out=out, err=err)
+    assert out.getvalue().splitlines()[1].split()[:6] == ["folio_tiny", "sym", "prove", "2", "2", "100.0%"]
+    assert "0 decided by sym (0 right), 2 answered by the model alone (fallback, 2 right)" in err.getvalue()
+    assert f"2 × {reason}" in err.getvalue()
+    [sym], _ = run(file, ollama_server, path="prove", fallback=False, limit=1)
+    assert (sym["n"], sym["correct"], sym["fallback"]) == (1, 0, 0)
+
+
+def test_a_strategyqa_question_is_a_claim_with_no_context(ollama_server, tmp_path):
+    program = {"sorts": [{"name": "City", "type": "DeclareSort"}],
+               "functions": [{"name": "people", "domain": ["City"], "range": "IntSort"}],
+               "constants": {"cities": {"sort": "City", "members": ["albany_ga", "albany_ny"]}},
+               "knowledge_base": ["people(albany_ga) == 75000", "people(albany_ny) == 99000"],
+               "verifications": [{"name": "claim", "constraint": "people(albany_ga) >= 100000"}],
+               "actions": ["verify_conditions"]}
+    ollama_server.reply(json.dumps(program), when=lambda r: r.format is not None)
+    ollama_server.reply("It is smaller now.\nAnswer: yes", when=lambda r: r.format is None)
+    file = write(tmp_path, [{"qid": "q1", "question": "Will Albany, Georgia reach a hundred thousand people first?",
+                             "answer": False, "facts": ["GOLD FACT"], "decomposition": ["GOLD STEP"]}], "sqa.json")
+    (sym, alone), _ = run(file, ollama_server, path="auto", baseline="llm")
+    assert (sym["correct"], sym["programs_ran"], alone["correct"]) == (1, 1, 0)
+    assert not any("GOLD" in json.dumps(c.messages) for c in chats(ollama_server))
