@@ -379,7 +379,8 @@ def test_several_literals_are_their_conjunction():
 
 
 def test_quoted_goal_names_read_back_without_bars():
-    script = "(declare-const a Bool)\n(assert a)\n(define-fun |a holds, really| () Bool a)\n(check-sat-assuming (|a holds, really|))\n"
+    script = ("(declare-const a Bool)\n(assert a)\n(define-fun |a holds, really| () Bool a)\n"
+              "(check-sat-assuming (|a holds, really|))\n")
     assert verdicts(read(script)) == [("a holds, really", "proved")]
 
 

@@ -51,7 +51,9 @@ def to_smt2(program: Program, title: str = "program") -> str:
         everything.add(f)
     for o in built.objectives:
         everything.add(o.term == o.term)
-    decls = [f for f in _top_level_forms(everything.sexpr()) if not f.startswith("(assert")]
+    scoped = {f"(declare-fun {c.sexpr()} ()" for c in built.decisions.values()}   # declared in the optimization's scope
+    decls = [f for f in _top_level_forms(everything.sexpr())
+             if not f.startswith("(assert") and not any(f.startswith(d) for d in scoped)]
     taken = {*built.env.constants, *built.env.functions, *built.env.sorts}
     lines = [f"; {' '.join(title.split())}, exported by sym", "(set-logic ALL)", *decls, ""]
     for label, f in built.background:

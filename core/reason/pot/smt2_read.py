@@ -133,7 +133,18 @@ def _symbol(token: Any) -> str:
 
 
 def _flat(tree: Any) -> str:
-    return "(" + " ".join(_flat(t) for t in tree) + ")" if isinstance(tree, list) else str(tree)
+    """A form back as text (iteratively: nesting up to MAX_DEPTH)."""
+    out: list[str] = []
+    todo: list[Any] = [tree]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, list):
+            todo.append(")")
+            todo.extend(reversed([x for item in t for x in (item, " ")][:-1]))
+            out.append("(")
+        else:
+            out.append(str(t))
+    return "".join(out)
 
 
 def _declared(form: _Form) -> list[str]:

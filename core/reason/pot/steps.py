@@ -1,0 +1,382 @@
+"""Programs written step by step, for small models: the model chooses, sym assembles.
+
+1. kinds of things: each sort's name, whether the text fixes its complete set of members (closed:
+   an enumeration) or not (open: individuals of a declared sort), and the named members;
+2. words: each function's name, its argument sorts and its result, chosen from enums of what
+   step 1 declared; an integer function over a closed sort may be marked `position` (each member
+   a different whole number 1..N, as in an order or ranking), and sym writes that constraint;
+3. one formula per sentence and per claim, in one call: every item is the sentence itself (a
+   constant of the schema) followed by a formula whose tokens are limited by a pattern to the
+   declared names, the connectives and the operators. A formula that does not type-check goes
+   back, alone, with its error.
+
+sym writes the program (JSON or SMT-LIB), names each knowledge-base entry by its sentence and
+each verification by its claim, and runs it. A premise no formula could be found for is left
+out and named; a claim without one makes the item unanswered. Nothing here evaluates model text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.events import Emit, TraceNode, ignore
+
+if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
+    from sym.core.reason.pot.interpret import ProofReport
+    from sym.core.reason.pot.tasks import Task
+    from sym.core.reason.pot.writer import Written
+
+IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"
+MAX_SORTS, MAX_MEMBERS, MAX_FUNCTIONS, MAX_ARGS = 6, 24, 24, 3
+VARIABLES = ("x", "y", "z")
+JSON_WORDS = ("And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll", "Exists", "True", "False")
+SMT2_WORDS = ("and", "or", "not", "=>", "xor", "ite", "distinct", "forall", "exists", "true", "false", "Int", "Bool")
+JSON_OPS = ("==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "(", ")", "[", "]", ",", " ", "[0-9]")
+SMT2_OPS = ("<=", ">=", "=", "<", ">", "+", "-", "*", "(", ")", " ", "[0-9]")
+
+
+class SortStep(BaseModel):
+    name: str
+    closed: bool
+    members: list[str] = Field(default_factory=list)
+
+
+class Kinds(BaseModel):
+    sorts: list[SortStep]
+
+
+class FunctionStep(BaseModel):
+    name: str
+    args: list[str]
+    result: str
+    position: bool = False
+
+
+class Words(BaseModel):
+    functions: list[FunctionStep]
+
+
+class Line(BaseModel):
+    text: str
+    formula: str
+
+
+class Lines(BaseModel):
+    lines: list[Line]
+
+
+# -- schemas ---------------------------------------------------------------------------------
+
+def _name(extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "string", "pattern": IDENT, **(extra or {})}
+
+
+def kinds_schema() -> dict[str, Any]:
+    sort = {"type": "object", "properties": {
+        "name": _name(), "closed": {"type": "boolean"},
+        "members": {"type": "array", "maxItems": MAX_MEMBERS, "items": _name()}},
+        "required": ["name", "closed", "members"]}
+    return {"type": "object", "properties": {"sorts": {"type": "array", "minItems": 1, "maxItems": MAX_SORTS,
+                                                       "items": sort}}, "required": ["sorts"]}
+
+
+def words_schema(sorts: list[str]) -> dict[str, Any]:
+    fn = {"type": "object", "properties": {
+        "name": _name(), "args": {"type": "array", "maxItems": MAX_ARGS, "items": {"enum": [*sorts, "Int"]}},
+        "result": {"enum": ["Bool", "Int", *sorts]}, "position": {"type": "boolean"}},
+        "required": ["name", "args", "result", "position"]}
+    return {"type": "object", "properties": {"functions": {"type": "array", "minItems": 1, "maxItems": MAX_FUNCTIONS,
+                                                           "items": fn}}, "required": ["functions"]}
+
+
+def token_pattern(names: list[str], fmt: str) -> str:
+    """A regex for a formula made only of these names, the format's words and operators."""
+    words = JSON_WORDS if fmt == "json" else SMT2_WORDS
+    ops = JSON_OPS if fmt == "json" else SMT2_OPS
+    alternatives = sorted({*names, *words}, key=len, reverse=True)
+    return "^(" + "|".join([*(re.escape(a) for a in alternatives), *(o if o == "[0-9]" else re.escape(o) for o in ops)]) + ")+$"
+
+
+def lines_schema(texts: list[str], pattern: str) -> dict[str, Any]:
+    items = [{"type": "object", "properties": {"text": {"const": t}, "formula": {"type": "string", "pattern": pattern}},
+              "required": ["text", "formula"]} for t in texts]
+    return {"type": "object", "properties": {"lines": {"type": "array", "prefixItems": items, "items": False,
+                                                       "minItems": len(items), "maxItems": len(items)}},
+            "required": ["lines"]}
+
+
+# -- the vocabulary ----------------------------------------------------------------------------
+
+class Vocabulary:
+    """What steps 1 and 2 declared, and how to write a program from it."""
+
+    def __init__(self, kinds: Kinds, words: Words) -> None:
+        self.sorts = kinds.sorts
+        self.functions = words.functions
+
+    def names(self) -> list[str]:
+        return [*(m for s in self.sorts for m in s.members), *(f.name for f in self.functions), *VARIABLES]
+
+    def describe(self, fmt: str) -> str:
+        lines = []
+        for s in self.sorts:
+            kind = "exactly these" if s.closed else "among others"
+            lines.append(f"- {s.name}: {', '.join(s.members) or '(no named members)'} ({kind})")
+        for f in self.functions:
+            args = ", ".join(f.args)
+            sig = f"{f.name}({args}) -> {f.result}" if fmt == "json" else f"({f.name} {' '.join(f.args)}) : {f.result}"
+            lines.append(f"- {sig}" + ("  (a different number 1..N for each)" if f.position else ""))
+        return "\n".join(lines)
+
+    # the settings sym writes: positions are 1..N and all different
+    def position_facts(self) -> list[tuple[str, str, str]]:
+        """(label, json formula, smt2 formula) per position function over a closed sort."""
+        out = []
+        for f in self.functions:
+            sort = next((s for s in self.sorts if [s.name] == f.args), None)
+            if not (f.position and f.result == "Int" and sort is not None and sort.closed and sort.members):
+                continue
+            n, ms = len(sort.members), sort.members
+            js = "And(" + ", ".join([f"{f.name}({m}) >= 1, {f.name}({m}) <= {n}" for m in ms]
+                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if n > 1 else [])) + ")"
+            sm = "(and " + " ".join([f"(>= ({f.name} {m}) 1) (<= ({f.name} {m}) {n})" for m in ms]
+                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if n > 1 else [])) + ")"
+            out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js, sm))
+        return out
+
+
+def check_kinds(kinds: Kinds) -> list[str]:
+    from sym.core.reason.pot.schema import RESERVED
+
+    problems, seen = [], set()
+    for s in kinds.sorts:
+        for name in [s.name, *s.members]:
+            if name in RESERVED or name in VARIABLES or name in seen:
+                problems.append(f"{name!r} is used twice or is a reserved word; choose another name")
+            seen.add(name)
+        if s.closed and not s.members:
+            problems.append(f"sort {s.name!r} is closed but lists no members")
+    return problems
+
+
+def check_words(words: Words, kinds: Kinds) -> list[str]:
+    from sym.core.reason.pot.schema import RESERVED
+
+    taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
+    problems, seen = [], set()
+    sorts = {s.name for s in kinds.sorts}
+    for f in words.functions:
+        if f.name in taken or f.name in seen:
+            problems.append(f"{f.name!r} is already a name; choose another for this function")
+        seen.add(f.name)
+        bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
+        if bad:
+            problems.append(f"{f.name}: unknown sort {bad[0]!r}")
+    return problems
+
+
+# -- one formula --------------------------------------------------------------------------------
+
+_BINDERS = re.compile(r"(?:ForAll|Exists)\(\s*\[([^\]]*)\]")
+
+
+def variable_sorts(formula: str, vocab: Vocabulary) -> dict[str, str]:
+    """The sort of each variable a JSON formula binds, from where it is used as an argument."""
+    out: dict[str, str] = {}
+    bound = {v.strip() for group in _BINDERS.findall(formula) for v in group.split(",") if v.strip()}
+    for v in bound:
+        for f in vocab.functions:
+            for m in re.finditer(rf"\b{re.escape(f.name)}\(([^()]*)\)", formula):
+                args = [a.strip() for a in m.group(1).split(",")]
+                if v in args and args.index(v) < len(f.args):
+                    out.setdefault(v, f.args[args.index(v)])
+        if v not in out:
+            opens = [s.name for s in vocab.sorts]
+            if len(opens) == 1:
+                out[v] = opens[0]
+    return out
+
+
+def json_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    """The DSL program: sorts, constants, functions, a named entry per premise, a verification per claim."""
+    from sym.core.reason.pot.schema import Program
+
+    sorts = [{"name": s.name, "type": "EnumSort" if s.closed else "DeclareSort", **({"values": s.members} if s.closed else {})}
+             for s in vocab.sorts]
+    constants = {s.name.lower(): {"sort": s.name, "members": s.members} for s in vocab.sorts if not s.closed and s.members}
+    functions = [{"name": f.name, "domain": f.args, "range": f"{f.result}Sort" if f.result in ("Int", "Bool") else f.result}
+                 for f in vocab.functions]
+    kb = [{"name": label, "assertion": formula,
+           "variables": [{"name": v, "sort": s} for v, s in variable_sorts(formula, vocab).items()]}
+          for label, formula in premises]
+    globals_: dict[str, str] = {}
+    for _, formula in claims:
+        globals_.update(variable_sorts(formula, vocab))
+    return Program.model_validate({
+        "sorts": sorts, "constants": constants, "functions": functions,
+        "variables": [{"name": v, "sort": s} for v, s in globals_.items()], "knowledge_base": kb,
+        "verifications": [{"name": name, "constraint": formula} for name, formula in claims]})
+
+
+def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    from sym.core.reason.pot.smt2 import quoted
+    from sym.core.reason.pot.smt2_read import Smt2Program
+
+    lines = []
+    for s in vocab.sorts:
+        if s.closed:
+            lines.append(f"(declare-datatypes () (({s.name} {' '.join(s.members)})))")
+        else:
+            lines.append(f"(declare-sort {s.name} 0)")
+            lines += [f"(declare-const {m} {s.name})" for m in s.members]
+    lines += [f"(declare-fun {f.name} ({' '.join(f.args)}) {f.result})" for f in vocab.functions]
+    taken = set(vocab.names()) | {s.name for s in vocab.sorts}
+    lines += [f"(assert (! {formula} :named {quoted(label, taken)}))" for label, formula in premises]
+    for name, formula in claims:
+        q = quoted(name, taken)
+        lines += [f"(define-fun {q} () Bool {formula})", f"(check-sat-assuming ({q}))"]
+    return Smt2Program("\n".join(lines) + "\n", "steps")
+
+
+def formula_problem(vocab: Vocabulary, fmt: str, formula: str) -> str | None:
+    """Why a formula does not type-check against the vocabulary, or None."""
+    from sym.core.reason.pot.build import build
+    from sym.core.reason.pot.smt2_read import build_smt2
+
+    try:
+        if fmt == "json":
+            build(json_program(vocab, [("f", formula)], []))
+        else:
+            build_smt2(smt2_program(vocab, [("f", formula)], []))
+    except UserError as err:
+        return re.sub(r"^(steps: |knowledge_base\[0\][.\w]*: )", "", err.message)
+    except ValueError as err:      # pydantic: a name the schema refuses
+        return str(err).splitlines()[0]
+    return None
+
+
+# -- the steps ---------------------------------------------------------------------------------
+
+STEP_SYSTEM = """You help encode a text as a logic program for the Z3 solver, one small step at a time.
+Answer with the JSON only."""
+
+KINDS = """Step 1: the kinds of things. List each kind of thing the text talks about (a sort: Person, Book,
+Thing, ...) with the individuals it names (lower-case identifiers: tom, red_book). closed is true when the
+text fixes the complete set of them (a puzzle: "five books: ...", "exactly seven children"); false when
+there may be others. Use one sort Thing when the kinds are not kept apart. Numbers need no sort."""
+
+WORDS = """Step 2: the words. List a function for each property, relation or quantity the text uses, with
+the sorts of its arguments: a property or relation has result Bool (cat(Thing) -> Bool); a quantity, place
+in an order, day or slot has result Int (age(Person) -> Int). position is true for an Int function that
+gives each member of a closed sort a different number 1..N (the place in an order or a ranking)."""
+
+FORMULAS_JSON = """Step 3: one formula per sentence, over the declared names only:
+  cat(tom)   likes(tom, ann)   age(tom) == 3   pos(red) < pos(blue)   pos(red) == 2
+  Not(F)   And(F, G)   Or(F, G)   Xor(F, G) (exactly one)   Implies(F, G)
+  ForAll([x], Implies(cat(x), mammal(x)))   Exists([x], And(cat(x), black(x)))   (variables: x, y, z)
+Write what the sentence says and nothing more; for a claim, the claim itself, never its negation."""
+
+FORMULAS_SMT2 = """Step 3: one formula per sentence, in SMT-LIB syntax, over the declared names only:
+  (cat tom)   (likes tom ann)   (= (age tom) 3)   (< (pos red) (pos blue))   (= (pos red) 2)
+  (not F)   (and F G)   (or F G)   (xor F G) (exactly one)   (=> F G)
+  (forall ((x Thing)) (=> (cat x) (mammal x)))   (exists ((x Thing)) (and (cat x) (black x)))   (variables: x, y, z)
+Write what the sentence says and nothing more; for a claim, the claim itself, never its negation."""
+
+
+def _text(task: Task) -> str:
+    claims = "\n".join(f"{name}) {text}" for name, text in task.claims.items())
+    return f"Text:\n{task.context.strip() or '(none)'}\n\nQuestion: {task.question.strip()}\nClaims:\n{claims}"
+
+
+def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms: int, run_id: str, kind: str,
+                   purpose: str, emit: Emit = ignore, accept: Callable[[ProofReport], Any] | None = None,
+                   summary: Callable[[Any], str] | None = None) -> Written:
+    """Steps 1-3, then the assembled program run and passed to `accept`; NoProgram when a step
+    has no valid answer after its repairs or a claim has no formula."""
+    from sym.core.llm import LLMError
+    from sym.core.reason.pot.writer import NoProgram, Written, run_any, trace_report, verdicts
+    from sym.core.reason.swm.english import split_sentences
+
+    repairs = max(0, int(attempts) - 1)
+    errors: list[str] = []
+    calls = 0
+
+    def step(n: int, label: str, messages: list[dict[str, Any]], model: type[BaseModel], schema: dict[str, Any],
+             check: Callable[[Any], list[str]]) -> Any:
+        nonlocal calls
+        try:
+            value = llm.json_with_repair(messages, model, check=check, attempts=repairs, purpose=f"{purpose}.{label}",
+                                         format=schema, on_attempt=lambda i, problems: errors.extend(problems[:1]))
+        except LLMError as err:
+            calls += getattr(err, "calls", 1)
+            emit(TraceNode(run_id, f"s{n}", "q", kind, f"step {n}: {label}", err.message, "failed"))
+            if err.reason == "bad-output":
+                raise NoProgram(calls, errors or [err.message], err.message) from None
+            raise
+        calls += 1
+        emit(TraceNode(run_id, f"s{n}", "q", kind, f"step {n}: {label}", "", "ok"))
+        return value
+
+    base = [{"role": "system", "content": STEP_SYSTEM}, {"role": "user", "content": _text(task)}]
+    kinds = step(1, "kinds", [*base, {"role": "user", "content": KINDS}], Kinds, kinds_schema(), check_kinds)
+    sorts = [s.name for s in kinds.sorts]
+    words = step(2, "words", [*base, {"role": "user", "content": WORDS + "\nSorts: " + ", ".join(sorts)}], Words,
+                 words_schema(sorts), lambda w: check_words(w, kinds))
+    vocab = Vocabulary(kinds, words)
+    premises = split_sentences(task.context) if task.context.strip() else []
+    texts = [*premises, *(f"{name}) {text}" for name, text in task.claims.items())]
+    guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
+    pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
+    formulas: dict[int, str] = {}
+    wanted, problems = list(range(len(texts))), {}
+    for round_ in range(1 + repairs):
+        asked = [texts[i] for i in wanted]
+        note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
+            f"- {texts[i]}: {problems[i]}" for i in wanted)
+        prompt = f"{guide}\nDeclared:\n{vocab.describe(fmt)}{note}"
+
+        def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
+            got = [ln.text for ln in lines.lines]
+            return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
+        lines = step(3 + round_, "formulas", [*base, {"role": "user", "content": prompt}], Lines,
+                     lines_schema(asked, pattern), same_texts)
+        problems = {}
+        for i, line in zip(wanted, lines.lines):
+            problem = formula_problem(vocab, fmt, line.formula.strip())
+            if problem is None:
+                formulas[i] = line.formula.strip()
+            else:
+                problems[i] = problem
+                errors.append(f"{texts[i]}: {problem}")
+        wanted = [i for i in wanted if i in problems]
+        if not wanted:
+            break
+    claim_names = list(task.claims)
+    missing = [claim_names[i - len(premises)] for i in wanted if i >= len(premises)]
+    if missing:
+        raise NoProgram(calls, errors, f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
+    settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
+    kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+    claims = [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)]
+    program = json_program(vocab, kb, claims) if fmt == "json" else smt2_program(vocab, kb, claims)
+    left_out = [premises[i] for i in wanted]
+    try:
+        report = run_any(program, timeout_ms=timeout_ms, emit=emit)
+        outcome = accept(report) if accept is not None else report
+    except (Cancelled, TimedOut):
+        raise
+    except UserError as err:
+        errors.append(err.message)
+        raise NoProgram(calls, errors, err.message) from None
+    detail = f"{(summary or verdicts)(outcome)}" + (f"; {len(left_out)} premise(s) not encoded" if left_out else "")
+    emit(TraceNode(run_id, "steps", "q", kind, "assembled program", detail, "ok"))
+    trace_report(emit, run_id, "steps", report, program)
+    written = Written(program, report, outcome, calls, errors)
+    written.left_out = left_out      # type: ignore[attr-defined]
+    return written
