@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.errors import UserError
 from sym.core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"
 MAX_SORTS, MAX_MEMBERS, MAX_FUNCTIONS, MAX_ARGS = 6, 24, 24, 3
 VARIABLES = ("x", "y", "z")
-JSON_WORDS = ("And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll", "Exists", "True", "False")
+JSON_WORDS = ("And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll([", "Exists([", "True", "False")
 SMT2_WORDS = ("and", "or", "not", "=>", "xor", "ite", "distinct", "forall", "exists", "true", "false", "Int", "Bool")
 JSON_OPS = ("==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "(", ")", "[", "]", ",", " ", "[0-9]")
 SMT2_OPS = ("<=", ">=", "=", "<", ">", "+", "-", "*", "(", ")", " ", "[0-9]")
@@ -100,7 +100,12 @@ def token_pattern(names: list[str], fmt: str) -> str:
     words = JSON_WORDS if fmt == "json" else SMT2_WORDS
     ops = JSON_OPS if fmt == "json" else SMT2_OPS
     alternatives = sorted({*names, *words}, key=len, reverse=True)
-    return "^(" + "|".join([*(re.escape(a) for a in alternatives), *(o if o == "[0-9]" else re.escape(o) for o in ops)]) + ")+$"
+    return "^(" + "|".join([*(_literal(a) for a in alternatives), *(o if o == "[0-9]" else _literal(o) for o in ops)]) + ")+$"
+
+
+def _literal(text: str) -> str:
+    """`text` as a regex literal that grammar converters read (re.escape's "\\ " and "\\-" they do not)."""
+    return "".join("\\" + c if c in ".^$*+?()[]{}|\\" else c for c in text)
 
 
 def lines_schema(texts: list[str], pattern: str) -> dict[str, Any]:
@@ -203,6 +208,34 @@ def variable_sorts(formula: str, vocab: Vocabulary) -> dict[str, str]:
     return out
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def closed_formula(formula: str, fmt: str, vocab: Vocabulary) -> str:
+    """The formula with its free variables (x, y, z used but not bound) universally closed, as an
+    axiom's free variables are read ("If people perform, then they attend": for all x)."""
+    if fmt == "json":
+        bound = {v.strip() for group in _BINDERS.findall(formula) for v in group.split(",")}
+        free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+        return f"ForAll([{', '.join(free)}], {formula})" if free else formula
+    bound = set(re.findall(r"\(\(?\s*([xyz])\s+[A-Za-z_]", formula))
+    free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+    if not free:
+        return formula
+    sorts = variable_sorts_smt2(formula, vocab)
+    return f"(forall ({' '.join(f'({v} {sorts.get(v, vocab.sorts[0].name)})' for v in free)}) {formula})"
+
+
+def variable_sorts_smt2(formula: str, vocab: Vocabulary) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f in vocab.functions:
+        for m in re.finditer(rf"\({re.escape(f.name)}((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*\)", formula):
+            for i, a in enumerate(m.group(1).split()):
+                if a in VARIABLES and i < len(f.args):
+                    out.setdefault(a, f.args[i])
+    return out
+
+
 def json_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
     """The DSL program: sorts, constants, functions, a named entry per premise, a verification per claim."""
     from sym.core.reason.pot.schema import Program
@@ -244,6 +277,10 @@ def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: lis
     return Smt2Program("\n".join(lines) + "\n", "steps")
 
 
+def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    return json_program(vocab, premises, claims) if fmt == "json" else smt2_program(vocab, premises, claims)
+
+
 def formula_problem(vocab: Vocabulary, fmt: str, formula: str) -> str | None:
     """Why a formula does not type-check against the vocabulary, or None."""
     from sym.core.reason.pot.build import build
@@ -255,7 +292,7 @@ def formula_problem(vocab: Vocabulary, fmt: str, formula: str) -> str | None:
         else:
             build_smt2(smt2_program(vocab, [("f", formula)], []))
     except UserError as err:
-        return re.sub(r"^(steps: |knowledge_base\[0\][.\w]*: )", "", err.message)
+        return re.sub(r"^(steps: |knowledge_base\[0\][.\w]*: |line \d+ column \d+: )+", "", err.message)
     except ValueError as err:      # pydantic: a name the schema refuses
         return str(err).splitlines()[0]
     return None
@@ -335,6 +372,8 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
     formulas: dict[int, str] = {}
     wanted, problems = list(range(len(texts))), {}
+    claim_names = list(task.claims)
+    settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
     for round_ in range(1 + repairs):
         asked = [texts[i] for i in wanted]
         note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
@@ -348,29 +387,44 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
                      lines_schema(asked, pattern), same_texts)
         problems = {}
         for i, line in zip(wanted, lines.lines):
-            problem = formula_problem(vocab, fmt, line.formula.strip())
+            formula = closed_formula(line.formula.strip(), fmt, vocab)
+            problem = formula_problem(vocab, fmt, formula)
+            emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok"))
             if problem is None:
-                formulas[i] = line.formula.strip()
+                formulas[i] = formula
             else:
                 problems[i] = problem
                 errors.append(f"{texts[i]}: {problem}")
         wanted = [i for i in wanted if i in problems]
-        if not wanted:
+        if wanted:
+            continue
+        kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+        program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
+        report = run_any(program, timeout_ms=timeout_ms, emit=emit)      # Cancelled and TimedOut end it
+        if report.consistent is not False or round_ == repairs:
             break
-    claim_names = list(task.claims)
+        # the premises contradict each other as written: the core's sentences go back
+        labels = [label for label, _ in kb]
+        core = [int(x.split("[")[1].split("]")[0]) if x.startswith("knowledge_base[") else labels.index(x)
+                for x in report.core if x.startswith("knowledge_base[") or x in labels]
+        blamed = [premises.index(labels[k]) for k in core if k < len(labels) and labels[k] in premises]
+        if not blamed:
+            break
+        problem = "these sentences contradict each other as written: " + " / ".join(premises[i] for i in blamed)
+        wanted, problems = blamed, {i: problem for i in blamed}
+        errors.append(problem)
+        for i in blamed:
+            formulas.pop(i, None)
     missing = [claim_names[i - len(premises)] for i in wanted if i >= len(premises)]
     if missing:
         raise NoProgram(calls, errors, f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
-    settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
-    kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
-    claims = [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)]
-    program = json_program(vocab, kb, claims) if fmt == "json" else smt2_program(vocab, kb, claims)
-    left_out = [premises[i] for i in wanted]
-    try:
+    left_out = [premises[i] for i in range(len(premises)) if i not in formulas]
+    if left_out:        # run what could be written (a premise left out weakens, never misstates)
+        kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+        program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
         report = run_any(program, timeout_ms=timeout_ms, emit=emit)
+    try:
         outcome = accept(report) if accept is not None else report
-    except (Cancelled, TimedOut):
-        raise
     except UserError as err:
         errors.append(err.message)
         raise NoProgram(calls, errors, err.message) from None
