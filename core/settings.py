@@ -83,6 +83,11 @@ class Settings:
         doc="Seconds one Z3 check may take.")
     proof_attempts: int = setting(default=3, ge=1, le=20,
         doc="How many programs /prove QUESTION lets the LLM write (errors are fed back).")
+    proof_format: Literal["json", "smt2"] = setting(default="json",
+        doc="The language a model writes /prove programs in: json (the Proof-of-Thought DSL) or smt2 (SMT-LIB 2).")
+    proof_style: Literal["whole", "steps"] = setting(default="whole",
+        doc="whole: the model writes each program at once (large models); steps: it fills small constrained "
+            "steps (sorts, functions, one formula per sentence) and sym assembles the program (small models).")
     judge_model: str | None = setting(default=None,
         doc="Model that grades each steered run with a rubric for /policy stats (none = no judge).")
     math_timeout: float = setting(default=10.0, gt=0, le=3600, allow_inf_nan=False,

@@ -219,7 +219,7 @@ def _prove_question(ctx: Context, question: str) -> Result:
 
     written = prove_question(question, ctx.memory, ctx.llm, attempts=ctx.settings.proof_attempts,
                              timeout_ms=_timeout_ms(ctx), run_id=ctx.new_run("prove"), emit=ctx.emit,
-                             cancel=ctx.cancel)
+                             cancel=ctx.cancel, fmt=ctx.settings.proof_format, style=ctx.settings.proof_style)
     _remember(ctx, written.program, f"llm: {question}")
     return ProofResult(written.report, f"llm: {question}", written.attempts)
 

@@ -333,7 +333,7 @@ def _text(task: Task) -> str:
 
 def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms: int, run_id: str, kind: str,
                    purpose: str, emit: Emit = ignore, accept: Callable[[ProofReport], Any] | None = None,
-                   summary: Callable[[Any], str] | None = None) -> Written:
+                   summary: Callable[[Any], str] | None = None, cancel: Any = None) -> Written:
     """Steps 1-3, then the assembled program run and passed to `accept`; NoProgram when a step
     has no valid answer after its repairs or a claim has no formula."""
     from sym.core.llm import LLMError
@@ -400,7 +400,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
             continue
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, timeout_ms=timeout_ms, emit=emit)      # Cancelled and TimedOut end it
+        report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)      # Cancelled and TimedOut end it
         if report.consistent is not False or round_ == repairs:
             break
         # the premises contradict each other as written: the core's sentences go back
@@ -422,7 +422,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     if left_out:        # run what could be written (a premise left out weakens, never misstates)
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, timeout_ms=timeout_ms, emit=emit)
+        report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)
     try:
         outcome = accept(report) if accept is not None else report
     except UserError as err:

@@ -54,7 +54,7 @@ class Task:
 
 def encode(task: Task, llm: LLM, encoding: Encoding, *, attempts: int, timeout_ms: int, run_id: str,
            kind: str, purpose: str, emit: Emit = ignore, accept: Callable[[ProofReport], Any] | None = None,
-           summary: Callable[[Any], str] | None = None) -> Written:
+           summary: Callable[[Any], str] | None = None, cancel: Any = None) -> Written:
     """The first program (written as `encoding` says) that checks and passes `accept`; NoProgram
     when none does (core/reason/pot/writer.py)."""
     from sym.core.reason.pot.schema import program_json_schema
@@ -64,11 +64,11 @@ def encode(task: Task, llm: LLM, encoding: Encoding, *, attempts: int, timeout_m
         from sym.core.reason.pot.steps import write_stepwise
 
         return write_stepwise(task, llm, encoding.fmt, attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                              kind=kind, purpose=purpose, emit=emit, accept=accept, summary=summary)
+                              kind=kind, purpose=purpose, emit=emit, accept=accept, summary=summary, cancel=cancel)
     schema = program_json_schema(verifications=list(task.claims)) if encoding.fmt == "json" else None
     return write_program(llm, task.messages(encoding.fmt), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
                          kind=kind, purpose=purpose, emit=emit, accept=accept, summary=summary, schema=schema,
-                         fmt=encoding.fmt)
+                         fmt=encoding.fmt, cancel=cancel)
 
 
 def statuses_by_name(report: ProofReport, names: list[str]) -> dict[str, str]:

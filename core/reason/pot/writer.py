@@ -190,15 +190,23 @@ def relevant_items(memory: WorkingMemory, question: str, limit: int = 40) -> lis
 
 
 def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: int, timeout_ms: int, run_id: str,
-                   emit: Emit = ignore, cancel: threading.Event | None = None) -> Written:
-    """`/prove QUESTION`: the model writes a program for the question, given the memory items
-    that bear on it; the first one that checks is proved."""
+                   emit: Emit = ignore, cancel: threading.Event | None = None, fmt: str = "json",
+                   style: str = "whole") -> Written:
+    """`/prove QUESTION`: the model writes a program for the question (in `fmt`, whole or step by
+    step), given the memory items that bear on it; the first one that checks is proved."""
     from sym.core.reason.pot.prompts import first_messages
+    from sym.core.reason.pot.tasks import Encoding, Task, encode
 
     emit(TraceNode(run_id, "q", None, "prove.question", question))
+    items = relevant_items(memory, question)
     try:
-        written = write_program(llm, first_messages(question, relevant_items(memory, question)), attempts=attempts,
-                                timeout_ms=timeout_ms, run_id=run_id, emit=emit, cancel=cancel)
+        if style == "steps":
+            task = Task("\n".join(items), question, {"claim": question}, lambda f: first_messages(question, items, f))
+            written = encode(task, llm, Encoding(fmt, style), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
+                             kind="prove.attempt", purpose="prove", emit=emit, cancel=cancel)
+        else:
+            written = write_program(llm, first_messages(question, items, fmt), attempts=attempts, timeout_ms=timeout_ms,
+                                    run_id=run_id, emit=emit, cancel=cancel, fmt=fmt)
     except UserError as err:
         emit(TraceNode(run_id, "q", None, "prove.question", question, err.message,
                        "cancelled" if isinstance(err, Cancelled) else "failed"))
