@@ -5,8 +5,9 @@
 2. words: each function's name, its argument sorts and its result, chosen from enums of what
    step 1 declared; an integer function over a closed sort may be marked `position` (each member
    a different whole number 1..N, as in an order or ranking), and sym writes that constraint;
-3. one formula per sentence and per claim, in one call: every item is the sentence itself (a
-   constant of the schema) followed by a formula whose tokens are limited by a pattern to the
+3. one form per sentence and per claim, in one call: every item is the sentence itself (a
+   constant of the schema), then a form (fact, all, some, either, compare: core/reason/pot/forms.py)
+   filled from enums of the declared names, or a formula whose tokens a pattern limits to the
    declared names, the connectives and the operators. A formula that does not type-check goes
    back, alone, with its error.
 
@@ -17,6 +18,7 @@ out and named; a claim without one makes the item unanswered. Nothing here evalu
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -62,13 +64,8 @@ class Words(BaseModel):
     functions: list[FunctionStep]
 
 
-class Line(BaseModel):
-    text: str
-    formula: str
-
-
 class Lines(BaseModel):
-    lines: list[Line]
+    lines: list[dict[str, Any]]      # {"text", "form", …}: core/reason/pot/forms.py
 
 
 # -- schemas ---------------------------------------------------------------------------------
@@ -106,14 +103,6 @@ def token_pattern(names: list[str], fmt: str) -> str:
 def _literal(text: str) -> str:
     """`text` as a regex literal that grammar converters read (re.escape's "\\ " and "\\-" they do not)."""
     return "".join("\\" + c if c in ".^$*+?()[]{}|\\" else c for c in text)
-
-
-def lines_schema(texts: list[str], pattern: str) -> dict[str, Any]:
-    items = [{"type": "object", "properties": {"text": {"const": t}, "formula": {"type": "string", "pattern": pattern}},
-              "required": ["text", "formula"]} for t in texts]
-    return {"type": "object", "properties": {"lines": {"type": "array", "prefixItems": items, "items": False,
-                                                       "minItems": len(items), "maxItems": len(items)}},
-            "required": ["lines"]}
 
 
 # -- the vocabulary ----------------------------------------------------------------------------
@@ -313,17 +302,23 @@ the sorts of its arguments: a property or relation has result Bool (cat(Thing) -
 in an order, day or slot has result Int (age(Person) -> Int). position is true for an Int function that
 gives each member of a closed sort a different number 1..N (the place in an order or a ranking)."""
 
-FORMULAS_JSON = """Step 3: one formula per sentence, over the declared names only:
-  cat(tom)   likes(tom, ann)   age(tom) == 3   pos(red) < pos(blue)   pos(red) == 2
-  Not(F)   And(F, G)   Or(F, G)   Xor(F, G) (exactly one)   Implies(F, G)
-  ForAll([x], Implies(cat(x), mammal(x)))   Exists([x], And(cat(x), black(x)))   (variables: x, y, z)
+FORMS = """Step 3: for each sentence, pick the form that says what it says, and fill it with the declared names
+(x, y, z are variables; an atom is a predicate, its arguments, and "not" when it is denied):
+  fact: one atom: "Tom is a cat" -> cat(tom); "Tom is not a cat" -> not cat(tom)
+  all: "All A that are B are C", "If someone is A, then they are C", "No A is C" -> if [A(x), B(x)] then [C(x)]
+       (then [not C(x)] for "no")
+  some: "Some A is B" -> atoms [A(x), B(x)]
+  either: "A or B" -> atoms [A, B]; exclusive true for "either ... or ... but not both"
+  compare: a number or a place in an order: "red is left of blue" -> pos(red) < pos(blue) (plus 0);
+       "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end
+  formula: anything else, as one formula over the declared names:
+{syntax}
 Write what the sentence says and nothing more; for a claim, the claim itself, never its negation."""
 
-FORMULAS_SMT2 = """Step 3: one formula per sentence, in SMT-LIB syntax, over the declared names only:
-  (cat tom)   (likes tom ann)   (= (age tom) 3)   (< (pos red) (pos blue))   (= (pos red) 2)
-  (not F)   (and F G)   (or F G)   (xor F G) (exactly one)   (=> F G)
-  (forall ((x Thing)) (=> (cat x) (mammal x)))   (exists ((x Thing)) (and (cat x) (black x)))   (variables: x, y, z)
-Write what the sentence says and nothing more; for a claim, the claim itself, never its negation."""
+FORMULAS_JSON = FORMS.replace("{syntax}", "       And(F, G)  Or(F, G)  Not(F)  Implies(F, G)  Xor(F, G)  "
+                                          "ForAll([x], F)  Exists([x], F)  pos(a) + 1 == pos(b)")
+FORMULAS_SMT2 = FORMS.replace("{syntax}", "       (and F G)  (or F G)  (not F)  (=> F G)  (xor F G)  "
+                                          "(forall ((x Thing)) F)  (= (+ (pos a) 1) (pos b))")
 
 
 def _text(task: Task) -> str:
@@ -337,6 +332,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     """Steps 1-3, then the assembled program run and passed to `accept`; NoProgram when a step
     has no valid answer after its repairs or a claim has no formula."""
     from sym.core.llm import LLMError
+    from sym.core.reason.pot.forms import FormError, forms_schema, render
     from sym.core.reason.pot.writer import NoProgram, Written, run_any, trace_report, verdicts
     from sym.core.reason.swm.english import split_sentences
 
@@ -381,14 +377,18 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
         prompt = f"{guide}\nDeclared:\n{vocab.describe(fmt)}{note}"
 
         def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
-            got = [ln.text for ln in lines.lines]
+            got = [ln.get("text") for ln in lines.lines]
             return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
         lines = step(3 + round_, "formulas", [*base, {"role": "user", "content": prompt}], Lines,
-                     lines_schema(asked, pattern), same_texts)
+                     forms_schema(asked, vocab, pattern), same_texts)
         problems = {}
         for i, line in zip(wanted, lines.lines):
-            formula = closed_formula(line.formula.strip(), fmt, vocab)
-            problem = formula_problem(vocab, fmt, formula)
+            try:
+                formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab, fmt),
+                                         fmt, vocab)
+                problem = formula_problem(vocab, fmt, formula)
+            except FormError as err:
+                formula, problem = json.dumps(line)[:300], str(err)
             emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok"))
             if problem is None:
                 formulas[i] = formula
