@@ -266,6 +266,28 @@ def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: lis
     return Smt2Program("\n".join(lines) + "\n", "steps")
 
 
+_STOP = frozenset("a an the of to in on at by for with and or not no is are be been was were has have had does do "
+                  "who that which than then if it its their they them he she his her".split())
+
+
+def _stems(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
+    return {w[:5] for w in words if w not in _STOP}
+
+
+def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
+    """A predicate or individual in the formula that shares no word with its sentence (a formula
+    about something the sentence does not mention misstates it), or None. Numeric functions (a
+    place, an amount) are exempt: their names are the model's own."""
+    said = _stems(sentence)
+    predicates = {f.name for f in vocab.functions if f.result != "Int"}
+    members = {m for s in vocab.sorts for m in s.members}
+    for name in dict.fromkeys(_WORD.findall(formula)):
+        if (name in predicates or name in members) and _stems(name) and not (_stems(name) & said):
+            return f"{name!r} is not in the sentence; use only names for what it says"
+    return None
+
+
 def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
     return json_program(vocab, premises, claims) if fmt == "json" else smt2_program(vocab, premises, claims)
 
@@ -386,7 +408,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
             try:
                 formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab, fmt),
                                          fmt, vocab)
-                problem = formula_problem(vocab, fmt, formula)
+                problem = formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
             except FormError as err:
                 formula, problem = json.dumps(line)[:300], str(err)
             emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok"))

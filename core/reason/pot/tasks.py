@@ -172,6 +172,8 @@ def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | Non
     from sym.core.reason.pot.writer import NoProgram
 
     encoding = encoding or Encoding()
+    if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
+        encoding = Encoding(encoding.fmt, "whole")             # the model states what it knows, whole
     detail: dict[str, Any] = {"attempts": 0, "errors": [], "ran": False, "encoding": f"{encoding.fmt}/{encoding.style}"}
     emit(TraceNode(run_id, "q", None, "claim.question", claim))
     task = Task(context, claim, {CLAIM: claim}, claim_messages(context, claim))
