@@ -272,7 +272,7 @@ _STOP = frozenset("a an the of to in on at by for with and or not no is are be b
 
 def _stems(text: str) -> set[str]:
     words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
-    return {w[:5] for w in words if w not in _STOP}
+    return {re.sub(r"(?<=...)e?s$", "", w)[:4] for w in words if w not in _STOP}   # cats ~ cat, classes ~ class
 
 
 def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:

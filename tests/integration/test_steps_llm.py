@@ -1,0 +1,238 @@
+"""Programs written step by step (issue 18 part 2), through the real `ollama` client against the
+scripted Ollama-protocol server: step 1 the kinds, step 2 the words (enums of the step-1 sorts),
+step 3 one formula per sentence and claim (constant texts, a token pattern of declared names);
+sym assembles the program (JSON or SMT-LIB), closes free variables, adds position facts, and
+sends a formula that does not type-check back alone."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+from sym.core.reason.pot.tasks import Encoding, decide_claim
+
+STEP1, STEP2, STEP3 = "Step 1: the kinds", "Step 2: the words", "Step 3:"
+# whales, not cats: see test_the_briefs_cats_example_is_proved for why
+PREMISES = "All whales are mammals. Willy is a whale."
+CLAIM = "Willy is a mammal."
+SENTENCES = ["All whales are mammals.", "Willy is a whale.", f"claim) {CLAIM}"]
+
+KINDS = {"sorts": [{"name": "Thing", "closed": False, "members": ["willy"]}]}
+WORDS = {"functions": [{"name": "whale", "args": ["Thing"], "result": "Bool", "position": False},
+                       {"name": "mammal", "args": ["Thing"], "result": "Bool", "position": False}]}
+
+
+def lines(*pairs: tuple[str, str]) -> str:
+    return json.dumps({"lines": [{"text": t, "form": "formula", "formula": f} for t, f in pairs]})
+
+
+def script(server, kinds=KINDS, words=WORDS, formulas: str | None = None, fix: str | None = None) -> None:
+    if fix is not None:          # a repair round: rules with `when` are tried in the order added
+        server.reply(fix, when="were rejected")
+    server.reply(json.dumps(kinds), when=STEP1)
+    server.reply(json.dumps(words), when=STEP2)
+    if formulas is not None:
+        server.reply(formulas, when=STEP3)
+
+
+def llm_of(shell, server):
+    shell.ctx.settings.ollama_host = server.url
+    return shell.ctx.llm
+
+
+def requests(server, marker: str) -> list:
+    return [c for c in server.chats if marker in c.last_user]
+
+
+def formula_pattern(fmt_schema: dict, index: int) -> str:
+    item = fmt_schema["properties"]["lines"]["prefixItems"][index]
+    [pattern] = [shape["properties"]["formula"]["pattern"] for shape in item["anyOf"]
+                 if shape["properties"]["form"] == {"const": "formula"}]
+    return pattern
+
+
+def test_json_steps_prove_a_claim_with_constrained_requests(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"),
+                                         (SENTENCES[1], "whale(willy)"), (SENTENCES[2], "mammal(willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
+    assert status == "proved", detail
+    assert detail["ran"] is True and detail["encoding"] == "json/steps"
+    assert detail["attempts"] == 3                 # one call per step
+    assert len(ollama_server.chats) == 3
+    [s1], [s2], [s3] = (requests(ollama_server, m) for m in (STEP1, STEP2, STEP3))
+    assert "All whales are mammals." in s1.text and CLAIM in s1.text
+    fn = s2.format["properties"]["functions"]["items"]["properties"]
+    assert fn["args"]["items"]["enum"] == ["Thing", "Int"]
+    assert set(fn["result"]["enum"]) == {"Bool", "Int", "Thing"}
+    prefix = s3.format["properties"]["lines"]["prefixItems"]
+    assert [item["anyOf"][0]["properties"]["text"]["const"] for item in prefix] == SENTENCES
+    assert all(shape["properties"]["text"]["const"] == SENTENCES[i]
+               for i, item in enumerate(prefix) for shape in item["anyOf"])
+    pattern = formula_pattern(s3.format, 0)
+    assert re.fullmatch(pattern, "ForAll([x], Implies(whale(x), mammal(x)))")
+    assert re.fullmatch(pattern, "mammal(willy)")
+    assert not re.fullmatch(pattern, "dog(willy)")            # dog was never declared
+    assert not re.fullmatch(pattern, "ForAll([x], Implies(whale(x), reptile(x)))")
+    assert "willy" in s3.last_user and "mammal" in s3.last_user      # the declared vocabulary is shown
+
+
+def test_smt2_steps_prove_a_claim(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "(forall ((x Thing)) (=> (whale x) (mammal x)))"),
+                                         (SENTENCES[1], "(whale willy)"), (SENTENCES[2], "(mammal willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("smt2", "steps"))
+    assert status == "proved", detail
+    assert detail["encoding"] == "smt2/steps" and detail["ran"] is True
+    [s3] = requests(ollama_server, STEP3)
+    pattern = formula_pattern(s3.format, 0)
+    assert re.fullmatch(pattern, "(forall ((x Thing)) (=> (whale x) (mammal x)))")
+    assert not re.fullmatch(pattern, "(dog willy)")
+    assert "(=> F G)" in s3.last_user                       # the SMT-LIB syntax guide, not the JSON one
+
+
+def test_smt2_steps_refute_a_claim(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "(forall ((x Thing)) (=> (whale x) (mammal x)))"),
+                                         (SENTENCES[1], "(whale willy)"), (SENTENCES[2], "(not (mammal willy))")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("smt2", "steps"))
+    assert status == "refuted", detail
+
+
+def test_a_free_variable_is_closed_universally(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "Implies(whale(x), mammal(x))"),
+                                         (SENTENCES[1], "whale(willy)"), (SENTENCES[2], "mammal(willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
+    assert status == "proved", detail
+    assert len(ollama_server.chats) == 3
+
+
+def test_a_free_variable_in_smt2_is_closed_universally(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "(=> (whale x) (mammal x))"),
+                                         (SENTENCES[1], "(whale willy)"), (SENTENCES[2], "(mammal willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("smt2", "steps"))
+    assert status == "proved", detail
+
+
+def test_a_formula_that_does_not_type_check_goes_back_alone(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"),
+                                         (SENTENCES[1], "whale(willy, willy)"), (SENTENCES[2], "mammal(willy)")),
+           fix=lines((SENTENCES[1], "whale(willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
+    assert status == "proved", detail
+    rounds = requests(ollama_server, STEP3)
+    assert len(rounds) == 2 and len(ollama_server.chats) == 4
+    again = rounds[1]
+    assert [i["anyOf"][0]["properties"]["text"]["const"] for i in again.format["properties"]["lines"]["prefixItems"]] \
+        == ["Willy is a whale."]                               # only the sentence that failed
+    note = again.last_user.split("were rejected", 1)[1]
+    assert "Willy is a whale." in note and "All whales are mammals." not in note
+    assert "whale takes 1 argument(s), got 2" in note, note        # the type error, named
+    assert detail["errors"] and "Willy is a whale." in detail["errors"][0]
+
+
+def test_a_position_function_is_one_to_n_and_distinct(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
+    words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": True}]}
+    script(ollama_server, kinds, words,
+           lines(("a is left of b.", "pos(a) < pos(b)"), ("b is left of c.", "pos(b) < pos(c)"),
+                 ("claim) a is first.", "pos(a) == 1")))
+    status, detail = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
+                                  encoding=Encoding("json", "steps"))
+    assert status == "proved", detail          # only with 1..N and distinct; else pos(a) could be 0 or 7
+    [s3] = requests(ollama_server, STEP3)
+    assert "a different number 1..N" in s3.last_user
+
+
+def test_a_position_function_in_smt2(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
+    words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": True}]}
+    script(ollama_server, kinds, words,
+           lines(("a is left of b.", "(< (pos a) (pos b))"), ("b is left of c.", "(< (pos b) (pos c))"),
+                 ("claim) a is first.", "(= (pos a) 1)")))
+    status, detail = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
+                                  encoding=Encoding("smt2", "steps"))
+    assert status == "proved", detail
+
+
+def test_without_position_the_same_claim_is_open(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
+    words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": False}]}
+    script(ollama_server, kinds, words,
+           lines(("a is left of b.", "pos(a) < pos(b)"), ("b is left of c.", "pos(b) < pos(c)"),
+                 ("claim) a is first.", "pos(a) == 1")))
+    status, _ = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
+                             encoding=Encoding("json", "steps"))
+    assert status == "unknown"
+
+
+def test_a_claim_that_never_gets_a_valid_formula_is_not_decided(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    bad = lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"), (SENTENCES[1], "whale(willy)"),
+                (SENTENCES[2], "mammal(willy, willy)"))
+    script(ollama_server, formulas=bad, fix=lines((SENTENCES[2], "mammal(willy, willy)")))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), attempts=2)
+    assert status is None
+    assert detail["ran"] is False
+    assert detail["reason"] == "no valid program"
+    assert "claim" in detail["error"]
+    assert len(requests(ollama_server, STEP3)) == 2          # the first round and one repair (attempts 2)
+
+
+def test_proof_style_steps_in_the_shell(ollama_server, shell):
+    shell.ctx.settings.ollama_host = ollama_server.url
+    assert shell.execute("/set proof.style steps")[1].ok
+    assert shell.ctx.settings.proof_style == "steps"
+    question = "Is Willy a mammal?"
+    script(ollama_server, formulas=lines((f"claim) {question}", "mammal(willy)")))
+    result = shell.execute(f"/prove {question}")[1]
+    assert result.ok, result
+    assert [(v["name"], v["status"]) for v in result.to_dict()["verifications"]] == [("claim", "unknown")]
+    assert len(requests(ollama_server, STEP1)) == len(requests(ollama_server, STEP2)) == 1
+    assert len(requests(ollama_server, STEP3)) == 1
+
+
+def test_bench_logic_prove_steps_from_the_command_line(ollama_server, sym_exe, tmp_path):
+    item = {"id": "t1", "context": PREMISES,
+            "question": "Based on the above information, is the following statement true, false, or uncertain? "
+                        + CLAIM,
+            "options": ["A) True", "B) False", "C) Uncertain"], "answer": "A"}
+    data = tmp_path / "folio_one.json"
+    data.write_text(json.dumps([item]))
+    script(ollama_server, formulas=lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"),
+                                         (SENTENCES[1], "whale(willy)"), (SENTENCES[2], "mammal(willy)")))
+    ollama_server.default = "Answer: B"             # the model alone would be wrong
+    run = subprocess.run([*sym_exe, "bench", "logic", "--data", str(data), "--path", "prove", "--style", "steps",
+                          "--llm", "on", "--model", "llama3.1:8b", "--ollama-host", ollama_server.url],
+                         capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    header, row = run.stdout.splitlines()[:2]
+    assert header.split()[:6] == ["data", "system", "n", "correct", "accuracy", "ran"], run.stdout
+    data_, system, mode, n, correct, accuracy, ran = row.split()[:7]     # the system column is "sym prove"
+    assert (data_, system, mode) == ("folio_one", "sym", "prove"), run.stdout
+    assert (n, correct, accuracy, ran) == ("1", "1", "100.0%", "1"), run.stdout
+    assert len(requests(ollama_server, STEP3)) == 1
+
+
+def test_the_briefs_cats_example_is_proved(ollama_server, shell):
+    """Premises "All cats are mammals. Tom is a cat.", claim "Tom is a mammal.", with the formulas the
+    prompts themselves teach (cat(x) for "cats"): proved."""
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Thing", "closed": False, "members": ["tom"]}]}
+    words = {"functions": [{"name": "cat", "args": ["Thing"], "result": "Bool", "position": False},
+                           {"name": "mammal", "args": ["Thing"], "result": "Bool", "position": False}]}
+    script(ollama_server, kinds, words,
+           lines(("All cats are mammals.", "ForAll([x], Implies(cat(x), mammal(x)))"), ("Tom is a cat.", "cat(tom)"),
+                 ("claim) Tom is a mammal.", "mammal(tom)")))
+    status, detail = decide_claim("All cats are mammals. Tom is a cat.", "Tom is a mammal.", llm,
+                                  encoding=Encoding("json", "steps"))
+    assert detail["errors"] == [], detail["errors"]        # no formula was sent back
+    assert status == "proved", detail
+    assert len(requests(ollama_server, STEP3)) == 1
