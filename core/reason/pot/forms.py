@@ -125,8 +125,9 @@ def render(line: dict[str, Any], vocab: Vocabulary, fmt: str) -> str:
     if form == "fact":
         return _atom(line.get("atom"), fmt)[0]
     if form in ("all", "some", "either"):
-        groups = [line.get("if"), line.get("then")] if form == "all" else [line.get("atoms")]
-        if not all(isinstance(g, list) and g for g in groups):
+        found = [line.get("if"), line.get("then")] if form == "all" else [line.get("atoms")]
+        groups: list[list[Any]] = [g for g in found if isinstance(g, list) and g]
+        if len(groups) != len(found):
             raise FormError(f"the {form} form needs its atoms")
         sorts = _var_sorts([a for g in groups for a in g], vocab)
         rendered = [[_atom(a, fmt) for a in g] for g in groups]

@@ -240,7 +240,8 @@ def _z3_text(text: str, script: _Script) -> str:
 
 
 def _z3_error(err: Exception) -> Smt2Error:
-    raw = err.value.decode(errors="replace") if isinstance(getattr(err, "value", None), bytes) else str(err)
+    value = getattr(err, "value", None)
+    raw = value.decode(errors="replace") if isinstance(value, bytes) else str(err)
     m = _Z3_ERROR.search(raw)
     if m is None:
         return Smt2Error(raw.strip() or "Z3 could not read the script")
@@ -349,7 +350,9 @@ def _env(ctx: z3.Context, formulas: list[Any], order: dict[str, int]) -> Any:
                     env.members.setdefault(name, []).append(c.name())
         else:
             env.members[name] = [n for n, t in env.constants.items() if t.sort() == s]
-    rank = lambda n: order.get(n.split("(")[0], len(order))   # noqa: E731 - a sort key
+    def rank(n: str) -> int:
+        return order.get(n.split("(")[0], len(order))
+
     env.constants = dict(sorted(env.constants.items(), key=lambda kv: rank(kv[0])))
     env.functions = dict(sorted(env.functions.items(), key=lambda kv: rank(kv[0])))
     for name in env.members:

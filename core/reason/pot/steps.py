@@ -389,7 +389,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
     pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
     formulas: dict[int, str] = {}
-    wanted, problems = list(range(len(texts))), {}
+    wanted, problems = list(range(len(texts))), dict[int, str]()
     claim_names = list(task.claims)
     settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
     for round_ in range(1 + repairs):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, TraceNode, ignore
@@ -190,7 +190,7 @@ def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | Non
         detail.update(reason="Z3 timeout", error=err.message)
         return None, detail
     detail.update(attempts=written.attempts, errors=list(written.errors), ran=True)
-    status = written.outcome[CLAIM]
+    status = cast("dict[str, str]", written.outcome)[CLAIM]
     if status not in ("proved", "refuted", "unknown"):
         detail.update(reason="undecided", error=f"the claim came out {status}")
         return None, detail
