@@ -162,3 +162,14 @@ def test_running_the_example_again_finds_its_memory_and_answers_the_same(sym_exe
     assert "consulted family.pl: nothing new" in second.stdout
     answers = [line for line in first.stdout.splitlines() if " = " in line or line.endswith(".")]
     assert all(line in second.stdout for line in answers if line.startswith(("X =", "Who =", "true", "unknown")))
+
+
+def test_the_proofs_example_checks_json_and_smt2_programs(sym_exe):
+    proc = run(sym_exe, "--batch", "proofs.sym", "--json", cwd=ROOT / "examples")
+    assert proc.returncode == 0, proc.stderr
+    objects = [json.loads(line) for line in proc.stdout.splitlines()]
+    proofs = {o["source"]: o for o in objects if o["kind"] == "prove"}
+    pets = {v["name"]: v["status"] for v in proofs["pets.smt2"]["verifications"]}
+    assert pets == {"Tom is a mammal": "proved", "Tom is a fish": "refuted", "Nemo is a cat": "refuted",
+                    "some mammal is not a cat": "unknown"}
+    assert [v["status"] for v in proofs["sons.json"]["verifications"]] == ["proved", "proved"]
