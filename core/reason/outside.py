@@ -54,7 +54,7 @@ class Item:
 
     def value_of(self, letter: str) -> str | None:
         """A truth item's value for an option letter; a choice item's letter itself."""
-        if letter not in self.letters:
+        if not letter or letter not in self.letters:
             return None
         return self.values[self.letters.index(letter)] if self.kind == TRUTH else letter
 
@@ -214,7 +214,7 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
             letter, detail = answer_lsat(problem, llm, attempts, timeout_ms=_timeout_ms(llm), run_id=f"bench-{item.id}",
                                          encoding=encoding)
             ran = bool(detail.get("ran", detail.get("statuses")))
-            if letter in item.letters:
+            if letter and letter in item.letters:
                 return Outcome(letter, ran)
             return Outcome(None, ran, detail.get("reason") or detail.get("error") or "no answer")
         claim = claim_of(item.question) if item.kind == TRUTH else item.question

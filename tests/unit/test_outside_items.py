@@ -134,3 +134,10 @@ def test_like_failures_group_under_one_reason():
     a = short_reason("no valid program after 3 attempts; last error: unknown name 'dan'")
     b = short_reason("no valid program after 2 attempts; last error: unknown name 'eve'")
     assert a == b and "dan" not in a and len(short_reason("x" * 200)) == 80
+
+
+def test_an_empty_letter_is_no_answer_not_an_option():
+    from sym.core.reason.outside import CHOICE, Item
+
+    item = Item("x", CHOICE, "ctx", "Which is true?", "A", options=("one", "two"))
+    assert item.value_of("") is None and item.value_of("A") == "A" and item.value_of("C") is None
