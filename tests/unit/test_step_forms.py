@@ -94,3 +94,14 @@ def test_the_schema_offers_each_sentence_as_a_constant_and_only_declared_names()
     assert not re.fullmatch(pattern, "dog(tom)") and not re.fullmatch(pattern, "ForAll(x, cat(x))")
     books = forms_schema(["a"], BOOKS, token_pattern(BOOKS.names(), "json"))
     assert "compare" in [a["properties"]["form"]["const"] for a in books["properties"]["lines"]["prefixItems"][0]["anyOf"]]
+
+
+def test_error_kinds_group_like_failures_without_names_or_places():
+    from sym.core.reason.pot.writer import error_kind
+
+    a = error_kind("the interpreter rejected that program: knowledge_base[3].assertion: column 12: undefined symbol dan"
+                   " — declare it under constants")
+    b = error_kind("the interpreter rejected that program: rules[0] a rule: column 2: undefined symbol tom")
+    assert a == b == "undefined symbol '…'"
+    assert error_kind("the model's script: line 3 column 5: unknown constant x") == "unknown constant '…'"
+    assert error_kind("verifications[0]: column 1: pos takes 1 argument(s), got 2") == "pos takes N argument(s), got N"

@@ -169,7 +169,7 @@ def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | Non
     """(status, detail): "proved", "refuted" or "unknown" for the statement given the premises,
     None when no program checked. detail: attempts, errors, ran, error, reason."""
     from sym.core.errors import TimedOut
-    from sym.core.reason.pot.writer import NoProgram
+    from sym.core.reason.pot.writer import NoProgram, error_kind
 
     encoding = encoding or Encoding()
     if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
@@ -183,7 +183,7 @@ def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | Non
                          accept=lambda report: statuses_by_name(report, [CLAIM]),
                          summary=lambda found: f"claim: {found[CLAIM]}")
     except NoProgram as err:
-        detail.update(attempts=err.attempts, errors=list(err.errors), reason="no valid program",
+        detail.update(attempts=err.attempts, errors=list(err.errors), reason="no program: " + error_kind(err.errors[-1]),
                       error=f"no valid program after {err.attempts} attempts; last error: {err.errors[-1]}")
         return None, detail
     except TimedOut as err:

@@ -178,6 +178,19 @@ def _bare(problem: str) -> str:
     return _PREFIX.sub("", problem, count=1)
 
 
+_WHERE = re.compile(r"^(?:[\w' .-]+\.smt2?: |the model's script: |(?:[a-z_]+\[\d+\][^:]*: )|"
+                    r"(?:line \d+ )?column \d+: )+")
+
+
+def error_kind(problem: str) -> str:
+    """What went wrong, without where (a JSON path, a line and column) or the names involved, so
+    that like failures group: "unknown name '…'", "f takes N argument(s), got N"."""
+    text = _WHERE.sub("", _bare(" ".join(problem.split()))).split(" — ")[0]
+    text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
+    text = re.sub(r"\b(symbol|name|constant|function|sort|variable) [A-Za-z_][\w.]*", r"\1 '…'", text)
+    return re.sub(r"\d+(\.\d+)?", "N", text)[:70]
+
+
 # -- /prove ---------------------------------------------------------------------------------
 
 def relevant_items(memory: WorkingMemory, question: str, limit: int = 40) -> list[str]:

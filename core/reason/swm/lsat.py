@@ -224,7 +224,7 @@ def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int,
     `detail` gets the attempts made and each failed attempt's error."""
     from sym.core.errors import TimedOut
     from sym.core.reason.pot.tasks import Task, encode
-    from sym.core.reason.pot.writer import NoProgram
+    from sym.core.reason.pot.writer import NoProgram, error_kind
 
     letters = LETTERS[:len(problem.options)]
     task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
@@ -236,7 +236,7 @@ def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int,
                        summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
     except NoProgram as err:
         detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
-        detail["reason"] = "no valid program"
+        detail["reason"] = "no program: " + error_kind(err.errors[-1] if err.errors else str(err))
         return None
     except TimedOut as err:
         detail["attempts"], detail["errors"], detail["reason"] = attempts, [err.message], "Z3 timeout"
