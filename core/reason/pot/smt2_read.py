@@ -312,13 +312,13 @@ def _verification(name: str, line: int, body: z3.BoolRef) -> Any:
     return Verification(name, f"line {line}", None, [], body, [])
 
 
-def _env(ctx: z3.Context, formulas: list[Any], order: dict[str, int]) -> Any:
+def _env(zctx: z3.Context, formulas: list[Any], order: dict[str, int]) -> Any:
     """What the script declared, found in its formulas: constants, functions, sorts and named values."""
     import z3
 
     from sym.core.reason.pot.declare import Env, is_bool, is_numeric
 
-    env = Env(ctx)
+    env = Env(zctx)
     seen: set[int] = set()
     todo = list(formulas)
     while todo:
