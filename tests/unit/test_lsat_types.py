@@ -75,7 +75,7 @@ def test_an_option_the_solver_gave_up_on_stays_a_candidate():
 @pytest.mark.parametrize("name, letter", [("A", "A"), ("(B)", "B"), ("C)", "C"), ("Option D", "D"),
                                           ("option E: Ben sits first", "E"), ("A) Ann, Ben, Cal", "A"),
                                           ("B - Ben first", "B"), ("A dog is walked", None),
-                                          ("F", None), ("", None)])
+                                          ("F", "F"), ("G", "G"), ("H", None), ("", None)])
 def test_verifications_are_matched_to_options_by_name(name, letter):
     assert option_letter(name) == letter
 
