@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
+
+if TYPE_CHECKING:
+    from sym.core.reason.swm.evaluate import Score
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -82,14 +86,19 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
                 out.write(json.dumps(score.to_dict()) + "\n")
             else:
                 out.write(_row(name, label, score))
-                if score.fallback:
-                    err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
-                              f"({score.correct - score.fallback_correct} right), {score.fallback} undecided and "
-                              f"answered by the model alone (fallback, {score.fallback_correct} right)\n")
-                for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:3]:
-                    err.write(f"  {name} {label}: {count} × {message}\n")
+                _notes(name, label, score, err, top=3)
             out.flush()
     return 0
+
+
+def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
+    """Under a score's row: how many items the fallback answered, and the commonest failures."""
+    if score.fallback:
+        err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
+                  f"({score.correct - score.fallback_correct} right), {score.fallback} answered by the "
+                  f"model alone (fallback, {score.fallback_correct} right)\n")
+    for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:top]:
+        err.write(f"  {name} {label}: {count} × {message}\n")
 
 
 # -- sym bench logic -----------------------------------------------------------------------
@@ -128,12 +137,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
             out.write(f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} "
                       f"{score.programs_ran:>5}{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}"
                       f"{score.seconds_per_item:>9.2f}\n")
-            if score.fallback:
-                err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
-                          f"({score.correct - score.fallback_correct} right), {score.fallback} answered by the "
-                          f"model alone (fallback, {score.fallback_correct} right)\n")
-            for message, count in sorted(score.failures.items(), key=lambda kv: -kv[1])[:5]:
-                err.write(f"  {name} {label}: {count} × {message}\n")
+            _notes(name, label, score, err, top=5)
         out.flush()
     return 0
 

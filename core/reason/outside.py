@@ -302,7 +302,7 @@ def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "a
     if baseline and llm is None:
         raise UserError("the model-alone baseline needs a model", hint="--llm on, or --baseline none")
     score = LogicScore(name, "-" if baseline else path, "llm" if baseline else "sym")
-    calls0, cached0, tokens0 = _counts(llm)
+    before = _counts(llm)
     start = time.perf_counter()
     for n, item in enumerate(items, start=1):
         score.n += 1
@@ -320,21 +320,14 @@ def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "a
         score.failed_calls += out.failed_call
         answer = out.answer
         if answer is None:
-            reason = short_reason(out.reason)
-            score.failures[reason] = score.failures.get(reason, 0) + 1
+            score.fail(short_reason(out.reason))
             if fallback and not baseline and llm is not None:
                 try:
                     answer, guessed = baseline_item(item, llm), True
                 except UserError as err:
-                    reason = "fallback: " + short_reason(err.message)
-                    score.failures[reason] = score.failures.get(reason, 0) + 1
-        score.fallback += guessed
-        if answer is not None and answer == item.gold:
-            score.correct += 1
-            score.fallback_correct += guessed
+                    score.fail("fallback: " + short_reason(err.message))
+        score.scored(answer is not None and answer == item.gold, guessed)
         if progress is not None:
             progress(n, len(items))
-    score.seconds = time.perf_counter() - start
-    calls1, cached1, tokens1 = _counts(llm)
-    score.llm_calls, score.cached_calls, score.tokens = calls1 - calls0, cached1 - cached0, tokens1 - tokens0
+    score.finish(llm, before, start)
     return score

@@ -76,3 +76,22 @@ def test_bench_text_table_counts_a_story_the_model_cannot_read_as_a_failure(olla
     header, row = out.getvalue().splitlines()
     assert header.split()[:4] == ["dataset", "system", "n", "correct"]
     assert row.split()[:5] == ["clutrr", "sym", "hybrid", "1", "0"]
+
+
+def test_fallbacks_that_fail_are_counted_under_one_reason(ollama_server, tmp_path):
+    folder = tmp_path / "data" / "clutrr"
+    folder.mkdir(parents=True)
+    item = {"query": STORY, "rule": [RULE], "answer": "Natasha is the granddaughter of James."}
+    (folder / "eval.json").write_text(json.dumps([item, item]))
+    ollama_server.fail("server", when=lambda r: "Question" in r.last_user and "Questions:" not in r.last_user,
+                       times=None, message="the model is away")
+    ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
+                        when=lambda r: ", so " in r.last_user)
+    ollama_server.reply(json={"1. Francisco, Natasha, daughter": "neither"}, when="Questions:")
+    out, err = io.StringIO(), io.StringIO()
+    run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
+            model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
+    sym = json.loads(out.getvalue())
+    assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 0, 0)
+    [(reason, count)] = [(k, v) for k, v in sym["failures"].items() if k.startswith("fallback: ")]
+    assert count == 2, sym["failures"]

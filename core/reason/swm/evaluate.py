@@ -52,6 +52,21 @@ class Score:
     def seconds_per_item(self) -> float:
         return self.seconds / self.n if self.n else 0.0
 
+    def fail(self, reason: str) -> None:
+        self.failures[reason] = self.failures.get(reason, 0) + 1
+
+    def scored(self, correct: bool, guessed: bool) -> None:
+        """One item's outcome: right or not, and whether the fallback (the model alone) answered it."""
+        self.fallback += guessed
+        if correct:
+            self.correct += 1
+            self.fallback_correct += guessed
+
+    def finish(self, llm: LLM | None, before: tuple[int, int, int], start: float) -> None:
+        """Time and model use since `start` and `before` (= _counts(llm) then)."""
+        self.seconds = time.perf_counter() - start
+        self.llm_calls, self.cached_calls, self.tokens = (a - b for a, b in zip(_counts(llm), before, strict=True))
+
     def to_dict(self) -> dict[str, Any]:
         return {"dataset": self.dataset, "system": self.system, "mode": self.mode, "n": self.n,
                 "correct": self.correct, "accuracy": round(self.accuracy, 4), "llm_calls": self.llm_calls,
@@ -133,7 +148,7 @@ def evaluate(root: str | Path, dataset: str, *, llm: LLM | None = None, mode: st
         raise UserError("the model-alone baseline needs a model")
     problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
     score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
-    calls0, cached0, tokens0 = _counts(llm)
+    before = _counts(llm)
     counts: dict[str, Any] = {}
     start = time.perf_counter()
     for n, problem in enumerate(problems, start=1):
@@ -145,7 +160,7 @@ def evaluate(root: str | Path, dataset: str, *, llm: LLM | None = None, mode: st
             else:
                 text = answer(problem, llm=llm, mode=mode, gold_facts=gold_facts, counts=counts)
         except UserError as err:
-            score.failures[err.message[:80]] = score.failures.get(err.message[:80], 0) + 1
+            score.fail(err.message[:80])
             score.failed_calls += isinstance(err, LLMError) and err.reason != "bad-output"
             text = ""
         guessed = False
@@ -153,15 +168,10 @@ def evaluate(root: str | Path, dataset: str, *, llm: LLM | None = None, mode: st
             try:
                 text, guessed = baseline_answer(problem, llm), True
             except UserError as err:
-                score.failures["fallback: " + err.message[:70]] = score.failures.get(err.message[:70], 0) + 1
-        score.fallback += guessed
-        if datasets.is_correct(problem, text):
-            score.correct += 1
-            score.fallback_correct += guessed
+                score.fail("fallback: " + err.message[:70])
+        score.scored(datasets.is_correct(problem, text), guessed)
         if progress is not None:
             progress(n, len(problems))
-    score.seconds = time.perf_counter() - start
-    calls1, cached1, tokens1 = _counts(llm)
-    score.llm_calls, score.cached_calls, score.tokens = calls1 - calls0, cached1 - cached0, tokens1 - tokens0
+    score.finish(llm, before, start)
     score.failed_calls += counts.get("failed", 0)
     return score
