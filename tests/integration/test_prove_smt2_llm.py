@@ -8,6 +8,7 @@ from __future__ import annotations
 from sym.core.reason.pot.tasks import Encoding, decide_claim
 from sym.repl.results import Failure
 from tests.conftest import fails, state
+from tests.integration.test_llm_prove import wired
 
 QUESTION = "/prove Could Sotomayor jump over a giraffe?"
 
@@ -44,15 +45,6 @@ FERMAT = """(declare-const x Int)
 (assert (> z 1))
 (define-fun fermat () Bool (not (= (+ (* x x x) (* y y y)) (* z z z))))
 (check-sat-assuming (fermat))"""
-
-
-def wired(shell, server, **settings):
-    shell.ctx.settings.ollama_host = server.url
-    for key, value in settings.items():
-        setattr(shell.ctx.settings, key, value)
-    events: list = []
-    shell.ctx.emit = events.append
-    return events
 
 
 def statuses(result) -> dict[str, str]:
