@@ -10,6 +10,8 @@ import json
 import re
 import subprocess
 
+import pytest
+
 from sym.core.reason.pot.tasks import Encoding, decide_claim
 
 STEP1, STEP2, STEP3 = "Step 1: the kinds", "Step 2: the words", "Step 3:"
@@ -100,21 +102,15 @@ def test_smt2_steps_refute_a_claim(ollama_server, shell):
     assert status == "refuted", detail
 
 
-def test_a_free_variable_is_closed_universally(ollama_server, shell):
+@pytest.mark.parametrize("fmt, rule, fact, claim", [
+    ("json", "Implies(whale(x), mammal(x))", "whale(willy)", "mammal(willy)"),
+    ("smt2", "(=> (whale x) (mammal x))", "(whale willy)", "(mammal willy)")])
+def test_a_free_variable_is_closed_universally(ollama_server, shell, fmt, rule, fact, claim):
     llm = llm_of(shell, ollama_server)
-    script(ollama_server, formulas=lines((SENTENCES[0], "Implies(whale(x), mammal(x))"),
-                                         (SENTENCES[1], "whale(willy)"), (SENTENCES[2], "mammal(willy)")))
-    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
+    script(ollama_server, formulas=lines((SENTENCES[0], rule), (SENTENCES[1], fact), (SENTENCES[2], claim)))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding(fmt, "steps"))
     assert status == "proved", detail
     assert len(ollama_server.chats) == 3
-
-
-def test_a_free_variable_in_smt2_is_closed_universally(ollama_server, shell):
-    llm = llm_of(shell, ollama_server)
-    script(ollama_server, formulas=lines((SENTENCES[0], "(=> (whale x) (mammal x))"),
-                                         (SENTENCES[1], "(whale willy)"), (SENTENCES[2], "(mammal willy)")))
-    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("smt2", "steps"))
-    assert status == "proved", detail
 
 
 def test_a_formula_that_does_not_type_check_goes_back_alone(ollama_server, shell):
@@ -135,30 +131,20 @@ def test_a_formula_that_does_not_type_check_goes_back_alone(ollama_server, shell
     assert detail["errors"] and "Willy is a whale." in detail["errors"][0]
 
 
-def test_a_position_function_is_one_to_n_and_distinct(ollama_server, shell):
+@pytest.mark.parametrize("fmt, first, second, claim", [
+    ("json", "pos(a) < pos(b)", "pos(b) < pos(c)", "pos(a) == 1"),
+    ("smt2", "(< (pos a) (pos b))", "(< (pos b) (pos c))", "(= (pos a) 1)")])
+def test_a_position_function_is_one_to_n_and_distinct(ollama_server, shell, fmt, first, second, claim):
     llm = llm_of(shell, ollama_server)
     kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
     words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": True}]}
     script(ollama_server, kinds, words,
-           lines(("a is left of b.", "pos(a) < pos(b)"), ("b is left of c.", "pos(b) < pos(c)"),
-                 ("claim) a is first.", "pos(a) == 1")))
+           lines(("a is left of b.", first), ("b is left of c.", second), ("claim) a is first.", claim)))
     status, detail = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
-                                  encoding=Encoding("json", "steps"))
+                                  encoding=Encoding(fmt, "steps"))
     assert status == "proved", detail          # only with 1..N and distinct; else pos(a) could be 0 or 7
     [s3] = requests(ollama_server, STEP3)
     assert "a different number 1..N" in s3.last_user
-
-
-def test_a_position_function_in_smt2(ollama_server, shell):
-    llm = llm_of(shell, ollama_server)
-    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
-    words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": True}]}
-    script(ollama_server, kinds, words,
-           lines(("a is left of b.", "(< (pos a) (pos b))"), ("b is left of c.", "(< (pos b) (pos c))"),
-                 ("claim) a is first.", "(= (pos a) 1)")))
-    status, detail = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
-                                  encoding=Encoding("smt2", "steps"))
-    assert status == "proved", detail
 
 
 def test_without_position_the_same_claim_is_open(ollama_server, shell):
