@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sym.core.errors import Cancelled, TimedOut
+from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import load_program
 from tests.unit.test_pot_schema import CHEROKEE, PALLET, PIGEONS, TASKS
@@ -141,3 +141,30 @@ def test_setting_cancel_interrupts_a_running_check():
     with pytest.raises(Cancelled):
         prove(HARD, timeout_ms=60_000, cancel=cancel)
     assert time.monotonic() - started < 10
+
+
+ZOO = {"sorts": [{"name": "Animal", "type": "DeclareSort"}, {"name": "Place", "type": "DeclareSort"}],
+       "functions": [{"name": "cat", "domain": ["Animal"], "range": "BoolSort"},
+                     {"name": "mammal", "domain": ["Animal"], "range": "BoolSort"},
+                     {"name": "lives", "domain": ["Animal", "Place"], "range": "BoolSort"}],
+       "constants": {"a": {"sort": "Animal", "members": ["tom"]}, "p": {"sort": "Place", "members": ["home"]}},
+       "verifications": [{"name": "tom is a mammal", "constraint": "mammal(tom)"}]}
+
+
+@pytest.mark.parametrize("knowledge, goal", [
+    (["ForAll([x], Implies(cat(x), mammal(x)))", "cat(tom)"], "mammal(tom)"),      # x is an Animal: cat wants one
+    (["ForAll([x, y], Implies(lives(x, y), mammal(x)))", "lives(tom, home)"], "mammal(tom)"),   # y a Place
+    (["cat(tom)"], "Exists([x], cat(x))")])
+def test_a_binder_variable_takes_the_sort_its_arguments_settle(knowledge, goal):
+    report = prove({**ZOO, "knowledge_base": knowledge, "verifications": [{"name": "goal", "constraint": goal}]})
+    assert [v.status for v in report.verifications] == ["proved"]
+
+
+@pytest.mark.parametrize("rule, said", [
+    ("ForAll([x], Implies(cat(x), lives(home, x)))", "x is not a declared variable (it is used as Animal and Place)"),
+    ("ForAll([x], x == x)", "x is not a declared variable"),                # nothing says what x is
+    ("Exists([y], ForAll([y], cat(y)))", "y is not a declared variable")])  # the inner y is another y
+def test_a_binder_variable_whose_sort_is_not_settled_is_an_error(rule, said):
+    with pytest.raises(UserError) as caught:
+        prove({**ZOO, "knowledge_base": [rule]})
+    assert said in caught.value.message

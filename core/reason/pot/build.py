@@ -173,8 +173,9 @@ class Builder:
 
     # -- binders -----------------------------------------------------------------
 
-    def binders(self, node: Expr, scope: dict[str, Any]) -> tuple[list[str], list[ExprRef]]:
-        """Names and Z3 constants for a binder list; declared variables or inline {'name', 'sort'}."""
+    def binders(self, node: Expr, scope: dict[str, Any], body: Expr | None = None) -> tuple[list[str], list[ExprRef]]:
+        """Names and Z3 constants for a binder list: declared variables, inline {'name', 'sort'}, or
+        a name whose sort its `body` settles (every place it is an argument wants the same sort)."""
         if not isinstance(node, Binders):
             self.fail(getattr(node, "col", 0), "expected a variable list such as [x, y] first")
         if not node.items:
@@ -191,11 +192,35 @@ class Builder:
             elif name in self.env.variables:
                 sort = self.env.variables[name]
             else:
-                self.fail(col, f"{name} is not a declared variable",
-                          hint=f"declare it under variables, or write {{'name': '{name}', 'sort': 'S'}}")
+                wanted = self.argument_sorts(name, body) if body is not None else []
+                if len({sort_name(w) for w in wanted}) != 1:
+                    used = f" (it is used as {' and '.join(sorted({sort_name(w) for w in wanted}))})" if wanted else ""
+                    self.fail(col, f"{name} is not a declared variable{used}",
+                              hint=f"declare it under variables, or write {{'name': '{name}', 'sort': 'S'}}")
+                sort = wanted[0]
             names.append(name)
             consts.append(self.env.bound_const(name, sort))
         return names, consts
+
+
+    def argument_sorts(self, name: str, node: Expr) -> list[Any]:
+        """The sorts the declared functions want where `name` is one of their arguments in `node`
+        (not below a binder that binds `name` again)."""
+        out: list[Any] = []
+        if isinstance(node, Call):
+            if node.fn in ("ForAll", "Exists", "Sum") and node.args and isinstance(node.args[0], Binders) \
+                    and name in [item[0] for item in node.args[0].items]:
+                return out
+            declared = self.env.functions.get(node.fn)
+            for i, a in enumerate(node.args):
+                if isinstance(a, Name) and a.name == name and declared is not None and i < len(declared[1]):
+                    out.append(declared[1][i])
+                out += self.argument_sorts(name, a)
+        elif isinstance(node, BinOp):
+            out += self.argument_sorts(name, node.left) + self.argument_sorts(name, node.right)
+        elif isinstance(node, Neg):
+            out += self.argument_sorts(name, node.operand)
+        return out
 
 
 def _bools(b: Builder, node: Call, scope: dict[str, Any], lo: int, hi: int | None) -> list[BoolRef]:
@@ -280,7 +305,7 @@ def _quantifier(b: Builder, node: Call, scope: dict[str, Any]) -> BoolRef:
 
     if len(node.args) != 2:
         b.fail(node.col, f"{node.fn} takes a variable list and a formula, got {len(node.args)} argument(s)")
-    names, consts = b.binders(node.args[0], scope)
+    names, consts = b.binders(node.args[0], scope, node.args[1])
     inner = {**scope, **dict(zip(names, consts))}
     body = b.term(node.args[1], inner)
     if not is_bool(body.sort()):
@@ -301,7 +326,7 @@ def _sum(b: Builder, node: Call, scope: dict[str, Any]) -> ArithRef:
         return z3.Sum(*terms) if len(terms) > 1 else terms[0]
     if len(node.args) != 2:
         b.fail(node.col, "Sum([vars], term) takes a variable list and one term")
-    names, consts = b.binders(node.args[0], scope)
+    names, consts = b.binders(node.args[0], scope, node.args[1])
     domains: list[list[ExprRef]] = []
     for name, c in zip(names, consts):
         sort = c.sort()
