@@ -242,6 +242,32 @@ def test_unnamed_assertions_are_named_by_their_line_in_a_core():
     assert got.consistent is False and got.core == ["line 3", "line 4"]
 
 
+def test_a_comment_above_or_beside_an_assertion_names_it_in_a_core():
+    got = read("(declare-const a Bool)\n; A holds.\n(assert a)\n(assert (not a)) ; A does not hold.\n(check-sat)\n")
+    assert got.consistent is False and got.core == ["A holds.", "A does not hold."]
+
+
+def test_a_comment_cut_off_by_a_blank_line_or_used_twice_names_nothing_wrongly():
+    got = read("(declare-const a Bool)\n; about nothing\n\n(assert a)\n; same\n(assert a)\n; same\n"
+               "(assert (not a))\n(check-sat)\n")
+    assert got.consistent is False
+    assert set(got.core) <= {"line 4", "same", "same (line 8)"} and "same (line 8)" in got.core
+
+
+@pytest.mark.parametrize("where", ["prompts", "tasks", "lsat"])
+def test_the_prompt_examples_read_and_name_their_assertions_by_comment(where):
+    from sym.core.reason.pot import prompts, tasks
+    from sym.core.reason.swm import lsat
+
+    text = {"prompts": prompts.EXAMPLE_SMT2, "tasks": tasks.EXAMPLE_SMT2, "lsat": lsat.EXAMPLE_SCRIPT}[where]
+    program = Smt2Program(text, "example")
+    report = run_smt2(program, timeout_ms=TIMEOUT)
+    assert report.consistent is not False and report.verifications
+    built_texts = [line[2:] for line in text.splitlines() if line.startswith("; ")]
+    from sym.core.reason.pot.smt2_read import _read
+    assert [item.name for item in _read(text).items if item.kind == "kb"] == built_texts
+
+
 # -- errors: one line, with line and column ----------------------------------------------
 
 def test_an_unknown_constant_is_z3s_message_at_the_right_line():

@@ -5,7 +5,8 @@ command structure, and passes Z3 nothing but declarations, definitions and asser
 output and file commands are dropped, unknown commands rejected. Reading a script:
 
 - `(assert F)` at the top level is the knowledge base; `(assert (! F :named n))` is named `n` in an
-  unsat core (others by their line).
+  unsat core, an assertion with a comment on the line above (or after it on its line) by the comment,
+  others by their line.
 - a verification is `(check-sat-assuming (g …))`, named by its literals (a Bool constant or a
   0-ary `define-fun`: `(define-fun |Tom is an animal| () Bool (animal tom))`), or a `(check-sat)`
   inside `(push)` … `(pop)`, whose claim is the conjunction of the scope's assertions;
@@ -62,6 +63,7 @@ class _Form:
     end: int
     line: int
     column: int
+    note: str = ""           # the comment on the line above it, or after it on its own line
 
 
 @dataclass
@@ -98,14 +100,26 @@ def forms(text: str) -> list[_Form]:
     out: list[_Form] = []
     stack: list[tuple[int, list[Any]]] = []
     pos = 0
+    pending = opening = ""        # the comment above the next top-level form, and above this one
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:     # an unterminated string or |symbol|
             raise _error(text, pos, "unterminated string or |symbol|")
         tok, start, pos = m.group(), m.start(), m.end()
+        if tok[0] == ";" and not stack:
+            note = tok.lstrip(";").strip()
+            if out and not out[-1].note and "\n" not in text[out[-1].end:start]:
+                out[-1].note = note                     # (assert F) ; what F says
+            else:
+                pending = note                          # ; what F says \n (assert F)
+            continue
         if tok[0].isspace() or tok[0] == ";":
+            if tok.count("\n") > 1:
+                pending = ""                            # a blank line ends a comment's reach
             continue
         if tok == "(":
+            if not stack:
+                opening, pending = pending, ""
             if len(stack) >= MAX_DEPTH:
                 raise _error(text, start, f"nested deeper than {MAX_DEPTH} parentheses")
             stack.append((start, []))
@@ -118,7 +132,7 @@ def forms(text: str) -> list[_Form]:
             else:
                 head = tree[0] if tree and isinstance(tree[0], str) else ""
                 line, column = _position(text, begin)
-                out.append(_Form(head, tree, begin, pos, line, column))
+                out.append(_Form(head, tree, begin, pos, line, column, opening))
         elif stack:
             stack[-1][1].append(tok)
         else:
@@ -181,6 +195,7 @@ def _read(text: str) -> _Script:
             if isinstance(body, list) and body and body[0] == "!" and ":named" in body:
                 at = body.index(":named")
                 name = _symbol(body[at + 1]) if at + 1 < len(body) else ""
+            name = name or form.note
             item = _Item("scoped" if scopes else "kb", form.line, " ".join(text[form.start:form.end].split()), name)
             script.kept.append((form.start, form.end, text[form.start:form.end]))
             script.items.append(item)
@@ -280,6 +295,7 @@ def build_smt2(program: Smt2Program, z3_context: z3.Context | None = None) -> tu
     for item, formula in zip(script.items, parsed):
         if item.kind == "kb":
             label = item.name or f"line {item.line}"
+            label = f"{label} (line {item.line})" if label in texts else label
             texts[label] = item.text
             background.append((label, formula))
     verifications = []
