@@ -437,3 +437,28 @@ def test_an_optimization_scope_in_a_hand_written_script():
     ('{"sorts": []}', "x.json", False), ('{"sorts": []}', "x.smt2", True), ("", "X.SMT2", True)])
 def test_a_script_is_known_by_its_name_or_first_character(text, name, expected):
     assert looks_like_smt2(text, name) is expected
+
+
+def test_a_misbound_quantifier_gets_a_hint_that_shows_the_binding():
+    with pytest.raises(UserError) as info:
+        read("(declare-sort T 0)\n(declare-fun p (T) Bool)\n(assert (forall (x T) (p x)))\n")
+    assert "line 3" in info.value.message and "invalid sorted variable" in info.value.message
+    assert "(forall ((x S) (y S)) F)" in str(info.value.hint)
+
+
+def test_an_undeclared_sort_gets_a_hint():
+    with pytest.raises(UserError) as info:
+        read("(declare-const a Foo)\n")
+    assert "declare-sort" in str(info.value.hint)
+
+
+@pytest.mark.parametrize("reply, first", [
+    ("Here it is (checked):\n; Tom (a cat) is a cat.\n(declare-const t Bool)\n(assert t)\nDone.",
+     "; Tom (a cat) is a cat."),
+    ("```smt2\n(declare-const t Bool)\n(assert t)\n```\nThe claim (t) holds.", "(declare-const t Bool)"),
+    ("Sure: (declare-const t Bool) (assert t)", "(declare-const t Bool)")])
+def test_a_reply_is_read_from_its_first_form_or_comment_line(reply, first):
+    from sym.core.reason.pot.writer import read_smt2_reply
+
+    text = read_smt2_reply(reply).text
+    assert text.startswith(first) and text.endswith("(assert t)")

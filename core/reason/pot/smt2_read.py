@@ -261,7 +261,19 @@ def _z3_error(err: Exception) -> Smt2Error:
     if m is None:
         return Smt2Error(raw.strip() or "Z3 could not read the script")
     where = f"line {m.group(1)} column {m.group(2)}: " if m.group(1) else ""
-    return Smt2Error(where + m.group(3).replace('\\"', '"'))
+    message = m.group(3).replace('\\"', '"')
+    hint = next((h for key, h in _Z3_HINTS if key in message.lower()), None)
+    return Smt2Error(where + message, hint=hint)
+
+
+_Z3_HINTS = (
+    ("invalid sorted variable", "bind variables as (forall ((x S) (y S)) F): each in its own parentheses, "
+                                "all inside one pair"),
+    ("unknown sort", "declare a sort before using it: (declare-sort S 0); Int, Real and Bool are built in"),
+    ("declared:", "call the function with the number and sorts of arguments it was declared with"),
+    ("unknown constant", "declare every name before using it: (declare-const c S), or (declare-fun p (S) Bool) "
+                         "for a property"),
+)
 
 
 def build_smt2(program: Smt2Program, z3_context: z3.Context | None = None) -> tuple[Built, dict[str, str]]:
@@ -283,7 +295,7 @@ def build_smt2(program: Smt2Program, z3_context: z3.Context | None = None) -> tu
             raise _z3_error(err) from None
     except Smt2Error as err:
         raise Smt2Error(f"{program.source}: {err.message}",
-                        hint="an SMT-LIB 2 script: declarations, (assert F), and a (check-sat-assuming (GOAL)) "
+                        hint=err.hint or "an SMT-LIB 2 script: declarations, (assert F), and a (check-sat-assuming (GOAL)) "
                              "per claim") from None
     if len(parsed) != len(script.items):
         raise Smt2Error(f"Z3 read {len(parsed)} assertions where sym counted {len(script.items)}")

@@ -119,6 +119,7 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
     return Written(program, checked["report"], outcome, n, errors)
 
 
+_SCRIPT_LINE = re.compile(r"^[ \t]*([(;])", re.M)
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 
 
@@ -129,7 +130,8 @@ def read_smt2_reply(text: str) -> Any:
 
     fenced = [b for b in _FENCE.findall(text) if "(" in b]
     body = fenced[0] if fenced else text
-    start, end = body.find("("), body.rfind(")")
+    first = _SCRIPT_LINE.search(body)             # a line that opens a form or is a comment ("; (a remark)")
+    start, end = (first.start(1) if first else body.find("(")), body.rfind(")")
     if start < 0 or end < start:
         raise BadJSON("no SMT-LIB script in the reply: write (declare-…), (assert …) and (check-sat-assuming (…))")
     return Smt2Program(body[start:end + 1], "the model's script")
