@@ -286,7 +286,8 @@ def test_an_unclosed_paren_names_where_it_opened():
 
 
 def test_an_extra_closing_paren_is_named():
-    assert "line 2 column 11" in error("(declare-const a Bool)\n(assert a))\n")
+    message = error("(declare-const a Bool)\n(assert a))\n")
+    assert "line 2 column 11" in message and "closes nothing" in message
 
 
 def test_text_outside_a_form_is_an_error():

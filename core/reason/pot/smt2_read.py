@@ -125,7 +125,8 @@ def forms(text: str) -> list[_Form]:
             stack.append((start, []))
         elif tok == ")":
             if not stack:
-                raise _error(text, start, "unexpected ')'")
+                raise _error(text, start, "unexpected ')': it closes nothing (the form before it is complete; "
+                                          "count that form's parentheses)")
             begin, tree = stack.pop()
             if stack:
                 stack[-1][1].append(tree)
