@@ -222,3 +222,35 @@ def test_the_briefs_cats_example_is_proved(ollama_server, shell):
     assert detail["errors"] == [], detail["errors"]        # no formula was sent back
     assert status == "proved", detail
     assert len(requests(ollama_server, STEP3)) == 1
+
+
+def test_a_premise_that_sets_no_condition_is_left_out_and_named(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    intro = "Here is a short story about sea animals."
+    script(ollama_server, formulas=json.dumps({"lines": [
+        {"text": intro, "form": "none"},
+        {"text": SENTENCES[0], "form": "formula", "formula": "ForAll([x], Implies(whale(x), mammal(x)))"},
+        {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+        {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]}))
+    events: list = []
+    status, detail = decide_claim(f"{intro} {PREMISES}", CLAIM, llm, encoding=Encoding("json", "steps"),
+                                  emit=events.append)
+    assert status == "proved", detail
+    assert len(requests(ollama_server, STEP3)) == 1                 # "none" is an answer, not an error
+    [assembled] = [e for e in events if getattr(e, "label", "") == "assembled program"]
+    assert "1 premise(s) not encoded" in assembled.detail
+    [s3] = requests(ollama_server, STEP3)
+    forms = [[shape["properties"]["form"]["const"] for shape in item["anyOf"]]
+             for item in s3.format["properties"]["lines"]["prefixItems"]]
+    assert "none" in forms[0] and "none" in forms[1] and "none" not in forms[-1]   # a claim must be said
+
+
+def test_a_claim_answered_with_none_is_not_decided(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    rows = [{"text": SENTENCES[0], "form": "formula", "formula": "ForAll([x], Implies(whale(x), mammal(x)))"},
+            {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+            {"text": SENTENCES[2], "form": "none"}]
+    script(ollama_server, formulas=json.dumps({"lines": rows}), fix=json.dumps({"lines": rows[2:]}))
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), attempts=2)
+    assert status is None and detail["ran"] is False
+    assert "a claim needs a form" in detail["error"]

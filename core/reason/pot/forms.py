@@ -8,6 +8,7 @@ form may still be written as a formula, limited by the token pattern.
     either   {"atoms": [A…], "exclusive": b}                  Or (Xor: exactly one)
     compare  {"function", "arg", "op", "to": T}               pos(red) < pos(blue), pos(red) == 2
     formula  {"formula": text}
+    none     {}        (a premise only: it sets no condition — an introduction, a remark; left out and named)
 
 An atom is {"not", "predicate", "args"}; x, y, z are variables (an `all`/`some`/`either` binds
 those it uses). T is {"function", "arg", "plus"} or {"place", "from_end"}: a place counted
@@ -29,8 +30,8 @@ def _const(value: str) -> dict[str, Any]:
     return {"const": value}
 
 
-def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str) -> dict[str, Any]:
-    """The step-3 schema: one item per text, each a choice among the forms."""
+def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str, claims: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The step-3 schema: one item per text, each a choice among the forms ("none" for all but `claims`)."""
     from sym.core.reason.pot.steps import VARIABLES
 
     predicates = [f.name for f in vocab.functions if f.result == "Bool" and f.args]
@@ -59,8 +60,9 @@ def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str) -> dict[str,
     shapes.append(("formula", {"formula": {"type": "string", "pattern": pattern}}, ["formula"]))
 
     def item(text: str) -> dict[str, Any]:
+        own = shapes if text in claims else [*shapes, ("none", {}, [])]
         return {"anyOf": [{"type": "object", "properties": {"text": _const(text), "form": _const(name), **props},
-                           "required": ["text", "form", *required]} for name, props, required in shapes]}
+                           "required": ["text", "form", *required]} for name, props, required in own]}
     return {"type": "object", "properties": {"lines": {"type": "array", "prefixItems": [item(t) for t in texts],
                                                        "items": False, "minItems": len(texts), "maxItems": len(texts)}},
             "required": ["lines"]}

@@ -335,6 +335,7 @@ FORMS = """Step 3: for each sentence, pick the form that says what it says, and 
        "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end
   formula: anything else, as one formula over the declared names:
 {syntax}
+  none: the sentence sets no condition on the declared names (an introduction, a remark); not for a claim
 Write what the sentence says and nothing more; for a claim, the claim itself, never its negation."""
 
 FORMULAS_JSON = FORMS.replace("{syntax}", "       And(F, G)  Or(F, G)  Not(F)  Implies(F, G)  Xor(F, G)  "
@@ -389,6 +390,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
     pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
     formulas: dict[int, str] = {}
+    ran: set[int] | None = None             # the formulas the last program run was assembled from
     wanted, problems = list(range(len(texts))), dict[int, str]()
     claim_names = list(task.claims)
     settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
@@ -402,9 +404,16 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
             got = [ln.get("text") for ln in lines.lines]
             return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
         lines = step(3 + round_, "formulas", [*base, {"role": "user", "content": prompt}], Lines,
-                     forms_schema(asked, vocab, pattern), same_texts)
+                     forms_schema(asked, vocab, pattern, frozenset(texts[len(premises):])), same_texts)
         problems = {}
         for i, line in zip(wanted, lines.lines):
+            if line.get("form") == "none":
+                if i < len(premises):       # the model says it sets no condition: left out, and named
+                    emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], "(no condition)", "ok"))
+                    continue
+                problems[i] = "a claim needs a form that says it"
+                errors.append(f"{texts[i]}: {problems[i]}")
+                continue
             try:
                 formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab, fmt),
                                          fmt, vocab)
@@ -423,6 +432,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
         report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)      # Cancelled and TimedOut end it
+        ran = set(formulas)
         if report.consistent is not False or round_ == repairs:
             break
         # the premises contradict each other as written: the core's sentences go back
@@ -441,7 +451,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     if missing:
         raise NoProgram(calls, errors, f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
     left_out = [premises[i] for i in range(len(premises)) if i not in formulas]
-    if left_out:        # run what could be written (a premise left out weakens, never misstates)
+    if ran != set(formulas):        # run what could be written (a premise left out weakens, never misstates)
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
         report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)
