@@ -34,8 +34,8 @@ SYSTEM_SMT2 = """You translate a question into an SMT-LIB 2 script checked by th
 - Declare sorts: (declare-sort Person 0), or (declare-datatypes () ((Color red green))) for a fixed set of values.
 - Declare constants and functions: (declare-const jumper Person), (declare-fun height (Animal) Real); predicates
   have range Bool.
-- State each known fact or rule on its own: a comment line saying it in words, then (assert FORMULA).
-  Quantifiers are (forall ((x Person)) FORMULA) and (exists ((x Person)) FORMULA).
+- State each known fact or rule as (assert (! FORMULA :named short_name)); quantifiers are
+  (forall ((x Person)) FORMULA) and (exists ((x Person)) FORMULA).
 - For each claim the question asks about: (define-fun claim_name () Bool FORMULA) then (check-sat-assuming (claim_name)).
   A claim is proved if the assertions entail it, refuted if they entail its negation, unknown otherwise.
   State the claim itself, never its negation.
@@ -47,10 +47,8 @@ EXAMPLE_SMT2 = """(declare-sort Person 0)
 (declare-const giraffe Animal)
 (declare-fun jump_height (Person) Real)
 (declare-fun height (Animal) Real)
-; The jumper cleared 2.45 m.
-(assert (= (jump_height jumper) 2.45))
-; An average giraffe is 5.5 m tall.
-(assert (= (height giraffe) 5.5))
+(assert (! (= (jump_height jumper) 2.45) :named record_jump))
+(assert (! (= (height giraffe) 5.5) :named giraffe_height))
 (define-fun jumps_over_the_giraffe () Bool (> (jump_height jumper) (height giraffe)))
 (check-sat-assuming (jumps_over_the_giraffe))"""
 

@@ -110,8 +110,7 @@ the premises and the statement; the Z3 solver then decides whether the premises 
 it, or leave it open. Do not decide it yourself.
 - (declare-sort Thing 0) for the kind of things talked about; (declare-const tom Thing) for each named individual.
 - (declare-fun cat (Thing) Bool) for each property or relation; Int or Real for numbers.
-- every premise, one each: the sentence as a comment line, then (assert FORMULA);
-  "All A are B" is (forall ((x Thing)) (=> (A x) (B x)));
+- every premise, one each: (assert (! FORMULA :named p1)); "All A are B" is (forall ((x Thing)) (=> (A x) (B x)));
   "No A is B" is (forall ((x Thing)) (=> (A x) (not (B x)))); "either A or B" (exclusive) is (xor A B).
 - With no premises, assert the facts you know that bear on the statement (numbers where they matter).
 - the statement itself, never its negation: (define-fun claim () Bool FORMULA) then (check-sat-assuming (claim)).
@@ -141,12 +140,9 @@ EXAMPLE_SMT2 = """(declare-sort Thing 0)
 (declare-fun cat (Thing) Bool)
 (declare-fun mammal (Thing) Bool)
 (declare-fun reptile (Thing) Bool)
-; All cats are mammals.
-(assert (forall ((x Thing)) (=> (cat x) (mammal x))))
-; No mammal is a reptile.
-(assert (forall ((x Thing)) (=> (mammal x) (not (reptile x)))))
-; Tom is a cat.
-(assert (cat tom))
+(assert (! (forall ((x Thing)) (=> (cat x) (mammal x))) :named p1))
+(assert (! (forall ((x Thing)) (=> (mammal x) (not (reptile x)))) :named p2))
+(assert (! (cat tom) :named p3))
 (define-fun claim () Bool (reptile tom))
 (check-sat-assuming (claim))"""
 

@@ -126,9 +126,9 @@ PUZZLE_SMT2 = """You are given a logic puzzle (a setting and its rules), a quest
 Write ONE SMT-LIB 2 script for the whole puzzle; the Z3 solver then checks every option against it.
 - Declare the entities as a datatype, (declare-datatypes () ((Dog rex sky))), and the unknowns as functions:
   positions or days as Int with their bounds, membership as Bool predicates, assignments as functions into a datatype.
-- Every condition of the puzzle, in the order given, as a comment line with its words, then (assert FORMULA);
-  the setting too (ranges, one per slot with distinct, how many are selected).
-- If the question adds a supposition ("If X is ..., which ..."), assert it too, under the comment ; supposition.
+- Every condition of the puzzle as its own (assert (! FORMULA :named c1)), in the order given; the setting too
+  (ranges, one per slot with distinct, how many are selected).
+- If the question adds a supposition ("If X is ..., which ..."), assert it, named supposition.
 - For each option, in order: (define-fun A () Bool FORMULA) then (check-sat-assuming (A)); the formula says what
   the option says (for an order or assignment: all of its parts joined with and). State the option's own claim,
   never its negation, and do not decide which option is the answer: the solver does that.
@@ -136,16 +136,11 @@ Use only names you declared. Answer with the script only."""
 
 EXAMPLE_SCRIPT = """(declare-datatypes () ((Dog rex sky tia uma)))
 (declare-fun slot (Dog) Int)
-; Each dog has one of the slots 1 to 4.
-(assert (forall ((d Dog)) (and (>= (slot d) 1) (<= (slot d) 4))))
-; One dog per slot.
-(assert (distinct (slot rex) (slot sky) (slot tia) (slot uma)))
-; Sky is before Tia.
-(assert (< (slot sky) (slot tia)))
-; Rex is first or fourth.
-(assert (or (= (slot rex) 1) (= (slot rex) 4)))
-; Uma is not second.
-(assert (not (= (slot uma) 2)))
+(assert (! (forall ((d Dog)) (and (>= (slot d) 1) (<= (slot d) 4))) :named slots_1_to_4))
+(assert (! (distinct (slot rex) (slot sky) (slot tia) (slot uma)) :named one_dog_per_slot))
+(assert (! (< (slot sky) (slot tia)) :named sky_before_tia))
+(assert (! (or (= (slot rex) 1) (= (slot rex) 4)) :named rex_first_or_fourth))
+(assert (! (not (= (slot uma) 2)) :named uma_not_second))
 (define-fun A () Bool (and (= (slot rex) 1) (= (slot uma) 2) (= (slot sky) 3) (= (slot tia) 4)))
 (check-sat-assuming (A))
 (define-fun B () Bool (and (= (slot sky) 1) (= (slot rex) 2) (= (slot tia) 3) (= (slot uma) 4)))
