@@ -64,15 +64,19 @@ def test_a_claim_the_knowledge_base_leaves_open_is_unknown_with_model_and_counte
     assert v.model["tall(ann)"] is True and v.counter_model["tall(ann)"] is False
 
 
+INCONSISTENT = {
+    "sorts": [{"name": "P", "type": "DeclareSort"}],
+    "functions": [{"name": "safe", "domain": ["P"], "range": "BoolSort"},
+                  {"name": "on_pallet", "domain": ["P"], "range": "BoolSort"}],
+    "constants": {"ps": {"sort": "P", "members": ["w"]}},
+    "knowledge_base": ["on_pallet(w)", "safe(w)", "Not(on_pallet(w)) == False"],
+    "rules": [{"name": "pallets are unsafe", "forall": [{"name": "x", "sort": "P"}],
+               "implies": {"antecedent": "on_pallet(x)", "consequent": "Not(safe(x))"}}],
+    "verifications": [{"name": "w is safe", "constraint": "safe(w)"}]}
+
+
 def test_an_inconsistent_knowledge_base_names_the_clashing_entries():
-    program = {"sorts": [{"name": "P", "type": "DeclareSort"}],
-               "functions": [{"name": "safe", "domain": ["P"], "range": "BoolSort"},
-                             {"name": "on_pallet", "domain": ["P"], "range": "BoolSort"}],
-               "constants": {"ps": {"sort": "P", "members": ["w"]}},
-               "knowledge_base": ["on_pallet(w)", "safe(w)", "Not(on_pallet(w)) == False"],
-               "rules": [{"name": "pallets are unsafe", "forall": [{"name": "x", "sort": "P"}],
-                          "implies": {"antecedent": "on_pallet(x)", "consequent": "Not(safe(x))"}}],
-               "verifications": [{"name": "w is safe", "constraint": "safe(w)"}]}
+    program = INCONSISTENT
     report = prove(program)
     assert report.consistent is False
     assert status(report) == {"w is safe": "inconsistent"}

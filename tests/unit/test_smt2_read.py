@@ -12,6 +12,7 @@ from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS, load_program
 from sym.core.reason.pot.smt2 import to_smt2
 from sym.core.reason.pot.smt2_read import MAX_DEPTH, Smt2Error, Smt2Program, looks_like_smt2, run_smt2
+from tests.unit.test_pot_interpret import INCONSISTENT
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TIMEOUT = 10_000
@@ -47,15 +48,6 @@ PROVED = {**PERSON, "knowledge_base": ["tall(ann)"],
 REFUTED = {**PERSON, "knowledge_base": ["Not(tall(ann))"],
            "verifications": [{"name": "ann is tall", "constraint": "tall(ann)"}]}
 UNKNOWN = {**PERSON, "verifications": [{"name": "ann is tall", "constraint": "tall(ann)"}]}
-INCONSISTENT = {
-    "sorts": [{"name": "P", "type": "DeclareSort"}],
-    "functions": [{"name": "safe", "domain": ["P"], "range": "BoolSort"},
-                  {"name": "on_pallet", "domain": ["P"], "range": "BoolSort"}],
-    "constants": {"ps": {"sort": "P", "members": ["w"]}},
-    "knowledge_base": ["on_pallet(w)", "safe(w)", "Not(on_pallet(w)) == False"],
-    "rules": [{"name": "pallets are unsafe", "forall": [{"name": "x", "sort": "P"}],
-               "implies": {"antecedent": "on_pallet(x)", "consequent": "Not(safe(x))"}}],
-    "verifications": [{"name": "w is safe", "constraint": "safe(w)"}]}
 EXISTS = {**PERSON, "knowledge_base": ["tall(bea)", "Not(tall(ann))"],
           "verifications": [{"name": "someone is tall", "exists": [{"name": "x", "sort": "P"}],
                              "constraint": "tall(x)"}]}

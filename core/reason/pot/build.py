@@ -193,15 +193,15 @@ class Builder:
                 sort = self.env.variables[name]
             else:
                 wanted = self.argument_sorts(name, body) if body is not None else []
-                if len({sort_name(w) for w in wanted}) != 1:
-                    used = f" (it is used as {' and '.join(sorted({sort_name(w) for w in wanted}))})" if wanted else ""
+                named = sorted({sort_name(w) for w in wanted})
+                if len(named) != 1:
+                    used = f" (it is used as {' and '.join(named)})" if named else ""
                     self.fail(col, f"{name} is not a declared variable{used}",
                               hint=f"declare it under variables, or write {{'name': '{name}', 'sort': 'S'}}")
                 sort = wanted[0]
             names.append(name)
             consts.append(self.env.bound_const(name, sort))
         return names, consts
-
 
     def argument_sorts(self, name: str, node: Expr) -> list[Any]:
         """The sorts the declared functions want where `name` is one of their arguments in `node`
@@ -211,10 +211,10 @@ class Builder:
             if node.fn in ("ForAll", "Exists", "Sum") and node.args and isinstance(node.args[0], Binders) \
                     and name in [item[0] for item in node.args[0].items]:
                 return out
-            declared = self.env.functions.get(node.fn)
+            domain = self.env.functions[node.fn][1] if node.fn in self.env.functions else []
             for i, a in enumerate(node.args):
-                if isinstance(a, Name) and a.name == name and declared is not None and i < len(declared[1]):
-                    out.append(declared[1][i])
+                if isinstance(a, Name) and a.name == name and i < len(domain):
+                    out.append(domain[i])
                 out += self.argument_sorts(name, a)
         elif isinstance(node, BinOp):
             out += self.argument_sorts(name, node.left) + self.argument_sorts(name, node.right)
