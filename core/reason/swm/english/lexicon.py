@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sym.core.reason.swm.english import classes
+
 # Function words → token type. Everything not here is a content word (W, C) or a number (N).
 KEYWORDS: dict[str, str] = {
     "is": "IS", "are": "ARE", "not": "NOT", "does": "DOES", "do": "DO",
@@ -74,7 +76,7 @@ def tokens(sentence: str) -> list[Word] | None:
             out.append(Word(raw, "N"))
         elif low in _CONTRACTIONS:
             out += [Word(w, KEYWORDS[w]) for w in _CONTRACTIONS[low]]
-        elif not _WORDLIKE.match(raw) or "'" in raw or low in STOP:
+        elif not _WORDLIKE.match(raw) or "'" in raw or low in STOP or classes.closed_class_problem(low, at):
             return None
         elif low in KEYWORDS:
             out.append(Word(raw, KEYWORDS[low]))
@@ -132,6 +134,11 @@ def noun_lemma(word: str) -> str:
     if "NOUN" not in parts_of_speech(word):
         return _strip_s(word) if _regular_plural(word) else word
     lemmas = _lemminflect().getLemma(word, upos="NOUN")
+    if len(lemmas) > 1:
+        # "leaves": leave or leaf. The lemma the form is an irregular plural of is the marked
+        # reading ("leaf" → "leaves" by rule of its own; "leave" → "leaves" by the regular -s).
+        irregular = [lemma for lemma in lemmas if _strip_s(word) != lemma]
+        lemmas = irregular or lemmas
     return lemmas[0] if lemmas else word
 
 

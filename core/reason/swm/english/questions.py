@@ -156,14 +156,20 @@ def _goal(words: list[Word], tree: Tree[Any]) -> tuple[str, str] | None:
     if kind == "yn_cop":
         copula = _toks(parts[0])[0].type
         terms, singular = meaning.subject(parts[1])
+        if len(terms) > 1:
+            meaning.distributive(parts[2])
         atoms = [a for t in terms for a in meaning.vp(parts[2], t, singular, copula=copula)]
+        meaning.scope.check_constants()
         return "truth", ", ".join(map(str, atoms))
     if kind == "yn_do":
         singular = toks[0].type == "DOES"
         terms, number = meaning.subject(parts[0])
         if number != singular:
             raise Rejected("agreement")
+        if len(terms) > 1:
+            meaning.distributive(parts[1])
         atoms = [a for t in terms for a in meaning.vp(parts[1], t, singular, base=True)]
+        meaning.scope.check_constants()
         if any(t.type == "NOT" for t in toks):
             if len(atoms) != 1 or atoms[0].neg:
                 raise Rejected("'does X not A and B' does not say which part")

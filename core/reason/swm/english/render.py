@@ -9,12 +9,12 @@ from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.english import lexicon
 
 
-def _term(t: object) -> str | None:
+def _term(t: object, described: frozenset[str] = frozenset()) -> str | None:
     if isinstance(t, Var):
         return t.name if len(t.name) == 1 and t.name.isupper() else None
     if not isinstance(t, str) or not t:
         return None
-    if " " in t:
+    if " " in t or t in described:
         return f"the {t}"
     if "_" in t:
         parts = t.split("_")
@@ -24,16 +24,28 @@ def _term(t: object) -> str | None:
     return t.capitalize() if t.isalpha() else None
 
 
-def _atom(atom: Atom) -> str | None:
-    terms = [_term(a) for a in atom.args]
+def _described(atom: Atom) -> str | None:
+    """The one-word constant this atom writes as "the x": the object of a verb after a subject of
+    several words ("the red fox chases hens" also reads as "the red fox chases" + "hens")."""
+    if len(atom.args) != 2 or not isinstance(atom.args[1], str) or " " in atom.args[1] or "_" in atom.args[1]:
+        return None
+    first = atom.args[0]
+    several = isinstance(first, str) and (" " in first)
+    if several and "_" not in atom.pred and lexicon.verb_form(atom.pred, singular=True):
+        return atom.args[1]
+    return None
+
+
+def _atom(atom: Atom, described: frozenset[str] = frozenset()) -> str | None:
+    """`described`: one-word constants written "the x" wherever they occur in the sentence (a
+    name and a description never stand for one thing)."""
+    terms = [_term(a, described) for a in atom.args]
     args = [t for t in terms if t is not None]
     if len(args) != len(terms) or not atom.pred.replace("_", "").isalpha():
         return None
     if len(args) == 2 and isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]:
-        # a kind or a one-word thing, as written ("mice"); the object of a verb after a subject of
-        # several words takes "the": "the red fox chases hens" also reads as "the red fox chases" + "hens"
-        after_verb = args[0].startswith("the ") and "_" not in atom.pred and lexicon.verb_form(atom.pred, singular=True)
-        args[1] = f"the {atom.args[1]}" if after_verb else atom.args[1]
+        # a kind or a one-word thing, as written ("mice")
+        args[1] = f"the {atom.args[1]}" if atom.args[1] in described or _described(atom) else atom.args[1]
     return phrase(atom.pred, args, atom.neg)
 
 
@@ -112,9 +124,10 @@ def render_clause(clause: object) -> str | None:
     body = [b for b in clause.body if isinstance(b, Atom)]
     if len(body) != len(clause.body):
         return None
-    said = [_atom(b) for b in body]
+    described = frozenset(d for a in (*body, clause.head) if (d := _described(a)) is not None)
+    said = [_atom(b, described) for b in body]
     parts = [p for p in said if p is not None]
-    head = _atom(clause.head)
+    head = _atom(clause.head, described)
     if head is None or len(parts) != len(said):
         return None
     return f"If {' and '.join(parts)} then {head}."

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var
-from sym.core.reason.swm.english import lexicon
+from sym.core.reason.swm.english import classes, lexicon
 from sym.core.reason.swm.english.lexicon import Word
 
 if TYPE_CHECKING:
@@ -36,6 +36,17 @@ class Scope:
     rule: bool
     order: list[Var] = field(default_factory=list)
     body: list[Atom] = field(default_factory=list)      # class atoms of indefinite NPs ("a cat")
+    # "a big dog" → (("big",), "dog", X): what "the dog" in the consequent refers back to
+    indefinites: list[tuple[tuple[str, ...], str, Var]] = field(default_factory=list)
+    head: bool = False                                  # reading a conditional's consequent
+    names: set[str] = field(default_factory=set)        # constants from proper names …
+    descriptions: set[str] = field(default_factory=set)  # … and from definite descriptions
+
+    def check_constants(self) -> None:
+        """A proper name and a definite description never share a constant ("Bill pays the bill")."""
+        shared = self.names & self.descriptions
+        if shared:
+            raise Rejected(f"'{sorted(shared)[0]}' is both a name and a description")
 
     def fresh(self) -> Var:
         if not self.rule:
@@ -95,19 +106,47 @@ class Meaning:
                 return Var(word.text)          # "If B is the son of A, …"
             if len(word.text) == 1 and word.type != "N":
                 raise Rejected("a one-letter name outside a rule")
-            return word.low.replace("-", "_")
-        first, rest = ws[0], ws[1:]
-        if not (first.type == "C" and all(w.type in ("C", "N") for w in rest)
-                or first.type == "W" and all(w.type == "N" for w in rest)):
-            raise Rejected("a multi-word name must be capitalised")
-        return "_".join(w.low.replace("-", "_") for w in ws)
+            const = word.low.replace("-", "_")
+        else:
+            first, rest = ws[0], ws[1:]
+            if not (first.type == "C" and all(w.type in ("C", "N") for w in rest)
+                    or first.type == "W" and all(w.type == "N" for w in rest)):
+                raise Rejected("a multi-word name must be capitalised")
+            const = "_".join(w.low.replace("-", "_") for w in ws)
+        self.scope.names.add(const)
+        return const
 
-    def definite(self, words: list[Word]) -> str:
+    def definite(self, words: list[Word]) -> Arg:
+        """"the bald eagle" → 'bald eagle'; in a rule, "the dog" after "a dog" → its variable."""
         if any(w.type != "W" for w in words) or len(words) > 4:
             raise Rejected("a definite noun phrase of lower-case words")
-        if lexicon.is_plural_noun(words[-1].text) and lexicon.parts_of_speech(words[-1].text):
+        *mods, head = words
+        if lexicon.is_plural_noun(head.text) and lexicon.parts_of_speech(head.text):
             raise Rejected("a plural definite (a group) is not an individual")
-        return " ".join(w.low for w in words)
+        if not lexicon.can_be_noun(head.text):
+            raise Rejected(f"'{head.text}' is not a noun")
+        if mods:
+            last, before = lexicon.parts_of_speech(head.text), lexicon.parts_of_speech(mods[-1].text)
+            if last & {"ADV", "ADJ"} and "NOUN" in before and "ADJ" not in before:
+                # "drives the car fast", "paints the wall white": the noun phrase ends at the noun
+                raise Rejected(f"'{head.text}' after 'the {mods[-1].text}' may say how, or what the verb makes of it")
+        referent = self.refers_back(mods, head)
+        if referent is not None:
+            return referent
+        const = " ".join(w.low for w in words)
+        self.scope.descriptions.add(const)
+        return const
+
+    def refers_back(self, mods: list[Word], head: Word) -> Var | None:
+        """The variable of the antecedent's "a dog" that the consequent's "the dog" repeats; a
+        definite that could repeat one anywhere else is refused (which dog?)."""
+        lemma = lexicon.noun_lemma(head.text)
+        same = [(m, var) for m, h, var in self.scope.indefinites if h == lemma]
+        if not same:
+            return None
+        if not self.scope.head or len(same) != 1 or not {w.low for w in mods} <= set(same[0][0]):
+            raise Rejected(f"'the {head.text}' may or may not be the {head.text} the sentence introduced")
+        return same[0][1]
 
     def np(self, node: Node) -> tuple[Arg, bool]:
         """Subject noun phrase → (term, singular)."""
@@ -132,7 +171,9 @@ class Meaning:
             if not self.scope.rule:
                 raise Rejected("'a …' as a subject of a fact is generic or existential")
             var = self.scope.fresh()
-            self.scope.body += self.nominal(self.content(node)[1:], var, singular=True)
+            words = self.content(node)[1:]
+            self.scope.body += self.nominal(words, var, singular=True)
+            self.scope.indefinites.append((tuple(w.low for w in words[:-1]), lexicon.noun_lemma(words[-1].text), var))
             return var, True
         raise Rejected(kind)
 
@@ -144,6 +185,9 @@ class Meaning:
             raise Rejected("noun number or class")
         if head.type == "C" and head is not self.words[0]:
             raise Rejected("a capitalised noun")
+        for w in mods:
+            if w.low in classes.SUBSECTIVE:
+                raise Rejected(f"'{w.text} {head.text}' is {w.low} as {head.text}s go, not {w.low} and a {head.text}")
         return [*self.adjectives(mods, var), Atom(_pred([lexicon.noun_lemma(head.text)]), (var,))]
 
     def adjectives(self, words: list[Word], var: Arg) -> list[Atom]:
@@ -151,6 +195,8 @@ class Meaning:
         for w in words:
             if not lexicon.can_be_adjective(w.text) or (w.type == "C" and w is not self.words[0]):
                 raise Rejected(f"{w.text!r} is not an adjective")
+            if w.low in classes.PRIVATIVE:
+                raise Rejected(f"'{w.text}' is privative or modal: not a property of the thing")
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
@@ -158,17 +204,32 @@ class Meaning:
         kind = node.data
         if kind == "object":
             words = self.content(_kids(node)[0])
-            if len(words) == 1 and words[0].type == "W" and "ADV" in lexicon.parts_of_speech(words[0].text) \
-                    and not lexicon.is_plural_noun(words[0].text):
-                raise Rejected(f"{words[0].text!r} may be an adverb, not a thing")   # "Bob runs fast."
+            if len(words) == 1:
+                self.object_word(words[0])
             return self.name(_kids(node)[0])
         if kind == "definite_obj":
-            return self.definite([self.words[i] for i in leaves(node)[1:]])
+            words = [self.words[i] for i in leaves(node)[1:]]
+            if lexicon.noun_lemma(words[-1].text) in classes.TEMPORAL:
+                raise Rejected(f"'the … {words[-1].text}' says when, not what")      # "the whole night"
+            return self.definite(words)
         if kind == "it" or kind == "they":
             return self.scope.pronoun()
         if kind == "something":
             return self.scope.fresh()
         raise Rejected(kind)
+
+    @staticmethod
+    def object_word(word: Word) -> None:
+        """A one-word object is a thing: not an adverb ("runs fast"), a verb form ("fish eat",
+        "has arrived") or a time ("runs Mondays")."""
+        pos = lexicon.parts_of_speech(word.text)
+        if word.type == "W" and "ADV" in pos and not lexicon.is_plural_noun(word.text):
+            raise Rejected(f"{word.text!r} may be an adverb, not a thing")
+        if word.type == "W" and (pos and not lexicon.can_be_noun(word.text)
+                                 or not pos and word.low.endswith(("ed", "ing"))):
+            raise Rejected(f"{word.text!r} is not a thing")
+        if lexicon.noun_lemma(word.text) in classes.TEMPORAL:
+            raise Rejected(f"{word.text!r} says when, not what")
 
     def subject(self, node: Node) -> tuple[list[Arg], bool]:
         """→ (terms, singular)."""
@@ -184,6 +245,14 @@ class Meaning:
         term, singular = self.np(np)
         return [term], singular
 
+    def distributive(self, vp: Node) -> None:
+        """A verb phrase said of coordinated subjects holds of each only when no word of it is
+        reciprocal or collective ("Bob and Alice are different / friends / meet")."""
+        for i in leaves(vp):
+            low = self.words[i].low
+            if {low, lexicon.noun_lemma(low), lexicon.verb_lemma(low)} & classes.RECIPROCAL:
+                raise Rejected(f"'{low}' is said of them together, not of each")
+
     # -- verb phrases ------------------------------------------------------------------
 
     def vp(self, node: Node, subject: Arg, singular: bool, *, copula: str | None = None, base: bool = False) -> list[Atom]:
@@ -198,8 +267,12 @@ class Meaning:
                 if any(t.type == "BUT" for t in _toks(conj)) and not (i + 1 < len(node.kids)):
                     raise Rejected("dangling but")
                 continue
-            new, last = self.vconj(conj, subject, singular, last, base=base and not atoms)
+            new, now = self.vconj(conj, subject, singular, last, base=base and not atoms)
+            if last is not None and last[0] == "verb" and last[3] and now[0] == "verb" and not now[3] \
+                    and conj.data != "obj_cont":
+                raise Rejected("coordinated verbs: does the first one take the object too?")   # "chases and bites the cat"
             atoms += new
+            last = now
         return atoms
 
     def vconj(self, node: Node, subject: Arg, singular: bool, last: tuple[Any, ...] | None, *,
@@ -227,6 +300,8 @@ class Meaning:
             objs: Sequence[Node] = [k for k in _kids(node)[1:]]
             if kind == "verb_prep":
                 pred = f"{pred}_{self.w(toks[0].value).low}"
+            if word.low in classes.HAVE and objs and self.participle(objs[0]):
+                raise Rejected("have + participle is the perfect tense")            # "Bob has arrived"
             if not objs:
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
@@ -251,6 +326,17 @@ class Meaning:
             return [Atom(last[1], (subject, self.obj(_kids(node)[0])))], last
         raise Rejected(kind)
 
+    def participle(self, node: Node) -> bool:
+        """Whether a one-word object may be a past participle ("arrived", "eaten", "blicked")."""
+        words = self.content(node)
+        if len(words) != 1 or words[0].type != "W":
+            return False
+        word = words[0].low
+        pos = lexicon.parts_of_speech(word)
+        if not pos:
+            return word.endswith(("ed", "en"))
+        return "VERB" in pos and lexicon.verb_lemma(word) != word and not lexicon.is_plural_noun(word)
+
     def comp(self, node: Node, subject: Arg, singular: bool, neg: bool) -> list[Atom]:
         kind = node.data
         ws = self.content(node)
@@ -258,6 +344,10 @@ class Meaning:
             (w,) = ws
             if w.type != "W":
                 raise Rejected("a capitalised word after a copula is a name")
+            if w.low in classes.PRIVATIVE:
+                raise Rejected(f"'{w.text}' is privative or modal: not a property of the thing")
+            if w.low.endswith("ing") and "ADJ" not in lexicon.parts_of_speech(w.text):
+                raise Rejected(f"'is {w.text}' is the progressive, not a property")    # "Bob is running"
             noun = not singular and lexicon.is_plural_noun(w.text) and lexicon.can_be_noun(w.text)
             adj = lexicon.can_be_adjective(w.text)
             if noun == adj:
@@ -318,6 +408,8 @@ def clauses_of(meaning: Meaning, node: Node) -> list[Atom]:
             continue
         subject, vp = _kids(clause)
         terms, singular = meaning.subject(subject)
+        if len(terms) > 1:
+            meaning.distributive(vp)
         for term in terms:
             atoms += meaning.vp(vp, term, singular)
     return atoms
@@ -342,14 +434,18 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
     kind = node.data
     if kind == "facts":
         meaning = Meaning(words, Scope(rule=False))
-        return "fact", _text(clauses_of(meaning, _kids(node)[0]), [])
+        atoms = clauses_of(meaning, _kids(node)[0])
+        meaning.scope.check_constants()
+        return "fact", _text(atoms, [])
     if kind == "conditional":
         meaning = Meaning(words, Scope(rule=True))
         body_node, head_node = _kids(node)
         body = clauses_of(meaning, body_node)
         meaning.scope.rule = True
         body = meaning.scope.body + body
+        meaning.scope.head = True
         heads = clauses_of(meaning, head_node)
+        meaning.scope.check_constants()
         return "rule", _text(heads, body)
     if kind == "generic":
         subject, vp = _kids(node)
@@ -362,15 +458,22 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
         else:
             body, singular = gnoun(meaning, parts[0], x, singular=True if quant == "gen_every" else
                                    (False if quant == "gen_all" else None))
+            noun = [w for w in meaning.content(parts[0]) if w.type != "COMMA"]
+            if noun[-1].type != "THING":            # "the dog" in "Dogs chase the dog": which?
+                meaning.scope.indefinites.append((tuple(w.low for w in noun[:-1]), lexicon.noun_lemma(noun[-1].text), x))
             parts = parts[1:]
         for rel in parts:
             body += meaning.vp(_kids(rel)[0], x, singular)
         if not body:
             raise Rejected("a rule about everything")
         heads = meaning.vp(vp, x, singular)
+        kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
+        if kind_level:
+            raise Rejected(f"'{kind_level[0]}' is said of the kind, not of each one")   # "Pandas are rare"
         if quant in ("gen_no", "gen_nothing"):
             if len(heads) != 1 or heads[0].neg:
                 raise Rejected("'no … is A and B' is not a strong negation of each")
             heads = [heads[0].negate()]
+        meaning.scope.check_constants()
         return "rule", _text(heads, body)
     raise Rejected(kind)

@@ -1,4 +1,5 @@
-"""Containers whose contents change: "Box 0 contains the glass and the letter." (the whole
+"""Containers whose contents change — things named in the Boxes form ("Box 0", "Crate 12": a
+capitalised word and a number) or declared containers (`container(house).` in memory): "Box 0 contains the glass and the letter." (the whole
 contents), "Box 1 is empty.", and operations applied in order ("Put X into B.", "Remove X from
 B.", "Move X from A to B.", "Move the contents of A to B.", "Empty B."). The result is a list
 of `Update`s plus the facts of the new contents: `contains(box_0, glass)`.
@@ -68,6 +69,16 @@ def _container(words: list[str]) -> str | None:
     return items[0] if items and len(items) == 1 else None
 
 
+def _box(words: list[str], containers: frozenset[str]) -> str | None:
+    """A container whose contents a sentence may replace: the Boxes form or a declared one; any
+    other thing that "contains" something just contains it (a house, its kitchen)."""
+    name = _container(words)
+    if name is None:
+        return None
+    boxes_form = len(words) >= 2 and words[0][:1].isupper() and words[-1].isdigit()
+    return name if boxes_form or name in containers else None
+
+
 def _has(box: Term, item: Term) -> str:
     return str(Atom("contains", (box, item)))
 
@@ -76,10 +87,13 @@ def words_of(sentence: str) -> list[str]:
     return sentence.strip().rstrip(".!").replace(",", " , ").split()
 
 
-def operation(words: list[str]) -> list[Update] | None:
+def operation(words: list[str], containers: frozenset[str] = frozenset()) -> list[Update] | None:
     """Put/Remove/Move items, Move the contents of A to B, Empty A."""
     low = [w.lower() for w in words]
     verb, x = low[0], Var("X")
+
+    def _container(part: list[str]) -> str | None:
+        return _box(part, containers)
 
     def at(*marks: str) -> int:     # 0: none (a mark is never one of the first two words)
         return next((i for i, w in enumerate(low) if w in marks and i > 1), 0)
@@ -107,14 +121,14 @@ def operation(words: list[str]) -> list[Update] | None:
     return None
 
 
-def state(words: list[str]) -> tuple[list[str], list[Update]] | None:
+def state(words: list[str], containers: frozenset[str] = frozenset()) -> tuple[list[str], list[Update]] | None:
     """BOX contains ITEMS / contains nothing / is empty: the whole contents of BOX."""
     low = [w.lower() for w in words]
     at = next((i for i, w in enumerate(low) if w in _CONTAINS), None)
     if at is not None:
-        box, items = _container(words[:at]), [] if low[at + 1:] == ["nothing"] else _items(words[at + 1:])
+        box, items = _box(words[:at], containers), [] if low[at + 1:] == ["nothing"] else _items(words[at + 1:])
     elif low[-2:] in (["is", "empty"], ["are", "empty"]):
-        box, items = _container(words[:-2]), []
+        box, items = _box(words[:-2], containers), []
     else:
         return None
     if box is None or items is None:

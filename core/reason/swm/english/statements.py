@@ -37,16 +37,18 @@ def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
     return found
 
 
-def translate(sentence: str) -> Translation | None:
-    """One sentence → its Translation, or None (not understood, or ambiguous)."""
+def translate(sentence: str, containers: frozenset[str] = frozenset()) -> Translation | None:
+    """One sentence → its Translation, or None (not understood, or ambiguous). `containers`:
+    constants declared containers (besides the Boxes form "Box 0"), whose contents a sentence
+    replaces."""
     text = " ".join(sentence.split())
     if not text or text.endswith("?"):
         return None
     words = state.words_of(text)
     if words and words[0].lower() in state.OPERATION_VERBS:
-        ops = state.operation(words)
+        ops = state.operation(words, containers)
         return Translation(text, [], ops, "operation", text) if ops else None
-    contents = state.state(words) if words else None
+    contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
     found = meanings(text)
