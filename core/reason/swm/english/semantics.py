@@ -29,6 +29,11 @@ class Rejected(Exception):
     """This reading does not give a sound translation."""
 
 
+class Refused(Rejected):
+    """This reading is the sentence's, but its logic would misstate it (a word class whose meaning
+    is not a property of each thing): the reason is worth telling the user."""
+
+
 @dataclass
 class Scope:
     """Variables of one sentence; `rule` is False for facts (no variables allowed)."""
@@ -46,7 +51,7 @@ class Scope:
         """A proper name and a definite description never share a constant ("Bill pays the bill")."""
         shared = self.names & self.descriptions
         if shared:
-            raise Rejected(f"'{sorted(shared)[0]}' is both a name and a description")
+            raise Refused(f"'{sorted(shared)[0]}' is both a name and a description")
 
     def fresh(self) -> Var:
         if not self.rule:
@@ -129,7 +134,7 @@ class Meaning:
             last, before = lexicon.parts_of_speech(head.text), lexicon.parts_of_speech(mods[-1].text)
             if last & {"ADV", "ADJ"} and "NOUN" in before and "ADJ" not in before:
                 # "drives the car fast", "paints the wall white": the noun phrase ends at the noun
-                raise Rejected(f"'{head.text}' after 'the {mods[-1].text}' may say how, or what the verb makes of it")
+                raise Refused(f"'{head.text}' after 'the {mods[-1].text}' may say how, or what the verb makes of it")
         referent = self.refers_back(mods, head)
         if referent is not None:
             return referent
@@ -145,7 +150,7 @@ class Meaning:
         if not same:
             return None
         if not self.scope.head or len(same) != 1 or not {w.low for w in mods} <= set(same[0][0]):
-            raise Rejected(f"'the {head.text}' may or may not be the {head.text} the sentence introduced")
+            raise Refused(f"'the {head.text}' may or may not be the {head.text} the sentence introduced")
         return same[0][1]
 
     def np(self, node: Node) -> tuple[Arg, bool]:
@@ -187,7 +192,7 @@ class Meaning:
             raise Rejected("a capitalised noun")
         for w in mods:
             if w.low in classes.SUBSECTIVE:
-                raise Rejected(f"'{w.text} {head.text}' is {w.low} as {head.text}s go, not {w.low} and a {head.text}")
+                raise Refused(f"'{w.text} {head.text}' is {w.low} as {head.text}s go, not {w.low} and a {head.text}")
         return [*self.adjectives(mods, var), Atom(_pred([lexicon.noun_lemma(head.text)]), (var,))]
 
     def adjectives(self, words: list[Word], var: Arg) -> list[Atom]:
@@ -196,7 +201,7 @@ class Meaning:
             if not lexicon.can_be_adjective(w.text) or (w.type == "C" and w is not self.words[0]):
                 raise Rejected(f"{w.text!r} is not an adjective")
             if w.low in classes.PRIVATIVE:
-                raise Rejected(f"'{w.text}' is privative or modal: not a property of the thing")
+                raise Refused(f"'{w.text}' is privative or modal: not a property of the thing")
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
@@ -210,7 +215,7 @@ class Meaning:
         if kind == "definite_obj":
             words = [self.words[i] for i in leaves(node)[1:]]
             if lexicon.noun_lemma(words[-1].text) in classes.TEMPORAL:
-                raise Rejected(f"'the … {words[-1].text}' says when, not what")      # "the whole night"
+                raise Refused(f"'the … {words[-1].text}' says when, not what")      # "the whole night"
             return self.definite(words)
         if kind == "it" or kind == "they":
             return self.scope.pronoun()
@@ -224,12 +229,12 @@ class Meaning:
         "has arrived") or a time ("runs Mondays")."""
         pos = lexicon.parts_of_speech(word.text)
         if word.type == "W" and "ADV" in pos and not lexicon.is_plural_noun(word.text):
-            raise Rejected(f"{word.text!r} may be an adverb, not a thing")
+            raise Refused(f"{word.text!r} may be an adverb, not a thing")
         if word.type == "W" and (pos and not lexicon.can_be_noun(word.text)
                                  or not pos and word.low.endswith(("ed", "ing"))):
-            raise Rejected(f"{word.text!r} is not a thing")
+            raise Refused(f"{word.text!r} is not a thing")
         if lexicon.noun_lemma(word.text) in classes.TEMPORAL:
-            raise Rejected(f"{word.text!r} says when, not what")
+            raise Refused(f"{word.text!r} says when, not what")
 
     def subject(self, node: Node) -> tuple[list[Arg], bool]:
         """→ (terms, singular)."""
@@ -251,7 +256,7 @@ class Meaning:
         for i in leaves(vp):
             low = self.words[i].low
             if {low, lexicon.noun_lemma(low), lexicon.verb_lemma(low)} & classes.RECIPROCAL:
-                raise Rejected(f"'{low}' is said of them together, not of each")
+                raise Refused(f"'{low}' is said of them together, not of each")
 
     # -- verb phrases ------------------------------------------------------------------
 
@@ -270,7 +275,7 @@ class Meaning:
             new, now = self.vconj(conj, subject, singular, last, base=base and not atoms)
             if last is not None and last[0] == "verb" and last[3] and now[0] == "verb" and not now[3] \
                     and conj.data != "obj_cont":
-                raise Rejected("coordinated verbs: does the first one take the object too?")   # "chases and bites the cat"
+                raise Refused("coordinated verbs: does the first one take the object too?")   # "chases and bites the cat"
             atoms += new
             last = now
         return atoms
@@ -301,7 +306,7 @@ class Meaning:
             if kind == "verb_prep":
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if word.low in classes.HAVE and objs and self.participle(objs[0]):
-                raise Rejected("have + participle is the perfect tense")            # "Bob has arrived"
+                raise Refused("have + participle is the perfect tense")            # "Bob has arrived"
             if not objs:
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
@@ -345,9 +350,9 @@ class Meaning:
             if w.type != "W":
                 raise Rejected("a capitalised word after a copula is a name")
             if w.low in classes.PRIVATIVE:
-                raise Rejected(f"'{w.text}' is privative or modal: not a property of the thing")
+                raise Refused(f"'{w.text}' is privative or modal: not a property of the thing")
             if w.low.endswith("ing") and "ADJ" not in lexicon.parts_of_speech(w.text):
-                raise Rejected(f"'is {w.text}' is the progressive, not a property")    # "Bob is running"
+                raise Refused(f"'is {w.text}' is the progressive, not a property")    # "Bob is running"
             noun = not singular and lexicon.is_plural_noun(w.text) and lexicon.can_be_noun(w.text)
             adj = lexicon.can_be_adjective(w.text)
             if noun == adj:
@@ -469,7 +474,7 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
         heads = meaning.vp(vp, x, singular)
         kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
         if kind_level:
-            raise Rejected(f"'{kind_level[0]}' is said of the kind, not of each one")   # "Pandas are rare"
+            raise Refused(f"'{kind_level[0]}' is said of the kind, not of each one")   # "Pandas are rare"
         if quant in ("gen_no", "gen_nothing"):
             if len(heads) != 1 or heads[0].neg:
                 raise Rejected("'no … is A and B' is not a strong negation of each")

@@ -1,8 +1,9 @@
 """Containers whose contents change — things named in the Boxes form ("Box 0", "Crate 12": a
-capitalised word and a number) or declared containers (`container(house).` in memory): "Box 0 contains the glass and the letter." (the whole
-contents), "Box 1 is empty.", and operations applied in order ("Put X into B.", "Remove X from
-B.", "Move X from A to B.", "Move the contents of A to B.", "Empty B."). The result is a list
-of `Update`s plus the facts of the new contents: `contains(box_0, glass)`.
+capitalised word and a number) or declared containers (`container(house).` in memory):
+"Box 0 contains the glass and the letter." (the whole contents), "Box 1 is empty.", and
+operations applied in order ("Put X into B.", "Remove X from B.", "Move X from A to B.", "Move
+the contents of A to B.", "Empty B."). The result is a list of `Update`s plus the facts of the
+new contents: `contains(box_0, glass)`.
 """
 
 from __future__ import annotations

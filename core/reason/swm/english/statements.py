@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sym.core.reason.swm.english import lexicon, parse, semantics, state
+from sym.core.reason.swm.english import classes, lexicon, parse, semantics, state
 from sym.core.reason.swm.english.state import Update
 
 
@@ -60,10 +60,24 @@ def translate(sentence: str, containers: frozenset[str] = frozenset()) -> Transl
 
 def why_not(sentence: str) -> str:
     """A short reason why `translate` gave None (for messages)."""
-    words = lexicon.tokens(" ".join(sentence.split()))
+    text = " ".join(sentence.split())
+    words = lexicon.tokens(text)
     if words is None:
+        for at, raw in enumerate(text.rstrip(".?!").split()):
+            problem = classes.closed_class_problem(raw.lower().strip(",;:"), at)
+            if problem:
+                return problem
         return "uses words or signs outside the controlled language"
     if len(words) > parse.MAX_WORDS or sum(w.type in ("AND", "COMMA", "BUT") for w in words) > parse.MAX_JOINS:
         return f"is too long for the controlled language (at most {parse.MAX_WORDS} words, {parse.MAX_JOINS} joins)"
-    n = len(meanings(sentence))
-    return "has more than one reading" if n > 1 else "is not a form of the controlled language"
+    n = len(meanings(text))
+    if n > 1:
+        return "has more than one reading"
+    for tree in parse.readings(words):
+        try:
+            semantics.statement(words, tree)
+        except semantics.Refused as err:      # a reading that fits, refused for what it would misstate
+            return str(err)
+        except semantics.Rejected:
+            continue
+    return "is not a form of the controlled language"
