@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var, format_const
 from sym.core.reason.swm.english import lexicon, parse, state
-from sym.core.reason.swm.english.semantics import Meaning, Rejected, Scope, _kids, _pred, _toks, gnoun
+from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
 
 if TYPE_CHECKING:
@@ -137,6 +137,8 @@ def question_goal(text: str) -> Goal | None:
     for tree in parse.readings(words):
         try:
             goal = _goal(words, tree)
+        except Refused:
+            return None         # as for statements: a reading logic would misstate refuses the question
         except Rejected:
             continue
         if goal is not None:

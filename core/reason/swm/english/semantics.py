@@ -205,17 +205,23 @@ class Meaning:
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
-    def obj(self, node: Node) -> Arg:
+    def obj(self, node: Node, *, after_verb: bool = False) -> Arg:
+        """An object; `after_verb`: of a verb, where "the house red" may be "the house" + what the
+        verb makes of it ("paints the house red", "drinks the coffee black")."""
         kind = node.data
         if kind == "object":
             words = self.content(_kids(node)[0])
             if len(words) == 1:
                 self.object_word(words[0])
+            elif any(lexicon.noun_lemma(w.text) in classes.TEMPORAL for w in words):
+                raise Refused(f"'{' '.join(w.text for w in words)}' may say when, not what")   # "Kraskai Saturdays"
             return self.name(_kids(node)[0])
         if kind == "definite_obj":
             words = [self.words[i] for i in leaves(node)[1:]]
             if lexicon.noun_lemma(words[-1].text) in classes.TEMPORAL:
                 raise Refused(f"'the … {words[-1].text}' says when, not what")      # "the whole night"
+            if after_verb and len(words) > 1 and lexicon.parts_of_speech(words[-1].text) & {"ADJ", "ADV"}:
+                raise Refused(f"'{words[-1].text}' after 'the {words[-2].text}' may say how, or what the verb makes of it")
             return self.definite(words)
         if kind == "it" or kind == "they":
             return self.scope.pronoun()
@@ -311,7 +317,7 @@ class Meaning:
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
                 return [Atom(_pred([pred]), (subject,))], ("verb", pred, False, True)
-            return [Atom(_pred([pred]), (subject, self.obj(objs[0])))], ("verb", pred, False, False)
+            return [Atom(_pred([pred]), (subject, self.obj(objs[0], after_verb=kind == "verb")))], ("verb", pred, False, False)
         if kind in ("neg_verb", "neg_verb_prep"):
             aux = toks[0].type
             if (aux == "DOES") != singular:
@@ -323,12 +329,12 @@ class Meaning:
             if kind == "neg_verb_prep":
                 pred = f"{pred}_{self.w(toks[2].value).low}"
             objs = _kids(node)[1:]
-            args = (subject, self.obj(objs[0])) if objs else (subject,)
+            args = (subject, self.obj(objs[0], after_verb=kind == "neg_verb")) if objs else (subject,)
             return [Atom(_pred([pred]), args, True)], ("verb", pred, True, not objs)
         if kind == "obj_cont":
             if last is None or last[0] != "verb" or last[2] or last[3]:
                 raise Rejected("an object needs its (positive, transitive) verb")
-            return [Atom(last[1], (subject, self.obj(_kids(node)[0])))], last
+            return [Atom(last[1], (subject, self.obj(_kids(node)[0], after_verb=True)))], last
         raise Rejected(kind)
 
     def participle(self, node: Node) -> bool:

@@ -31,6 +31,8 @@ def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
     for tree in parse.readings(words):
         try:
             kind, clauses = semantics.statement(words, tree)
+        except semantics.Refused:
+            return set()        # a reading the sentence has, which logic would misstate: not another one instead
         except semantics.Rejected:
             continue
         found.add((kind, tuple(clauses)))
