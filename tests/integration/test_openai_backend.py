@@ -16,6 +16,7 @@ from sym.plugins.prompters import add_pack
 from sym.repl.dispatcher import Shell
 from tests.conftest import texts
 from tests.openai_server import OpenAIServer
+from tests.verifier import verifier
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 USER = [{"role": "user", "content": "Is Bob big?"}]
@@ -46,10 +47,12 @@ def test_tell_asks_the_model_with_a_json_schema_for_a_sentence_the_grammar_canno
     osym("/tell Bob is big.")
     osym.server.reply('{"statements": [{"kind": "fact", "predicate": "other", "new_predicate": "plays", '
                       '"args": ["Bob", "jazz"], "negated": false}]}', when="jazz")
+    verifier(osym.server)
     r = osym("/tell Bob adores jazz and plays it every night.")
     assert r.ok, r
     assert r.sentences[0].path == "llm" and "plays(bob, jazz)." in texts(osym.shell.memory)
-    sent = osym.server.chats[-1]
+    sent, check = osym.server.chats[-2:]
+    assert check.format["json_schema"]["schema"]["properties"]["answer"]["enum"] == ["yes", "no"]
     assert sent.path == "/v1/chat/completions" and "big(A): A is big" in sent.last_user
     assert sent.format["type"] == "json_schema"
     schema = sent.format["json_schema"]["schema"]

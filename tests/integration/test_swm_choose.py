@@ -9,6 +9,7 @@ import json
 from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
+from tests.verifier import verifier
 
 
 def fact(pred: str, *args: str, new: bool = True, negated: bool = False, kind: str = "fact", **more) -> dict:
@@ -23,11 +24,12 @@ def said(*statements: dict) -> str:
 
 
 def test_capitalised_names_and_the_phrases_become_the_sentences_constants(llm_sym):
+    verifier(llm_sym.server)
     llm_sym.server.reply(said(fact("Repaints", "Zorn", "The red barn")))
     r = llm_sym("/tell Zorn quietly repaints the red barn every spring.")
     assert r.ok, r
     assert "repaints(zorn, 'red barn')." in texts(llm_sym.shell.memory)
-    offered = llm_sym.server.chats[-1].format["properties"]["statements"]["items"]["properties"]["args"]
+    offered = llm_sym.server.chats[-2].format["properties"]["statements"]["items"]["properties"]["args"]
     assert offered["items"]["enum"][:2] == ["zorn", "red barn"]
 
 
@@ -35,11 +37,12 @@ def test_copied_examples_are_refused_with_the_reason_and_repaired(llm_sym):
     copied_args = said(fact("mib_of", "quiv", "plon", new=False))
     copied_name = said(fact("blorks", "mira", "goats"))
     good = said(fact("feeds", "mira", "goats"))
+    verifier(llm_sym.server)
     llm_sym.server.reply(copied_args, copied_name, good)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and r.llm_calls == 3
+    assert r.ok and r.llm_calls == 4                                   # three replies, then the check
     assert texts(llm_sym.shell.memory) == {"feeds(mira, goats)."}
-    repairs = [c.last_user for c in llm_sym.server.chats[1:]]
+    repairs = [c.last_user for c in llm_sym.server.chats[1:3]]
     assert "'quiv' is not one of the things you may choose" in repairs[0]
     assert "'blorks' comes from the examples" in repairs[1]
     assert "plon" not in llm_sym.shell.memory.schema.objects
@@ -50,10 +53,11 @@ def test_a_reply_outside_the_enums_is_caught_by_sym_not_the_server(llm_sym):
     llm_sym.server.reply(said(fact("tall", "mira", new=False, kind="opinion")),
                          said(fact("tall", "mira", "mira", new=False)),
                          said(fact("tall", "mira", new=False, negated=True)))
+    verifier(llm_sym.server)
     r = llm_sym("/tell Honestly, nobody would call Mira tall.")        # general: the statement menu
-    assert r.ok and r.llm_calls == 3
+    assert r.ok and r.llm_calls == 4
     assert "~tall(mira)." in texts(llm_sym.shell.memory)
-    problems = [c.last_user for c in llm_sym.server.chats[-2:]]
+    problems = [c.last_user for c in llm_sym.server.chats[-3:-1]]
     assert "kind 'opinion' is not one of fact, rule, soft" in problems[0]
     assert "tall takes 1 argument(s), not 2" in problems[1]
 
@@ -62,25 +66,28 @@ def test_rules_are_assembled_by_sym_from_chosen_atoms(llm_sym):
     rule = fact("warm", "X", kind="rule", **{"if": [fact("furry", "X")]})
     loose = fact("warm", "Y", kind="rule", **{"if": [fact("furry", "X")]})
     llm_sym.server.reply(said(loose), said(rule))
-    r = llm_sym("/tell Anything with fur tends to stay warm, always.")
+    verifier(llm_sym.server)
+    r = llm_sym("/tell Anything furry tends to stay warm, always.")   # "with fur" would not give the word furry
     assert r.ok, r
     assert "warm(X) :- furry(X)." in texts(llm_sym.shell.memory)
-    assert "the conclusion uses Y, which no condition" in llm_sym.server.chats[-1].last_user
+    assert "the conclusion uses Y, which no condition" in llm_sym.server.chats[-2].last_user
 
 
 def test_a_repeating_model_adds_each_statement_once(llm_sym):
     llm_sym.server.reply(said(*[fact("feeds", "mira", "goats")] * 6))
+    verifier(llm_sym.server)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and len(r.sentences[0].items) == 1 and r.llm_calls == 1
+    assert r.ok and len(r.sentences[0].items) == 1 and r.llm_calls == 2     # one reading, one check
 
 
 def test_truncated_json_is_reported_as_cut_off_not_half_read(llm_sym):
     whole = said(fact("feeds", "mira", "goats"), fact("milks", "mira", "goats"))
     llm_sym.server.reply(whole[:-20], said(fact("feeds", "mira", "goats")))
+    verifier(llm_sym.server)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and r.llm_calls == 2
+    assert r.ok and r.llm_calls == 3
     assert texts(llm_sym.shell.memory) == {"feeds(mira, goats)."}
-    assert "cut off" in llm_sym.server.chats[-1].last_user
+    assert "cut off" in llm_sym.server.chats[-2].last_user
 
 
 def test_the_same_wrong_reply_is_not_argued_with_again(llm_sym):
@@ -115,7 +122,10 @@ def test_with_no_model_tell_names_what_needs_one_and_stores_nothing(sym):
 
 def test_ask_honours_the_world_setting_and_the_flags_override_it(sym):
     sym("/tell Bob is big. Ann is kind.")
-    assert sym("/ask --no-fallback Bob is kind.").outcome.answer == "false"       # the default world is closed
+    assert sym("/ask --no-fallback Bob is kind.").outcome.answer == "unknown"     # auto: open for /ask
+    assert sym("/ask --no-fallback --closed Bob is kind.").outcome.answer == "false"
+    assert sym("/set world closed").ok
+    assert sym("/ask --no-fallback Bob is kind.").outcome.answer == "false"
     assert sym("/ask --no-fallback --open Bob is kind.").outcome.answer == "unknown"
     assert sym("/set world open").ok
     assert sym("/ask --no-fallback Bob is kind.").outcome.answer == "unknown"
@@ -140,7 +150,7 @@ def test_a_truth_goal_with_a_variable_is_read_existentially(llm_sym):
     llm_sym.server.reply("Probably not.", when=lambda r: r.format is None)
     llm_sym.server.reply(json={"kind": "truth", "predicate": "big", "args": ["X"], "negated": True},
                          when="nothing")
-    assert llm_sym("/ask --no-fallback Is there nothing big, would you say?").outcome.answer == "false"  # closed
+    assert llm_sym("/ask --no-fallback --closed Is there nothing big, would you say?").outcome.answer == "false"
     out = llm_sym("/ask --open Is there nothing big, would you say?").outcome
     assert out.answer == "Probably not." and not out.verified        # undecided: the labelled fallback
 

@@ -10,6 +10,7 @@ import pytest
 from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
+from tests.verifier import verifier
 
 # -- fast path: no model at all ----------------------------------------------------------
 
@@ -67,11 +68,14 @@ def test_tell_unknown_sentence_goes_to_the_llm_with_the_schema(llm_sym):
     reply = ('Sure! Here is the JSON:\n```json\n{"statements": [{"kind": "Fact", "predicate": "other", '
              '"new_predicate": "Plays", "args": ["Bob", "jazz"], "negated": false}]}\n```')
     llm_sym.server.reply(reply, when="jazz")
+    verifier(llm_sym.server)
     r = llm_sym("/tell Bob adores jazz and plays it every night.")
     assert r.ok, r
-    assert r.sentences[0].path == "llm" and r.llm_calls == 1
+    assert r.sentences[0].path == "llm" and r.llm_calls == 2             # the reading, then its check
     assert "plays(bob, jazz)." in texts(llm_sym.shell.memory)
-    sent = llm_sym.server.chats[-1]
+    sent, check = llm_sym.server.chats[-2:]
+    assert "Reading: Bob plays jazz." in check.last_user and "Sentence: Bob adores jazz" in check.last_user
+    assert check.format["properties"]["answer"]["enum"] == ["yes", "no"]
     assert "big(A): A is big" in sent.last_user        # the current schema went into the prompt
     props = sent.format["properties"]["statements"]["items"]["properties"]
     assert props["predicate"]["enum"] == ["big", "other"]          # the model chooses, it does not write
@@ -82,9 +86,10 @@ def test_tell_unknown_sentence_goes_to_the_llm_with_the_schema(llm_sym):
 
 def test_tell_near_miss_predicate_names_map_onto_known_ones(llm_sym):
     llm_sym("/fact located_in(paris, france).")
+    verifier(llm_sym.server)
     llm_sym.server.reply(json={"statements": [{"kind": "fact", "predicate": "Located_In", "args": ["Rome", "Italy"],
                                                "negated": False}]})
-    llm_sym("/tell Rome lies within Italy, as everyone knows.")
+    llm_sym("/tell Rome is located within Italy, as everyone knows.")
     assert "located_in(rome, italy)." in texts(llm_sym.shell.memory)
 
 
@@ -93,10 +98,11 @@ def test_tell_repairs_a_reply_outside_the_choices(llm_sym):
     good = {"statements": [{"kind": "fact", "predicate": "other", "new_predicate": "owns", "args": ["alice", "car"],
                             "negated": False}]}
     llm_sym.server.reply(json.dumps(bad), json.dumps(good))
+    verifier(llm_sym.server)
     r = llm_sym("/tell Every morning, Alice happens to own a car.")      # general: the statement menu
-    assert r.ok and r.llm_calls == 2
+    assert r.ok and r.llm_calls == 3                                      # reply, repair, check
     assert "owns(alice, car)." in texts(llm_sym.shell.memory)
-    repair = llm_sym.server.chats[-1]
+    repair = llm_sym.server.chats[-2]
     assert "predicate 'owns' is not in the list" in repair.last_user     # the checker's own words go back
     assert repair.options.get("temperature", 0) > 0
 
@@ -147,6 +153,7 @@ def test_ask_soft_rule_implemented_by_the_llm_with_provenance(llm_sym):
                                   "negated": False, "if": [{"predicate": "other", "new_predicate": "kind",
                                                             "args": ["X"], "negated": False}]}]}
     llm_sym.server.reply(json=extraction, when="usually", times=1)
+    verifier(llm_sym.server)
     r = llm_sym("/tell Kind people are usually happy.")
     assert r.sentences[0].path == "soft"
     rule = r.sentences[0].items[0]
@@ -271,6 +278,7 @@ def test_a_session_with_tell_ask_and_chat_replays_offline_equal(ollama_server, s
                                               "args": ["X"], "negated": False,
                                               "if": [{"predicate": "other", "new_predicate": "kind", "args": ["X"],
                                                       "negated": False}]}]}, when="usually", times=1)
+    verifier(ollama_server)
     ollama_server.reply(json={"applies": True, "facts": ["happy(anne)"]}, when="anne")
     ollama_server.reply(json={"applies": False, "facts": []}, when="fiona")
     ollama_server.reply("Anne is happy.", when="Who")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.tui.conftest import SIZE, idle, type_turn
+from tests.verifier import verifier
 
 pytestmark = pytest.mark.asyncio
 
@@ -69,6 +70,7 @@ async def test_ask_steps_show_grounding_and_the_tokens_each_model_call_took(llm_
     condition = {"predicate": "other", "new_predicate": "kind", "args": ["X"], "negated": False}
     extraction = {"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy", "args": ["X"],
                                   "negated": False, "if": [condition]}]}
+    verifier(ollama_server)                              # the second opinion on the reading agrees
     ollama_server.reply(json=extraction, when="usually", times=1)
     ollama_server.reply(json={"applies": True, "facts": ["Happy(anne)"]}, when="anne")
     async with app.run_test(size=SIZE) as pilot:

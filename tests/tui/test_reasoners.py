@@ -11,6 +11,7 @@ from sym.core.logic.parser import parse_atom
 from sym.core.memory.working import item_id
 from sym.plugins.prompters import add_pack
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
+from tests.verifier import verifier
 
 pytestmark = pytest.mark.asyncio
 
@@ -100,6 +101,7 @@ async def test_ask_with_a_soft_rule_shows_its_steps_and_llm_calls_in_trace(llm_a
     condition = {"predicate": "other", "new_predicate": "kind", "args": ["X"], "negated": False}
     extraction = {"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy", "args": ["X"],
                                   "negated": False, "if": [condition]}]}
+    verifier(ollama_server)                              # the second opinion on the reading agrees
     ollama_server.reply(json=extraction, when="usually", times=1)
     ollama_server.reply(json={"applies": True, "facts": ["Happy(anne)"]}, when="anne")
     ollama_server.reply('no JSON here, {"applies": false}', when="fiona")

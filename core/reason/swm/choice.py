@@ -215,3 +215,111 @@ def goal(data: object, menu: Menu, question: str) -> ChosenGoal:
     if kind == "values" and not _has_var(atom):
         raise Invalid("a values question needs X where the answer goes in args")
     return ChosenGoal(kind, atom)       # a truth goal with X ("Is anyone dax?") is read existentially
+
+
+# -- the reading, checked against the sentence -----------------------------------------------
+
+# Words a rendering adds around the chosen predicate and things ("X is a cat", "If … then …").
+_FUNCTION = frozenset("""a an the is are was were be been am do does did not if then and or but of to than
+that who which it so""".split())
+_NEGATION = frozenset("not no never none nobody nothing neither nor cannot nowhere".split())
+_WORDS = re.compile(r"[A-Za-z]+|\d+")
+
+
+def _said(term: object) -> str:
+    """A term as the rendering writes it: X, Bob, Box 3, the bald eagle, 7."""
+    if isinstance(term, Var):
+        return term.name
+    text = str(term)
+    if " " in text:
+        return f"the {text}"
+    return " ".join(p.capitalize() if p.isalpha() else p for p in text.split("_"))
+
+
+def render_atom(atom: Atom, templates: dict[str, str]) -> str:
+    """`atom` in English: the schema's template, else the grammar's controlled English, else
+    `pred(args)`. Negation is always written ("not", or "it is not so that …")."""
+    from sym.core.reason.swm.english.render import render_clause
+
+    args = [_said(a) for a in atom.args]
+    template = templates.get(f"{atom.pred}/{len(atom.args)}", "")
+    controlled = render_clause(atom)
+    if controlled and (atom.neg or not template):
+        return controlled.rstrip(".")
+    if template:
+        text = re.sub(r"\{(\d+)\}", lambda m: args[int(m.group(1))] if int(m.group(1)) < len(args) else m.group(0),
+                      template)
+    else:
+        text = f"{atom.pred}({', '.join(args)})"
+    return f"it is not so that {text}" if atom.neg else text
+
+
+def render_reading(clauses: list[tuple[str, Atom | Rule]], templates: dict[str, str], *, soft: bool = True) -> str:
+    """The clauses of one reading as English sentences (a soft rule as "Usually, if …" when `soft`)."""
+    out = []
+    for kind, clause in clauses:
+        if isinstance(clause, Rule) and clause.head is not None:
+            body = " and ".join(render_atom(b, templates) for b in clause.body if isinstance(b, Atom))
+            text = f"If {body} then {render_atom(clause.head, templates)}."
+            out.append(f"Usually, i{text[1:]}" if soft and kind == "soft" else text)
+        elif isinstance(clause, Atom):
+            text = render_atom(clause, templates)
+            out.append((text if "(" in text else text[:1].upper() + text[1:]) + ".")
+    return " ".join(out)
+
+
+def _lemmas(word: str) -> set[str]:
+    from sym.core.reason.swm.english import lexicon
+
+    low = word.lower()
+    return {low, lexicon.noun_lemma(low), lexicon.verb_lemma(low)}
+
+
+def _negated(text: str) -> bool:
+    return bool(re.search(r"n[’']t\b", text, re.I)) or any(w.lower() in _NEGATION for w in _WORDS.findall(text))
+
+
+def check_reading(clauses: list[tuple[str, Atom | Rule]], sentence: str, templates: dict[str, str],
+                  context: str = "") -> list[tuple[str, Atom | Rule]]:
+    """`clauses` when their rendering keeps to the sentence: every content word of the rendering
+    is a word of the sentence (or of `context`, the sentence shown before it), lemma-wise, and
+    the rendering says NOT exactly when the sentence does. Raises Invalid naming what it adds."""
+    from sym.core.reason.swm.english.lexicon import PREPOSITIONS
+
+    rendered = render_reading(clauses, templates, soft=False)
+    said = f"the model's reading {rendered!r} does not say what the sentence says"
+    known: set[str] = set()
+    for word in _WORDS.findall(f"{sentence} {context}"):
+        known |= _lemmas(word)
+    for word in _WORDS.findall(rendered):
+        if len(word) == 1 and word.isupper() or word.lower() in _FUNCTION or word.lower() in PREPOSITIONS:
+            continue                                   # a variable or a word the rendering adds
+        if not _lemmas(word) & known:
+            raise Invalid(f"{said}: {word.lower()!r} is not in it; choose the sentence's own words")
+    atoms = [a for _, c in clauses for a in ([c] if isinstance(c, Atom) else [c.head, *c.body])
+             if isinstance(a, Atom)]
+    negated = any(a.neg for a in atoms)
+    if _negated(sentence) and not negated:
+        raise Invalid(f"{said}: it drops the sentence's negation; set negated where the sentence says NOT")
+    if negated and not _negated(sentence):
+        raise Invalid(f"{said}: it says NOT, but the sentence has no negation")
+    return clauses
+
+
+# -- the second opinion: does the sentence say what the reading says? ------------------------
+
+VERDICTS = ("yes", "no")
+VERDICT_FORM = 'answer with {"answer": "yes"} or {"answer": "no"} only'
+
+
+def verdict_schema() -> dict[str, Any]:
+    return {"type": "object", "properties": {"answer": {"type": "string", "enum": list(VERDICTS)}},
+            "required": ["answer"]}
+
+
+def verdict(data: object) -> bool:
+    """True for {"answer": "yes"}, False for "no". Raises Invalid for anything else."""
+    answer = data.get("answer") if isinstance(data, dict) else None
+    if not isinstance(answer, str) or answer.strip().lower() not in VERDICTS:
+        raise Invalid(VERDICT_FORM)
+    return answer.strip().lower() == "yes"

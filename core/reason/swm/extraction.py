@@ -3,7 +3,8 @@
 One call per sentence (its own candidates, the schema's predicates), then repairs that can
 succeed: the checker's exact message goes back, the repair is sampled above temperature 0, and
 a reply identical to one already rejected ends the attempt instead of being sent back again.
-Nothing here writes memory; callers store what comes back.
+A chosen reading is kept only when its rendering keeps to the sentence's words and a second,
+independent yes/no call agrees. Nothing here writes memory; callers store what comes back.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from sym.core.logic.terms import Atom, Rule
-from sym.core.reason.swm import pairs, prompts
+from sym.core.reason.swm import choice, pairs, prompts
 from sym.core.reason.swm.candidates import Const, candidates, choices, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from sym.core.reason.swm.choice import goal as check_goal
@@ -40,6 +41,7 @@ _GENERAL = re.compile(r"\b(if|when|whenever|all|every|each|any|always|never|usua
 _RULE_START = re.compile(r"\s*(if|when|whenever|all|every|each|any|no|nobody|none|everyone|everybody|anyone|"
                          r"someone|something|things|people|whoever|unless)\b", re.I)
 BATCH = 4                   # specific sentences read together in one call
+VERIFY_REPAIRS = 1          # repair rounds for a yes/no check's reply that breaks its schema
 
 
 @dataclass
@@ -114,12 +116,13 @@ def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, 
             context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None) -> list[Reading]:
     """Each sentence read by the model. Sentences about named things ("specific") are restated
     BATCH at a time in the controlled language, one fact a line, and read back by the grammar;
-    general ones are read one at a time with the full statement menu (kind, conditions). A general
-    sentence with a pronoun is shown the sentence before it (from the same unread text, never from
-    templated ones)."""
+    general ones are read one at a time with the full statement menu (kind, conditions), and each
+    reading is then checked by an independent yes/no call (`verify`). A general sentence with a
+    pronoun is shown the sentence before it (from the same unread text, never from templated ones)."""
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
+    pending: list[tuple[Reading, str]] = []     # statement readings to verify, with the sentence as shown
     for reading in _read_pairs(llm, [s for s in sentences if candidates(s)], predicates, templates, tally):
         if reading.clauses or not _RULE_START.match(reading.sentence):   # else: read as a general statement
             out[reading.sentence] = reading
@@ -143,13 +146,58 @@ def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, 
                 flush()
             continue
         flush()
-        reading = _read_statements(llm, sentence, sentences[at - 1] if at else None, schema,
-                                   predicates, templates, tally)
+        reading, shown_sentence = _read_statements(llm, sentence, sentences[at - 1] if at else None, schema,
+                                                   predicates, templates, tally)
         out[sentence] = reading
-        if node is not None:
+        if reading.clauses:
+            pending.append((reading, shown_sentence))
+        elif node is not None:
             node(sentence, reading.problem)
     flush()
+    verify(llm, pending, templates, tally)
+    for reading, _shown in pending:
+        if node is not None:
+            node(reading.sentence, reading.problem)
     return [out[s] for s in sentences]
+
+
+def verify(llm: LLM, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
+    """A second opinion on each reading, which does not trust the first: one yes/no call per
+    sentence, all in parallel, asking whether the sentence says what sym's rendering of the
+    reading says. A "no", or a reply still outside its schema after VERIFY_REPAIRS repairs,
+    empties the reading and names the problem."""
+    if not pending:
+        return
+    asks = [prompts.verify_messages(shown_sentence, choice.render_reading(r.clauses, templates)) for r, shown_sentence in pending]
+    answers: list[bool | None] = [None] * len(pending)
+    problems = [""] * len(pending)
+    todo = list(range(len(pending)))
+    options: dict[str, Any] | None = None
+    for attempt in range(VERIFY_REPAIRS + 1):
+        replies = llm.chat_many([asks[i] for i in todo], purpose="tell.verify" + (".repair" if attempt else ""),
+                                format=choice.verdict_schema(), options=options)
+        tally.calls += len(todo)
+        tally.repairs += len(todo) if attempt else 0
+        again = []
+        for i, reply in zip(todo, replies):
+            text = reply.text.strip()
+            try:
+                answers[i] = choice.verdict(parse_reply(text))
+            except Invalid as err:
+                problems[i] = str(err) if "answer" in str(err) else f"{err}; {choice.VERDICT_FORM}"
+                asks[i] = prompts.repair_messages(asks[i], text, problems[i])
+                again.append(i)
+        todo = again
+        if not todo:
+            break
+        options = {"temperature": max(REPAIR_TEMPERATURE, float(getattr(llm.settings, "temperature", 0) or 0))}
+    for (reading, _shown), answer, problem in zip(pending, answers, problems):
+        if answer:
+            continue
+        said = f"the model's reading {choice.render_reading(reading.clauses, templates)!r}"
+        reading.problem = (f"{said} does not say what the sentence says (an independent check answered no)"
+                           if answer is False else f"{said} was not confirmed: the check's reply was unusable ({problem})")
+        reading.clauses = []
 
 
 def _read_pairs(llm: LLM, sentences: list[str], predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
@@ -169,17 +217,23 @@ def _read_pairs(llm: LLM, sentences: list[str], predicates: dict[str, tuple[int,
 
 
 def _read_statements(llm: LLM, sentence: str, before: str | None, schema: Schema, predicates: dict[str, tuple[int, ...]],
-                     templates: dict[str, str], tally: Tally) -> Reading:
+                     templates: dict[str, str], tally: Tally) -> tuple[Reading, str]:
+    """The sentence read through the statement menu, its rendering checked against the sentence's
+    words (a reading that adds a word goes back to the model as a repair) → (reading, the
+    sentence as the model saw it)."""
     things = choices(sentence, schema)
     if before:
         things += [c for c in candidates(before) if c not in things]
     menu = Menu(predicates, things, prompts.EXAMPLE_WORDS)
-    shown_sentence = f"{sentence}\n(Before it: {before})" if before and _PRONOUN.search(sentence) else sentence
+    context = before if before and _PRONOUN.search(sentence) else ""
+    shown_sentence = f"{sentence}\n(Before it: {before})" if context else sentence
     messages = prompts.extraction_messages(shown_sentence, prompts.predicate_lines(predicates, templates),
                                            menu.arguments)
     found, problem = choose(llm, messages, statement_schema(menu),
-                            lambda data: check_statements(data, menu, sentence), purpose="tell", tally=tally)
-    return Reading(sentence, found or [], problem)
+                            lambda data: choice.check_reading(check_statements(data, menu, sentence), sentence, templates,
+                                                       context),
+                            purpose="tell", tally=tally)
+    return Reading(sentence, found or [], problem), shown_sentence
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")

@@ -79,6 +79,30 @@ def extraction_messages(sentence: str, predicates: str, things: list[str]) -> li
     return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
 
 
+VERIFY_SYSTEM = """You check what a reasoner read from an English sentence. The reading says it again
+in simple English; X, Y and Z stand for anything. Answer "yes" when the sentence says what the
+reading says: the reading may leave part of the sentence out, but it must not add, change or
+reverse anything, and it must keep who does what to whom. Otherwise answer "no". Answer with
+JSON only.
+
+Example (invented words):
+Sentence: Every wug is a dax that glims.
+Reading: If X is a wug then X is a dax. If X is a wug then X glims.
+{"answer": "yes"}
+Sentence: Every wug is a dax that glims.
+Reading: Wugs like glim.
+{"answer": "no"}
+Sentence: Zell took her mib Tarn to the fep.
+Reading: Zell is the mib of Tarn.
+{"answer": "no"}"""
+
+
+def verify_messages(sentence: str, reading: str) -> list[dict[str, Any]]:
+    """One independent yes/no question: does the sentence say what sym's rendering of the reading says?"""
+    user = f"Sentence: {sentence}\nReading: {reading}\nDoes the sentence say what the reading says?"
+    return [{"role": "system", "content": VERIFY_SYSTEM}, {"role": "user", "content": user}]
+
+
 RESTATE_SYSTEM = """You restate a story as simple facts for a reasoner.
 Write one fact per line, each exactly in the form "<Name> is the <relation> of <Name>." or
 "<Name> is <property>.", using only the relations and properties listed and only names from

@@ -1,0 +1,160 @@
+"""A model's reading of a sentence the grammar refuses is stored only when sym's rendering of it
+keeps to the sentence's words and negation, and a second, independent yes/no call agrees.
+Through the real `ollama` client against the Ollama-protocol test server."""
+
+from __future__ import annotations
+
+from sym.repl.results import Failure
+from tests.conftest import texts
+from tests.verifier import verifier, verifying
+
+DOGS = "All dogs are animals that bark."
+
+
+def statement(pred: str, args: list[str], *, kind: str = "fact", negated: bool = False,
+              conditions: list[tuple[str, list[str]]] = ()) -> dict:
+    return {"kind": kind, "predicate": "other", "new_predicate": pred, "args": args, "negated": negated,
+            "if": [{"predicate": "other", "new_predicate": p, "args": a, "negated": False} for p, a in conditions]}
+
+
+def reads(server, *statements: dict, when: str) -> None:
+    """The model's reading of the sentence that starts with `when`, first and on every repair."""
+    def asked(request) -> bool:
+        return not verifying(request) and any(f"Sentence: {when}" in str(m.get("content")) for m in request.messages
+                                              if m.get("role") == "user")
+    server.reply(json={"statements": list(statements)}, when=asked)
+
+
+def checks(server) -> list:
+    return [r for r in server.chats if verifying(r)]
+
+
+def readings(server) -> list:
+    return [r for r in server.chats if not verifying(r)]
+
+
+DOG_RULES = (statement("animal", ["X"], kind="rule", conditions=[("dog", ["X"])]),
+             statement("barks", ["X"], kind="rule", conditions=[("dog", ["X"])]))
+
+
+def test_a_reading_that_uses_words_the_sentence_lacks_is_refused_with_nothing_stored(llm_sym):
+    # the reference model's reading of FOLIO's sentence
+    verifier(llm_sym.server)
+    reads(llm_sym.server, statement("likes", ["dogs", "bark"]), when="All dogs")
+    r = llm_sym(f"/tell {DOGS}")
+    assert isinstance(r, Failure) and r.exit_code == 1
+    assert not llm_sym.shell.memory.items
+    problem = r.sentences[0].problem
+    assert "the model's reading 'Dogs likes bark.' does not say what the sentence says" in problem
+    assert "'likes' is not in it" in problem
+    assert not checks(llm_sym.server)                          # refused before any second opinion
+    repair = readings(llm_sym.server)[1]                       # the reason went back to the model first
+    assert "'likes' is not in it" in repair.last_user
+
+
+def test_a_reading_that_keeps_to_the_sentence_and_is_confirmed_is_stored(llm_sym):
+    verifier(llm_sym.server, "yes")
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell {DOGS}")
+    assert r.ok, r
+    assert r.llm_calls == 2 and r.sentences[0].path == "llm"
+    assert {"animal(X) :- dog(X).", "barks(X) :- dog(X)."} <= texts(llm_sym.shell.memory)
+    (check,) = checks(llm_sym.server)
+    assert check.last_user.startswith(f"Sentence: {DOGS}\nReading: If X is a dog then X is")
+    assert "If X is a dog then X barks." in check.last_user
+    assert check.messages[0]["content"] == check.system                  # a fresh conversation: no reading in it
+    assert len(check.messages) == 2
+
+
+def test_a_reading_the_independent_check_says_no_to_is_refused(llm_sym):
+    verifier(llm_sym.server, "no")
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell Bob is big. {DOGS}")
+    assert isinstance(r, Failure)
+    assert not llm_sym.shell.memory.items                                  # all or nothing: Bob is not stored
+    assert "an independent check answered no" in r.sentences[1].problem
+    assert "does not say what the sentence says" in r.message
+
+
+def test_partial_keeps_the_rest_when_a_reading_is_refused(llm_sym):
+    verifier(llm_sym.server, "no")
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell --partial Bob is big. {DOGS}")
+    assert texts(llm_sym.shell.memory) == {"big(bob)."}
+    assert r.sentences[1].problem
+
+
+def test_a_check_reply_that_breaks_its_schema_is_repaired_then_counts_as_not_confirmed(llm_sym):
+    verifier(llm_sym.server, "Sure, they say the same thing.", '{"answer": "maybe"}')
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell {DOGS}")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+    assert r.llm_calls == 3                                                # reading, check, one repair
+    first, repair = checks(llm_sym.server)
+    assert "cannot be used" in repair.last_user and '{"answer": "yes"}' in repair.last_user
+    assert repair.options.get("temperature", 0) > 0
+    assert "was not confirmed" in r.sentences[0].problem
+
+
+def test_a_repaired_check_reply_that_says_yes_confirms(llm_sym):
+    verifier(llm_sym.server, "yes, I think so", "yes")
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell {DOGS}")
+    assert r.ok, r
+    assert "barks(X) :- dog(X)." in texts(llm_sym.shell.memory)
+
+
+def test_a_reading_that_drops_the_sentences_negation_is_refused(llm_sym):
+    verifier(llm_sym.server)
+    reads(llm_sym.server, statement("cat", ["X"], kind="rule", conditions=[("dog", ["X"])]), when="Dogs are never")
+    r = llm_sym("/tell Dogs are never cats.")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+    assert "drops the sentence's negation" in r.sentences[0].problem
+
+
+def test_a_reading_that_adds_a_negation_is_refused(llm_sym):
+    verifier(llm_sym.server)
+    reads(llm_sym.server, statement("happy", ["X"], kind="rule", negated=True, conditions=[("kind", ["X"])]),
+          when="Kind people")
+    r = llm_sym("/tell Kind people are usually happy.")
+    assert isinstance(r, Failure) and "says NOT" in r.sentences[0].problem
+
+
+def test_a_conditional_read_as_likes_rules_is_refused(llm_sym):
+    # the reference model's reading of a KiKi conditional: three likes(kiki, …) "rules"
+    verifier(llm_sym.server)
+    bad = [statement("likes", ["kiki", "legs"], kind="rule", conditions=[("jumps", ["kiki"])]),
+           statement("likes", ["kiki", "terricolous"], kind="rule", conditions=[("jumps", ["kiki"])]),
+           statement("likes", ["kiki", "legs"], kind="rule", conditions=[("terricolous", ["kiki"])])]
+    reads(llm_sym.server, *bad, when="If Kiki")
+    r = llm_sym("/tell If Kiki neither jumps nor has legs, then Kiki is terricolous or has legs.")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+
+
+def test_soft_rules_get_the_second_opinion_too(llm_sym):
+    verifier(llm_sym.server, "no")
+    reads(llm_sym.server, statement("happy", ["X"], kind="soft", conditions=[("kind", ["X"])]), when="Kind people")
+    r = llm_sym("/tell Kind people are usually happy.")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+    (check,) = checks(llm_sym.server)
+    assert "Reading: Usually, if X is kind then X is happy." in check.last_user
+
+
+def test_one_check_per_sentence_asked_together(llm_sym):
+    verifier(llm_sym.server)
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    reads(llm_sym.server, statement("happy", ["X"], kind="soft", conditions=[("kind", ["X"])]), when="Kind people")
+    r = llm_sym(f"/tell {DOGS} Kind people are usually happy.")
+    assert r.ok, r
+    assert len(checks(llm_sym.server)) == 2 and r.llm_calls == 4
+    assert [s.path for s in r.sentences] == ["llm", "soft"]
+
+
+def test_a_failed_check_call_leaves_memory_as_it_was(llm_sym):
+    llm_sym("/tell Bob is big.")
+    before = texts(llm_sym.shell.memory)
+    llm_sym.server.fail("server", when=verifying, times=None)
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    r = llm_sym(f"/tell Al is small. {DOGS}")
+    assert isinstance(r, Failure) and "\n" not in r.message
+    assert texts(llm_sym.shell.memory) == before
