@@ -50,8 +50,9 @@ class FieldInfo(NamedTuple):
 
 @dataclasses.dataclass(eq=True)
 class Settings:
-    world: Literal["closed", "open"] = setting(default="closed",
-        doc="closed: what is not derivable is false; open: it is unknown unless its ~negation holds.")
+    world: Literal["auto", "closed", "open"] = setting(default="auto",
+        doc="What is not derivable: closed = false; open = unknown unless its ~negation holds; "
+            "auto = closed for ?- queries, open for /ask.")
     max_steps: int | None = setting(default=None, ge=0,
         doc="Stop inference after this many rounds (none = run to the fixpoint).")
     max_answers: int = setting(default=50, ge=1,

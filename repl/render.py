@@ -57,6 +57,7 @@ def _(r: Added) -> str:
     if r.duplicates:
         lines.append(f"{_count(r.duplicates, 'clause')} already known, skipped")
     lines += [f"schema: {note}" for note in r.notes]
+    lines += [f"warning: {w}" for w in r.warnings]
     lines += [f"{a.query}\n{to_text(Answered(a))}" for a in r.answers]
     return "\n".join(lines)
 

@@ -37,11 +37,14 @@ class Added(Result):
     source: str | None = None          # file name for /consult
     answers: list[Answer] = field(default_factory=list)  # queries found in a consulted file
     notes: list[str] = field(default_factory=list)       # schema remarks
+    warnings: list[str] = field(default_factory=list)    # what the new items made inconsistent
 
     def to_dict(self) -> dict:
         out = {"added": [it.to_dict() for it in self.items], "duplicates": self.duplicates}
         if self.notes:
             out["notes"] = self.notes
+        if self.warnings:
+            out["warnings"] = self.warnings
         if self.source:
             out["source"] = self.source
         if self.answers:

@@ -177,6 +177,8 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
                 return Outcome(answer)
             if answer == "unknown" and not unread:
                 return Outcome(UNCERTAIN)
+            if answer == "inconsistent":      # the context, as read, derives the claim and its negation
+                return Outcome(reason="ask: the context derives both the claim and its negation")
             return Outcome(reason=f"ask: {unread} of {len(told)} sentences not read" if unread
                            else "ask: no answer")
         holds = [letter for letter, option in zip(item.letters, item.options, strict=True)

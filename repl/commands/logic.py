@@ -143,9 +143,26 @@ def assert_text(ctx: Context, text: str, *, only: str | None = None, file_label:
     if only and not stored:
         example = "/fact father_of(joshua, don)." if only == "fact" else "/rule p(X) :- q(X)."
         raise UserError(f"no {only} given", hint=f"e.g. {example}")
+    from sym.core.reason import clashes
+
+    earlier = clashes.before(_bounded(ctx), ctx.settings.max_steps, [c for c, _ in stored])
     outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=cancellable(ctx, "storing"))
+    warnings = clash_warnings(ctx, earlier, outcome.items)
     answers = [_answer(ctx, q) for q in queries]
-    return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes)
+    return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes, warnings)
+
+
+def clash_warnings(ctx: Context, earlier, added: list[Item]) -> list[str]:
+    """One line naming a clash the added items brought (none that memory had before them); the
+    items stay stored. `earlier`: core.reason.clashes.before, taken before they were added."""
+    from sym.core.reason import clashes
+
+    try:
+        found = clashes.new_clashes(_bounded(ctx), earlier, added, ctx.settings.max_steps)
+    except UserError as err:      # max_facts, or Esc: what was added stays; only the check is missing
+        return [f"consistency not checked: {err.message}"]
+    line = clashes.warning(ctx.memory, found)
+    return [line] if line else []
 
 
 def _ask(ctx: Context, query: Query):

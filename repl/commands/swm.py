@@ -19,9 +19,11 @@ class Told(Result):
     kind: ClassVar[str] = "told"
     sentences: list = field(default_factory=list)      # sym.core.reason.swm.outcomes.Told
     llm_calls: int = 0
+    warnings: list[str] = field(default_factory=list)  # what the new items made inconsistent
 
     def to_dict(self) -> dict:
-        return {"sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls}
+        return {"sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls,
+                **({"warnings": self.warnings} if self.warnings else {})}
 
 
 @dataclass
@@ -54,7 +56,7 @@ class Asked(Result):
         answer = self.outcome.answer
         if not self.outcome.verified:
             return "unverified"
-        return answer if answer in ("true", "false", "unknown") else ("solved" if answer else "unknown")
+        return answer if answer in ("true", "false", "unknown", "inconsistent") else ("solved" if answer else "unknown")
 
 
 @dataclass
@@ -91,6 +93,9 @@ def _(r: Told) -> str:
         lines += [f"  + {it.kind} {it.id}: {it.text}" for it in s.items]
         if s.duplicates:
             lines.append(f"  = {s.duplicates} already known")
+        if s.warning:
+            lines.append(f"  warning: {s.warning}")
+    lines += [f"warning: {w}" for w in r.warnings]
     if r.llm_calls:
         lines.append(f"({r.llm_calls} LLM call{'s' if r.llm_calls != 1 else ''})")
     return "\n".join(lines)
@@ -100,14 +105,23 @@ def _(r: Told) -> str:
 def _(r: Asked) -> str:
     o = r.outcome
     answer = o.answer or ("unknown" if o.kind == "truth" else "no answer found")
-    head = f"{answer}" if o.verified else f"{answer}\n(unverified: the model's answer, not derived from memory)"
-    lines = [head]
-    if o.steps:
+    if not o.verified:
+        lines = [answer, "(unverified: the model's answer, not derived from memory"
+                 + (f"; memory alone: {o.settle})" if o.settle else ")")]
+    else:
+        lines = [f"{answer} — {o.settle}" if o.settle else answer]
+    if o.derivations:
+        for side, steps in o.derivations:
+            lines.append(f"{side}:")
+            lines += [f"  {n}. {s}" for n, s in enumerate(steps, start=1)]
+        lines.append("clashing items:")
+        lines += [f"  {it['id']}  {it['text']}" + (f"  ({it['nl']})" if it["nl"] else "") for it in o.clash]
+    elif o.steps:
         lines.append("because:")
         lines += [f"  {n}. {s}" for n, s in enumerate(o.steps, start=1)]
     extra = [f"goal {o.goal}", f"{o.rounds} soft-rule step{'s' if o.rounds != 1 else ''}" if o.rounds else "",
              f"{o.llm_calls} LLM call{'s' if o.llm_calls != 1 else ''}" if o.llm_calls else "",
-             "mode paper" if o.mode == "paper" else ""]
+             "mode paper" if o.mode == "paper" else "", o.note]
     lines.append("(" + ", ".join(e for e in extra if e) + ")")
     return "\n".join(lines)
 
@@ -186,15 +200,20 @@ def tell(ctx: Context, args: Args) -> Told | ToldFailure:
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
+    from sym.core.reason import clashes
     from sym.core.reason.swm.outcomes import TellIncomplete
+    from sym.repl.commands.logic import clash_warnings
 
     swm = reasoner(ctx, "tell")
+    earlier = clashes.before(ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts),
+                             ctx.settings.max_steps)
     try:
         with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
             sentences = swm.tell(text, source=source, partial=partial)
     except TellIncomplete as err:
         return ToldFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
-    return Told(sentences, swm.llm_calls)
+    added = [it for s in sentences for it in s.items]
+    return Told(sentences, swm.llm_calls, clash_warnings(ctx, earlier, added))
 
 
 ASK_OPTIONS = (
@@ -208,15 +227,17 @@ ASK_OPTIONS = (
 
 @command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
 def ask(ctx: Context, args: Args) -> Asked:
-    """Answer a question from memory: true/false/unknown or the values, with the steps that justify them.
+    """Answer a question from memory: true/false/unknown/inconsistent or the values, with the steps that justify them.
 
     Formal rules run symbolically, soft rules through the LLM; an undecided question gets the
-    model's answer, labelled unverified.
+    model's answer, labelled unverified. What is not derivable is unknown (open world), and the
+    answer says what would settle it; memory that derives both p and ~p answers inconsistent,
+    with both derivations and the items they come from.
 
     --mode paper has the LLM implement every rule (SWM as published); --max-steps N bounds the
-    rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. `/set world`
-    decides what is not derivable: false (closed, the default) or unknown (open); --closed and
-    --open override it for one question."""
+    rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. --closed
+    reads what is not derivable as false (and "not p" as true when p is not derivable), --open
+    as unknown, for one question; `/set world closed|open` for every question."""
     question = " ".join(args.words)
     if args.closed and args.open:
         raise UserError("give --closed or --open, not both")
@@ -229,8 +250,8 @@ def ask(ctx: Context, args: Args) -> Asked:
     hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
     swm = reasoner(ctx, "ask")
-    if opts["open_world"] is None:      # /set world decides, as for ?- queries
-        opts["open_world"] = ctx.settings.world == "open"
+    if opts["open_world"] is None:      # /set world decides; auto (the default) is open for /ask
+        opts["open_world"] = ctx.settings.world != "closed"
     max_steps = ctx.settings.max_steps if args.max_steps is None else args.max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))
 

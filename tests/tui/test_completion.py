@@ -96,7 +96,7 @@ async def test_query_goals_settings_and_files_complete_from_the_registry(make_ap
         await type_turn(pilot, "ancestor(X, Y) :- parent_of(X, Y).")
         await idle(pilot)
         cases = {"?- ": ["ancestor", "parent_of"], "?- parent_of(X, Y), ": ["ancestor", "parent_of"],
-                 "/set world ": ["closed", "open"], "/consult f": ["facts.txt", "family.pl"],
+                 "/set world ": ["auto", "closed", "open"], "/consult f": ["facts.txt", "family.pl"],
                  "/export prolog f": ["facts.txt", "family.pl"], "/tell --from f": ["facts.txt", "family.pl"]}
         for typed, expected in cases.items():
             app.entry.value = ""

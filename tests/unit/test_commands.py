@@ -173,7 +173,7 @@ def test_unknown_command_suggests_the_nearest(sym):
 
 def test_set_validates_and_keeps_the_old_value(sym):
     assert isinstance(sym("/set world sideways"), Failure)
-    assert sym.shell.ctx.settings.world == "closed"
+    assert sym.shell.ctx.settings.world == "auto"
     assert isinstance(sym("/set colour red"), Failure)
     assert isinstance(sym("/set"), Table)
     assert isinstance(sym("/set max_answers 2"), Message)

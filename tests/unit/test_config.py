@@ -14,7 +14,7 @@ def write(home, text: str) -> None:
 
 
 def test_no_file_means_the_defaults(sym_home):
-    assert load_settings().world == "closed"
+    assert load_settings().world == "auto"
 
 
 def test_config_sets_defaults(sym_home, monkeypatch):

@@ -238,13 +238,13 @@ def test_a_bad_save_changes_neither_file_nor_session(sym, config, text, word):
 def test_a_layout_the_edit_cannot_keep_is_refused(sym, config):
     config.write_text('settings = { world = "closed" }\n')
     fails(sym("/set --save world open"), "cannot save")
-    assert config.read_text() == 'settings = { world = "closed" }\n' and sym.shell.ctx.settings.world == "closed"
+    assert config.read_text() == 'settings = { world = "closed" }\n' and sym.shell.ctx.settings.world == "auto"
 
 
 def test_an_unreadable_config_is_refused(sym, config):
     config.write_text("[settings\n")
     fails(sym("/set --save world open"), "cannot read")
-    assert sym.shell.ctx.settings.world == "closed"
+    assert sym.shell.ctx.settings.world == "auto"     # the default, unchanged
 
 
 def test_saving_a_setting_an_environment_variable_decides_says_so(sym, config, monkeypatch):
@@ -260,7 +260,7 @@ def test_an_unwritable_config_changes_nothing(sym, config):
         fails(sym("/set --save world open"), "cannot write")
     finally:
         config.parent.chmod(0o700)
-    assert config.read_text() == CONFIG and sym.shell.ctx.settings.world == "closed"
+    assert config.read_text() == CONFIG and sym.shell.ctx.settings.world == "auto"
 
 
 # -- /math -----------------------------------------------------------------------------------------

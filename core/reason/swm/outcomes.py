@@ -21,15 +21,19 @@ class Told:
     duplicates: int = 0
     problem: str = ""
     kept: bool = True                # False: understood, but not stored because another sentence failed
+    warning: str = ""                # read, but an operation did not apply ("the shoe is not in Box 1: nothing moved")
 
     @property
     def outcome(self) -> str:
-        """stored | known (nothing new) | failed (nothing read) | held (read, not stored: another failed)."""
+        """stored | known (nothing new) | failed (nothing read) | held (read, not stored: another
+        failed) | skipped (read, but its operation found nothing to act on: see `warning`)."""
         if self.problem:
             return "failed"
         if not self.kept:
             return "held"
-        return "stored" if self.items or self.removed else "known"
+        if self.items or self.removed:
+            return "stored"
+        return "skipped" if self.warning else "known"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"sentence": self.sentence, "path": self.path, "outcome": self.outcome,
@@ -40,6 +44,8 @@ class Told:
             out["duplicates"] = self.duplicates
         if self.problem:
             out["problem"] = self.problem
+        if self.warning:
+            out["warning"] = self.warning
         return out
 
 
@@ -48,7 +54,7 @@ class AskOutcome:
     question: str
     goal: str
     kind: str                        # truth | values | relation
-    answer: str                      # true/false/unknown, the values, or the relation sentence
+    answer: str                      # true/false/unknown/inconsistent, the values, or the relation sentence
     verified: bool = True            # False: an LLM's guess, not derived
     steps: list[str] = field(default_factory=list)
     rounds: int = 0
@@ -56,12 +62,20 @@ class AskOutcome:
     values: list[dict[str, Any]] = field(default_factory=list)
     mode: str = "hybrid"
     run: str = ""
+    settle: str = ""                 # what memory lacks to decide it ("nothing in memory says p or ~p")
+    derivations: list[tuple[str, list[str]]] = field(default_factory=list)   # inconsistent: p's and ~p's steps
+    clash: list[dict[str, str]] = field(default_factory=list)   # inconsistent: the items (id, text, nl) behind it
+    note: str = ""                   # e.g. no model answered the fallback
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "goal": self.goal, "kind": self.kind, "answer": self.answer,
                 "verified": self.verified, "steps": self.steps, "rounds": self.rounds,
                 "llm_calls": self.llm_calls, "mode": self.mode,
-                **({"values": self.values} if self.values else {})}
+                **({"values": self.values} if self.values else {}),
+                **({"settle": self.settle} if self.settle else {}),
+                **({"derivations": {side: steps for side, steps in self.derivations}} if self.derivations else {}),
+                **({"clash": self.clash} if self.clash else {}),
+                **({"note": self.note} if self.note else {})}
 
 
 class TellIncomplete(UserError):

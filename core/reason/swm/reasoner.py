@@ -13,17 +13,18 @@ Every LLM call happens before anything is written, so a failed call changes noth
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from sym.core.errors import Cancelled, ParseError, UserError
 from sym.core.events import Emit, TraceNode, ignore
 from sym.core.llm import LLMError
-from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
-from sym.core.logic.terms import Atom, Naf, Rule, Var, format_const
+from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
 from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
-from sym.core.reason.swm import english, extraction, naming, prompts
+from sym.core.reason.swm import answers, english, extraction, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
@@ -53,6 +54,17 @@ def _quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
 
     shown = ", ".join(f"'{one(s)}'" for s in sentences[:limit])
     return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")
+
+
+def _not_there(atom: Atom, sentence: str) -> str:
+    """An operation's failed precondition in the sentence's words: "the shoe is not in Box 1"."""
+    def name(const: Const) -> str:
+        found = re.search(r"\b(the\s+)?" + re.escape(str(const).replace("_", " ")) + r"\b", sentence, re.I)
+        return found.group(0) if found else format_const(const)
+
+    if atom.pred == "contains" and len(atom.args) == 2:
+        return f"{name(atom.args[1])} is not in {name(atom.args[0])}"
+    return f"{atom} does not hold"
 
 
 def _llm_or_none(llm_factory: LLM | Callable[[], LLM | None] | None) -> LLM | None:
@@ -192,10 +204,15 @@ class SWM:
 
     def _store_translation(self, sentence: str, tr: Translation, source: str) -> Told:
         out = Told(sentence, "state" if tr.updates else "fast")
+        missing: list[str] = []        # operations whose item was not where the sentence says
         for update in tr.updates:
-            removed, added = self._apply_update(update, sentence, source)
+            removed, added, absent = self._apply_update(update, sentence, source)
             out.removed += removed
             out.items += added
+            missing += absent
+        if missing:
+            done = "moved" if any(u.add for u in tr.updates) else "removed"
+            out.warning = "; ".join(missing) + (f": not {done}" if out.items or out.removed else f": nothing {done}")
         if tr.clauses:
             clauses = [(loc.clause, source) for text in tr.clauses for loc in parse_program(text)]
             outcome = self.memory.add(clauses, nl=tr.nl or sentence, merge=self.merge)
@@ -215,9 +232,12 @@ class SWM:
                 out.duplicates += outcome.duplicates
         return out
 
-    def _apply_update(self, update: Update, sentence: str, source: str) -> tuple[list[Item], list[Item]]:
-        """A state change: for each binding of `match`, remove then add (Boxes-style operations)."""
+    def _apply_update(self, update: Update, sentence: str, source: str) -> tuple[list[Item], list[Item], list[str]]:
+        """A state change: for each binding of `match`, remove then add (Boxes-style operations).
+        Also says which named item was not where the sentence says ("the shoe is not in Box 1"):
+        a ground match that fails, or a ground removal of what memory does not hold."""
         bindings: list[dict[str, Any]] = [{}]
+        absent: list[Atom] = []
         if update.match.strip():
             query = parse_query(update.match)
             try:
@@ -225,14 +245,19 @@ class SWM:
                     [{}] if self.memory.ask(query).truth == TRUE else [])
             except UserError:      # a predicate nobody has used yet: nothing matches
                 bindings = []
+            if query.is_ground and not bindings:
+                absent += [lit for lit in query.body if isinstance(lit, Atom)]
         doomed: list[Atom] = []
         fresh: list[Atom] = []
         for b in bindings:
             doomed += [_ground(parse_atom(t), b) for t in update.remove]
             fresh += [_ground(parse_atom(t), b) for t in update.add]
         removed = self.memory.remove([item_id(a) for a in doomed])
+        if not update.match.strip():
+            gone = {it.id for it in removed}
+            absent += [a for a in doomed if item_id(a) not in gone]
         outcome = self.memory.add([(a, source) for a in fresh], nl=sentence, merge="off") if fresh else None
-        return removed, (outcome.items if outcome else [])
+        return removed, (outcome.items if outcome else []), [_not_there(a, sentence) for a in absent]
 
     @overload
     def _canonical(self, clause: Atom) -> Atom: ...
@@ -292,60 +317,64 @@ class SWM:
         except UserError as err:
             self._settle(root, err.message, "cancelled" if isinstance(err, Cancelled) else "failed")
             raise
-        status = "unverified" if not out.verified else "unknown" if undecided else "ok"
+        status = "unverified" if not out.verified else "unknown" if undecided else \
+            "inconsistent" if out.answer == answers.INCONSISTENT else "ok"
         self._node("ask.answer", f"answer: {' '.join(out.answer.split())[:120] or 'none'}", root,
-                   "; ".join(out.steps[:4]), status)
+                   out.settle or "; ".join(out.steps[:4]), status)
         return out
 
     def _answer(self, goal: Goal, root: str, question: str, mode: str, max_steps: int | None, open_world: bool,
                 fallback: bool) -> tuple[AskOutcome, bool]:
         """The outcome of `ask`, and whether memory left it undecided."""
-        # the steps run open-world (a soft rule may still settle what is not derivable yet);
-        # the closed world only reads the final "unknown" as false
         if mode == "paper":
-            out = self._ask_paper(goal, root, max_steps, True)
+            out, memory_answer = self._ask_paper(goal, root, max_steps, open_world)
         else:
-            out = self._ask_hybrid(goal, root, max_steps, True)
-        if not open_world and goal.kind == "truth" and out.answer == UNKNOWN:
-            out.answer = FALSE
+            out, memory_answer = self._ask_hybrid(goal, root, max_steps, open_world)
         out.mode, out.run = mode, self.run
-        # "unknown" about a known predicate is an answer (open world); an existential question
-        # ("Is anything big?") that memory cannot settle, or one about an unknown predicate, is not
-        unheard = not self._mentions(goal)        # closed world: "false" about nothing memory knows
-        undecided = (self._undecided(goal, out.answer, out.values) or unheard and out.answer == FALSE) and (
-            unheard or goal.kind == "truth" and not parse_query(goal.query).is_ground)
+        # "unknown" about a known predicate is an answer (open world); a question about a predicate
+        # memory has never heard of, or an existential one ("Is anything big?") it cannot settle, is not
+        unheard = not answers.mentions(goal, self.memory.engine)
+        undecided = (unheard and memory_answer not in answers.DECIDED and not out.values
+                     or goal.kind == "truth" and not parse_query(goal.query).is_ground
+                     and answers.undecided(goal, out.answer, out.values))
         if undecided and fallback and _llm_or_none(self._llm) is not None:
+            self._fall_back(out, question, root)
+        out.llm_calls = self.llm_calls
+        return out, undecided or answers.undecided(goal, out.answer, out.values)
+
+    def _fall_back(self, out: AskOutcome, question: str, root: str) -> None:
+        """The model's answer, labelled unverified; with no model to ask, memory's answer stays."""
+        try:
             guess = self.llm.chat(prompts.fallback_messages(question, self.context_lines(question)),
                                   purpose="ask.fallback")
-            self.llm_calls += 1
-            out.answer, out.verified = guess.text.strip(), False
-            self._node("ask.fallback", "unverified LLM answer", root, out.answer[:200], "unverified")
-        out.llm_calls = self.llm_calls
-        return out, undecided or self._undecided(goal, out.answer, out.values)
+        except LLMError as err:
+            if err.reason not in NO_MODEL:
+                raise
+            self.failed_calls += 1
+            out.note = f"no model answered: {err.message}"
+            self._node("ask.fallback", "no model to ask", root, err.message, "failed")
+            return
+        self.llm_calls += 1
+        out.answer, out.verified = guess.text.strip(), False
+        self._node("ask.fallback", "unverified LLM answer", root, out.answer[:200], "unverified")
 
-    def _mentions(self, goal: Goal) -> bool:
-        """Whether memory knows the goal's predicate at all (else 'unknown' is not an answer)."""
-        keys = self.memory.engine.relation_keys()
-        try:
-            atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
-        except ParseError:
-            return False
-        return all(a.key in keys or a.negate().key in keys for a in atoms)
-
-    def _ask_hybrid(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+    def _ask_hybrid(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> tuple[AskOutcome, str]:
+        """The outcome in the question's world, and the open-world answer the steps reached."""
         done: set[tuple[str, tuple[Any, ...]]] = set()
         seen: set[Atom] = set()          # derived facts the trace has shown
         rounds = 0
+        engine = self.memory.engine
         while True:
             self._check_cancel()
             inference = self.memory.infer()
             if self.emit is not ignore:       # a bench watches nothing: it need not walk the model
                 trace_inference(self._node, self.memory, root, inference, seen, rounds)
-            answer, values = self._check(goal, self.memory.engine, open_world)
-            if self._solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
+            # the steps run open-world: a soft rule may still settle what is not derivable yet
+            answer, values = answers.check(goal, engine, self.memory, True)
+            if answers.solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
                 break
             soft = [it for it in self.memory.items.values() if it.soft and it.kind == "rule"]
-            instances = _instances(soft, self.memory.engine, done)
+            instances = _instances(soft, engine, done)
             if not instances:
                 break
             rounds += 1
@@ -359,18 +388,23 @@ class SWM:
                 self._node("ask.fact", it.text, step, why, "ok")
             if not added:
                 break
-        steps = self._justify(goal, answer, values)
-        return AskOutcome(goal.question, goal.query, goal.kind, answer, True, steps, rounds, 0, values)
+        reached = answer
+        if not open_world:
+            answer, values = answers.check(goal, engine, self.memory, False)
+        steps = answers.justify(self.memory, goal, answer, values, open_world=open_world)
+        out = AskOutcome(goal.question, goal.query, goal.kind, answer, True, steps, rounds, 0, values)
+        self._explain(out, goal, engine)
+        return out, reached
 
-    def _ask_paper(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> AskOutcome:
+    def _ask_paper(self, goal: Goal, root: str, max_steps: int | None, open_world: bool) -> tuple[AskOutcome, str]:
         """Every rule instance implemented by the LLM, in a scratch engine (memory untouched)."""
         scratch = Engine()
         scratch.add_facts(it.clause for it in self.memory.items.values() if isinstance(it.clause, Atom))   # the facts
         rules = [it for it in self.memory.items.values() if it.kind == "rule"]
         done: set[tuple[str, tuple[Any, ...]]] = set()
         rounds = 0
-        answer, values = self._check(goal, scratch, open_world)
-        while not self._solved(goal, answer) and (max_steps is None or rounds < max_steps):
+        answer, values = answers.check(goal, scratch, self.memory, True)
+        while not answers.solved(goal, answer) and (max_steps is None or rounds < max_steps):
             self._check_cancel()
             instances = _instances(rules, scratch, done)
             if not instances:
@@ -381,9 +415,31 @@ class SWM:
             if not new:
                 break
             scratch.add_facts(fact for fact, _ in new)
-            answer, values = self._check(goal, scratch, open_world)
-        return AskOutcome(goal.question, goal.query, goal.kind, answer, True,
-                          [f"{rounds} step(s) of LLM rule implementation"], rounds, 0, values)
+            answer, values = answers.check(goal, scratch, self.memory, True)
+        reached = answer
+        if not open_world:
+            answer, values = answers.check(goal, scratch, self.memory, False)
+        out = AskOutcome(goal.question, goal.query, goal.kind, answer, True,
+                         [f"{rounds} step(s) of LLM rule implementation"], rounds, 0, values)
+        out.settle = answers.settle(goal, scratch, answer, values)
+        return out, reached
+
+    def _explain(self, out: AskOutcome, goal: Goal, engine: Engine) -> None:
+        """What would settle an undecided answer; for an inconsistent one, both derivations of
+        each clash and the stored items they come from."""
+        out.settle = answers.settle(goal, engine, out.answer, out.values)
+        if out.answer != answers.INCONSISTENT:
+            return
+        atoms = answers.clashing(goal, engine)
+        out.derivations = answers.derivations(self.memory, atoms)
+        out.steps = [step for _side, steps in out.derivations for step in steps]
+        found: dict[str, dict[str, str]] = {}
+        for atom in atoms:
+            for it in answers.clash_items(self.memory, Violation((atom, atom.negate()))):
+                found.setdefault(it["id"], it)
+        out.clash = list(found.values())
+        both = "; ".join(f"{a} and {a.negate()}" for a in atoms)
+        out.settle = f"memory derives both {both}: /forget one of the clashing items"
 
     def _implement(self, instances: list[tuple[Item, dict[str, Any], list[Atom]]], parent: str) -> list[tuple[Atom, str]]:
         llm = self.llm
@@ -419,60 +475,6 @@ class SWM:
                     continue
                 out.append((fact, why))
         return out
-
-    def _check(self, goal: Goal, engine: Engine, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
-        if goal.kind == "relation":
-            from sym.core.reason.swm.symbolic import support
-
-            found = english.relation_answer(engine.facts(), goal, rank=support(engine))
-            return (found or ""), []
-        query = parse_query(goal.query)
-        if query.is_ground:
-            values: list[str] = []
-            for lit in query.body:
-                if isinstance(lit, Atom):
-                    values.append(engine.truth(lit, open_world=open_world))
-                elif isinstance(lit, Naf):
-                    values.append(FALSE if engine.holds(lit.atom) else TRUE)
-            truth = FALSE if FALSE in values else UNKNOWN if UNKNOWN in values else TRUE
-            return truth, []
-        rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
-        if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
-            return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
-        # keyed by the constants themselves (str, int or float), whatever naming.written's annotation says
-        names = cast("dict[object, str]", naming.written(self.memory, {v for row in rows for v in row.values()}))
-        return goal.render(rows, namer=names.get), rows
-
-    @staticmethod
-    def _solved(goal: Goal, answer: str) -> bool:
-        return goal.kind == "truth" and answer in (TRUE, FALSE) or goal.kind == "relation" and bool(answer)
-
-    @staticmethod
-    def _undecided(goal: Goal, answer: str, values: list[dict[str, Any]]) -> bool:
-        return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
-
-    def _justify(self, goal: Goal, answer: str, values: list[dict[str, Any]] | None = None, limit: int = 3) -> list[str]:
-        """Proof steps behind a truth answer, the first `limit` value answers, or a relation."""
-        engine = self.memory.engine
-        targets: list[Atom] = []
-        if goal.kind == "relation" and answer:
-            targets = [f for f in engine.facts() if isinstance(f, Atom) and not f.neg and f.pred.endswith("_of")
-                       and tuple(f.args) == tuple(goal.args) and goal.render(f.pred) == answer][:1]
-        elif goal.kind in ("truth", "values") and (answer in (TRUE, FALSE) or values):
-            atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
-            for row in (values or [{}])[:limit]:
-                for atom in atoms:
-                    atom = _ground(atom, row)
-                    if any(isinstance(a, Var) for a in atom.args):
-                        continue
-                    targets.append(atom if answer != FALSE or engine.holds(atom) else atom.negate())
-        steps: list[str] = []
-        for target in targets:
-            try:
-                _walk(self.memory, self.memory.why(target), steps)
-            except UserError:       # false by the closed world: nothing stated, nothing to show
-                continue
-        return steps
 
     # -- context for chat and fallbacks --------------------------------------------
 
