@@ -1,14 +1,19 @@
-"""Documents: read a .txt, .md or .pdf file and cut its text into overlapping chunks.
+"""Documents: find and read .txt, .md and .pdf files, and cut their text into passages.
 
-Every chunk is a verbatim slice of the document text with its character offsets, so a
-retrieved chunk can always be traced back to its source. Embedding and storage live
-elsewhere; this room only reads and cuts.
+A document is cut where a person would (core.memory.passages); `chunk_text` is the plain
+size-bounded cutter other rooms use for long inputs. Every passage or chunk is a verbatim slice
+of the text with its offsets, so what is retrieved can always be traced back to its source.
+A URL is refused, never read as a file name: nothing is downloaded. Embedding and storage live
+elsewhere; this room only finds, reads and cuts.
 """
 
 from __future__ import annotations
 
+import codecs
+import glob
 import hashlib
 import io
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.files import DEFAULT_LIMIT_MB, check_file
+from sym.core.memory.passages import MAX_CHARS, MIN_CHARS, Passage, cut_passages
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -24,6 +30,10 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int], object]   # (characters done, characters in all); it may raise to stop
 
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
+FOLDER_SUFFIXES = TEXT_SUFFIXES | {".pdf"}     # what loading a folder picks up
+MAX_FILES = 2000                               # files one folder or pattern may load at once
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_PATTERN = re.compile(r"[*?\[]")
 
 # Between two paragraphs: blank lines, or a line break before a Markdown (ATX) heading.
 # Each match starts at a line break and ends at the next paragraph's first character.
@@ -49,17 +59,73 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Document:
-    """A loaded document: where it came from, how long it is, and its chunks."""
+    """A loaded document: where it came from, how long it is, and its passages."""
 
     id: str
     path: str
     name: str
     chars: int
-    chunks: list[Chunk]
+    passages: list[Passage]
+    digest: str = ""            # of its text: an unchanged file reloads as unchanged
+
+
+def is_url(name: str) -> bool:
+    """Whether a name given for a file is a URL (http://…, file://…, or www.… that is no file)."""
+    name = name.strip()
+    return bool(_URL.match(name)) or (name.lower().startswith("www.") and not os.path.lexists(name))
+
+
+def refuse_url(name: str) -> None:
+    """Raise the one-line refusal of a URL given for a file: nothing is ever downloaded."""
+    if is_url(name):
+        shown = name if len(name) <= 60 else name[:57] + "…"
+        raise UserError(f"{shown} is a URL: documents are read from files on this machine, nothing is downloaded",
+                        hint="save the page as a file first, then load that file")
+
+
+def document_paths(spec: str, base_dir: Path | None = None) -> list[Path] | None:
+    """The files a folder or a glob pattern names (sorted; a folder's .txt/.md/.pdf files at any
+    depth, hidden ones left out), or None when SPEC is neither (a single file)."""
+    refuse_url(spec)
+    shown = spec if len(spec) <= 60 else spec[:57] + "…"
+    expanded = os.path.expanduser(spec)
+    if _PATTERN.search(spec) and not os.path.lexists(expanded):
+        roots = [Path(expanded)] if os.path.isabs(expanded) or base_dir is None else [Path(expanded), base_dir / expanded]
+        found: list[Path] = []
+        for root in roots:
+            found = sorted(Path(p) for p in glob.glob(str(root), recursive=True) if os.path.isfile(p))
+            if found:
+                break
+        if not found:
+            raise UserError(f"no files match {shown}", hint="check the pattern, e.g. /load 'notes/*.md'")
+        return _bounded(found, shown)
+    folder = Path(expanded)
+    if not os.path.isdir(folder) and base_dir is not None and not folder.is_absolute() \
+            and os.path.isdir(base_dir / folder):
+        folder = base_dir / folder
+    if not os.path.isdir(folder):      # (False for a name the OS refuses: reading it says why)
+        return None
+    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in FOLDER_SUFFIXES and p.is_file()
+                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    if not files:
+        raise UserError(f"{shown} holds no .txt, .md or .pdf files")
+    return _bounded(files, shown)
+
+
+def _bounded(files: list[Path], shown: str) -> list[Path]:
+    if len(files) > MAX_FILES:
+        raise UserError(f"{shown} names {len(files):,} files; at most {MAX_FILES:,} load at once",
+                        hint="narrow it with a pattern, e.g. /load 'docs/**/*.md'")
+    return files
 
 
 def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
     """The text of a .txt/.md (UTF-8) or .pdf file; any other file only if it is UTF-8 text."""
+    return _read(Path(path), limit_mb)[0]
+
+
+def _read(path: Path, limit_mb: float) -> tuple[str, int]:
+    """(the text, where it starts in the file's bytes: 3 after a UTF-8 byte-order mark)."""
     path = Path(path).expanduser()
     check_file(path, limit_mb)   # regular files only (a FIFO or device never ends), size-capped
     try:
@@ -76,7 +142,7 @@ def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
         pdf_text = _pdf_text(path, data)
         if not pdf_text.strip():
             raise UserError(f"{path} has no extractable text", hint="a scanned PDF needs OCR first")
-        return pdf_text
+        return pdf_text, 0
     text = _utf8_text(data)
     if text is None and suffix in TEXT_SUFFIXES:
         hint = "convert it to UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
@@ -85,7 +151,7 @@ def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
         raise UserError(f"{path} looks binary", hint="load .txt, .md or .pdf files")
     if not text.strip():
         raise UserError(f"{path} is empty")
-    return text
+    return text, len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
 
 
 def _utf8_text(data: bytes) -> str | None:
@@ -214,16 +280,25 @@ def document_id(path: Path) -> str:
     return "d" + hashlib.sha1(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:10]
 
 
-def chunk_id(doc_id: str, index: int) -> str:
-    """The id of chunk INDEX of document DOC_ID."""
-    return f"{doc_id}:{index}"
+def passage_ids(doc_id: str, passages: list[Passage]) -> list[str]:
+    """Ids of a document's passages from their text: a reloaded file's unchanged passages keep
+    theirs, so only what changed is stored (and embedded) again. A repeated text gets -2, -3, …"""
+    seen: dict[str, int] = {}
+    out = []
+    for p in passages:
+        digest = hashlib.sha1(p.text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        seen[digest] = seen.get(digest, 0) + 1
+        out.append(f"{doc_id}:{digest}" + (f"-{seen[digest]}" if seen[digest] > 1 else ""))
+    return out
 
 
-def load_document(path: Path, *, max_chars: int = 1200, overlap: int = 150,
+def load_document(path: Path, *, max_chars: int = MAX_CHARS, min_chars: int = MIN_CHARS,
                   limit_mb: float = DEFAULT_LIMIT_MB, progress: Progress | None = None) -> Document:
-    """Read PATH and chunk it; the offsets of its chunks index the text `read_document` returns."""
+    """Read PATH and cut it into passages; their offsets index the text `read_document` returns
+    (characters) and the file (bytes; for a PDF, the UTF-8 of its extracted text)."""
     path = Path(path)
-    text = read_document(path, limit_mb)
-    chunks = chunk_text(text, max_chars=max_chars, overlap=overlap, progress=progress)
+    text, byte_base = _read(path, limit_mb)
+    passages = cut_passages(text, max_chars=max_chars, min_chars=min_chars, progress=progress, byte_base=byte_base)
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=path.name,
-                    chars=len(text), chunks=chunks)
+                    chars=len(text), passages=passages, digest=digest)

@@ -1,7 +1,10 @@
-"""Documents in a workspace: load (chunk, embed, store with offsets), list, and search by meaning.
+"""Documents in a workspace: load (cut, store with offsets, embed later), list, find, preview,
+remove, and search (keyword and meaning, fused: core.memory.retrieval).
 
-Re-loading a file replaces its chunks: new chunks are written (same ids overwrite) and chunks
-left over from a longer earlier version removed, in one transaction of the workspace's store.
+Reloading a file stores only what changed: a passage's id comes from its text, so unchanged
+passages keep theirs (and their vectors), new ones are added and gone ones removed, in one
+transaction of the workspace's store. Removing a document takes all of its passages or none.
+Each change emits DocumentsChanged with the documents held after it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import UserError
+from sym.core.errors import Cancelled, UserError
 from sym.core.events import DocumentsChanged, Emit, ignore
 from sym.core.files import DEFAULT_LIMIT_MB
 from sym.core.memory.store import ChromaStore, Hit, Record
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
     from threading import Event
 
     from sym.core.memory.local import LocalStore
+    from sym.core.memory.retrieval import RankedHit
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,22 @@ class DocumentInfo:
         return {"id": self.id, "name": self.name, "path": self.path, "chunks": self.chunks, "chars": self.chars}
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What loading a file did: its document, and how many passages it had before (0: new),
+    kept unchanged, added (new or changed) and removed."""
+
+    info: DocumentInfo
+    before: int
+    kept: int
+    added: int
+    removed: int
+
+    @property
+    def unchanged(self) -> bool:
+        return self.before > 0 and not self.added and not self.removed
+
+
 def require_store(store: ChromaStore | LocalStore | None) -> ChromaStore | LocalStore:
     if store is None:
         raise UserError("this memory is not stored in a workspace", hint="run sym with a workspace (the default)")
@@ -44,27 +64,68 @@ def require_store(store: ChromaStore | LocalStore | None) -> ChromaStore | Local
 
 
 def load(store: ChromaStore | LocalStore | None, path: Path, *, progress: Callable[[int, int], object] | None = None,
-         limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> tuple[DocumentInfo, int]:
-    """Store a document's chunks; returns its info and how many chunks it had before (0 if new),
-    and emits DocumentsChanged once they are stored. Only a regular file of at most `limit_mb` MB
-    is read (a FIFO or device is a UserError)."""
-    from sym.core.memory.documents import chunk_id, load_document
-
+         limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> Loaded:
+    """Store a document's passages, replacing only what changed since it was last loaded, and
+    emit DocumentsChanged. Only a regular file of at most `limit_mb` MB is read (a FIFO or device
+    is a UserError); a bad file changes nothing."""
     store = require_store(store)
+    loaded = _store(store, path, progress, limit_mb)
+    emit(DocumentsChanged(store.workspace, tuple(documents(store))))
+    return loaded
+
+
+def load_many(store: ChromaStore | LocalStore | None, paths: list[Path], *,
+              progress: Callable[[str, int, int], Callable[[int, int], object]] | None = None,
+              limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> tuple[list[Loaded], list[tuple[Path, str]]]:
+    """Load each of PATHS, as one transaction: (what was loaded, (path, why) of each file that
+    could not be read). `progress(name, i, n)` gives the callback for file i of n; a callback
+    that raises (a cancel) stops it all and keeps nothing."""
+    store = require_store(store)
+    done: list[Loaded] = []
+    skipped: list[tuple[Path, str]] = []
+    with _unit(store):
+        for number, path in enumerate(paths, start=1):
+            step = progress(path.name, number, len(paths)) if progress is not None else None
+            if step is not None:
+                step(0, 1)                 # a cancel between files stops here
+            try:
+                with _unit(store):        # a file that fails leaves nothing of itself behind
+                    done.append(_store(store, path, step, limit_mb))
+            except Cancelled:
+                raise
+            except UserError as err:
+                skipped.append((path, err.message))
+    if done:
+        emit(DocumentsChanged(store.workspace, tuple(documents(store))))
+    return done, skipped
+
+
+def _store(store: ChromaStore | LocalStore, path: Path, progress: Callable[[int, int], object] | None,
+           limit_mb: float) -> Loaded:
+    from sym.core.memory.documents import load_document, passage_ids
+
     doc = load_document(path, limit_mb=limit_mb, progress=progress)
-    before = [r for r in store.all("docs") if r.meta.get("doc_id") == doc.id]
+    before = {r.id: r for r in passages(store, doc.id)}
     now = time.time()
-    records = [Record(chunk_id(doc.id, c.index), c.text,
-                      {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": c.index,
-                       "start": c.start, "end": c.end, "chars": doc.chars, "loaded_at": now})
-               for c in doc.chunks]
-    stale = [r.id for r in before if r.meta.get("index", 0) >= len(doc.chunks)]
-    with _unit(store):          # the new chunks and the removal of stale ones: one transaction
-        store.add("docs", records, progress=progress)
+    records = [Record(iid, p.text, {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": p.index,
+                                    "start": p.start, "end": p.end, "byte_start": p.byte_start,
+                                    "byte_end": p.byte_end, "heading": p.heading, "chars": doc.chars,
+                                    "digest": doc.digest, "loaded_at": now})
+               for iid, p in zip(passage_ids(doc.id, doc.passages), doc.passages)]
+    snapshot = getattr(store, "snapshot", None)
+    kept = [r for r in records if r.id in before] if snapshot is not None else []
+    fresh = [r for r in records if r.id not in before] if snapshot is not None else records
+    wanted = {r.id for r in records}
+    stale = [i for i in before if i not in wanted]
+    with _unit(store):          # new passages, moved ones and the removal of gone ones: one transaction
+        store.add("docs", fresh, progress=progress)
+        if kept and snapshot is not None:
+            snapshot.update_meta("docs", kept)     # same text, same vector: only where it sits changed
         if stale:
             store.delete("docs", stale)
-    emit(DocumentsChanged(store.workspace, tuple(documents(store))))
-    return DocumentInfo(doc.id, doc.name, doc.path, len(doc.chunks), doc.chars, now), len(before)
+    unchanged = len(records) - len(wanted - before.keys())
+    return Loaded(DocumentInfo(doc.id, doc.name, doc.path, len(records), doc.chars, now), len(before),
+                  unchanged, len(records) - unchanged, len(stale))
 
 
 def _unit(store: ChromaStore | LocalStore) -> AbstractContextManager[object]:
@@ -95,6 +156,56 @@ def documents(store: ChromaStore | LocalStore | None) -> list[DocumentInfo]:
     return sorted(out, key=lambda d: d.loaded_at)
 
 
+def find(store: ChromaStore | LocalStore | None, ref: str) -> DocumentInfo:
+    """A loaded document by name, id, path, or the end of its path (`guide/intro.md`); a name
+    two documents share is refused with their paths."""
+    ref = ref.strip()
+    held = documents(store)
+    if not ref:
+        raise UserError("name a document", hint="/docs lists them")
+    matchers: list[Callable[[DocumentInfo], bool]] = [
+        lambda d: d.id == ref or d.path == ref, lambda d: d.name == ref,
+        lambda d: d.path.endswith("/" + ref.lstrip("/")), lambda d: d.name.lower() == ref.lower()]
+    for match in matchers:
+        found = [d for d in held if match(d)]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            paths = ", ".join(d.path for d in found[:3]) + (" …" if len(found) > 3 else "")
+            raise UserError(f"{len(found)} loaded documents are named {ref!r} ({paths})",
+                            hint="name one by more of its path, or by its id (/docs lists them)")
+    names = [d.name for d in held]
+    import difflib
+
+    close = difflib.get_close_matches(ref, names, n=1)
+    hint = f"did you mean {close[0]}?" if close else ("/docs lists them" if names else "none is loaded (/load FILE)")
+    raise UserError(f"no loaded document {ref!r}", hint=hint)
+
+
+def passages(store: ChromaStore | LocalStore, doc_id: str) -> list[Record]:
+    """A document's passages in document order."""
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is not None:
+        return list(snapshot.document_records(doc_id))
+    return sorted((r for r in store.all("docs") if r.meta.get("doc_id") == doc_id),
+                  key=lambda r: int(r.meta.get("index", 0)))
+
+
+def remove(store: ChromaStore | LocalStore | None, doc: DocumentInfo, *, emit: Emit = ignore) -> list[str]:
+    """Remove a document and all its passages (one transaction: all or nothing); returns their ids."""
+    store = require_store(store)
+    ids = [r.id for r in passages(store, doc.id)]
+    with _unit(store):
+        store.delete("docs", ids)
+    emit(DocumentsChanged(store.workspace, tuple(documents(store))))
+    return ids
+
+
+def citation(meta: Any) -> str:
+    """How a passage is cited: `notes.txt ¶3` (its place in the document, counted from 1)."""
+    return f"{meta.get('name', '?')} ¶{int(meta.get('index', 0)) + 1}"
+
+
 KIND_NAMES = {"facts": "facts", "rules": "rules", "docs": "docs", "fact": "facts", "rule": "rules",
               "doc": "docs", "documents": "docs"}
 
@@ -105,18 +216,22 @@ SETTLED_WAIT = 60.0
 
 
 def settled_search(store: ChromaStore | LocalStore | None, text: str, kinds: tuple[str, ...], k: int) -> list[Hit]:
-    """`search` after the background writer has embedded what is pending (up to SETTLED_WAIT s)."""
-    return search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT)
+    """`search` after the background writer has embedded what is pending (up to SETTLED_WAIT s),
+    each hit scored by its cosine similarity to TEXT (callers compare it with thresholds)."""
+    from sym.core.memory.retrieval import with_similarity
+
+    hits = search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT)
+    return list(with_similarity(hits, text, require_store(store).embedder))
 
 
 def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
            k: int = 5, wait: float | None = 2.0, cancel: Event | None = None,
-           progress: Callable[[int, int], object] | None = None) -> list[Hit]:
-    """Hits by meaning. An embedded workspace first waits up to `wait` seconds (None: until
-    done, or `cancel` is set) for its background writer to embed what is pending."""
+           progress: Callable[[int, int], object] | None = None) -> list[RankedHit]:
+    """The K best records for TEXT: document passages ranked by keyword (BM25) and by meaning,
+    fused, facts and rules by meaning. An embedded workspace first waits up to `wait` seconds
+    (None: until done, or `cancel` is set) for its background writer to embed what is pending."""
+    from sym.core.memory.retrieval import hybrid_search
+
     if not text.strip():
         raise UserError("nothing to search for", hint="/search who is the father of don")
-    store = require_store(store)
-    if isinstance(store, ChromaStore):
-        return store.search(text, kinds, k)
-    return store.search(text, kinds, k, wait=wait, cancel=cancel, progress=progress)
+    return hybrid_search(require_store(store), text, kinds, k, wait=wait, cancel=cancel, progress=progress)

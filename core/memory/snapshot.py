@@ -4,6 +4,13 @@ Every command's changes are one transaction here, written before the command ret
 crash (kill -9 included) leaves all of a batch or none of it. Rows waiting to be embedded and
 written to Chroma (or deleted there) sit in `pending`, written in the same transaction; the
 background writer (core.memory.backlog) drains them. Nothing here imports chromadb.
+
+Document passages also have a keyword index here, `docs_fts` (SQLite FTS5, BM25 ranking):
+FTS5 ships with Python's sqlite3, so it costs no new dependency, and it is written in the same
+transaction as the passages, so it can never disagree with them. A workspace from before it
+(or one an older sym changed) gets it rebuilt from its stored passages when opened; where this
+sqlite3 lacks FTS5, `fts` is False and keyword ranking falls back to core.memory.retrieval's
+own BM25.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -30,6 +38,14 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
 CHUNK = 5_000    # rows per executemany: progress (and so cancel) is checked between chunks
+FTS_VERSION = "1"    # meta "fts": the keyword index of passages is built (its columns: this version)
+_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING "
+        "fts5(text, heading, name, tokenize = 'porter unicode61 remove_diacritics 2')")
+# a passage's row in the keyword index has its record's rowid; heading and name are searched too
+_FTS_FILL = ("INSERT INTO docs_fts (rowid, text, heading, name) SELECT rowid, text, "
+             "COALESCE(json_extract(meta, '$.heading'), ''), COALESCE(json_extract(meta, '$.name'), '') "
+             "FROM records WHERE kind = 'docs'")
+FTS_WEIGHTS = (1.0, 0.6, 0.3)   # bm25 weights of text, heading and name
 
 Progress = Callable[[int, int], object]   # (rows done, rows in all); it may raise to cancel
 _Row = TypeVar("_Row")
@@ -62,6 +78,18 @@ def item_kind(kind: str) -> str:
     return "facts" if kind == "fact" else "rules"
 
 
+@cache
+def fts_available() -> bool:
+    """Whether this Python's sqlite3 has FTS5 (it has in the official builds; some distributions
+    leave it out)."""
+    try:
+        with closing(sqlite3.connect(":memory:")) as db:
+            db.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
+        return True
+    except sqlite3.Error:
+        return False
+
+
 def connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
     db.execute("PRAGMA journal_mode=WAL")
@@ -80,10 +108,17 @@ class Snapshot:
         self._depth = 0
         self.on_commit: Callable[[], None] | None = None   # called after a commit that queued work (wakes the background writer)
         self._queued = False
+        self.fts = False        # the keyword index of passages is there and up to date (known once opened)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = connect(self.path)
+            db = connect(self.path)
+            try:
+                self.fts = _fts_ready(db)
+            except BaseException:
+                db.close()
+                raise
+            self._db = db
         return self._db
 
     # -- transactions ----------------------------------------------------------------
@@ -231,19 +266,85 @@ class Snapshot:
         return out
 
     def put_records(self, kind: str, records: list[Record], progress: Progress | None = None) -> None:
+        self._conn()                     # opened: whether there is a keyword index is known
+        indexed = kind == "docs" and self.fts
+
         def write(db: sqlite3.Connection, part: Sequence[Record]) -> None:
+            ids = [r.id for r in part]
+            if indexed:
+                self._unindex(db, ids)
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
                            [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
-            self._queue(db, kind, [r.id for r in part], "upsert")
+            if indexed:
+                self._index(db, ids)
+            self._queue(db, kind, ids, "upsert")
             _stamp(db)
 
         self._in_chunks(records, write, progress)
 
+    def update_meta(self, kind: str, records: Sequence[Record]) -> None:
+        """New metadata for stored records whose text is unchanged: nothing is embedded again (a
+        reloaded document's unchanged passages, whose place in it moved)."""
+        with self.unit() as db:
+            ids = [r.id for r in records]
+            indexed = kind == "docs" and self.fts
+            if indexed:
+                self._unindex(db, ids)
+            db.executemany("UPDATE records SET meta = ? WHERE kind = ? AND id = ?",
+                           [(json.dumps(r.meta, sort_keys=True), kind, r.id) for r in records])
+            if indexed:
+                self._index(db, ids)
+            _stamp(db)
+
     def delete_records(self, kind: str, ids: list[str]) -> None:
         with self.unit() as db:
+            if kind == "docs" and self.fts:
+                self._unindex(db, ids)
             db.executemany("DELETE FROM records WHERE kind = ? AND id = ?", [(kind, i) for i in ids])
             self._queue(db, kind, ids, "delete")
             _stamp(db)
+
+    # -- the keyword index of passages --------------------------------------------------
+
+    @staticmethod
+    def _unindex(db: sqlite3.Connection, ids: Sequence[str]) -> None:
+        for start in range(0, len(ids), CHUNK):
+            part = ids[start:start + CHUNK]
+            db.execute(f"DELETE FROM docs_fts WHERE rowid IN (SELECT rowid FROM records WHERE kind = 'docs' "
+                       f"AND id IN ({','.join('?' * len(part))}))", part)
+
+    @staticmethod
+    def _index(db: sqlite3.Connection, ids: Sequence[str]) -> None:
+        for start in range(0, len(ids), CHUNK):
+            part = ids[start:start + CHUNK]
+            db.execute(f"{_FTS_FILL} AND id IN ({','.join('?' * len(part))})", part)
+
+    def keyword_search(self, match: str, limit: int) -> list[tuple[Record, float]]:
+        """Passages matching an FTS5 query, best first, with their BM25 score (higher is better).
+        Needs `fts`; a bad query is sqlite3.OperationalError."""
+        rows = self._conn().execute(
+            "SELECT r.id, r.text, r.meta, bm25(docs_fts, ?, ?, ?) AS rank FROM docs_fts "
+            "JOIN records AS r ON r.rowid = docs_fts.rowid WHERE docs_fts MATCH ? ORDER BY rank LIMIT ?",
+            (*FTS_WEIGHTS, match, limit)).fetchall()
+        return [(Record(i, text, json.loads(meta)), -float(rank)) for i, text, meta, rank in rows]
+
+    def records_by_id(self, kind: str, ids: Sequence[str]) -> dict[str, Record]:
+        """The stored records of these ids (those that are gone are left out)."""
+        out: dict[str, Record] = {}
+        db = self._conn()
+        for start in range(0, len(ids), CHUNK):
+            part = list(ids[start:start + CHUNK])
+            for i, text, meta in db.execute(f"SELECT id, text, meta FROM records WHERE kind = ? AND id IN "
+                                            f"({','.join('?' * len(part))})", [kind, *part]):
+                out[i] = Record(i, text, json.loads(meta))
+        return out
+
+    def document_records(self, doc_id: str) -> list[Record]:
+        """The passages of one document, in document order."""
+        rows = self._conn().execute(
+            "SELECT id, text, meta FROM records WHERE kind = 'docs' AND json_extract(meta, '$.doc_id') = ? "
+            "ORDER BY json_extract(meta, '$.index'), rowid", (doc_id,)).fetchall()
+        return [Record(i, text, json.loads(meta)) for i, text, meta in rows]
 
     # -- the embedding backlog ---------------------------------------------------------
 
@@ -269,6 +370,8 @@ class Snapshot:
                                [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in recs])
             db.execute("INSERT INTO meta VALUES ('embedder', ?)", (embedder,))
             db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+            if self.fts:
+                _rebuild_fts(db)
 
     def close(self) -> None:
         if self._db is not None:
@@ -282,6 +385,38 @@ def queue_everything(db: sqlite3.Connection) -> int:
                "THEN 'facts' ELSE 'rules' END, id, 'upsert' FROM items")
     db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT kind, id, 'upsert' FROM records")
     return _count(db, "SELECT COUNT(*) FROM pending")
+
+
+def _fts_ready(db: sqlite3.Connection) -> bool:
+    """Make the keyword index of passages (FTS5) if it is missing or out of step with the stored
+    passages (a workspace from before it, or changed by an older sym), filling it from them.
+    False when this sqlite3 has no FTS5."""
+    if not fts_available():
+        return False
+    version = db.execute("SELECT value FROM meta WHERE key = 'fts'").fetchone()
+    if version is not None and version[0] == FTS_VERSION:
+        stored = db.execute("SELECT COUNT(*), TOTAL(rowid) FROM records WHERE kind = 'docs'").fetchone()
+        try:
+            if tuple(stored) == tuple(db.execute("SELECT COUNT(*), TOTAL(rowid) FROM docs_fts").fetchone()):
+                return True
+        except sqlite3.OperationalError:    # the table was dropped: made again below
+            pass
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        _rebuild_fts(db)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return True
+
+
+def _rebuild_fts(db: sqlite3.Connection) -> None:
+    """The keyword index made again from the stored passages (inside a transaction)."""
+    db.execute(_FTS)
+    db.execute("DELETE FROM docs_fts")
+    db.execute(_FTS_FILL)
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('fts', ?)", (FTS_VERSION,))
 
 
 def _stamp(db: sqlite3.Connection) -> None:

@@ -11,8 +11,9 @@ from sym.core.memory import library
 from sym.repl.arguments import Args, Option, last_word, positional, values
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
+from sym.repl.documents import Found, Preview, document_table, size
 from sym.repl.registry import command
-from sym.repl.results import Hits, Message, Table
+from sym.repl.results import Message, Result, Table
 
 
 def _workspaces(ctx: Context):
@@ -135,7 +136,7 @@ def memory(ctx: Context, arg: str):
     if part == "schema":
         return schema_table(m)
     if part == "docs":
-        return docs(ctx, "")
+        return document_table(library.documents(m.store))
     if part:
         raise UserError(f"no memory part {part!r}", hint="choose one of: " + ", ".join(_PARTS))
     counts = m.counts()
@@ -150,30 +151,135 @@ def memory(ctx: Context, arg: str):
     ])
 
 
-@command("/load", args="FILE", group="memory", completer=positional("file"))
+LOAD_USAGE = "/load notes.md  or  /load docs/  or  /load 'docs/**/*.md'"
+
+
+@command("/load", args="FILE|FOLDER|PATTERN", group="memory", completer=positional("file"))
 def load(ctx: Context, arg: str) -> Message:
-    """Load a .txt, .md or .pdf document (or other UTF-8 text): chunked by paragraphs, embedded, stored with offsets."""
-    name = arg.strip()
+    """Load a .txt, .md or .pdf document (or other UTF-8 text), or every such file of a folder or a
+    glob pattern: cut into passages (paragraphs, headings, list items), stored with their heading
+    path and offsets, embedded in the background. Loading a file again stores only what changed.
+    A URL is refused: nothing is downloaded."""
+    from sym.core.memory.documents import document_paths, refuse_url
+
+    name = _unquoted(arg.strip())
     if not name:
-        raise UserError("no file given", hint="/load notes.md")
+        raise UserError("no file given", hint=LOAD_USAGE)
+    refuse_url(name)            # before ctx.path, which would read http://x as the file http:/x
+    paths = document_paths(name, ctx.base_dir)
+    if paths is not None:
+        return _load_many(ctx, name, paths)
     from sym.core.files import check_file
     from sym.repl.commands.logic import cancellable
 
     path = ctx.path(name)
     check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
     ctx.check_cancel()
-    info, before = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
-                                 limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
-    verb = f"reloaded (replacing {before} chunks)" if before else "loaded"
-    return Message(f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters", info.to_dict())
+    done = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
+                        limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
+    info = done.info
+    verb = f"reloaded (replacing {done.before} chunks)" if done.before else "loaded"
+    text = f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters"
+    if done.before:
+        text += "; unchanged" if done.unchanged else (f"; {done.added} new or changed, {done.kept} unchanged, "
+                                                     f"{done.removed} removed")
+    return Message(text, {**info.to_dict(), "before": done.before, "kept": done.kept, "added": done.added,
+                          "removed": done.removed})
 
 
-@command("/docs", group="memory")
-def docs(ctx: Context, arg: str) -> Table:
-    """List the loaded documents."""
-    found = library.documents(ctx.memory.store)
-    return Table("documents" if found else "no documents loaded (/load FILE)",
-                 [(d.name, f"{d.chunks} chunks", d.path) for d in found])
+def _unquoted(name: str) -> str:
+    """A name as typed, without the quotes around it (`'docs/*.md'` keeps the shell from nothing)."""
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        return name[1:-1].strip()
+    return name
+
+
+SKIPPED_SHOWN = 3      # files a folder load names as skipped before "and N more"
+
+
+def _load_many(ctx: Context, name: str, paths: list) -> Message:
+    from sym.repl.commands.logic import cancellable
+
+    ctx.check_cancel()
+    done, skipped = library.load_many(
+        ctx.memory.store, paths, progress=lambda file, i, n: cancellable(ctx, f"loading {i}/{n} {file}"),
+        limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
+    ctx.check_cancel()
+    why = "; ".join(reason for _, reason in skipped[:SKIPPED_SHOWN]) + (
+        f"; and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else "")
+    if not done:
+        raise UserError(f"nothing loaded from {name}: {why}")
+    chunks, chars = sum(d.info.chunks for d in done), sum(d.info.chars for d in done)
+    again = [d for d in done if d.before]
+    same = sum(1 for d in again if d.unchanged)
+    text = (f"loaded {len(done)} {'document' if len(done) == 1 else 'documents'} from {name}: {chunks} chunks, "
+            f"{chars} characters")
+    if again:
+        text += f" ({len(again)} reloaded, {same} of them unchanged)"
+    if skipped:
+        text += f"; skipped {len(skipped)}: {why}"
+    return Message(text, {"documents": [d.info.to_dict() for d in done], "chunks": chunks, "chars": chars,
+                          "reloaded": len(again), "unchanged": same,
+                          "skipped": [{"path": str(p), "reason": reason} for p, reason in skipped]})
+
+
+def _document_names(ctx: Context, prefix: str) -> list[str]:
+    store = ctx.memory.store
+    return sorted({d.name for d in library.documents(store)}) if store is not None else []
+
+
+DOCS_USAGE = "/docs, /docs show NAME [N], /docs rm NAME [--yes]"
+
+
+@command("/docs", args="[show NAME [N] | rm NAME]", group="memory",
+         completer=positional(("show", "rm"), _document_names),
+         options=(Option("--yes", bool, help="with rm: remove without asking"),))
+def docs(ctx: Context, args: Args) -> Result:
+    """List the loaded documents (chunks and size); show one's passages, or passage N whole; remove
+    one and its passages (shown first, done with --yes)."""
+    action, _, rest = args.text.strip().partition(" ")
+    rest = _unquoted(rest.strip())
+    if args.yes and action != "rm":
+        raise UserError("--yes goes with /docs rm only", hint=DOCS_USAGE)
+    if not action:
+        return document_table(library.documents(ctx.memory.store))
+    if action == "show" and rest:
+        return _show(ctx, rest)
+    if action == "rm" and rest:
+        return _remove(ctx, rest, args.yes)
+    if action in ("show", "rm"):
+        raise UserError(f"/docs {action} needs a document name", hint=DOCS_USAGE)
+    raise UserError(f"unknown /docs form {action!r}", hint=DOCS_USAGE)
+
+
+def _show(ctx: Context, rest: str) -> Preview:
+    store = library.require_store(ctx.memory.store)
+    number = None
+    head, _, last = rest.rpartition(" ")
+    if head and last.isdecimal():
+        try:
+            doc = library.find(store, rest)          # a name that ends in a number
+        except UserError:
+            doc, number = library.find(store, head.strip()), int(last)
+    else:
+        doc = library.find(store, rest)
+    found = library.passages(store, doc.id)
+    if number is not None and not 1 <= number <= len(found):
+        raise UserError(f"{doc.name} has passages 1 to {len(found)}, not {number}", hint=f"/docs show {doc.name}")
+    return Preview(doc, found, number)
+
+
+def _remove(ctx: Context, rest: str, yes: bool) -> Message:
+    store = library.require_store(ctx.memory.store)
+    doc = library.find(store, rest)
+    told = sum(1 for it in ctx.memory.items.values() if it.source == f"tell:{doc.name}")
+    kept = f"; the {_plural(told, 'item')} told from it stay" if told else ""
+    data = {"removed": yes, **doc.to_dict()}
+    if not yes:
+        return Message(f"this removes {doc.name} ({doc.chunks} chunks, {size(doc.chars)}){kept}; "
+                       f"to go ahead: /docs rm {rest} --yes", data)
+    ids = library.remove(store, doc, emit=ctx.emit)
+    return Message(f"removed {doc.name} ({len(ids)} chunks){kept}", {**data, "ids": ids})
 
 
 SEARCH_OPTIONS = (
@@ -184,8 +290,9 @@ SEARCH_OPTIONS = (
 
 
 @command("/search", args="TEXT", options=SEARCH_OPTIONS, group="memory")
-def search(ctx: Context, args: Args) -> Hits:
-    """Find facts, rules and document chunks by meaning, ranked, with scores and sources."""
+def search(ctx: Context, args: Args) -> Found:
+    """Find facts, rules and document passages: passages by keyword (BM25) and by meaning, fused,
+    facts and rules by meaning; each hit with its ranks, and a snippet at its best sentence."""
     k = ctx.settings.search_k if args.k is None else args.k
     kinds, text = ("facts", "rules", "docs"), args.words
     if args.kind is not None:
@@ -199,7 +306,7 @@ def search(ctx: Context, args: Args) -> Hits:
                           wait=None if ctx.patient else 2.0, cancel=ctx.cancel, progress=ctx.progress("embedding"))
     ctx.check_cancel()
     coverage = ctx.memory.embedding_backlog()
-    return Hits(" ".join(text), hits, coverage if coverage and coverage[0] < coverage[1] else None)
+    return Found(" ".join(text), hits, coverage if coverage and coverage[0] < coverage[1] else None)
 
 
 SCHEMA_USAGE = ('/schema, /schema template father_of/2 "{0} is the father of {1}", '

@@ -14,12 +14,16 @@ from sym.core.errors import UserError
 from sym.core.memory.documents import (
     Chunk,
     Document,
-    chunk_id,
     chunk_text,
     document_id,
+    document_paths,
+    is_url,
     load_document,
+    passage_ids,
     read_document,
+    refuse_url,
 )
+from sym.core.memory.passages import Passage, cut_passages
 
 PROSE = ("The cat sat on the mat. It was a sunny day! Was the dog jealous? Nobody knows. "
          "Later the dog slept by the fire, and the cat watched it from the stairs. ")
@@ -192,7 +196,7 @@ def test_the_text_of_a_pdf_is_extracted(tmp_path):
     path = write(tmp_path, "paper.pdf", pdf_with_text("Hello sym"))
 
     assert read_document(path).strip() == "Hello sym"
-    assert [c.text for c in load_document(path).chunks] == ["Hello sym"]
+    assert [p.text for p in load_document(path).passages] == ["Hello sym"]
 
 
 def test_pdf_pages_become_paragraphs(tmp_path):
@@ -435,19 +439,20 @@ def test_arbitrary_unicode_chunks_into_exact_bounded_covering_slices(text, max_c
 
 # --- documents -------------------------------------------------------------------------
 
-def test_loading_a_document_reads_and_chunks_it(tmp_path):
+def test_loading_a_document_reads_it_and_cuts_it_into_passages(tmp_path):
     text = "# Title\n\n" + PROSE * 30
     path = write(tmp_path, "story.md", text)
 
-    document = load_document(path, max_chars=400, overlap=50)
+    document = load_document(path, max_chars=400, min_chars=50)
 
     assert isinstance(document, Document)
     assert document.name == "story.md"
     assert document.path == str(path.resolve())
     assert document.chars == len(text)
     assert document.id == document_id(path)
-    assert len(document.chunks) > 1
-    assert_well_formed(text, document.chunks, 400, 50)
+    assert len(document.passages) > 1
+    assert all(text[p.start:p.end] == p.text and p.heading == "Title" for p in document.passages)
+    assert all(len(p.text) <= 400 for p in document.passages[1:])
 
 
 def test_the_same_file_gets_the_same_id_however_it_is_named(tmp_path, monkeypatch):
@@ -459,13 +464,138 @@ def test_the_same_file_gets_the_same_id_however_it_is_named(tmp_path, monkeypatc
     assert document_id(path).startswith("d") and len(document_id(path)) == 11
 
 
-def test_chunk_ids_are_distinct_per_document_and_index():
-    ids = {chunk_id(doc, i) for doc in ("d0000000001", "d0000000002") for i in range(3)}
-
-    assert len(ids) == 6
-    assert chunk_id("d0000000001", 2) == chunk_id("d0000000001", 2)
+def test_passage_ids_come_from_the_text_so_an_unchanged_passage_keeps_its_id():
+    a, b = Passage(0, "Alpha.", 0, 6), Passage(1, "Beta.", 8, 13)
+    ids = passage_ids("d0000000001", [a, b])
+    moved = passage_ids("d0000000001", [Passage(0, "New.", 0, 4), Passage(1, "Alpha.", 6, 12), Passage(2, "Beta.", 14, 19)])
+    assert moved[1:] == ids and moved[0] not in ids
+    assert passage_ids("d0000000002", [a])[0] != ids[0]
+    twice = passage_ids("d0000000001", [a, a, a])
+    assert len(set(twice)) == 3 and twice[0] == ids[0]
 
 
 def test_loading_reports_reading_errors_as_user_errors(tmp_path):
     with pytest.raises(UserError, match="no such file"):
         load_document(tmp_path / "gone.md")
+
+
+# --- passages: cut where a person would -------------------------------------------------
+
+NOTES = """Field notes
+
+The field team met on Monday to plan the survey of the northern valley. Everyone agreed to start early.
+
+Automobiles used by the field team must be checked every week: tyres, brakes and fuel.
+
+The weather was cold and wet, and the river was high after the storms of last month.
+
+Lunch was sandwiches and soup, served at the old mill by the bridge. Nobody complained.
+
+Next meeting: Thursday at nine, in the library of the research station.
+"""
+
+
+def test_each_paragraph_is_a_passage_and_a_tiny_title_joins_the_paragraph_after_it():
+    found = cut_passages(NOTES)
+    assert [p.text.split()[0] for p in found] == ["Field", "Automobiles", "The", "Lunch", "Next"]
+    assert found[0].text.startswith("Field notes\n\nThe field team")
+    assert all(NOTES[p.start:p.end] == p.text for p in found)
+
+
+def test_tiny_paragraphs_are_merged_with_their_neighbour():
+    assert [p.text for p in cut_passages("Anne is kind.\n\nBob is tall.\n")] == ["Anne is kind.\n\nBob is tall."]
+    long = "A sentence that is long enough to stand as a passage on its own, at more than a hundred characters in all."
+    found = cut_passages(f"{long}\n\nTiny tail.\n")
+    assert [p.text for p in found] == [f"{long}\n\nTiny tail."]
+
+
+def test_markdown_headings_start_passages_and_name_their_heading_path():
+    text = ("# Guide\n\n## Install\n\nRun the installer and follow the steps it shows on the screen, then restart.\n"
+            "## Exit codes\nExit codes: `0` ok, `1` command error.\n\nSetup\n-----\n\nEdit the file.\n")
+    found = cut_passages(text)
+    assert [(p.heading, p.text.splitlines()[0]) for p in found] == [
+        ("Guide › Install", "# Guide"), ("Guide › Exit codes", "## Exit codes"), ("Setup", "Setup")]
+    assert found[1].text.endswith("`1` command error.")
+
+
+def test_list_items_are_boundaries_and_short_ones_gather_up_to_the_small_size():
+    items = "\n".join(f"- item number {i} of the list, a line" for i in range(12))
+    found = cut_passages("Intro to the list:\n\n" + items + "\n", min_chars=100)
+    assert len(found) > 2
+    assert all(p.text.startswith(("- item", "Intro")) for p in found)
+    assert all(p.text.rstrip().endswith("a line") for p in found)
+
+
+def test_a_fenced_code_block_stays_whole_and_its_comments_are_not_headings():
+    code = "```\n# not a heading\n\nx = 1\n```"
+    found = cut_passages(f"# Code\n\n{code}\n")
+    assert len(found) == 1 and found[0].heading == "Code" and code in found[0].text
+
+
+def test_a_long_paragraph_is_split_at_sentence_ends_within_the_bound():
+    text = PROSE * 40
+    found = cut_passages(text, max_chars=500)
+    assert len(found) > 5 and all(len(p.text) <= 500 for p in found)
+    assert all(p.text.endswith((".", "!", "?")) for p in found)
+
+
+def test_byte_offsets_count_utf8_bytes_and_a_byte_order_mark(tmp_path):
+    text = "Ünïcödé title\n\nCafé crème — déjà vu, a paragraph long enough to be its own passage, "\
+           "more than a hundred characters.\n\nSecond paragraph, also long enough to stand alone as a passage of its own."
+    path = write(tmp_path, "u.txt", "\ufeff".encode() + text.encode())
+    doc = load_document(path, min_chars=50)
+    raw = path.read_bytes()
+    for p in doc.passages:
+        assert raw[p.byte_start:p.byte_end].decode() == p.text
+    assert doc.passages[0].byte_start == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab .#-*\n`=1")), max_size=400))
+def test_any_text_cuts_into_exact_slices_in_order(text):
+    found = cut_passages(text, max_chars=60, min_chars=10)
+    assert [p.index for p in found] == list(range(len(found)))
+    for before, after in zip(found, found[1:]):
+        assert before.end <= after.start
+    for p in found:
+        assert p.text and text[p.start:p.end] == p.text == p.text.strip()
+        assert p.byte_end - p.byte_start == len(p.text.encode())
+
+
+# --- what /load may name -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["http://x", "https://example.com/a.txt", "file:///etc/passwd", "www.example.com"])
+def test_a_url_is_refused_in_one_line_and_never_read_as_a_file(name):
+    assert is_url(name)
+    with pytest.raises(UserError, match="is a URL: .* nothing is downloaded"):
+        refuse_url(name)
+
+
+def test_a_plain_file_name_is_not_a_url(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "www.notes.txt", "x")
+    assert not is_url("notes.txt") and not is_url("www.notes.txt") and not is_url("/tmp/a:b")
+
+
+def test_a_folder_names_its_documents_at_any_depth_without_hidden_ones(tmp_path):
+    for name in ("a.md", "b.txt", "sub/c.pdf", "sub/d.py", ".hidden/e.md", "f.MD"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    assert [p.relative_to(tmp_path).as_posix() for p in document_paths(str(tmp_path))] == [
+        "a.md", "b.txt", "f.MD", "sub/c.pdf"]
+
+
+def test_a_glob_names_what_it_matches_relative_to_the_script(tmp_path, monkeypatch):
+    monkeypatch.chdir("/")
+    for name in ("x1.md", "x2.md", "y.txt"):
+        write(tmp_path, name, "x")
+    assert [p.name for p in document_paths("x*.md", tmp_path)] == ["x1.md", "x2.md"]
+    with pytest.raises(UserError, match="no files match"):
+        document_paths("z*.md", tmp_path)
+
+
+def test_a_single_file_is_not_a_folder_or_pattern(tmp_path):
+    assert document_paths(str(write(tmp_path, "one.txt", "x"))) is None
+    with pytest.raises(UserError, match="holds no .txt, .md or .pdf"):
+        (tmp_path / "empty").mkdir()
+        document_paths(str(tmp_path / "empty"))

@@ -1,0 +1,311 @@
+"""Hybrid retrieval: keyword ranking (BM25) fused with the embedder's ranking, and snippets.
+
+Keyword ranks of passages come from the snapshot's FTS5 index (core.memory.snapshot: no new
+dependency, written in the same transaction as the passages) or, where there is none (a Chroma
+server's workspace, a sqlite3 without FTS5), from BM25 computed here over the stored passages.
+Meaning ranks come from the vector store. The two are fused by reciprocal rank fusion, so an
+exact term and a paraphrase both find their passage; each hit says which ranks it had. This
+room ranks and quotes; it never writes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from sym.core.memory.embedders import STOPWORDS, cosine
+from sym.core.memory.store import Hit, Record
+
+if TYPE_CHECKING:
+    from threading import Event
+    from typing import TypeAlias
+
+    from sym.core.memory.local import LocalStore
+    from sym.core.memory.store import ChromaStore
+
+    Store: TypeAlias = ChromaStore | LocalStore
+
+RRF_K = 60              # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
+DEPTH = 50              # how far down each ranking is read before fusing (at least k)
+SNIPPET_CHARS = 220
+MARK_OPEN, MARK_CLOSE = "«", "»"     # around matched words in a snippet: plain text a renderer may style
+
+_WORD = re.compile(r"[^\W_]+")
+_QUERY_STOPWORDS = STOPWORDS | frozenset(
+    "how why when where can could should would will i you my me we our your there about into than so "
+    "any all some no nor but also just only very more most such own same".split())
+# where a sentence ends: after its stop (group p), or before a blank line or a list item
+_SPLIT = re.compile(r"(?P<p>[.?!]+[\"')\]]*)\s+|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])")
+
+
+@dataclass(frozen=True)
+class RankedHit(Hit):
+    """A hit with the ranks that placed it: `score` is the fused score (1.0 = first in every
+    ranking that was read), `similarity` the embedder's cosine where it ranked the hit."""
+
+    keyword_rank: int | None = None
+    meaning_rank: int | None = None
+    keyword_score: float | None = None     # BM25, higher is better
+    similarity: float | None = None
+    snippet: str = ""                      # the best-matching sentence, matched words «marked»
+    spans: tuple[tuple[int, int], ...] = ()   # the marked words, as offsets in `text`
+
+    def explain(self) -> str:
+        """`keyword #1, meaning #3`: which rankings found the hit, and where."""
+        parts = [f"keyword #{self.keyword_rank}" if self.keyword_rank else "",
+                 f"meaning #{self.meaning_rank}" if self.meaning_rank else ""]
+        return ", ".join(p for p in parts if p) or "—"
+
+
+# -- words -------------------------------------------------------------------------------
+
+def stem(word: str) -> str:
+    """A light suffix stripper (cars → car, codes → cod = code, running → run, parsed → pars =
+    parse): enough to match a query word with its forms in a passage when highlighting, or when
+    ranking without FTS5 (whose Porter stemmer does more)."""
+    w = word.lower()
+    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("ly", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not (suffix == "s" and w.endswith("ss")):
+            w = w[:-len(suffix)] + keep
+            if suffix == "s" and w.endswith("e") and w[-2:-1] in ("s", "x", "z", "h"):
+                w = w[:-1]             # classes → class, boxes → box
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]                     # running → runn → run
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]                     # code → cod, as codes and coded
+    return w
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of a query worth matching: lower-case, in order, without repeats; function
+    words dropped unless nothing else is left."""
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
+    content = [w for w in words if w not in _QUERY_STOPWORDS and len(w) > 1]
+    return content or words
+
+
+def fts_query(terms: Sequence[str]) -> str:
+    """An FTS5 query: any of the terms, and the whole phrase (which adds to a passage's score)."""
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    if len(terms) > 1:
+        quoted.append('"' + " ".join(terms).replace('"', '""') + '"')
+    return " OR ".join(quoted)
+
+
+# -- the keyword ranking ------------------------------------------------------------------
+
+def keyword_ranking(store: Store, text: str, depth: int = DEPTH) -> list[tuple[Record, float]]:
+    """Passages ranked by BM25 for the words of TEXT, best first, with their scores."""
+    terms = query_terms(text)
+    if not terms:
+        return []
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is not None and snapshot.count("docs") == 0:
+        return []
+    if snapshot is not None and snapshot.fts:
+        import sqlite3
+
+        try:
+            return list(snapshot.keyword_search(fts_query(terms), depth))
+        except sqlite3.OperationalError:     # a query FTS5 will not parse: rank without it
+            pass
+    return bm25_ranking(store.all("docs"), terms, depth)
+
+
+def bm25_ranking(records: Sequence[Record], terms: Sequence[str], depth: int = DEPTH, *,
+                 k1: float = 1.2, b: float = 0.75) -> list[tuple[Record, float]]:
+    """BM25 (Robertson & Zaragoza) over RECORDS' text and heading, the fallback of FTS5."""
+    wanted = {stem(t) for t in terms}
+    docs = [Counter(stem(w) for w in _WORD.findall(f"{r.text} {r.meta.get('heading', '')}".lower()))
+            for r in records]
+    if not docs:
+        return []
+    average = sum(sum(d.values()) for d in docs) / len(docs) or 1.0
+    frequency = {t: sum(1 for d in docs if t in d) for t in wanted}
+    scored = []
+    for record, counts in zip(records, docs):
+        length = sum(counts.values())
+        score = 0.0
+        for t in wanted:
+            tf = counts.get(t, 0)
+            if tf:
+                idf = math.log(1 + (len(docs) - frequency[t] + 0.5) / (frequency[t] + 0.5))
+                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average))
+        if score > 0:
+            scored.append((record, score))
+    scored.sort(key=lambda pair: -pair[1])
+    return scored[:depth]
+
+
+# -- the meaning ranking and the fusion -----------------------------------------------------
+
+def meaning_ranking(store: Store, text: str, kinds: Iterable[str], depth: int = DEPTH, *,
+                    wait: float | None = 2.0, cancel: Event | None = None,
+                    progress: Callable[[int, int], object] | None = None) -> list[Hit]:
+    """Records nearest TEXT by the workspace's embedder, best first (an embedded workspace waits
+    up to `wait` seconds for its background writer first)."""
+    from sym.core.memory.store import ChromaStore
+
+    if isinstance(store, ChromaStore):
+        return store.search(text, kinds, depth)
+    return store.search(text, kinds, depth, wait=wait, cancel=cancel, progress=progress)
+
+
+def fuse(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion of rankings of ids: each id scores the sum of 1 / (k + rank) over
+    the rankings that hold it, scaled so that first in every ranking is 1.0. Ties keep the
+    order of the first ranking that holds the id."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, iid in enumerate(ranking, start=1):
+            scores[iid] = scores.get(iid, 0.0) + 1.0 / (k + rank)
+    best = len([r for r in rankings if r]) / (k + 1) or 1.0
+    return sorted(((iid, s / best) for iid, s in scores.items()), key=lambda pair: -pair[1])
+
+
+def hybrid_search(store: Store, text: str, kinds: Sequence[str] = ("facts", "rules", "docs"), k: int = 5, *,
+                  wait: float | None = 2.0, cancel: Event | None = None,
+                  progress: Callable[[int, int], object] | None = None,
+                  keyword: bool = True, meaning: bool = True) -> list[RankedHit]:
+    """The K best records for TEXT: passages by keyword and by meaning, facts and rules by
+    meaning, fused; passages with a snippet. `keyword` / `meaning` False leaves that ranking out
+    (the benchmark compares them)."""
+    depth = max(k, DEPTH)
+    seen = list(meaning_ranking(store, text, kinds, depth, wait=wait, cancel=cancel, progress=progress)) \
+        if meaning else []
+    found = keyword_ranking(store, text, depth) if keyword and "docs" in kinds else []
+    by_meaning = {h.id: (rank, h) for rank, h in enumerate(seen, start=1)}
+    by_keyword = {r.id: (rank, r, score) for rank, (r, score) in enumerate(found, start=1)}
+    fused = fuse([[h.id for h in seen], [r.id for r, _ in found]])[:k]
+    fresh = _stored_passages(store, [iid for iid, _ in fused if iid not in by_keyword
+                                     and by_meaning[iid][1].kind == "docs"])
+    terms = query_terms(text)
+    out: list[RankedHit] = []
+    for iid, score in fused:
+        m, kw = by_meaning.get(iid), by_keyword.get(iid)
+        if kw is not None:
+            kind, body, meta = "docs", kw[1].text, kw[1].meta
+        else:
+            assert m is not None
+            hit = m[1]
+            kind, body, meta = hit.kind, hit.text, hit.meta
+            if kind == "docs":
+                if fresh is not None and iid not in fresh:
+                    continue                       # removed since the vector store saw it
+                if fresh is not None:
+                    body, meta = fresh[iid].text, fresh[iid].meta
+        ranked = RankedHit(kind, iid, body, meta, score,
+                           keyword_rank=kw[0] if kw else None, meaning_rank=m[0] if m else None,
+                           keyword_score=kw[2] if kw else None, similarity=m[1].score if m else None)
+        if kind == "docs":
+            snippet, spans = best_snippet(body, terms)
+            ranked = replace(ranked, snippet=snippet, spans=spans)
+        out.append(ranked)
+    return out
+
+
+def _stored_passages(store: Store, ids: list[str]) -> dict[str, Record] | None:
+    """The store of record's text and metadata of passages the vector store returned (a reloaded
+    document's unchanged passages moved: only the snapshot knows where to); None without one."""
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is None:
+        return None
+    return dict(snapshot.records_by_id("docs", ids)) if ids else {}
+
+
+def with_similarity(hits: Sequence[RankedHit], text: str, embedder: Any) -> list[RankedHit]:
+    """HITS scored by cosine similarity to TEXT (for callers that compare with a threshold);
+    those only the keyword ranking found are embedded now."""
+    missing = [h for h in hits if h.similarity is None]
+    if missing:
+        query, *vectors = embedder.embed([text, *[h.text for h in missing]])
+        found = {h.id: cosine(query, v) for h, v in zip(missing, vectors)}
+    else:
+        found = {}
+    return [replace(h, score=h.similarity if h.similarity is not None else found[h.id]) for h in hits]
+
+
+# -- snippets -------------------------------------------------------------------------------
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, paragraph or list item of TEXT, trimmed of spaces."""
+    out: list[tuple[int, int]] = []
+
+    def add(start: int, end: int) -> None:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            out.append((start, end))
+
+    at = 0
+    for match in _SPLIT.finditer(text):
+        add(at, match.end("p") if match.group("p") else match.start())
+        at = match.end()
+    add(at, len(text))
+    return out
+
+
+def matches(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Offsets of the words of TEXT that match a term (by light stem)."""
+    wanted = {stem(t) for t in terms}
+    return [m.span() for m in _WORD.finditer(text) if stem(m.group()) in wanted]
+
+
+def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The sentence of TEXT holding the most distinct terms (the first sentence when none does),
+    widened by its neighbours up to SIZE characters or cut around its first match; the matched
+    words marked «so». Returns the snippet and the matched words' offsets in TEXT."""
+    found = matches(text, terms)
+    parts = sentences(text) or [(0, len(text))]
+
+    def weight(span: tuple[int, int]) -> tuple[int, int]:
+        inside = [text[s:e].lower() for s, e in found if span[0] <= s < span[1]]
+        return len({stem(w) for w in inside}), len(inside)
+
+    best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i)) if found else 0
+    start, end = parts[best]
+    before, after, grew = best - 1, best + 1, True
+    while grew:              # widen with whole neighbouring sentences, one on each side in turn
+        grew = False
+        if after < len(parts) and parts[after][1] - start <= size:
+            end, after, grew = parts[after][1], after + 1, True
+        if before >= 0 and end - parts[before][0] <= size:
+            start, before, grew = parts[before][0], before - 1, True
+    if end - start > size:   # one long sentence: a window around its first match
+        first = next((s for s, _ in found if start <= s < end), start)
+        start = max(start, min(first - size // 3, end - size))
+        start = _word_start(text, start)
+        end = _word_end(text, min(end, start + size))
+    inside = tuple((s, e) for s, e in found if start <= s and e <= end)
+    return _marked(text, start, end, inside), inside
+
+
+def _word_start(text: str, at: int) -> int:
+    while 0 < at < len(text) and not text[at - 1].isspace():
+        at += 1
+    return at
+
+
+def _word_end(text: str, at: int) -> int:
+    while 0 < at < len(text) and not text[at].isspace():
+        at -= 1
+    return at
+
+
+def _marked(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> str:
+    out, at = [], start
+    for s, e in spans:
+        out += [text[at:s], MARK_OPEN, text[s:e], MARK_CLOSE]
+        at = e
+    out.append(text[at:end])
+    shown = " ".join("".join(out).split())
+    lead = "…" if start > 0 else ""
+    tail = "…" if end < len(text.rstrip()) else ""
+    return lead + shown + tail

@@ -1,0 +1,137 @@
+"""Results of the document commands (/search, /docs, /load of a folder) and their plain text.
+
+A search hit shows its fused score, where it comes from (`notes.txt ¶3`, its heading path) and
+which rankings found it (keyword, meaning), with a snippet at the best-matching sentence whose
+matched words are marked «so»; the JSON form carries the ranks, the snippet and the offsets of
+the marked words. Nothing here searches or stores: the commands in repl/commands/memory.py do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from sym.core.memory.library import DocumentInfo, citation
+from sym.repl.render import to_text
+from sym.repl.results import Hits, Result, Table
+
+
+@dataclass
+class Found(Hits):
+    """/search: facts, rules and passages, best first, each with how it was ranked."""
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        for shown, hit in zip(out["hits"], self.hits):
+            ranks = {"keyword_rank": getattr(hit, "keyword_rank", None),
+                     "meaning_rank": getattr(hit, "meaning_rank", None),
+                     "similarity": _rounded(getattr(hit, "similarity", None)),
+                     "bm25": _rounded(getattr(hit, "keyword_score", None))}
+            shown.update({k: v for k, v in ranks.items() if v is not None})
+            if hit.kind == "docs":
+                shown.update({"cite": citation(hit.meta), "heading": hit.meta.get("heading", ""),
+                              "snippet": getattr(hit, "snippet", ""),
+                              "spans": [list(s) for s in getattr(hit, "spans", ())]})
+        return out
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _ranks(hit: object) -> str:
+    explain = getattr(hit, "explain", None)
+    return explain() if callable(explain) else ""
+
+
+@to_text.register
+def _(r: Found) -> str:
+    behind = (f"({r.embedded[0]:,} of {r.embedded[1]:,} records embedded so far; the rest follow in the background)"
+              if r.embedded else "")
+    if not r.hits:
+        return "no matches" + (f" {behind}" if behind else "")
+    lines = [behind] if behind else []
+    for h in r.hits:
+        ranks = _ranks(h)
+        if h.kind == "docs":
+            heading = h.meta.get("heading") or ""
+            where = citation(h.meta) + (f" · {heading}" if heading else "")
+            lines.append(f"{h.score:5.2f}  doc  {where}  ({ranks})" if ranks else f"{h.score:5.2f}  doc  {where}")
+            snippet = getattr(h, "snippet", "") or " ".join(h.text.split())[:200]
+            lines.append(f"       {snippet}")
+        else:
+            nl = f"    % {h.meta['nl']}" if h.meta.get("nl") else ""
+            lines.append(f"{h.score:5.2f}  {h.id}  {h.text}{nl}  [{h.meta.get('source', '')}]"
+                         + (f"  ({ranks})" if ranks else ""))
+    return "\n".join(lines)
+
+
+@dataclass
+class DocumentTable(Table):
+    """/docs: a row per document (name, chunks and size, path); its JSON form lists each whole."""
+
+    documents: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "documents": self.documents}
+
+
+def document_table(found: list[DocumentInfo]) -> DocumentTable:
+    return DocumentTable("documents" if found else "no documents loaded (/load FILE)",
+                         [(d.name, f"{_plural(d.chunks, 'chunk')}, {size(d.chars)}", d.path) for d in found],
+                         [d.to_dict() for d in found])
+
+
+@dataclass
+class Preview(Result):
+    """/docs show NAME [N]: a document's passages in brief, or one passage whole."""
+
+    kind: ClassVar[str] = "document"
+    document: DocumentInfo
+    passages: list = field(default_factory=list)     # core.memory.store.Record, in document order
+    number: int | None = None                         # the one passage shown whole (from 1)
+
+    def to_dict(self) -> dict:
+        shown = self.passages if self.number is None else [self.passages[self.number - 1]]
+        return {"document": self.document.to_dict(), "passages": [
+            {"cite": citation(p.meta), "id": p.id, "heading": p.meta.get("heading", ""), "text": p.text,
+             "start": p.meta.get("start"), "end": p.meta.get("end"),
+             "byte_start": p.meta.get("byte_start"), "byte_end": p.meta.get("byte_end")} for p in shown]}
+
+
+PREVIEWED = 40       # passages /docs show lists before "… and N more"
+
+
+@to_text.register
+def _(r: Preview) -> str:
+    d = r.document
+    if r.number is not None:
+        p = r.passages[r.number - 1]
+        heading = p.meta.get("heading") or ""
+        where = f"characters {p.meta.get('start')}–{p.meta.get('end')}"
+        if p.meta.get("byte_end") is not None:
+            where += f", bytes {p.meta.get('byte_start')}–{p.meta.get('byte_end')}"
+        return "\n".join([f"{citation(p.meta)} of {len(r.passages)}" + (f" · {heading}" if heading else "")
+                          + f" ({where})", p.text])
+    lines = [f"{d.name}: {_plural(d.chunks, 'chunk')}, {size(d.chars)} — {d.path}"]
+    for p in r.passages[:PREVIEWED]:
+        heading = p.meta.get("heading") or ""
+        first = " ".join(p.text.split())
+        first = first[:90] + ("…" if len(first) > 90 else "")
+        lines.append(f"  ¶{int(p.meta.get('index', 0)) + 1:<4} " + (f"[{heading}] " if heading else "") + first)
+    if len(r.passages) > PREVIEWED:
+        lines.append(f"  … and {len(r.passages) - PREVIEWED} more; /docs show {d.name} N shows passage N")
+    return "\n".join(lines)
+
+
+def size(chars: int) -> str:
+    """A size in characters, in words a person reads at a glance: 980 characters, 12.3k characters."""
+    if chars < 10_000:
+        return f"{chars:,} characters"
+    if chars < 1_000_000:
+        return f"{chars / 1000:.1f}k characters"
+    return f"{chars / 1_000_000:.1f}M characters"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
