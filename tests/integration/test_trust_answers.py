@@ -79,6 +79,16 @@ def test_an_unheard_question_still_falls_back_to_a_model_as_unverified(llm_sym):
     assert "memory alone: nothing in memory says" in to_text(llm_sym("/ask Is Rex a cat?"))
 
 
+def test_a_decided_relation_or_value_question_asks_no_model(llm_sym):
+    llm_sym("/tell James is the son of Frances. Natasha is the daughter of James. "
+            "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A.")
+    llm_sym.server.reply("a guess", when=lambda r: r.format is None)
+    relation = llm_sym("/ask How is Natasha related to Frances?").outcome
+    assert relation.answer == "Natasha is the granddaughter of Frances." and relation.verified
+    assert llm_sym("/ask Who is the daughter of James?").outcome.answer == "Natasha"
+    assert llm_sym.server.chats == []
+
+
 def test_a_babi_style_script_answers_no_false_its_facts_do_not_entail(sym_exe, tmp_path):
     script = tmp_path / "babi.sym"
     questions = {

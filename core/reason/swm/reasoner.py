@@ -334,7 +334,7 @@ class SWM:
         # "unknown" about a known predicate is an answer (open world); a question about a predicate
         # memory has never heard of, or an existential one ("Is anything big?") it cannot settle, is not
         unheard = not answers.mentions(goal, self.memory.engine)
-        undecided = (unheard and memory_answer not in answers.DECIDED and not out.values
+        undecided = (unheard and answers.undecided(goal, memory_answer, out.values)
                      or goal.kind == "truth" and not parse_query(goal.query).is_ground
                      and answers.undecided(goal, out.answer, out.values))
         if undecided and fallback and _llm_or_none(self._llm) is not None:
