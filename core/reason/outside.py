@@ -172,7 +172,8 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
         told = swm.tell(split_sentences(item.context), partial=True)
         unread = sum(1 for t in told if t.problem)
         if item.kind == TRUTH:
-            answer = swm.ask(claim_of(item.question), mode="hybrid", fallback=False).answer.strip().lower()
+            answer = swm.ask(claim_of(item.question), mode="hybrid", open_world=True,
+                             fallback=False).answer.strip().lower()
             if answer in (TRUE, FALSE):
                 return Outcome(answer)
             if answer == "unknown" and not unread:
@@ -182,7 +183,7 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
             return Outcome(reason=f"ask: {unread} of {len(told)} sentences not read" if unread
                            else "ask: no answer")
         holds = [letter for letter, option in zip(item.letters, item.options, strict=True)
-                 if swm.ask(option, mode="hybrid", fallback=False).answer.strip().lower() == TRUE]
+                 if swm.ask(option, mode="hybrid", open_world=True, fallback=False).answer.strip().lower() == TRUE]
     except UserError as err:
         out = _failure(err)
         out.reason = "ask: " + out.reason

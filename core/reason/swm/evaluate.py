@@ -131,7 +131,7 @@ def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", go
         else:
             swm.tell(list(problem.context_sentences) + list(problem.rules), partial=True)
             question = problem.question
-        out = swm.ask(question, mode=mode, fallback=False)
+        out = swm.ask(question, mode=mode, open_world=True, fallback=False)     # as /ask answers by default
     finally:
         if counts is not None:       # model calls that failed inside SWM and were absorbed (partial tells)
             counts["failed"] = counts.get("failed", 0) + swm.failed_calls
