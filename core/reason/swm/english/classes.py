@@ -82,6 +82,10 @@ while time lifetime daytime nighttime""".split())
 # individual reading.
 RECIPROCAL_PRONOUNS = frozenset({"other", "another"})
 
+# Indefinite pronouns the fragment does not read (it reads something / everything / nothing):
+# never a name ("Is anything big?" is not `big(anything)`).
+INDEFINITE_PRONOUNS = frozenset("anything anyone anybody anywhere somewhere everywhere nowhere whatever whoever".split())
+
 
 def closed_class_problem(low: str, at: int) -> str | None:
     """Why the word `low` (lower case) at position `at` of a sentence puts it outside the fragment,
@@ -96,4 +100,6 @@ def closed_class_problem(low: str, at: int) -> str | None:
         return f"'{low}' relates three or more things"
     if low in RECIPROCAL_PRONOUNS:
         return f"'{low}' is reciprocal"
+    if low in INDEFINITE_PRONOUNS:
+        return f"'{low}' is an indefinite pronoun, not a name"
     return None
