@@ -65,6 +65,35 @@ def test_only_a_container_has_its_contents_replaced(sym):
     assert "contains(box_1, apple)." not in texts(sym.shell.memory)
 
 
+def test_a_declared_container_has_its_contents_replaced(sym):
+    sym("/fact container(house).")
+    sym("/tell The house contains the kitchen. The house contains the garage.")
+    assert "contains(house, garage)." in texts(sym.shell.memory)
+    assert "contains(house, kitchen)." not in texts(sym.shell.memory)
+    sym("/rule container(X) :- barn(X).")
+    sym("/fact barn(shed).")
+    sym("/tell The shed contains the cow. The shed contains the pig.")
+    assert "contains(shed, cow)." not in texts(sym.shell.memory)
+
+
+def test_a_name_and_a_description_never_meet_across_sentences(sym):
+    """"Bill is tall." then "The bill is red.": the bill is not Bill, so the grammar leaves the
+    second sentence (to a model, none here): nothing is stored, and the message says why."""
+    sym("/tell Bill is tall.")
+    before = texts(sym.shell.memory)
+    result = sym("/tell The bill is red.")
+    assert texts(sym.shell.memory) == before
+    assert "'bill' is a description here and a name" in result.sentences[0].problem
+    within = sym("/tell The invoice is red. The penny is bright. Penny is happy.")
+    assert "happy(penny)." not in texts(sym.shell.memory)
+    assert any("a name here and a description" in t.problem for t in within.sentences)
+
+
+def test_a_refusal_names_its_reason_when_no_model_can_read_the_sentence(sym):
+    result = sym("/tell Two cats are black.")
+    assert "'two' is a quantity word" in result.sentences[0].problem
+
+
 def test_contains_on_a_noun_is_a_plain_fact_and_on_a_box_a_state():
     house = translate("The house contains the kitchen.")
     assert (house.kind, house.clauses, house.updates) == ("fact", ["contains(house, kitchen)."], [])

@@ -24,7 +24,7 @@ from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
 from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
 from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
-from sym.core.reason.swm import answers, english, extraction, naming, prompts
+from sym.core.reason.swm import answers, english, extraction, fastpath, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
@@ -88,6 +88,7 @@ class SWM:
         self._shown: dict[str, tuple[str, str, str | None]] = {}    # node -> (kind, label, parent), to settle it
         self.llm_calls = 0
         self.failed_calls = 0
+        self._why_not: dict[str, str] = {}      # sentence → why the grammar refused it (for messages)
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -131,7 +132,9 @@ class SWM:
         sentences = english.split_sentences(text) if isinstance(text, str) else [s for s in text if s.strip()]
         if not sentences:
             raise UserError("nothing to tell", hint="e.g. /tell Bob is big. All big things are red.")
-        plan = [(s, english.translate(s)) for s in sentences]
+        fast = fastpath.read(self.memory, sentences)
+        plan = [(s, tr) for s, tr, _ in fast]
+        self._why_not = {s: why for s, _, why in fast if why}
         unknown = [s for s, tr in plan if tr is None]
         readings, no_model = (self._read(unknown, sentences, plan) if unknown else ({}, None))
         failed = [s for s in unknown if s not in readings or not readings[s].clauses]
@@ -145,7 +148,7 @@ class SWM:
             elif sentence in failed:
                 reading = readings.get(sentence)
                 told.append(Told(sentence, "none", problem=reading.problem if reading else
-                                 "needs a model" + (f" ({no_model.message})" if no_model is not None else "")))
+                                 self._needs_model(sentence) + (f" ({no_model.message})" if no_model is not None else "")))
             else:
                 told.append(self._store_extracted(sentence, readings[sentence].clauses, source))
         return told
@@ -190,7 +193,7 @@ class SWM:
 
     def _refuse(self, sentences: list[str], failed: list[str], readings: dict[str, Reading],
                 no_model: LLMError | UserError | None) -> None:
-        told = [Told(s, "none", problem=(readings[s].problem if s in readings else "needs a model"))
+        told = [Told(s, "none", problem=(readings[s].problem if s in readings else self._needs_model(s)))
                 if s in failed else Told(s, "llm" if s in readings else "fast", kept=False) for s in sentences]
         understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
         keep = "/tell --partial … keeps the understood ones"
@@ -201,6 +204,10 @@ class SWM:
         why = readings[failed[0]].problem
         raise TellIncomplete(f"{understood}; not understood: {_quoted(failed)} ({why[:160]})", told,
                              hint=f"rephrase, or {keep}")
+
+    def _needs_model(self, sentence: str) -> str:
+        why = self._why_not.get(sentence, "")
+        return f"needs a model (the grammar refused it: {why})" if why else "needs a model"
 
     def _store_translation(self, sentence: str, tr: Translation, source: str) -> Told:
         out = Told(sentence, "state" if tr.updates else "fast")

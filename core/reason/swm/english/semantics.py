@@ -47,6 +47,9 @@ class Scope:
     names: set[str] = field(default_factory=set)        # constants from proper names …
     descriptions: set[str] = field(default_factory=set)  # … and from definite descriptions
 
+    def written(self) -> Written:
+        return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})
+
     def check_constants(self) -> None:
         """A proper name and a definite description never share a constant ("Bill pays the bill")."""
         shared = self.names & self.descriptions
@@ -439,15 +442,19 @@ def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> t
     return meaning.nominal(ws, var, singular=number), number
 
 
-def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
-    """One reading of a statement → (kind, clause texts); raises Rejected."""
+Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
+
+
+def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
+    """One reading of a statement → (kind, clause texts, how its constants were written); raises
+    Rejected."""
     (node,) = _kids(tree)
     kind = node.data
     if kind == "facts":
         meaning = Meaning(words, Scope(rule=False))
         atoms = clauses_of(meaning, _kids(node)[0])
         meaning.scope.check_constants()
-        return "fact", _text(atoms, [])
+        return "fact", _text(atoms, []), meaning.scope.written()
     if kind == "conditional":
         meaning = Meaning(words, Scope(rule=True))
         body_node, head_node = _kids(node)
@@ -457,7 +464,7 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
         meaning.scope.head = True
         heads = clauses_of(meaning, head_node)
         meaning.scope.check_constants()
-        return "rule", _text(heads, body)
+        return "rule", _text(heads, body), meaning.scope.written()
     if kind == "generic":
         subject, vp = _kids(node)
         meaning = Meaning(words, Scope(rule=True))
@@ -486,5 +493,5 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str]]:
                 raise Rejected("'no … is A and B' is not a strong negation of each")
             heads = [heads[0].negate()]
         meaning.scope.check_constants()
-        return "rule", _text(heads, body)
+        return "rule", _text(heads, body), meaning.scope.written()
     raise Rejected(kind)

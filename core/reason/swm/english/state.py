@@ -9,6 +9,7 @@ new contents: `contains(box_0, glass)`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sym.core.logic.terms import Atom, Term, Var
@@ -70,14 +71,18 @@ def _container(words: list[str]) -> str | None:
     return items[0] if items and len(items) == 1 else None
 
 
-def _box(words: list[str], containers: frozenset[str]) -> str | None:
+Containers = Callable[[str], bool] | frozenset[str]     # declared containers: a test, or their constants
+
+
+def _box(words: list[str], containers: Containers) -> str | None:
     """A container whose contents a sentence may replace: the Boxes form or a declared one; any
     other thing that "contains" something just contains it (a house, its kitchen)."""
     name = _container(words)
     if name is None:
         return None
     boxes_form = len(words) >= 2 and words[0][:1].isupper() and words[-1].isdigit()
-    return name if boxes_form or name in containers else None
+    declared = containers(name) if callable(containers) else name in containers
+    return name if boxes_form or declared else None
 
 
 def _has(box: Term, item: Term) -> str:
@@ -88,7 +93,7 @@ def words_of(sentence: str) -> list[str]:
     return sentence.strip().rstrip(".!").replace(",", " , ").split()
 
 
-def operation(words: list[str], containers: frozenset[str] = frozenset()) -> list[Update] | None:
+def operation(words: list[str], containers: Containers = frozenset()) -> list[Update] | None:
     """Put/Remove/Move items, Move the contents of A to B, Empty A."""
     low = [w.lower() for w in words]
     verb, x = low[0], Var("X")
@@ -122,7 +127,7 @@ def operation(words: list[str], containers: frozenset[str] = frozenset()) -> lis
     return None
 
 
-def state(words: list[str], containers: frozenset[str] = frozenset()) -> tuple[list[str], list[Update]] | None:
+def state(words: list[str], containers: Containers = frozenset()) -> tuple[list[str], list[Update]] | None:
     """BOX contains ITEMS / contains nothing / is empty: the whole contents of BOX."""
     low = [w.lower() for w in words]
     at = next((i for i, w in enumerate(low) if w in _CONTAINS), None)

@@ -20,29 +20,37 @@ class Translation:
     updates: list[Update] = field(default_factory=list)
     kind: str = "fact"          # fact | rule | state | operation
     nl: str = ""
+    # how the sentence wrote its constants: (constant, True) for a proper name ("Bill"), False for
+    # a description ("the bill") — the two must never meet in one constant across sentences either
+    written: frozenset[tuple[str, bool]] = frozenset()
 
 
 def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
     """Every distinct (kind, clauses) the grammar's readings give the sentence."""
+    return {(kind, clauses) for kind, clauses, _ in readings(sentence)}
+
+
+def readings(sentence: str) -> set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]:
+    """Every distinct (kind, clauses, how constants were written) of the sentence's readings."""
     words = lexicon.tokens(sentence)
     if words is None or words[-1].type == "QMARK":
         return set()
     found = set()
     for tree in parse.readings(words):
         try:
-            kind, clauses = semantics.statement(words, tree)
+            kind, clauses, written = semantics.statement(words, tree)
         except semantics.Refused:
             return set()        # a reading the sentence has, which logic would misstate: not another one instead
         except semantics.Rejected:
             continue
-        found.add((kind, tuple(clauses)))
+        found.add((kind, tuple(clauses), written))
     return found
 
 
-def translate(sentence: str, containers: frozenset[str] = frozenset()) -> Translation | None:
+def translate(sentence: str, containers: state.Containers = frozenset()) -> Translation | None:
     """One sentence → its Translation, or None (not understood, or ambiguous). `containers`:
-    constants declared containers (besides the Boxes form "Box 0"), whose contents a sentence
-    replaces."""
+    the things declared containers (besides the Boxes form "Box 0"), whose contents a sentence
+    replaces: their constants, or a test of a constant."""
     text = " ".join(sentence.split())
     if not text or text.endswith("?"):
         return None
@@ -53,11 +61,11 @@ def translate(sentence: str, containers: frozenset[str] = frozenset()) -> Transl
     contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
-    found = meanings(text)
-    if len(found) != 1:
+    found = readings(text)
+    if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
         return None
-    ((kind, clauses),) = found
-    return Translation(text, list(clauses), [], kind, text)
+    kind, clauses, written = next(iter(found))
+    return Translation(text, list(clauses), [], kind, text, frozenset().union(*(w for *_, w in found)))
 
 
 def why_not(sentence: str) -> str:
