@@ -36,7 +36,8 @@ def measure(n: int, n_trust: int, seed: int) -> dict:
     wrong or refused; trust categories: kept or broken."""
     import sym.core
     from sym.core.reason.swm.english import question_goal, split_sentences, translate
-    from tests.english_gen import STATEMENT_CATEGORIES, TRUST_CATEGORIES, breach, items, normal_clauses, normal_query
+    from tests.english_gen import STATEMENT_CATEGORIES, items, normal_clauses, normal_query
+    from tests.english_trust_gen import TRUST_CATEGORIES, breach
 
     start = time.perf_counter()
     plain: dict[str, dict[str, str]] = {}

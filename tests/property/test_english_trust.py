@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sym.core.reason.swm.english import question_goal, split_sentences, translate
-from tests.english_gen import TRUST_STATEMENT_CATEGORIES, breach, generate
+from tests.english_gen import generate
+from tests.english_trust_gen import TRUST_STATEMENT_CATEGORIES, breach
 
 CI = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 rngs = st.integers(0, 2**32 - 1).map(random.Random)
