@@ -38,14 +38,16 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
 CHUNK = 5_000    # rows per executemany: progress (and so cancel) is checked between chunks
-FTS_VERSION = "1"    # meta "fts": the keyword index of passages is built (its columns: this version)
+FTS_VERSION = "2"    # meta "fts": the keyword index of passages is built (its columns: this version)
 _FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING "
-        "fts5(text, heading, name, tokenize = 'porter unicode61 remove_diacritics 2')")
-# a passage's row in the keyword index has its record's rowid; heading and name are searched too
-_FTS_FILL = ("INSERT INTO docs_fts (rowid, text, heading, name) SELECT rowid, text, "
-             "COALESCE(json_extract(meta, '$.heading'), ''), COALESCE(json_extract(meta, '$.name'), '') "
+        "fts5(text, title, name, tokenize = 'porter unicode61 remove_diacritics 2')")
+# A passage's row in the keyword index has its record's rowid. Its title is its heading path and
+# its first line, which in reference text names what the passage defines ("object.__hash__(self)").
+_FTS_FILL = ("INSERT INTO docs_fts (rowid, text, title, name) SELECT rowid, text, "
+             "COALESCE(json_extract(meta, '$.heading'), '') || ' ' || "
+             "substr(text, 1, instr(text || char(10), char(10)) - 1), COALESCE(json_extract(meta, '$.name'), '') "
              "FROM records WHERE kind = 'docs'")
-FTS_WEIGHTS = (1.0, 0.6, 0.3)   # bm25 weights of text, heading and name
+FTS_WEIGHTS = (1.0, 0.6, 0.3)   # bm25 weights of text, title and name
 
 Progress = Callable[[int, int], object]   # (rows done, rows in all); it may raise to cancel
 _Row = TypeVar("_Row")
@@ -413,6 +415,7 @@ def _fts_ready(db: sqlite3.Connection) -> bool:
 
 def _rebuild_fts(db: sqlite3.Connection) -> None:
     """The keyword index made again from the stored passages (inside a transaction)."""
+    db.execute("DROP TABLE IF EXISTS docs_fts")     # its columns may be another version's
     db.execute(_FTS)
     db.execute("DELETE FROM docs_fts")
     db.execute(_FTS_FILL)
