@@ -128,19 +128,26 @@ def keyword_ranking(store: Store, text: str, depth: int = DEPTH) -> list[tuple[R
 
 def bm25_ranking(records: Sequence[Record], terms: Sequence[str], depth: int = DEPTH, *,
                  k1: float = 1.2, b: float = 0.75) -> list[tuple[Record, float]]:
-    """BM25 (Robertson & Zaragoza) over RECORDS' text and heading, the fallback of FTS5."""
-    wanted = {stem(t) for t in terms}
-    docs = [Counter(stem(w) for w in _WORD.findall(f"{r.text} {r.meta.get('heading', '')}".lower()))
-            for r in records]
+    """BM25 (Robertson & Zaragoza) over RECORDS' text and heading, the fallback of FTS5: the
+    terms, and (as `fts_query` asks) the whole phrase as one more term."""
+    wanted = list(dict.fromkeys(stem(t) for t in terms))
+    docs = []
+    for r in records:
+        words = [stem(w) for w in _WORD.findall(f"{r.meta.get('heading', '')} {r.text}".lower())]
+        counts = Counter(words)
+        if len(wanted) > 1:
+            n = len(wanted)
+            counts[" ".join(wanted)] = sum(1 for i in range(len(words) - n + 1) if words[i:i + n] == wanted)
+        docs.append((counts, len(words)))
     if not docs:
         return []
-    average = sum(sum(d.values()) for d in docs) / len(docs) or 1.0
-    frequency = {t: sum(1 for d in docs if t in d) for t in wanted}
+    keys = wanted + ([" ".join(wanted)] if len(wanted) > 1 else [])
+    average = sum(length for _, length in docs) / len(docs) or 1.0
+    frequency = {t: sum(1 for counts, _ in docs if counts.get(t)) for t in keys}
     scored = []
-    for record, counts in zip(records, docs):
-        length = sum(counts.values())
+    for record, (counts, length) in zip(records, docs):
         score = 0.0
-        for t in wanted:
+        for t in keys:
             tf = counts.get(t, 0)
             if tf:
                 idf = math.log(1 + (len(docs) - frequency[t] + 0.5) / (frequency[t] + 0.5))
