@@ -1,0 +1,260 @@
+"""Documents as a user works with them: /load (files, folders, globs; a URL refused), passages a
+person would cut, /search that finds the exact term and the paraphrase with a snippet at the
+match, /docs (list, show, rm), reloading a changed file, and a session that replays."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+
+import pytest
+
+from sym.core.events import DocumentsChanged
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.render import to_text
+from tests.conftest import fails
+
+NOTES = """Field notes
+
+The field team met on Monday to plan the survey of the northern valley. Everyone agreed to start early.
+
+Automobiles used by the field team must be checked every week: tyres, brakes and fuel.
+
+The weather was cold and wet, and the river was high after the storms of last month.
+
+Lunch was sandwiches and soup, served at the old mill by the bridge. Nobody complained.
+
+Next meeting: Thursday at nine, in the library of the research station.
+"""
+
+GUIDE = "# Guide\n\n" + "".join(
+    f"## Part {i}\n\nThis part explains how the shell reads its input and what it does with code "
+    f"number {i}; a command may exit early when the code is wrong.\n\n" for i in range(12)) + (
+    "## Batch mode\n\n- `--bail`: stop at the first failing command.\n"
+    "- Exit codes: `0` ok, `1` a command failed, `2` usage error, `3` a server does not answer.\n")
+
+
+@pytest.fixture
+def docs_shell(tmp_path, monkeypatch):
+    """A shell on a workspace in this test's SYM_HOME, searching as batch mode does, with its events."""
+    monkeypatch.chdir(tmp_path)
+    events: list = []
+    shell = open_shell(MemoryOptions("docs"), emit=events.append, record=False)
+    shell.ctx.patient = True
+
+    def type_(text: str):
+        return shell.execute(text)[1]
+    type_.shell, type_.events = shell, events
+    yield type_
+    shell.close()
+
+
+def write(tmp_path, name: str, text: str):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- passages and search: the reproductions of the issue ---------------------------------------
+
+def test_a_five_paragraph_note_is_five_passages_and_car_finds_the_automobiles(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    loaded = docs_shell("/load notes.txt")
+    assert loaded.data["chunks"] == 5, to_text(loaded)
+    found = docs_shell("/search car --k 3")
+    best = found.hits[0]
+    assert best.text.startswith("Automobiles used by the field team") and best.meaning_rank == 1
+    assert "notes.txt ¶2" in to_text(found)
+
+
+def test_an_exact_term_ranks_first_with_a_snippet_at_the_match(docs_shell, tmp_path):
+    write(tmp_path, "GUIDE.md", GUIDE)
+    docs_shell("/load GUIDE.md")
+    found = docs_shell("/search exit codes")
+    best = found.hits[0]
+    assert "Exit codes: `0` ok" in best.text and best.keyword_rank == 1
+    assert best.meta["heading"] == "Guide › Batch mode"
+    assert "«Exit» «codes»: `0` ok" in best.snippet
+    shown = json.loads(json.dumps(found.to_dict()))["hits"][0]
+    assert shown["cite"] == "GUIDE.md ¶13" and shown["keyword_rank"] == 1 and "meaning_rank" in shown
+    assert [best.text[s:e] for s, e in shown["spans"]] == ["Exit", "codes"]
+    assert "keyword #1" in to_text(found).splitlines()[0]
+
+
+def test_facts_and_passages_are_searched_together(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    docs_shell("meets(team, monday).")
+    kinds = {h.kind for h in docs_shell("/search when does the team meet").hits}
+    assert kinds == {"facts", "docs"}
+    assert all(h.kind == "facts" for h in docs_shell("/search team --kind facts").hits)
+
+
+# -- /load: folders, globs, URLs --------------------------------------------------------------
+
+def test_a_folder_loads_each_document_with_progress_and_one_summary_line(docs_shell, tmp_path):
+    write(tmp_path, "docs/a.md", "# A\n\nAlpha text about herons and their nests by the river.\n")
+    write(tmp_path, "docs/sub/b.txt", "Beta text about kingfishers.\n")
+    write(tmp_path, "docs/empty.md", "   \n")
+    write(tmp_path, "docs/.hidden/c.md", "hidden\n")
+    (tmp_path / "docs" / "d.pdf").write_bytes(b"not a pdf")
+    loaded = docs_shell("/load docs")
+    text = to_text(loaded)
+    assert "\n" not in text and text.startswith("loaded 2 documents from docs: 2 chunks")
+    assert "skipped 2:" in text and "is empty" in text
+    assert [d["name"] for d in loaded.data["documents"]] == ["a.md", "b.txt"]
+    progress = [e for e in docs_shell.events if type(e).__name__ == "Progress" and e.task.startswith("loading")]
+    assert {e.task for e in progress} >= {"loading 1/4 a.md", "loading 4/4 b.txt"}
+    assert [row[0] for row in docs_shell("/docs").rows] == ["a.md", "b.txt"]
+
+
+def test_a_glob_loads_what_it_matches_and_a_second_time_says_nothing_changed(docs_shell, tmp_path):
+    write(tmp_path, "x1.md", "One note about owls.\n")
+    write(tmp_path, "x2.md", "Another note about larks.\n")
+    write(tmp_path, "y.md", "Not this one.\n")
+    assert to_text(docs_shell("/load 'x*.md'")).startswith("loaded 2 documents from x*.md")
+    again = docs_shell("/load x*.md")
+    assert again.data["reloaded"] == 2 and again.data["unchanged"] == 2
+
+
+def test_a_pattern_that_matches_nothing_or_all_bad_files_is_one_line_and_stores_nothing(docs_shell, tmp_path):
+    fails(docs_shell("/load nothing*.md"), "no files match")
+    write(tmp_path, "bad/e.md", "  \n")
+    fails(docs_shell("/load bad"), "nothing loaded from bad", "is empty")
+    assert docs_shell.shell.memory.store.count("docs") == 0
+
+
+@pytest.mark.parametrize("url", ["http://x", "https://example.com/notes.md", "file:///etc/hostname"])
+def test_a_url_is_refused_in_one_line_and_nothing_is_read_or_stored(docs_shell, tmp_path, url):
+    (tmp_path / "http:").mkdir()
+    write(tmp_path, "http:/x", "a file that a URL must never be read as\n")
+    fails(docs_shell(f"/load {url}"), "is a URL", "nothing is downloaded")
+    assert docs_shell.shell.memory.store.count("docs") == 0
+
+
+# -- /docs: list, show, rm --------------------------------------------------------------------
+
+def test_docs_lists_each_document_with_its_chunks_and_size(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    listing = docs_shell("/docs")
+    assert listing.rows[0][:2] == ("notes.txt", f"5 chunks, {len(NOTES.rstrip()) + 1:,} characters")
+    assert listing.to_dict()["documents"][0]["chunks"] == 5
+    assert docs_shell("/memory docs").rows == listing.rows
+
+
+def test_docs_show_previews_the_passages_or_one_whole(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    preview = to_text(docs_shell("/docs show notes.txt"))
+    assert preview.splitlines()[0].startswith("notes.txt: 5 chunks") and "¶3" in preview
+    third = docs_shell("/docs show notes.txt 3")
+    assert to_text(third).splitlines()[1:] == [NOTES.split("\n\n")[3]]
+    shown = third.to_dict()["passages"][0]
+    assert NOTES[shown["start"]:shown["end"]] == shown["text"] and shown["cite"] == "notes.txt ¶3"
+    fails(docs_shell("/docs show notes.txt 9"), "passages 1 to 5")
+    assert "did you mean notes.txt" in docs_shell("/docs show notes.tx").hint
+    fails(docs_shell("/docs show"), "needs a document name")
+    fails(docs_shell("/docs frobnicate"), "unknown /docs form")
+
+
+def test_two_documents_of_one_name_are_told_apart_by_path(docs_shell, tmp_path):
+    write(tmp_path, "a/notes.md", "First notes about herons.\n")
+    write(tmp_path, "b/notes.md", "Second notes about larks.\n")
+    docs_shell("/load a/notes.md")
+    docs_shell("/load b/notes.md")
+    fails(docs_shell("/docs show notes.md"), "2 loaded documents are named 'notes.md'")
+    assert "larks" in to_text(docs_shell("/docs show b/notes.md 1"))
+
+
+def test_docs_rm_asks_first_then_removes_the_document_and_its_passages(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    write(tmp_path, "other.md", "Other text about owls.\n")
+    docs_shell("/load notes.txt")
+    docs_shell("/load other.md")
+    asked = docs_shell("/docs rm notes.txt")
+    assert "to go ahead: /docs rm notes.txt --yes" in asked.text and asked.data["removed"] is False
+    assert docs_shell.shell.memory.store.count("docs") == 6
+    before = len([e for e in docs_shell.events if isinstance(e, DocumentsChanged)])
+    removed = docs_shell("/docs rm notes.txt --yes")
+    assert removed.text == "removed notes.txt (5 chunks)" and len(removed.data["ids"]) == 5
+    changed = [e for e in docs_shell.events if isinstance(e, DocumentsChanged)][before:]
+    assert [[d.name for d in e.documents] for e in changed] == [["other.md"]]
+    assert docs_shell.shell.memory.store.count("docs") == 1
+    assert all(h.meta["name"] == "other.md" for h in docs_shell("/search field team automobiles").hits)
+    fails(docs_shell("/docs rm notes.txt --yes"), "no loaded document 'notes.txt'")
+    fails(docs_shell("/docs --yes"), "--yes goes with /docs rm only")
+
+
+def test_docs_rm_is_all_or_nothing(docs_shell, tmp_path, monkeypatch):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    store = docs_shell.shell.memory.store
+    real = store.snapshot.delete_records
+
+    def half_then_fail(kind, ids):
+        real(kind, ids[:2])
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store.snapshot, "delete_records", half_then_fail)
+    assert not docs_shell("/docs rm notes.txt --yes").ok
+    assert store.count("docs") == 5
+
+
+# -- reloading ---------------------------------------------------------------------------------
+
+def test_reloading_a_changed_file_stores_only_what_changed(docs_shell, tmp_path):
+    path = write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    store = docs_shell.shell.memory.store
+    store.wait(None)
+    first = {r.text: r.id for r in store.all("docs")}
+    path.write_text(NOTES.replace("Lunch was sandwiches and soup", "Lunch was bread and cheese")
+                    .replace("Field notes\n", "Field notes\n\nA new first paragraph, added later, long enough to stand.\n"))
+    reloaded = docs_shell("/load notes.txt")
+    assert reloaded.text.startswith("reloaded (replacing 5 chunks) notes.txt: 6 chunks")
+    assert (reloaded.data["kept"], reloaded.data["added"], reloaded.data["removed"]) == (3, 3, 2)
+    pending = {row[0] for row in store.snapshot._conn().execute("SELECT id FROM pending WHERE op = 'upsert'")}
+    after = {r.text: r for r in store.all("docs")}
+    assert pending == {r.id for t, r in after.items() if t not in first}      # only new text is embedded again
+    moved = after["The weather was cold and wet, and the river was high after the storms of last month."]
+    assert moved.id in first.values() and moved.meta["index"] == 3
+    assert docs_shell("/search bread and cheese").hits[0].meta["index"] == 4
+
+
+def test_an_existing_workspace_without_the_keyword_index_gets_it_on_open(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "GUIDE.md", GUIDE)
+    shell = open_shell(MemoryOptions("old"), record=False)
+    try:
+        assert shell.execute("/load GUIDE.md")[1].ok
+        path = shell.memory.store.snapshot.path
+    finally:
+        shell.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE docs_fts")
+        db.execute("DELETE FROM meta WHERE key = 'fts'")
+    shell = open_shell(MemoryOptions("old"), record=False)
+    try:
+        shell.ctx.patient = True
+        best = shell.execute("/search exit codes")[1].hits[0]
+        assert best.keyword_rank == 1 and "Exit codes" in best.text
+    finally:
+        shell.close()
+
+
+# -- sessions -----------------------------------------------------------------------------------
+
+def test_a_session_that_loads_and_removes_a_document_replays_equal(sym_exe, sym_home, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    script = write(tmp_path, "s.sym", "/load notes.txt\n/docs\n/docs show notes.txt 2\n/docs rm notes.txt --yes\n/docs\n")
+    proc = subprocess.run([*sym_exe, "--batch", str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    (log,) = sorted((sym_home / "sessions").glob("*.jsonl"))
+    outputs = [json.loads(line) for line in log.read_text().splitlines() if '"t": "output"' in line]
+    assert outputs[3]["result"]["removed"] is True and outputs[4]["result"]["documents"] == []
+    replayed = subprocess.run([*sym_exe, "replay", str(log), "--verify", "--trust"], capture_output=True, text=True,
+                              timeout=120)
+    assert replayed.returncode == 0 and "equal" in replayed.stderr, replayed.stderr
