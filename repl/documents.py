@@ -1,9 +1,10 @@
-"""Results of the document commands (/search, /docs, /load of a folder) and their plain text.
+"""Results of the document commands (/search, /docs, /ask --docs) and their plain text, and the
+path /ask --docs takes (core.reason.docs_answer does the work).
 
 A search hit shows its fused score, where it comes from (`notes.txt ¶3`, its heading path) and
 which rankings found it (keyword, meaning), with a snippet at the best-matching sentence whose
 matched words are marked «so»; the JSON form carries the ranks, the snippet and the offsets of
-the marked words. Nothing here searches or stores: the commands in repl/commands/memory.py do.
+the marked words. Nothing here stores anything; the commands live in repl/commands/memory.py.
 """
 
 from __future__ import annotations
@@ -135,3 +136,57 @@ def size(chars: int) -> str:
 
 def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+# -- /ask --docs -----------------------------------------------------------------------------------
+
+@dataclass
+class DocsAnswered(Result):
+    """/ask --docs: the passages found and, with a model, its answer citing them; never verified."""
+
+    kind: ClassVar[str] = "asked"
+    outcome: object = None            # core.reason.docs_answer.DocsAnswer
+
+    def to_dict(self) -> dict:
+        return {"from": "documents", **self.outcome.to_dict()}
+
+    @property
+    def verified(self) -> bool:       # read by policy scoring: a quoted answer is never a proof
+        return False
+
+    @property
+    def status(self) -> str:
+        return "unverified" if self.outcome.text else "passages"
+
+
+SHOWN_CHARS = 220    # a passage under an answer: its snippet, or its start
+
+
+@to_text.register
+def _(r: DocsAnswered) -> str:
+    a = r.outcome
+    if a.text:
+        lines = [a.text, "(unverified: read from the documents by the model, not proved from memory)"]
+        if a.unknown:
+            lines.append(f"(dropped citations of passages not given: {', '.join(f'[{n}]' for n in a.unknown)})")
+        lines += ["", "passages:"] if a.passages else []
+    elif a.passages:
+        lines = [f"{a.why_no_answer}; the passages that best match the question:"]
+    else:
+        lines = [a.why_no_answer]
+    for p in a.passages:
+        shown = p.snippet or " ".join(p.text.split())
+        shown = shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS - 1] + "…"
+        lines.append(f"  [{p.cite}] {shown}")
+    return "\n".join(lines)
+
+
+def ask_documents(ctx, question: str) -> DocsAnswered:
+    """The command path of /ask --docs: passages for QUESTION, and the model's cited answer when
+    one answers (the passages alone when none does)."""
+    from sym.core.reason.docs_answer import answer
+
+    found = answer(question, ctx.memory.store, lambda: ctx.llm, k=ctx.settings.search_k,
+                   wait=None if ctx.patient else 2.0, cancel=ctx.cancel)
+    ctx.check_cancel()
+    return DocsAnswered(found)

@@ -201,6 +201,20 @@ def remove(store: ChromaStore | LocalStore | None, doc: DocumentInfo, *, emit: E
     return ids
 
 
+def passage_for(store: ChromaStore | LocalStore | None, source: str, sentence: str) -> Record | None:
+    """The passage a fact told from a loaded document was read from: for an item whose source is
+    `tell:NAME` (NAME a loaded document) and whose NL form is its sentence; None when not found."""
+    if store is None or not source.startswith("tell:") or not sentence.strip():
+        return None
+    try:
+        doc = find(store, source[len("tell:"):])
+    except UserError:
+        return None
+    wanted = " ".join(sentence.split())
+    found = [r for r in passages(store, doc.id) if wanted in " ".join(r.text.split())]
+    return found[0] if found else None
+
+
 def citation(meta: Any) -> str:
     """How a passage is cited: `notes.txt ¶3` (its place in the document, counted from 1)."""
     return f"{meta.get('name', '?')} ¶{int(meta.get('index', 0)) + 1}"
