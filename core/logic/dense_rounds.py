@@ -72,9 +72,10 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                     plan = plans.get((rid, at))
                     if plan is None:
                         plan = plans[(rid, at)] = compile_rule(rule, model.symbols, sizes, at)
-                    budget.check(derived)          # cancel between rules
                     head = rule.head
                     assert head is not None   # constraints are checked, not run, here
+                    budget.relation = head.key
+                    budget.check(derived)          # cancel between rules
                     table = ev.table(head.key, len(head.args))
                     kept, bound, held = [], [], 0
                     for rows in ev.chunks(plan, delta):

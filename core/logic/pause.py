@@ -10,12 +10,14 @@ them either; being acyclic, they are still freed by reference counting.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from threading import Event
+
+    from sym.core.errors import UserError
 
 
 @contextmanager
@@ -33,13 +35,19 @@ def gc_paused() -> Iterator[None]:
 class Budget:
     """What one inference may spend: a cancel event (Esc / Ctrl+C) and a cap on derived facts and
     on the rows of one join (`max_facts`). `check` is called between rounds and every few
-    thousand rows inside joins; it raises Cancelled or a UserError naming the setting."""
+    thousand rows inside joins; it raises Cancelled or a UserError naming the setting, the
+    relation being derived (`relation`, shown through `label`) and what fits the job: a
+    narrower question for a query, fewer steps for /infer."""
 
-    __slots__ = ("cancel", "max_facts", "offset")
+    __slots__ = ("cancel", "max_facts", "offset", "relation", "query", "label")
 
-    def __init__(self, cancel: Event | None = None, max_facts: int | None = None) -> None:
+    def __init__(self, cancel: Event | None = None, max_facts: int | None = None, *, query: bool = False,
+                 label: Callable[[str], str] | None = None) -> None:
         self.cancel, self.max_facts = cancel, max_facts
         self.offset = 0             # facts derived before the current rule fired
+        self.relation: str | None = None   # the relation the current rule derives
+        self.query = query          # stopping a query, not an /infer
+        self.label = label          # a rewritten program's relation -> the relation it is about
 
     def check(self, rows: int = 0) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -48,10 +56,26 @@ class Budget:
             self.cancel.clear()     # the job has stopped; the next one starts afresh
             raise Cancelled()
         if self.max_facts is not None and rows > self.max_facts:
-            from sym.core.errors import UserError
+            raise self.exceeded()
 
-            raise UserError(f"inference stopped: more than {self.max_facts:,} facts (max_facts)",
-                            hint="/set max_facts N allows more; or bound the rules, or /infer N for fewer steps")
+    def exceeded(self) -> UserError:
+        from sym.core.errors import UserError
+
+        relation = self.relation
+        if relation is not None and self.label is not None:
+            relation = self.label(relation)
+        growing = f" deriving {relation}" if relation else ""
+        what = "query" if self.query else "inference"
+        if self.query:
+            example = ""
+            if relation:
+                name, arity = relation.rsplit("/", 1)
+                args = ", ".join(["c"] + [chr(ord("X") + i % 3) for i in range(int(arity) - 1)]) if int(arity) else ""
+                example = f" (e.g. ?- {name}({args}).)" if args else ""
+            hint = f"ask a narrower query: bind an argument{example}; or /set max_facts N allows more"
+        else:
+            hint = "/set max_facts N allows more; or bound the rules, or /infer N for fewer steps"
+        return UserError(f"{what} stopped: more than {self.max_facts:,} facts (max_facts){growing}", hint=hint)
 
 
 UNBOUNDED = Budget()

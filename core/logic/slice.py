@@ -1,0 +1,78 @@
+"""The dependency graph of a rule set, read for what one question needs: the slice of relations
+a set of relations depends on, the relations a change can reach, and which relations occur under
+`not` (where adding facts is not monotone). This room only reads rules; it evaluates nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sym.core.logic.terms import Atom, Literal, Naf, Rule
+
+
+def body_keys(body: Iterable[Literal]) -> list[tuple[str, bool]]:
+    """(relation, under `not`?) for every atom of a body, in order."""
+    out: list[tuple[str, bool]] = []
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append((lit.key, False))
+        elif isinstance(lit, Naf):
+            out.append((lit.atom.key, True))
+    return out
+
+
+class Dependencies:
+    """Who reads whom among the rules with heads (constraints are read by nobody)."""
+
+    def __init__(self, rules: dict[str, Rule]) -> None:
+        self.rules = rules
+        self.by_head: dict[str, list[tuple[str, Rule]]] = {}
+        self.reads: dict[str, set[str]] = {}        # head -> relations its bodies read
+        self.readers: dict[str, set[str]] = {}      # relation -> heads of rules reading it
+        self.negated: set[str] = set()              # relations some rule reads under `not`
+        for rid, rule in rules.items():
+            if rule.head is None:
+                continue
+            head = rule.head.key
+            self.by_head.setdefault(head, []).append((rid, rule))
+            reads = self.reads.setdefault(head, set())
+            for key, neg in body_keys(rule.body):
+                reads.add(key)
+                self.readers.setdefault(key, set()).add(head)
+                if neg:
+                    self.negated.add(key)
+
+    def derived(self, key: str) -> bool:
+        return key in self.by_head
+
+    def closure(self, keys: Iterable[str]) -> set[str]:
+        """The relations `keys` depend on, themselves included (the slice a question needs)."""
+        out = set(keys)
+        stack = list(out)
+        while stack:
+            for body in self.reads.get(stack.pop(), ()):
+                if body not in out:
+                    out.add(body)
+                    stack.append(body)
+        return out
+
+    def upward(self, keys: Iterable[str]) -> set[str]:
+        """The relations a change to `keys` can change, themselves included."""
+        out = set(keys)
+        stack = list(out)
+        while stack:
+            for head in self.readers.get(stack.pop(), ()):
+                if head not in out:
+                    out.add(head)
+                    stack.append(head)
+        return out
+
+    def monotone(self, keys: Iterable[str]) -> bool:
+        """Whether adding facts to `keys` only adds to the model: nothing they reach is read
+        under `not`, so semi-naive rounds may go on from the new facts."""
+        return not (self.upward(keys) & self.negated)
+
+    def rules_for(self, keys: Iterable[str]) -> dict[str, Rule]:
+        """The rules deriving any of `keys`, by id, in the order they were given."""
+        wanted = set(keys)
+        return {rid: rule for rid, rule in self.rules.items() if rule.head is not None and rule.head.key in wanted}
