@@ -5,126 +5,64 @@ in the previous round. Every derived fact keeps its first derivation (rule, step
 binding that fired it), from which `provenance` rebuilds the premises on demand.
 The engine holds no ids of its own beyond the rule ids its caller gives it. Large programs
 (by asserted or derived facts) run the same rounds set-at-a-time over numpy columns
-(`dense_rounds`), keeping provenance columnar; small ones stay on tuples, answering in ~1 ms.
+(`dense_rounds`), keeping provenance columnar; small ones stay on tuples (`rounds`). Facts added
+to a current tuple model whose growth no `not` reads continue its rounds. Until the whole model
+is asked for, answers come goal-directed from the part a question needs (`goal`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from operator import itemgetter
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import UserError
-from sym.core.logic.fused import Tail, derive_fused, full_row, fused_tail
+from sym.core.logic.derivation import Derivation as Derivation  # callers import these three from here
+from sym.core.logic.derivation import Inference as Inference
+from sym.core.logic.derivation import Violation as Violation
+from sym.core.logic.derivation import instantiate, instantiate_atom, unbound_names
+from sym.core.logic.fused import full_row
 from sym.core.logic.pause import Budget, gc_paused
-from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, Stored, make_plan
+from sym.core.logic.plan import Relation, Row, Runner, Stored, make_plan
+from sym.core.logic.rounds import Firing, run_rounds
+from sym.core.logic.slice import Dependencies
 from sym.core.logic.strata import stratify
-from sym.core.logic.terms import Atom, Compare, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
+from sym.core.logic.terms import Atom, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
 
 if TYPE_CHECKING:
     from threading import Event
 
     from sym.core.logic.dense import DenseModel
+    from sym.core.logic.goal import Goals
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
 DENSE_FROM = 2_000     # from this many asserted facts inference runs set-at-a-time; below, the tuple path answers in ~1 ms
 DENSE_AFTER = 50_000   # a tuple-path inference that has derived this many facts starts again set-at-a-time
 
 
-@dataclass(frozen=True)
-class Derivation:
-    """How a derived fact was first obtained."""
-
-    fact: Atom
-    rule_id: str
-    rule: Rule
-    step: int
-    premises: tuple[Literal, ...]  # the rule body, instantiated, in body order
-
-
-@dataclass(frozen=True)
-class Violation:
-    """An integrity constraint whose body holds, or a fact held together with its strong negation."""
-
-    facts: tuple[Atom, ...]
-    constraint_id: str | None = None
-    constraint: Rule | None = None
-
-    def __str__(self) -> str:
-        facts = ", ".join(str(f) for f in self.facts)
-        if self.constraint is None:
-            return f"contradiction: {facts}"
-        return f"constraint {self.constraint_id} violated by {facts}"
-
-
-@dataclass
-class Inference:
-    """What one `infer` call did."""
-
-    steps: int
-    derived: int
-    complete: bool
-    violations: list[Violation] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class _Firing:
-    """Shared by every fact one rule derived in one round (keeps provenance cheap)."""
-
-    rule_id: str
-    step: int
-    plan: Plan
-
-
-def _head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    slots = {v: i for i, v in enumerate(plan.variables)}
-    if not head.args:
-        return lambda row: ()
-    if all(isinstance(a, Var) for a in head.args):
-        idx = [slots[a] for a in head.args]
-        if len(idx) == 1:
-            i = idx[0]
-            return lambda row: (row[i],)
-        return itemgetter(*idx)
-    parts = [(True, slots[a]) if isinstance(a, Var) else (False, a) for a in head.args]
-    return lambda row: tuple(row[v] if is_slot else v for is_slot, v in parts)
-
-
-def instantiate(lit: Literal, binding: dict[Var, object]) -> Literal:
-    if isinstance(lit, Atom):
-        return instantiate_atom(lit, binding)
-    if isinstance(lit, Naf):
-        return Naf(instantiate_atom(lit.atom, binding))
-    return Compare(lit.op, _sub(lit.left, binding), _sub(lit.right, binding))
-
-
-def instantiate_atom(atom: Atom, binding: dict[Var, object]) -> Atom:
-    return Atom(atom.pred, tuple(_sub(a, binding) for a in atom.args), atom.neg)
-
-
-def _sub(t: Any, binding: dict[Var, object]) -> Any:
-    return binding.get(t, t) if isinstance(t, Var) else t
-
-
 class Engine:
     """Asserted facts and rules; computes and answers from their model."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, goal_directed: bool = True) -> None:
         self._base: dict[str, dict[tuple[Any, ...], None]] = {}  # insertion-ordered sets
+        self._shared: dict[str, dict[tuple[Any, ...], None]] = {}  # a goal model's: its engine's fact sets
         self._rules: dict[str, Rule] = {}
         self._strata: dict[str, int] = {}
+        self._deps: Dependencies | None = None
         self._runner = Runner({})
         self._complete = False
         self._fresh = False     # model reflects the current facts and rules
+        self._pending: dict[str, list[Row]] | None = None  # … but for these added facts, which rounds may go on from
         self._limit: int | None = None  # the step limit the model was computed under
-        self._firings: list[_Firing] = []
+        self._firings: list[Firing] = []
         self.steps = 0
         self.cancel: Event | None = None   # set by Esc / Ctrl+C, checked between rounds and in joins
         self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
-        self.dense_from = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
+        self.dense_from: float = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
         self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
+        self.dense_width = 0          # … when its rounds derive at least this many facts each, on average
+        self.label: Callable[[str], str] | None = None   # names a rewritten program's relations in messages
         self._dense: DenseModel | None = None   # the last dense inference's model, for provenance
+        self.goal_directed = goal_directed      # answer from what a question needs until the model is asked for
+        self._goals: Goals | None = None
 
     # -- the program -------------------------------------------------------------
 
@@ -133,27 +71,52 @@ class Engine:
         added = 0
         shape: tuple[str, int, bool] | None = None
         rel: dict[tuple[Any, ...], None] = {}
+        news: dict[str, list[Row]] = {}
+        rows: list[Row] = []
         for pred, args, neg in atoms:
             if shape != (pred, len(args), neg):  # runs of one relation skip the key lookup
                 shape = (pred, len(args), neg)
-                rel = self._base.setdefault(relation_key(*shape), {})
+                key = relation_key(*shape)
+                rel = self._base.setdefault(key, {})
+                rows = news.setdefault(key, [])
             before = len(rel)
             rel.setdefault(args)
-            added += len(rel) - before
+            if len(rel) != before:
+                rows.append(args)
+        news = {k: v for k, v in news.items() if v}
+        added = sum(len(v) for v in news.values())
         if added:
-            self._fresh = False
+            self.note_added(news)
+            if self._goals is not None:
+                self._goals.added(news)
         return added
+
+    def note_added(self, news: dict[str, list[Row]]) -> bool:
+        """Asserted facts are new (already in the fact base): a current tuple model whose growth
+        no `not` reads goes on from them when next asked (True); any other is recomputed (False)."""
+        if self._fresh or self._pending is not None:
+            if self._dense is None and self._complete and self._limit is None and self.dependencies().monotone(news):
+                pending = self._pending if self._pending is not None else {}
+                for key, rows in news.items():
+                    pending.setdefault(key, []).extend(rows)
+                self._pending = pending
+            else:
+                self._pending = None
+        self._fresh = False
+        return self._pending is not None
 
     def remove_fact(self, atom: Atom) -> bool:
         rel = self._base.get(atom.key)
         if not rel or atom.args not in rel:
             return False
         del rel[atom.args]
-        self._fresh = False
+        self._fresh, self._pending = False, None
+        if self._goals is not None:
+            self._goals.forget(None)   # goal models share the fact base: retraction recomputes
         return True
 
     def is_asserted(self, atom: Atom) -> bool:
-        return atom.args in self._base.get(atom.key, ())
+        return atom.args in self._base.get(atom.key, ()) or atom.args in self._shared.get(atom.key, ())
 
     def add_rule(self, rule_id: str, rule: Rule) -> None:
         """Add a rule or constraint; an unstratifiable result raises and changes nothing."""
@@ -164,7 +127,13 @@ class Engine:
         strata = stratify([*self._rules.values(), *rules.values()])  # raises before any change
         self._rules.update(rules)
         self._strata = strata
-        self._fresh = False
+        self._program_changed(rules.values())
+
+    def _program_changed(self, rules: Iterable[Rule]) -> None:
+        self._fresh, self._pending, self._deps = False, None, None
+        if self._goals is not None:
+            heads = [rule.head for rule in rules]
+            self._goals.forget(None if None in heads else {head.key for head in heads if head is not None})
 
     def add_program(self, clauses: Iterable[Atom | Rule], *, id_prefix: str = "r") -> list[str]:
         """Add facts and rules together (rules get ids `r1`, `r2`, …); all or nothing."""
@@ -187,19 +156,43 @@ class Engine:
         stratify(list(self._rules.values()) + list(new.values()))
 
     def remove_rule(self, rule_id: str) -> bool:
-        if self._rules.pop(rule_id, None) is None:
+        rule = self._rules.pop(rule_id, None)
+        if rule is None:
             return False
         self._strata = stratify(list(self._rules.values()))
-        self._fresh = False
+        self._program_changed([rule])
         return True
 
     @property
     def rules(self) -> dict[str, Rule]:
         return dict(self._rules)
 
+    def dependencies(self) -> Dependencies:
+        """Who reads whom among the rules (kept until the rules change)."""
+        if self._deps is None:
+            self._deps = Dependencies(self._rules)
+        return self._deps
+
+    @property
+    def goals(self) -> Goals:
+        """Goal-directed answers: each question evaluates only what it needs (see `goal`)."""
+        if self._goals is None:
+            from sym.core.logic.goal import Goals
+
+            self._goals = Goals(self)
+        return self._goals
+
+    def base(self) -> Mapping[str, dict[tuple[Any, ...], None]]:
+        """The asserted facts by relation (read-only: goal models share them)."""
+        return self._base
+
+    def share(self, facts: Mapping[str, dict[tuple[Any, ...], None]]) -> None:
+        """Read these fact sets as asserted too, without copying (a goal model reads its engine's)."""
+        self._shared.update(facts)
+
     def relation_keys(self) -> set[str]:
         """Every relation mentioned by a fact or a rule."""
-        keys = {k for k, v in self._base.items() if v}
+        keys = {k for k, v in self._base.items() if v} | {k for k, v in self._shared.items() if v}
         for rule in self._rules.values():
             if rule.head is not None:
                 keys.add(rule.head.key)
@@ -212,91 +205,58 @@ class Engine:
 
     # -- inference ---------------------------------------------------------------
 
-    def infer(self, max_steps: int | None = None) -> Inference:
-        """Recompute the model from the asserted facts, stopping after `max_steps` rounds."""
+    def infer(self, max_steps: int | None = None, *, query: bool = False) -> Inference:
+        """Recompute the model from the asserted facts, stopping after `max_steps` rounds
+        (`query`: computed to answer a question, which a stop at max_facts names)."""
         with gc_paused():
-            return self._infer(max_steps)
+            return self._infer(max_steps, query)
 
-    def _infer(self, max_steps: int | None) -> Inference:
-        self._fresh = False  # an interrupted run must not leave a half-built model looking current
+    def _budget(self, query: bool) -> Budget:
+        return Budget(self.cancel, self.max_facts, query=query, label=self.label)
+
+    def _facts(self) -> dict[str, dict[tuple[Any, ...], None]]:
+        """Every asserted relation, this engine's own and those it shares."""
+        if not self._shared:
+            return self._base
+        out = dict(self._shared)
+        for key, rel in self._base.items():
+            out[key] = {**out[key], **rel} if key in out else rel
+        return out
+
+    def _infer(self, max_steps: int | None, query: bool = False) -> Inference:
+        self._fresh, self._pending = False, None  # an interrupted run must not leave a half-built model looking current
         self._firings = []
         self._dense = None
-        if self._dense_fits() and (done := self._try_dense(max_steps)) is not None:
+        budget = self._budget(query)
+        if self._dense_fits() and (done := self._try_dense(max_steps, budget)) is not None:
             return done
-        relations: dict[str, Stored] = {k: dict.fromkeys(v) for k, v in self._base.items() if v}
-        budget = Budget(self.cancel, self.max_facts)
+        heads = {rule.head.key for rule in self._rules.values() if rule.head is not None}
+        # relations no rule derives are the fact base's own sets: nothing is copied for them
+        relations: dict[str, Stored] = {k: dict.fromkeys(v) if k in heads else v for k, v in self._facts().items() if v}
         runner = self._runner = Runner(relations, budget)
-        by_stratum: dict[int, list[tuple[str, Rule, Atom]]] = {}
-        for rid, rule in self._rules.items():
-            if rule.head is not None:
-                by_stratum.setdefault(self._strata.get(rule.head.key, 0), []).append((rid, rule, rule.head))
-        step, derived, complete = 0, 0, True
-        switch_after: float = self.dense_after
-        for level in sorted(by_stratum):
-            rules = by_stratum[level]
-            heads = {head.key for _, _, head in rules}
-            # a plan, with its fused tail or else the function from a row to the head's args
-            plans: dict[tuple[str, int | None], tuple[Plan, Tail | None, Callable[[Row], Row] | None]] = {}
-            delta: dict[str, Relation] | None = None
-            while True:
-                new: dict[str, Relation] = {}
-                budget.offset = derived
-                for rid, rule, head in rules:
-                    if delta is None:
-                        positions: list[int | None] = [None]
-                    else:
-                        positions = [i for i, lit in enumerate(rule.body)
-                                     if isinstance(lit, Atom) and lit.key in heads and delta.get(lit.key)]
-                    for at in positions:
-                        entry = plans.get((rid, at))
-                        if entry is None:
-                            plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
-                            tail = fused_tail(plan, head.args)
-                            getter = _head_getter(head, plan) if tail is None else None
-                            entry = plans[(rid, at)] = (plan, tail, getter)
-                        plan, tail, head_of = entry
-                        hk = head.key
-                        have = relations.get(hk, {})
-                        fresh = new.setdefault(hk, {})
-                        # provenance refers to the firing by number: tuples of plain values stay
-                        # untracked by the garbage collector, which otherwise rescans millions
-                        firing = len(self._firings)
-                        self._firings.append(_Firing(rid, step + 1, plan))
-                        before = len(fresh)
-                        if tail is not None:
-                            derive_fused(runner, plan, delta, tail, have, fresh, firing)
-                        else:
-                            assert head_of is not None
-                            for n, row in enumerate(runner.run(plan, delta), 1):
-                                args = head_of(row)
-                                if args not in have and args not in fresh:
-                                    fresh[args] = (firing, row)
-                                if not n % STRIDE:    # millions of rows take seconds: Esc stops them too
-                                    budget.check(budget.offset + len(fresh) - before)
-                        budget.offset += len(fresh) - before
-                        budget.check(budget.offset)
-                new = {k: v for k, v in new.items() if v}
-                if not new:
-                    break
-                if max_steps is not None and step >= max_steps:
-                    complete = False  # this round would add facts beyond the limit: drop them
-                    break
-                step += 1
-                for k, facts in new.items():
-                    runner.insert(k, facts)
-                    derived += len(facts)
-                if derived > switch_after:  # a small program with a large model: start again set-at-a-time
-                    switch_after = float("inf")
-                    if self._dense_fits(any_size=True) and (done := self._try_dense(max_steps)) is not None:
-                        return done
-                delta = new
-            if not complete:
-                break
+        switched: list[Inference] = []
+        tried = False
+
+        def switch(derived: int, steps: int) -> bool:  # a small program with a large model: start again set-at-a-time
+            nonlocal tried
+            if tried or derived < self.dense_width * steps:
+                return False
+            tried = True
+            if self._dense_fits(any_size=True) and (done := self._try_dense(max_steps, budget)) is not None:
+                switched.append(done)
+                return True
+            return False
+
+        ran = run_rounds(runner, self._firings, self._rules, self._strata, budget, max_steps=max_steps,
+                         switch_after=self.dense_after, switch=switch)
+        if ran is None:
+            return switched[0]
+        step, derived, complete = ran
         self.steps, self._complete, self._fresh, self._limit = step, complete, True, max_steps
         return Inference(step, derived, complete, self.violations() if complete else [])
 
     def _dense_fits(self, *, any_size: bool = False) -> bool:
-        if not any_size and sum(len(v) for v in self._base.values()) < self.dense_from:
+        if not any_size and sum(len(v) for v in self._facts().values()) < self.dense_from:
             return False
         try:
             from sym.core.logic.dense import supported
@@ -304,14 +264,13 @@ class Engine:
             return False
         return all(supported(rule) for rule in self._rules.values())
 
-    def _try_dense(self, max_steps: int | None) -> Inference | None:
+    def _try_dense(self, max_steps: int | None, budget: Budget) -> Inference | None:
         """Infer set-at-a-time; None (and nothing changed) where the dense path cannot."""
         from sym.core.logic.dense import Unsupported
         from sym.core.logic.dense_rounds import TableView, infer_dense, load
 
         try:
-            model = load(self._base, self._rules)
-            budget = Budget(self.cancel, self.max_facts)
+            model = load(self._facts(), self._rules)
             step, derived, complete = infer_dense(model, self._rules, self._strata, budget, max_steps)
         except Unsupported:
             return None
@@ -320,21 +279,56 @@ class Engine:
         self.steps, self._complete, self._fresh, self._limit = step, complete, True, max_steps
         return Inference(step, derived, complete, self.violations() if complete else [])
 
+    def _continue(self) -> None:
+        """Go on from the facts added since the model was computed (only what follows from them)."""
+        pending, self._pending = self._pending, None
+        assert pending is not None   # called only with added facts to go on from
+        runner = self._runner
+        heads = {rule.head.key for rule in self._rules.values() if rule.head is not None}
+        facts = self._facts()
+        changed: dict[str, Relation] = {}
+        for key, rows in pending.items():
+            rel = runner.relations.get(key)
+            if rel is None and key not in heads:
+                rel = runner.relations[key] = facts[key]      # a new relation: the fact base's own set
+            shared = rel is facts.get(key)
+            fresh = dict.fromkeys(rows) if shared else {r: None for r in rows if rel is None or r not in rel}
+            runner.insert(key, dict.fromkeys(rows))     # a fact derived before is asserted now
+            changed[key] = fresh
+        with gc_paused():
+            runner.budget = self._budget(True)
+            done = run_rounds(runner, self._firings, self._rules, self._strata, runner.budget, step=self.steps,
+                              changed=changed)
+        assert done is not None   # no switch was offered
+        self.steps, self._fresh = done[0], True
+
     def ensure_model(self, max_steps: int | None = None) -> None:
         """Compute the model unless the current one reflects the program under this step limit."""
-        if not self.fresh_for(max_steps):
+        if self._pending is not None and max_steps is None and self._limit is None:
+            self._continue()
+        elif not self.fresh_for(max_steps):
             self.infer(max_steps)
 
+    def current(self) -> None:
+        """Bring the model up to date: go on from added facts where it can, else recompute."""
+        self._current()
+
     def _current(self) -> None:
-        if not self._fresh:
-            self.infer(self._limit)
+        if self._fresh:
+            return
+        if self._pending is not None:
+            self._continue()
+        else:
+            self.infer(self._limit, query=True)
 
     def clear_model(self) -> None:
         """Forget the derived facts; the next answer recomputes them."""
         self._runner = Runner({})
         self._firings = []
         self._dense = None
-        self._fresh = False
+        self._fresh, self._pending = False, None
+        if self._goals is not None:
+            self._goals.forget(None)
 
     def fresh_for(self, max_steps: int | None) -> bool:
         """Whether the current model reflects the program computed under this step limit."""
@@ -349,6 +343,11 @@ class Engine:
     def complete(self) -> bool:
         return self._fresh and self._complete
 
+    def _goal_directed(self) -> bool:
+        """Whether answers come from goal models: the whole model is not current, and no step limit
+        was asked for (a limited model answers as it stands)."""
+        return self.goal_directed and not self._fresh and self._limit is None
+
     # -- answers -----------------------------------------------------------------
 
     def relation(self, key: str) -> Stored:
@@ -357,10 +356,14 @@ class Engine:
         return self._runner.relations.get(key, {})
 
     def holds(self, atom: Atom) -> bool:
+        if self._goal_directed():
+            return self.goals.holds(atom)
         return atom.args in self.relation(atom.key)
 
     def truth(self, atom: Atom, *, open_world: bool = False) -> str:
         """Three-valued truth of a ground atom (which may itself be strongly negated)."""
+        if self._goal_directed():
+            return self.goals.truth(atom, open_world=open_world)
         if self.holds(atom):
             return TRUE
         if self.holds(atom.negate()) or not open_world:
@@ -369,23 +372,24 @@ class Engine:
 
     def solve(self, query: Query | tuple[Literal, ...]) -> list[dict[Var, object]]:
         """All distinct bindings of the query's named variables, in model order."""
-        self._current()
         body = query.body if isinstance(query, Query) else tuple(query)
         named = Query(body).variables()
-        plan = make_plan(body, lambda k: len(self._runner.relations.get(k, ())))
-        unbound = [v for v in named if v not in plan.variables]
-        if unbound:  # e.g. ?- s(X), not q(Y).  Y is never bound, so it has no answers to print
-            name = unbound[0].name
-            raise UserError(f"variable {name} occurs only under `not`, so it is never bound",
-                            hint=f"bind {name} with a positive atom first, or write _ in its place to mean 'none at all'")
+        if self._goal_directed():
+            return [dict(zip(named, values)) for values in self.goals.rows(body, named)]
+        self._current()
+        return [dict(zip(named, values)) for values in self.rows(body, named)]
+
+    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
+        """The distinct values of `named` over the body's bindings in the current model, in model order."""
+        plan = unbound_names(body, named, lambda k: len(self._runner.relations.get(k, ())))
         found = self._dense_rows(body, named)
         if found is not None:
-            return [dict(zip(named, values)) for values in found]
+            return found
         slots = [plan.variables.index(v) for v in named]
         seen: dict[tuple[Any, ...], None] = {}
         for row in self._runner.run(plan):
             seen.setdefault(tuple(row[i] for i in slots))
-        return [dict(zip(named, values)) for values in seen]
+        return list(seen)
 
     def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple[Any, ...]] | None:
         """Distinct values of `wanted` over the body, run set-at-a-time on a dense model; None
@@ -410,6 +414,8 @@ class Engine:
 
     def provenance(self, atom: Atom) -> Derivation | None:
         """The first derivation of a derived fact; None for asserted or absent facts."""
+        if self._goal_directed():
+            return self.goals.provenance(atom)
         prov = self.relation(atom.key).get(atom.args)
         if prov is None:
             return None
@@ -431,6 +437,8 @@ class Engine:
 
     def violations(self) -> list[Violation]:
         """Integrity-constraint violations and p / ~p contradictions in the model."""
+        if self._goal_directed():
+            return self.goals.violations()
         self._current()
         relations = self._runner.relations
         out: list[Violation] = []

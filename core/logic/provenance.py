@@ -7,9 +7,9 @@ finite; a depth limit keeps printing bounded. Rendering is left to front-ends.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from sym.core.logic.engine import Engine
+from sym.core.logic.engine import Derivation
 from sym.core.logic.plan import compare_op
 from sym.core.logic.terms import Atom, Compare, Literal, Naf
 
@@ -34,7 +34,15 @@ class ProofNode:
         return out
 
 
-def proof_tree(engine: Engine, literal: Literal, *, max_depth: int = 12) -> ProofNode:
+class Model(Protocol):
+    """What a proof is read from: an engine's whole model, or its goal models (`Engine.goals`)."""
+
+    def holds(self, atom: Atom) -> bool: ...
+
+    def provenance(self, atom: Atom) -> Derivation | None: ...
+
+
+def proof_tree(engine: Model, literal: Literal, *, max_depth: int = 12) -> ProofNode:
     """The proof of `literal` in the engine's model (status ABSENT if it does not hold)."""
     if isinstance(literal, Naf):
         holds = not engine.holds(literal.atom)

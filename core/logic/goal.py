@@ -1,0 +1,205 @@
+"""Goal-directed answers: a question evaluates only the rules its relations depend on, rewritten
+for its bound arguments (`magic`), in a goal model of its own. Goal models share the engine's fact
+base, are kept (least recently used dropped), go on from facts added later where no `not` reads
+what grew, and are dropped when a rule they read changes or a fact is retracted. A question on
+stored relations only runs no rule. This room never computes the whole model; the engine does.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sym.core.errors import StratificationError
+from sym.core.logic.derivation import Derivation, Violation, unbound_names
+from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.magic import Demand, Rewrite
+from sym.core.logic.plan import Row
+from sym.core.logic.slice import body_keys
+from sym.core.logic.terms import Atom, Literal, Var
+
+if TYPE_CHECKING:
+    from sym.core.logic.slice import Dependencies
+
+KEPT = 8              # goal models kept
+DENSE_WIDTH = 1024    # a goal model goes set-at-a-time only once its rounds derive this many facts each
+
+
+@dataclass
+class GoalModel:
+    engine: Engine     # the rewritten program over the shared fact base
+    demand: Demand
+
+
+class Goals:
+    """The goal models of one engine, and the answers read from them."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.models: OrderedDict[Any, GoalModel] = OrderedDict()
+
+    # -- answers -------------------------------------------------------------------
+
+    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
+        """The distinct values of `named` over the body's bindings (as `Engine.rows` on the whole model)."""
+        unbound_names(body, named)
+        demand = self._demand(body)
+        model = self._model(demand)
+        goal = body if demand.answer is None else (demand.answer,)
+        return model.engine.rows(goal, named)
+
+    def holds(self, atom: Atom) -> bool:
+        if not atom.is_ground:
+            return False
+        decided = self._decided(atom)
+        if decided is not None:
+            return decided
+        model = self._model(self._demand((atom,)))
+        return atom.args in model.engine.relation(atom.key)
+
+    def truth(self, atom: Atom, *, open_world: bool = False) -> str:
+        """Three-valued truth of a ground atom: its strong negation is asked for with it."""
+        negation = atom.negate()
+        asked = (atom, negation) if open_world and self._known(negation.key) else (atom,)
+        found = [self._decided(a) for a in asked]
+        if any(v is None for v in found):
+            model = self._model(self._demand(*((a,) for a in asked)))
+            found = [a.args in model.engine.relation(a.key) for a in asked]
+        if found[0]:
+            return TRUE
+        if not open_world or (len(found) > 1 and found[1]):
+            return FALSE
+        return UNKNOWN
+
+    def provenance(self, atom: Atom) -> Derivation | None:
+        """The first derivation of a derived fact in the goal model that holds it (the one a
+        proof tree's root came from holds all its premises, so a tree never mixes models)."""
+        model = self._holding(atom)
+        if model is None:
+            if not atom.is_ground:
+                return None
+            model = self._model(self._demand((atom,)))
+            if atom.args not in model.engine.relation(atom.key):
+                return None
+        found = model.engine.provenance(atom)
+        if found is None:
+            return None
+        rule_id, guards = model.demand.origin[found.rule_id]
+        rule = self.engine.dependencies().rules[rule_id]
+        return Derivation(atom, rule_id, rule, found.step, found.premises[guards:])
+
+    def violations(self) -> list[Violation]:
+        """Constraint violations and p / ~p clashes, from the slice of the relations they read."""
+        deps = self.engine.dependencies()
+        constraints = {rid: r for rid, r in self.engine.rules.items() if r.head is None}
+        keys = self.engine.relation_keys()
+        wanted = {k for k in keys if k.startswith("~") and k[1:] in keys}
+        wanted |= {k[1:] for k in wanted}
+        for rule in constraints.values():
+            wanted |= {key for key, _ in body_keys(rule.body)}
+        if not wanted:
+            return []
+        scope = deps.closure(wanted)
+        rules = {**deps.rules_for(scope), **constraints}
+        demand = Demand(rules, [], {rid: (rid, 0) for rid in rules}, scope, {k for k in scope if deps.derived(k)})
+        return self._model(demand).engine.violations()
+
+    # -- goal models ---------------------------------------------------------------
+
+    def _known(self, key: str) -> bool:
+        return self.engine.dependencies().derived(key) or bool(self.engine.base().get(key))
+
+    def _demand(self, *bodies: tuple[Literal, ...]) -> Demand:
+        deps = self.engine.dependencies()
+        taken = set(deps.reads) | {k for keys in deps.reads.values() for k in keys} | set(self.engine.base())
+        return Rewrite(deps, taken).demand(*bodies)
+
+    def _model(self, demand: Demand) -> GoalModel:
+        """The goal model of a demand's program, with its seeds added, current."""
+        key = (frozenset(demand.rules.items()), frozenset(demand.keys))
+        model = self.models.get(key)
+        if model is None:
+            model = self._make(demand)
+            self.models[key] = model
+            while len(self.models) > KEPT:
+                self.models.popitem(last=False)
+        else:
+            self.models.move_to_end(key)
+        engine = model.engine
+        engine.cancel, engine.max_facts = self.engine.cancel, self.engine.max_facts
+        try:
+            engine.add_facts(demand.seeds)
+            engine.current()            # computed, or gone on from the seeds just added
+        except BaseException:
+            self.models.pop(key, None)  # stopped half way (max_facts, Esc): nothing half-built is kept
+            raise
+        return model
+
+    def _make(self, demand: Demand) -> GoalModel:
+        engine = Engine(goal_directed=False)
+        base = self.engine.base()
+        engine.share({k: base[k] for k in demand.keys if k in base})
+        engine.dense_from, engine.dense_width = float("inf"), DENSE_WIDTH
+        labels = demand.labels
+        engine.label = lambda key: labels.get(key, key)
+        try:
+            engine.add_rules(demand.rules)
+        except StratificationError:     # cannot happen (`not` reads whole relations): answer from the slice
+            deps = self.engine.dependencies()
+            rules = deps.rules_for(demand.keys)
+            demand = Demand(rules, [], {rid: (rid, 0) for rid in rules}, demand.keys,
+                            {k for k in demand.keys if deps.derived(k)})
+            engine.add_rules(demand.rules)
+        return GoalModel(engine, demand)
+
+    def _whole(self, model: GoalModel, atom: Atom, deps: Dependencies) -> bool:
+        """Whether a goal model holds every fact of the atom's relation that the atom could be."""
+        key, demand = atom.key, model.demand
+        if key not in demand.keys:
+            return False
+        if not deps.derived(key) or key in demand.complete:
+            return True
+        guard = demand.guarded.get(key)
+        if guard is None:
+            return False
+        magic, positions = guard
+        return tuple(atom.args[i] for i in positions) in model.engine.relation(magic)
+
+    def _holding(self, atom: Atom) -> GoalModel | None:
+        """The most recently used goal model that holds the atom, made most recent."""
+        for key, model in reversed(self.models.items()):
+            if atom.key in model.demand.keys and atom.args in model.engine.relation(atom.key):
+                self.models.move_to_end(key)
+                return model
+        return None
+
+    def _decided(self, atom: Atom) -> bool | None:
+        """Whether a goal model at hand settles the atom: True or False, or None where none does."""
+        if self._holding(atom) is not None:
+            return True
+        deps = self.engine.dependencies()
+        for model in reversed(self.models.values()):
+            if self._whole(model, atom, deps):
+                return False
+        return None
+
+    # -- changes -------------------------------------------------------------------
+
+    def added(self, news: dict[str, list[Row]]) -> None:
+        """Facts were asserted: each goal model reading them goes on from them, or is dropped."""
+        base = self.engine.base()
+        for key, model in list(self.models.items()):
+            touched = {k: rows for k, rows in news.items() if k in model.demand.keys}
+            if not touched:
+                continue
+            model.engine.share({k: base[k] for k in touched})
+            if not model.engine.note_added(touched):
+                del self.models[key]
+
+    def forget(self, keys: set[str] | None) -> None:
+        """Drop the goal models reading any of `keys` (None: all)."""
+        for key, model in list(self.models.items()):
+            if keys is None or keys & model.demand.keys:
+                del self.models[key]
+
