@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from threading import Event
 
+    from sym.core.logic.goal import Goals
     from sym.core.memory.local import LocalStore
     from sym.core.memory.store import ChromaStore
 
@@ -377,36 +378,56 @@ class WorkingMemory:
 
     def _model(self, max_steps: int | None) -> None:
         if not self.engine.fresh_for(max_steps):
-            self.infer(max_steps)
+            result = self.engine.infer(max_steps, query=True)
+            self.emit(InferenceFinished(result.steps, result.derived, result.complete, len(result.violations)))
+
+    def _goals(self, max_steps: int | None) -> Goals | None:
+        """Where a question is answered goal-directed (evaluating only what it needs): no step
+        limit, and no whole model that is current already. None: from the whole model."""
+        engine = self.engine
+        if max_steps is not None or not engine.goal_directed or engine.fresh_for(None):
+            return None
+        return engine.goals
 
     def ask(self, query: Query, *, open_world: bool = False, max_steps: int | None = None) -> Answer:
-        """Answer a query against the model (computed first if memory changed)."""
+        """Answer a query: goal-directed without a step limit, else against the (limited) model."""
         self.check_known(query)
-        self._model(max_steps)
         names = [v.name for v in query.variables()]
-        complete = self.engine.complete
+        goals = self._goals(max_steps)
+        if goals is None:
+            self._model(max_steps)
+        complete = goals is not None or self.engine.complete
         if query.is_ground:
-            return Answer(query, [], [], self._truth(query, open_world), complete)
-        rows = self.engine.solve(query)
-        return Answer(query, names, [{v.name: val for v, val in row.items()} for row in rows], None, complete)
+            return Answer(query, [], [], self._truth(query, open_world, goals), complete)
+        named = query.variables()
+        rows = goals.rows(query.body, named) if goals is not None else self.engine.rows(query.body, named)
+        return Answer(query, names, [{v.name: val for v, val in zip(named, row)} for row in rows], None, complete)
 
-    def _truth(self, query: Query, open_world: bool) -> str:
+    def _truth(self, query: Query, open_world: bool, goals: Goals | None = None) -> str:
+        model: Engine | Goals = self.engine if goals is None else goals
         values = []
         for lit in query.body:
             if isinstance(lit, Atom):
-                values.append(self.engine.truth(lit, open_world=open_world))
+                values.append(model.truth(lit, open_world=open_world))
             elif isinstance(lit, Naf):
-                values.append(FALSE if self.engine.holds(lit.atom) else TRUE)
+                values.append(FALSE if model.holds(lit.atom) else TRUE)
             else:
                 values.append(TRUE if compare_op(lit.op)(lit.left, lit.right) else FALSE)
         return _kleene_and(values)
 
     def why(self, atom: Atom, *, max_depth: int = 12, max_steps: int | None = None) -> ProofNode:
         self.check_known(Query((atom,)))
-        self._model(max_steps)
-        return proof_tree(self.engine, atom, max_depth=max_depth)
+        goals = self._goals(max_steps)
+        if goals is None:
+            self._model(max_steps)
+            return proof_tree(self.engine, atom, max_depth=max_depth)
+        goals.truth(atom, open_world=True)   # the atom and its strong negation, from one goal model
+        return proof_tree(goals, atom, max_depth=max_depth)
 
     def violations(self, max_steps: int | None = None) -> list[Violation]:
+        goals = self._goals(max_steps)
+        if goals is not None:
+            return goals.violations()     # from the relations constraints and clashes read
         self._model(max_steps)
         return self.engine.violations()
 
