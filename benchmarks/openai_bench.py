@@ -35,6 +35,7 @@ def main() -> int:
     from sym.core.llm import LLMError
     from sym.core.llm.facade import LLM
     from sym.core.llm.openai_backend import OpenAIBackend
+    from sym.core.run import Run
     from sym.core.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -54,7 +55,7 @@ def main() -> int:
     model = args.model or models[0]
     settings = Settings(backend="openai", base_url=args.base_url, model=model, llm_cache=False,
                         llm_max_tokens=args.max_tokens, llm_timeout=300, llm_retries=0)
-    llm = LLM(backend, settings)
+    llm = LLM(backend, Run(settings, "openai-bench"))
     print(f"server {backend.host}, model {model} (listed: {len(models)})")
     calls = [
         ("chat", lambda: llm.chat([{"role": "user", "content": "In one sentence: what is a Horn clause?"}])),

@@ -120,6 +120,18 @@ class LLMCall:
 
 
 @dataclass(frozen=True)
+class LLMExchange(LLMCall):
+    """One model call, complete: the call log's request `key`, the `request` as sent (messages,
+    format, options), the `reply` (text and token counts) or the `failure` (reason, message,
+    hint). The model client emits one per call; the session log records it."""
+
+    key: str = ""
+    request: dict[str, Any] = field(default_factory=dict)
+    reply: dict[str, Any] | None = None
+    failure: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class LLMToken:
     """A chunk of streamed model text (the transcript shows it as it arrives)."""
 

@@ -36,7 +36,7 @@ def own_client(run: Run) -> LLM:
     from sym.core.llm import make_backend
     from sym.core.llm.facade import LLM
 
-    return LLM(make_backend(run.settings), run.settings, emit=run.emit, cancel=run.cancel)
+    return LLM(make_backend(run.settings), run)
 
 
 ModelClient = Callable[["Run"], "LLM"]

@@ -19,8 +19,7 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     The backend is settings.backend (config.toml, $SYM_BACKEND); `host` is its URL."""
     if mode == "off":
         return None
-    from sym.core.llm import make_backend
-    from sym.core.llm.facade import LLM
+    from sym.core.run import Run
     from sym.core.settings import load_settings
 
     settings = load_settings()
@@ -31,7 +30,7 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
             settings.base_url = host
         else:
             settings.ollama_host = host
-    llm = LLM(make_backend(settings), settings)
+    llm = Run(settings, "bench").llm
     if llm.ping():
         return llm
     server = "Ollama" if settings.backend == "ollama" else "the OpenAI-compatible server"

@@ -6,11 +6,17 @@ import itertools
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sym.core.events import Emit, ignore
+from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
+from sym.core.run import Run
 from sym.core.settings import Settings
 from sym.repl.registry import Registry
+
+if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
 
 
 @dataclass
@@ -26,7 +32,6 @@ class Context:
     cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
     chat_history: list = field(default_factory=list)   # the turns of /chat in this shell
     streams: bool = False             # the front-end shows LLMToken events as they arrive
-    llm_override: object | None = None  # a core.llm.LLM to use instead of one built from settings
     policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log
     run_id: str | None = None           # the run a policy application opened for the current command
     run_attributes: dict = field(default_factory=dict)   # that run's attributes and policy hints
@@ -34,23 +39,26 @@ class Context:
     last_program: object | None = None      # repl.commands.proof.LastProgram: what /program and /export smt2 show
     last_exploration: object | None = None  # core.reason.explore.Exploration: /explore show|add and its exporters
     _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
-    _llm: object | None = None
+    clients: Clients = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clients = Clients(session=self._session_name)
+
+    def _session_name(self) -> str | None:
+        path = getattr(self.session, "path", None)
+        return path.stem if path is not None else None
+
+    def run_for(self, name: str, settings: Settings | None = None) -> Run:
+        """A run of this shell (its events, cancel flag and model clients) under `settings`
+        (the shell's own by default)."""
+        return Run(settings or self.settings, name, emit=lambda event: self.emit(event), cancel=self.cancel,
+                   source=self.source, client=self.clients)
 
     @property
-    def llm(self):
-        """The `core.llm.facade.LLM` for this shell, built on first use from the settings
-        (backend, model, host or base URL, timeout, cache) and recording into the session log."""
-        llm = self.llm_override
-        if llm is None:
-            from sym.core.llm import backend_key
-            from sym.core.llm.facade import LLM
-
-            if self._llm is None or getattr(self._llm, "key", None) != backend_key(self.settings):
-                self._llm = LLM.rebuilt(self.settings, self._llm, emit=lambda event: self.emit(event))
-            llm = self._llm
-        # the shell's current settings (a steered run uses a copy), session log and cancel event
-        llm.settings, llm.session, llm.cancel = self.settings, self.session, self.cancel
-        return llm
+    def llm(self) -> LLM:
+        """A model client for the shell's settings as they are now (backend, model, host or base
+        URL, timeout, cache), built afresh and never changed afterwards."""
+        return self.run_for("llm").llm
 
     def new_run(self, prefix: str) -> str:
         """A run id for trace events and policy logs, unique within this shell: "ask-3". Inside a

@@ -3,7 +3,7 @@
 `--verify` compares every command's result and every memory change with what was recorded
 (ignoring timestamps) and exits 0 only when all are equal. Inputs are re-typed into the
 dispatcher exactly as recorded; nothing from the file is evaluated. `--offline` answers
-every model call from the recording (`sym.sessions.replay.offline_llm`). Unless `trust` is
+every model call from the recording (`sym.sessions.replay.answer_offline`). Unless `trust` is
 given, the replay runs in its scratch directory and `sym.sessions.guard` skips every input
 (and header setting) that would reach a file outside it or another host.
 """
@@ -19,7 +19,7 @@ from typing import TextIO
 
 from sym.core.errors import UserError
 from sym.sessions.log import Recording, bound_payload, normalise
-from sym.sessions.replay import memory_change, offline_llm
+from sym.sessions.replay import answer_offline, memory_change
 
 
 @dataclass
@@ -85,7 +85,7 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 except UserError:
                     pass  # a setting this sym does not know: the outputs will tell
             if offline:
-                shell.ctx.llm_override = offline_llm(rec, shell.ctx)
+                answer_offline(rec, shell.ctx)
             try:
                 inputs = rec.inputs()
                 for n, event in enumerate(inputs, start=1):

@@ -194,17 +194,25 @@ class SessionLog:
         self.write("llm", input=self.current_input, key=key, purpose=purpose, model=model,
                    request=bound_payload(request), reply=bound_payload(reply), cached=cached, error=error)
 
-    def recorder(self, emit):
-        """An event subscriber that records memory changes, then passes every event on."""
-        from sym.core.events import ItemAdded, ItemRemoved
+    def hear(self, event: object) -> None:
+        """Record what an event of the shell's stream means for the log (memory changes, model
+        calls); other events are not logged."""
+        from sym.core.events import ItemAdded, ItemRemoved, LLMExchange
 
+        if isinstance(event, ItemAdded):
+            self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
+                       text=event.text, source=event.source, workspace=event.workspace)
+        elif isinstance(event, ItemRemoved):
+            self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
+                       text=event.text, workspace=event.workspace)
+        elif isinstance(event, LLMExchange):
+            self.llm(key=event.key, purpose=event.purpose, model=event.model, request=event.request,
+                     reply=event.reply, cached=event.cached, error=event.failure)
+
+    def recorder(self, emit):
+        """An event subscriber that records what it hears, then passes every event on."""
         def record(event) -> None:
-            if isinstance(event, ItemAdded):
-                self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
-                           text=event.text, source=event.source, workspace=event.workspace)
-            elif isinstance(event, ItemRemoved):
-                self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
-                           text=event.text, workspace=event.workspace)
+            self.hear(event)
             emit(event)
 
         return record

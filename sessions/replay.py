@@ -90,9 +90,6 @@ def _count(value) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def offline_llm(rec: Recording, ctx):
-    """An LLM for `ctx` whose every call is answered from `rec`."""
-    from sym.core.llm.facade import LLM
-
-    return LLM(OfflineBackend(rec.llm_calls()), ctx.settings, emit=lambda event: ctx.emit(event),
-               session=ctx.session, cancel=ctx.cancel)
+def answer_offline(rec: Recording, ctx) -> None:
+    """Have every model call of the shell behind `ctx` answered from `rec`."""
+    ctx.clients.fixed = OfflineBackend(rec.llm_calls())

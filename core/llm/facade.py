@@ -2,9 +2,10 @@
 
 It adds the model and options from settings (the output cap `llm_max_tokens` as num_predict),
 answers identical temperature-0 requests from the call log, retries transient failures with
-backoff, honours the cancel event, streams structured calls (emitting `LLMProgress`), emits
-`LLMCall` / `LLMToken` events and records each call in the call log and the session log.
-It never touches memory; a failed call raises `LLMError` and leaves nothing behind.
+backoff, honours the run's cancel flag, streams structured calls (emitting `LLMProgress`), emits
+`LLMToken` events and one complete `LLMExchange` per call (the session log records those), and
+records each call in the call log. It is built for one run (core/run.py) and never changed
+afterwards. It never touches memory; a failed call raises `LLMError` and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -16,15 +17,14 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sym.core.events import LLMCall, LLMProgress, LLMToken, ignore
-from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key, make_backend
+from sym.core.events import LLMExchange, LLMProgress, LLMToken
+from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key
 from sym.core.llm.calllog import CallLog, request_key
 from sym.core.llm.jsonout import M
 from sym.core.llm.ollama_backend import transient
 
 if TYPE_CHECKING:
-    from sym.core.events import Emit
-    from sym.core.settings import Settings
+    from sym.core.run import Run
 
 BACKOFF = 0.25          # seconds before the first retry; doubles each time
 MAX_BACKOFF = 4.0
@@ -40,31 +40,23 @@ def cancelled() -> LLMError:
 
 
 class LLM:
-    """Model calls for one shell: events go to `emit`, records to `session` (a session log, or None)
-    and `cancel` (a threading.Event) stops a call. The three are plain attributes a front-end may
-    update; this object never reads a front-end's state."""
+    """Model calls for one run: its settings pick the model and options, its events go to the
+    run's `emit`, its cancel flag stops a call. `calllog` and `stats` may be shared by the clients
+    of one shell; `session` names the session its calls belong to in the call log."""
 
-    def __init__(self, backend: Backend, settings: Settings, *, emit: Emit | None = None, session: object = None,
-                 cancel: threading.Event | None = None,
-                 calllog: CallLog | None = None, stats: dict[str, Any] | None = None) -> None:
+    def __init__(self, backend: Backend, run: Run, *, calllog: CallLog | None = None,
+                 stats: dict[str, Any] | None = None, session: str | None = None) -> None:
         self.backend = backend
-        self.settings = settings
+        self.run = run
+        self.settings = run.settings
         self.calllog = calllog if calllog is not None else CallLog()
-        self.key = backend_key(settings)
-        self.emit, self.session, self.cancel = emit or ignore, session, cancel
+        self.key = backend_key(run.settings)
+        self.session = session
         self._stats = stats if stats is not None else {}
         for name in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens"):
             self._stats.setdefault(name, 0)
         self._stats_lock = threading.Lock()
         self._local = threading.local()   # chat_many's workers defer events to the calling thread
-
-    @classmethod
-    def rebuilt(cls, settings: Settings, previous: LLM | None = None, **wiring: Any) -> LLM:
-        """An LLM on the backend `settings` name (Ollama, or an OpenAI-compatible server) at its URL;
-        the call log and the counters of `previous` carry over (the model or server changed)."""
-        stats = getattr(previous, "_stats", None)
-        calllog = getattr(previous, "calllog", None)
-        return cls(make_backend(settings), settings, stats=stats, calllog=calllog, **wiring)
 
     # -- what callers use -------------------------------------------------------------
 
@@ -143,7 +135,7 @@ class LLM:
 
     @property
     def _cancel_event(self) -> threading.Event | None:
-        return self.cancel
+        return self.run.cancel
 
     def _emit(self, event: object) -> None:
         sink = getattr(self._local, "sink", None)
@@ -153,18 +145,10 @@ class LLM:
             self._emit_now(event)
 
     def _emit_now(self, event: object) -> None:
-        self.emit(event)
-
-    def _later(self, fn: Callable[[], None]) -> None:
-        sink = getattr(self._local, "sink", None)
-        if sink is not None:
-            sink.append(fn)
-        else:
-            fn()
+        self.run.emit(event)
 
     def _check_cancel(self) -> None:
-        event = self._cancel_event
-        if event is not None and event.is_set():
+        if self.run.cancelled:   # the flag stays set: every parallel call stops; `_public` clears it
             raise cancelled()
 
     def _public(self, call: Callable[[], T]) -> T:
@@ -388,46 +372,30 @@ class LLM:
         return Reply(row.get("output") or "", row.get("model") or model, row.get("prompt_tokens") or 0,
                      row.get("completion_tokens") or 0, 0.0, cached=True)
 
-    def _session_id(self) -> str | None:
-        session = self.session
-        path = getattr(session, "path", None)
-        return path.stem if path is not None else None
-
     def _finish(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
                 reply: Reply) -> Reply:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       output=reply.text, prompt_tokens=reply.prompt_tokens,
                                       completion_tokens=reply.completion_tokens, seconds=reply.seconds,
-                                      cached=reply.cached, session=self._session_id(), host=self.host)
+                                      cached=reply.cached, session=self.session, host=self.host)
         reply = dataclasses.replace(reply, call_id=call_id)
         with self._stats_lock:
             self._stats["calls"] += 1
             self._stats["cached"] += int(reply.cached)
             self._stats["prompt_tokens"] += reply.prompt_tokens
             self._stats["completion_tokens"] += reply.completion_tokens
-        self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, reply, None))
-        self._emit(LLMCall(call_id, model, purpose, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
-                           reply.cached))
+        self._emit(LLMExchange(call_id, model, purpose, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
+                               reply.cached, key=key, request={"messages": msgs, "format": format, "options": opts},
+                               reply={"text": reply.text, "prompt_tokens": reply.prompt_tokens,
+                                      "completion_tokens": reply.completion_tokens}))
         return reply
 
     def _failed(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
                 err: LLMError) -> None:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
-                                      error=str(err), reason=err.reason, session=self._session_id(), host=self.host)
+                                      error=str(err), reason=err.reason, session=self.session, host=self.host)
         with self._stats_lock:
             self._stats["failed"] += 1
-        self._later(lambda: self._record_session(key, purpose, model, msgs, format, opts, None, err))
-        self._emit(LLMCall(call_id, model, purpose, error=err.message))
-
-    def _record_session(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format,
-                        opts: dict[str, Any], reply: Reply | None,
-                        err: LLMError | None) -> None:
-        session = self.session
-        if session is None or not hasattr(session, "llm"):
-            return
-        session.llm(key=key, purpose=purpose, model=model,
-                    request={"messages": msgs, "format": format, "options": opts},
-                    reply=None if reply is None else {"text": reply.text, "prompt_tokens": reply.prompt_tokens,
-                                                      "completion_tokens": reply.completion_tokens},
-                    cached=bool(reply and reply.cached),
-                    error=None if err is None else {"reason": err.reason, "message": err.message, "hint": err.hint})
+        self._emit(LLMExchange(call_id, model, purpose, error=err.message, key=key,
+                               request={"messages": msgs, "format": format, "options": opts},
+                               failure={"reason": err.reason, "message": err.message, "hint": err.hint}))
