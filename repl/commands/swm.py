@@ -222,11 +222,12 @@ ASK_OPTIONS = (
     Option("--no-fallback", bool, help="no unverified LLM answer when memory cannot decide"),
     Option("--closed", bool, help="what is not derivable is false (this question only)"),
     Option("--open", bool, help="what is not derivable is unknown (this question only)"),
+    Option("--docs", bool, help="answer from the loaded documents, citing their passages (unverified)"),
 )
 
 
 @command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
-def ask(ctx: Context, args: Args) -> Asked:
+def ask(ctx: Context, args: Args) -> Result:
     """Answer a question from memory: true/false/unknown/inconsistent or the values, with the steps that justify them.
 
     Formal rules run symbolically, soft rules through the LLM; an undecided question gets the
@@ -237,7 +238,8 @@ def ask(ctx: Context, args: Args) -> Asked:
     --mode paper has the LLM implement every rule (SWM as published); --max-steps N bounds the
     rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. --closed
     reads what is not derivable as false (and "not p" as true when p is not derivable), --open
-    as unknown, for one question; `/set world closed|open` for every question."""
+    as unknown, for one question; `/set world closed|open` for every question. --docs answers from
+    the loaded documents instead: the passages that match, and a model's answer citing them."""
     question = " ".join(args.words)
     if args.closed and args.open:
         raise UserError("give --closed or --open, not both")
@@ -245,6 +247,12 @@ def ask(ctx: Context, args: Args) -> Asked:
             "open_world": True if args.open else False if args.closed else None}
     if not question:
         raise UserError("ask what?", hint="/ask Charlie is furry.  or  /ask How is Jay related to Bob?")
+    if args.docs:      # from the documents' passages, cited (repl/documents.py, core/reason/docs_answer.py)
+        if args.given - {"docs"}:
+            raise UserError("--docs answers from the documents: the other /ask options do not apply")
+        from sym.repl.documents import ask_documents
+
+        return ask_documents(ctx, question)
     from sym.repl.steering import run_hints
 
     hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode

@@ -258,3 +258,50 @@ def test_a_session_that_loads_and_removes_a_document_replays_equal(sym_exe, sym_
     replayed = subprocess.run([*sym_exe, "replay", str(log), "--verify", "--trust"], capture_output=True, text=True,
                               timeout=120)
     assert replayed.returncode == 0 and "equal" in replayed.stderr, replayed.stderr
+
+
+# -- /ask --docs and /why of a told fact ------------------------------------------------------
+
+def test_ask_docs_answers_citing_the_passages_with_a_model(docs_shell, tmp_path, ollama_server):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.reply("The next meeting is on Thursday at nine [1], in the research station library [1].")
+    asked = docs_shell("/ask --docs when is the next meeting?")
+    assert asked.ok and asked.verified is False and asked.status == "unverified"
+    out = to_text(asked)
+    assert out.splitlines()[0] == ("The next meeting is on Thursday at nine [notes.txt ¶5], in the research station "
+                                   "library [notes.txt ¶5].")
+    assert "(unverified" in out and "  [notes.txt ¶5] «Next» «meeting»: Thursday at nine" in out
+    prompt = ollama_server.chats[0].last_user
+    assert prompt.startswith("Passages:") and "[1] (notes.txt ¶5)" in prompt
+    assert asked.to_dict()["cited"] == ["notes.txt ¶5"] and asked.to_dict()["from"] == "documents"
+
+
+def test_ask_docs_without_a_model_shows_the_best_passages_with_citations(docs_shell, tmp_path):
+    from tests.ollama_server import unused_url
+
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    docs_shell.shell.ctx.settings.ollama_host = unused_url()
+    asked = docs_shell("/ask --docs when is the next meeting?")
+    assert asked.ok and asked.status == "passages"
+    lines = to_text(asked).splitlines()
+    assert lines[0].startswith("no model answer (") and lines[0].endswith("the passages that best match the question:")
+    assert lines[1].startswith("  [notes.txt ¶5] «Next» «meeting»")
+    fails(docs_shell("/ask --docs --closed when?"), "--docs answers from the documents")
+
+
+def test_the_passage_a_told_fact_came_from_is_found_by_its_source(docs_shell, tmp_path):
+    from sym.core.memory import library
+
+    write(tmp_path, "people.txt", "Anne is kind.\n\nCarl is big. Bob is tall.\n")
+    docs_shell("/load people.txt")
+    docs_shell.shell.ctx.settings.ollama_host = "http://127.0.0.1:9"
+    assert docs_shell("/tell --from people.txt").ok
+    store = docs_shell.shell.memory.store
+    tall = next(it for it in docs_shell.shell.memory.items.values() if it.text == "tall(bob).")
+    assert tall.source == "tell:people.txt"
+    found = library.passage_for(store, tall.source, tall.nl)
+    assert found is not None and library.citation(found.meta) == "people.txt ¶1" and "Bob is tall." in found.text
+    assert library.passage_for(store, "typed", tall.nl) is None
