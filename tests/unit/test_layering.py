@@ -125,7 +125,7 @@ def front_end_uses(path: Path, members: set[str]) -> list[str]:
 
 def test_core_never_reaches_into_the_front_ends_context():
     members = context_members()
-    assert {"registry", "_llm", "session", "workspaces"} <= members     # the scan knows what to look for
+    assert {"registry", "clients", "session", "workspaces"} <= members     # the scan knows what to look for
     offenders = [use for path in sorted((ROOT / "core").rglob("*.py")) for use in front_end_uses(path, members)]
     assert offenders == []
 
@@ -135,10 +135,10 @@ def test_the_context_scan_catches_duck_typing(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("def steer(ctx, cmd):\n    return ctx.settings\n\n"
                       "def build(context):\n    return context.registry\n\n"
-                      "def peek(shell):\n    return getattr(shell, '_llm', None), shell.policy_state\n\n"
-                      "class Fine:\n    def __init__(self, context: str):\n        self._llm = context.strip()\n")
+                      "def peek(shell):\n    return getattr(shell, 'clients', None), shell.policy_state\n\n"
+                      "class Fine:\n    def __init__(self, context: str):\n        self.clients = context.strip()\n")
     uses = [u.split(": ", 1)[1] for u in front_end_uses(sample, members)]
-    assert sorted(uses) == sorted(["parameter ctx", "ctx.settings", "context.registry", "getattr(…, '_llm')",
+    assert sorted(uses) == sorted(["parameter ctx", "ctx.settings", "context.registry", "getattr(…, 'clients')",
                                    ".policy_state"])
 
 
