@@ -8,6 +8,7 @@ import json
 
 from sym.repl.bench import run_swm
 from tests.ollama_server import DEFAULT_MODELS
+from tests.verifier import verifier
 
 STORY = ("James took his son Francisco out on a hunting trip. Francisco's daughter wanted to come, "
          "but they thought Natasha was too young. How is Natasha related to James?")
@@ -31,13 +32,15 @@ def test_bench_extracts_pair_by_pair_and_runs_the_model_alone_beside_sym(ollama_
     ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                         when=lambda r: ", so " in r.last_user)
     ollama_server.reply(json={"1. Francisco, Natasha, daughter": "Natasha is Francisco's daughter"}, when="Questions:")
+    verifier(ollama_server)
     out, err = io.StringIO(), io.StringIO()
     code = run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
                    baseline="llm")
     assert code == 0, err.getvalue()
     sym, alone = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"], sym["fallback"]) == ("sym", 1, 1, 2, 0)
+    assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"], sym["fallback"]) == ("sym", 1, 1, 4, 0)
+    # step 1, the converse step, and one check for each of the story's two sentences
     assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
     assert sym["failures"] == {} and sym["failed_calls"] == 0 and "cached_calls" in sym
     step1 = [c for c in ollama_server.chats if "Questions:" in c.last_user and ", so " not in c.last_user]
@@ -52,11 +55,13 @@ def test_an_item_sym_leaves_undecided_falls_back_to_the_model_alone_and_is_count
     ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                         when=lambda r: ", so " in r.last_user)
     ollama_server.reply(json={"1. Francisco, Natasha, daughter": "neither"}, when="Questions:")
+    verifier(ollama_server)
     out, err = io.StringIO(), io.StringIO()
     run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
     sym = json.loads(out.getvalue())
-    assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 3)
+    # step 1, the converse step, the first sentence's check, the model alone
+    assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 4)
     out = io.StringIO()
     run_swm(_data(tmp_path / "again"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
@@ -88,6 +93,7 @@ def test_fallbacks_that_fail_are_counted_under_one_reason(ollama_server, tmp_pat
     ollama_server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                         when=lambda r: ", so " in r.last_user)
     ollama_server.reply(json={"1. Francisco, Natasha, daughter": "neither"}, when="Questions:")
+    verifier(ollama_server)
     out, err = io.StringIO(), io.StringIO()
     run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)

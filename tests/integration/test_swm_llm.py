@@ -10,7 +10,7 @@ import pytest
 from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.ollama_server import unused_url
-from tests.verifier import verifier
+from tests.verifier import verifier, verifying
 
 # -- fast path: no model at all ----------------------------------------------------------
 
@@ -112,12 +112,13 @@ def test_a_story_is_restated_in_the_controlled_language_and_read_back_by_the_gra
     llm_sym.server.reply("Here you go:\nZed is the son of Bob.\nthe moon is made of cheese\n",      # nothing usable
                          "1. Francisco is the son of James.\n2. Natasha is the daughter of Francisco.\n"
                          "3. Natasha is the daughter of Zed.\n4. James drives.")
+    verifier(llm_sym.server)
     r = llm_sym("/tell James took his son Francisco hunting. Natasha, Francisco's daughter, stayed home.")
-    assert r.ok and r.llm_calls == 2, r
+    assert r.ok and r.llm_calls == 4, r                      # the restatement, its repair, a check per sentence
     stored = texts(llm_sym.shell.memory)
     assert {"son_of(francisco, james).", "daughter_of(natasha, francisco)."} <= stored
     assert not any("zed" in t for t in stored) and "drives(james)." in stored   # names from the story only
-    first, repair = llm_sym.server.chats[-2:]
+    first, repair = [c for c in llm_sym.server.chats if not verifying(c)][-2:]
     assert "Relations: (any)" in first.last_user and "Story: James took" in first.last_user
     assert "no line is a fact" in repair.last_user and repair.options.get("temperature", 0) > 0
 

@@ -9,6 +9,7 @@ import json
 
 from sym.core.reason.swm import pairs
 from tests.conftest import texts
+from tests.verifier import verifier, verifying
 
 RULES = ("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "
          "If B is the father of A, and C is the son of B, then C is the brother of A.")
@@ -26,16 +27,22 @@ def converse(request) -> bool:
 
 def test_the_model_picks_a_way_round_and_sym_writes_the_facts(llm_sym):
     llm_sym(RULES)
+    verifier(llm_sym.server)
     llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father",
                                "2. Natasha is Francisco's daughter, so Francisco is Natasha's ___": "daughter"},
                          when=converse)
     llm_sym.server.reply("I think Francisco is the son.", json.dumps(STEP1), when="Questions:")
     r = llm_sym(STORY)
-    assert r.ok and r.llm_calls == 3, r                       # step 1, its repair, the converse step
+    assert r.ok and r.llm_calls == 5, r          # step 1, its repair, the converse step, a check per sentence
     stored = texts(llm_sym.shell.memory)
     assert {"son_of(francisco, james).", "daughter_of(natasha, francisco).", "father_of(james, francisco)."} <= stored
     assert "daughter_of(francisco, natasha)." not in stored   # the same word back is a copy, not taken
-    first, repair, back = llm_sym.server.chats[-3:]
+    first, repair, back = [c for c in llm_sym.server.chats if not verifying(c)][-3:]
+    checks = [c.last_user for c in llm_sym.server.chats if verifying(c)]
+    assert checks == ["Sentence: James took his son Francisco hunting.\nReading: Francisco is the son of James. "
+                      "James is the father of Francisco.\nDoes the sentence say or clearly imply what the reading says?",
+                      "Sentence: Francisco's daughter stayed home, as Natasha was too young.\nReading: Natasha is the "
+                      "daughter of Francisco.\nDoes the sentence say or clearly imply what the reading says?"]
     (field,) = first.format["properties"].values()           # "his son Francisco" says itself: not asked
     assert field["enum"] == ["Natasha is Francisco's daughter", "Francisco is Natasha's daughter", "neither"]
     assert "Story: James took his son Francisco hunting." in first.last_user
@@ -47,6 +54,7 @@ def test_the_model_picks_a_way_round_and_sym_writes_the_facts(llm_sym):
 
 def test_neither_and_unknown_words_store_nothing_for_that_pair(llm_sym):
     llm_sym(RULES)
+    verifier(llm_sym.server)
     llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "great-uncle"},
                          when=converse)
     llm_sym.server.reply(json={"1. Francisco, Natasha, daughter": "neither"}, when="Questions:")

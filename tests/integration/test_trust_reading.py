@@ -1,5 +1,6 @@
 """A model's reading of a sentence the grammar refuses is stored only when sym's rendering of it
-keeps to the sentence's words and negation, and a second, independent yes/no call agrees.
+keeps to the sentence's words and negation, and a second, independent yes/no call agrees; so are
+the facts a model restates, or picks pair by pair, for a sentence about named things.
 Through the real `ollama` client against the Ollama-protocol test server."""
 
 from __future__ import annotations
@@ -158,3 +159,81 @@ def test_a_failed_check_call_leaves_memory_as_it_was(llm_sym):
     r = llm_sym(f"/tell Al is small. {DOGS}")
     assert isinstance(r, Failure) and "\n" not in r.message
     assert texts(llm_sym.shell.memory) == before
+
+
+# -- facts the model restated or picked for sentences about named things ----------------------
+
+HUNTING = "James took his son Francisco hunting."
+
+
+def restating(request) -> bool:
+    return request.system.startswith("You restate")
+
+
+def test_a_restated_fact_the_sentence_does_not_say_is_refused_when_the_check_says_no(llm_sym):
+    # the model may state anything about a name the sentence mentions: the grammar reads it gladly
+    verifier(llm_sym.server, "no")
+    llm_sym.server.reply("James is tall.", when=restating)
+    r = llm_sym(f"/tell {HUNTING}")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+    assert r.llm_calls == 2                                                # the restatement, its check
+    assert ("the model's reading 'James is tall.' does not say what the sentence says "
+            "(an independent check answered no)") in r.sentences[0].problem
+    assert f"not understood: {HUNTING!r}" in r.message
+    (check,) = checks(llm_sym.server)
+    assert check.last_user == (f"Sentence: {HUNTING}\nReading: James is tall.\n"
+                               "Does the sentence say or clearly imply what the reading says?")
+
+
+def test_a_restated_fact_the_check_confirms_is_stored(llm_sym):
+    verifier(llm_sym.server, "yes")
+    llm_sym.server.reply("Francisco is the son of James.\nJames is tall.", when=restating)
+    r = llm_sym(f"/tell {HUNTING}")
+    assert r.ok, r
+    assert r.llm_calls == 2 and r.sentences[0].path == "llm"
+    assert {"son_of(francisco, james).", "tall(james)."} <= texts(llm_sym.shell.memory)
+    (check,) = checks(llm_sym.server)
+    assert "\nReading: Francisco is the son of " in check.last_user and " James is tall.\n" in check.last_user
+
+
+def test_a_failed_check_of_restated_facts_leaves_memory_as_it_was(llm_sym):
+    llm_sym("/tell Bob is big.")
+    before = texts(llm_sym.shell.memory)
+    llm_sym.server.fail("server", when=verifying, times=None)
+    llm_sym.server.reply("Francisco is the son of James.", when=restating)
+    r = llm_sym(f"/tell --partial Al is small. {HUNTING}")
+    assert isinstance(r, Failure) and "\n" not in r.message
+    assert texts(llm_sym.shell.memory) == before
+
+
+def test_a_check_per_sentence_read_by_the_model_sent_together_after_every_reading(llm_sym):
+    verifier(llm_sym.server)
+    llm_sym.server.reply("Natasha is the wife of James.\nFrancisco is the son of James.", when=restating)
+    reads(llm_sym.server, *DOG_RULES, when="All dogs")
+    story = ["Natasha, James's wife, smiled.", "His son Francisco waved.", DOGS]
+    r = llm_sym(f"/tell {' '.join(story)}")
+    assert r.ok, r
+    assert {"wife_of(natasha, james).", "son_of(francisco, james).", "barks(X) :- dog(X)."} <= \
+        texts(llm_sym.shell.memory)
+    assert len(checks(llm_sym.server)) == len(story)                       # at most one per sentence
+    assert r.llm_calls == 2 + len(story)                                   # restatement, statement reading, checks
+    kinds = ["check" if verifying(c) else "read" for c in llm_sym.server.chats]
+    assert kinds == ["read", "read", "check", "check", "check"]             # sent together, at the end
+    asked = {c.last_user.split("\nReading: ")[0] for c in checks(llm_sym.server)}
+    # "his son" reaches back: its fact names James, whom only the sentence before names
+    assert "Sentence: His son Francisco waved.\n(Before it: Natasha, James's wife, smiled.)" in asked
+
+
+def test_a_converse_the_check_says_no_to_drops_that_sentence_of_the_pairs_path(llm_sym):
+    llm_sym("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "
+            "If B is the father of A, and C is the son of B, then C is the brother of A.")
+    # "his son Francisco" says who is whose son; the model then names the other side, wrongly
+    llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "daughter"},
+                         when=lambda request: ", so " in request.last_user)
+    verifier(llm_sym.server, "no")
+    r = llm_sym(f"/tell {HUNTING}")
+    assert isinstance(r, Failure)
+    assert not any("francisco" in t for t in texts(llm_sym.shell.memory))
+    assert ("'Francisco is the son of James. James is the daughter of Francisco.' does not say what the "
+            "sentence says") in r.sentences[0].problem
+    assert r.llm_calls == 2                                                # the converse step, its check

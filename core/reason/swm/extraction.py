@@ -4,7 +4,8 @@ One call per sentence (its own candidates, the schema's predicates), then repair
 succeed: the checker's exact message goes back, the repair is sampled above temperature 0, and
 a reply identical to one already rejected ends the attempt instead of being sent back again.
 A chosen reading is kept only when its rendering keeps to the sentence's words and a second,
-independent yes/no call agrees. Nothing here writes memory; callers store what comes back.
+independent yes/no call agrees; so are the facts a model restated or picked for a sentence about
+named things. Nothing here writes memory; callers store what comes back.
 """
 
 from __future__ import annotations
@@ -114,27 +115,38 @@ def predicate_menu(schema: Schema, extra: dict[str, set[int]] | None = None) -> 
 
 def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
             context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None) -> list[Reading]:
-    """Each sentence read by the model. Sentences about named things ("specific") are restated
-    BATCH at a time in the controlled language, one fact a line, and read back by the grammar;
-    general ones are read one at a time with the full statement menu (kind, conditions), and each
-    reading is then checked by an independent yes/no call (`verify`). A general sentence with a
-    pronoun is shown the sentence before it (from the same unread text, never from templated ones)."""
+    """Each sentence read by the model. Sentences where two named things meet are read pair by
+    pair when memory has two-place relations (pairs.py); other sentences about named things
+    ("specific") are restated BATCH at a time in the controlled language, one fact a line, and
+    read back by the grammar; general ones are read one at a time with the full statement menu
+    (kind, conditions); a general sentence with a pronoun is shown the sentence before it (from
+    the same unread text, never from templated ones). Every sentence the model gave clauses is
+    then checked by an independent yes/no call (`verify`, one per sentence, all in parallel); a
+    sentence of facts is shown there with the one before it in the story (`context`) when it has
+    a pronoun or its facts name a thing it does not."""
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
-    pending: list[tuple[Reading, str]] = []     # statement readings to verify, with the sentence as shown
+    pending: list[tuple[Reading, str]] = []     # readings to verify, with the sentence as the check shows it
+    story = context or sentences
+    first = {s: at for at, s in reversed(list(enumerate(story)))}
+
+    def read(reading: Reading) -> None:
+        out[reading.sentence] = reading
+        if reading.clauses:
+            at = first.get(reading.sentence, 0)
+            pending.append((reading, _as_checked(reading, story[at - 1] if at else None)))
+        elif node is not None:
+            node(reading.sentence, reading.problem)
+
     for reading in _read_pairs(llm, [s for s in sentences if candidates(s)], predicates, templates, tally):
         if reading.clauses or not _RULE_START.match(reading.sentence):   # else: read as a general statement
-            out[reading.sentence] = reading
-            if node is not None:
-                node(reading.sentence, reading.problem)
+            read(reading)
 
     def flush() -> None:
         if batch:
             for reading in _restate(llm, list(batch), predicates, tally):
-                out[reading.sentence] = reading
-                if node is not None:
-                    node(reading.sentence, reading.problem)
+                read(reading)
             batch.clear()
 
     for at, sentence in enumerate(sentences):
@@ -155,17 +167,31 @@ def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, 
             node(sentence, reading.problem)
     flush()
     verify(llm, pending, templates, tally)
-    for reading, _shown in pending:
+    for reading, _sentence in pending:
         if node is not None:
             node(reading.sentence, reading.problem)
     return [out[s] for s in sentences]
 
 
+def _with_before(sentence: str, before: str | None) -> str:
+    """The sentence as a check or a reading shows it, with the sentence before it when given."""
+    return f"{sentence}\n(Before it: {before})" if before else sentence
+
+
+def _as_checked(reading: Reading, before: str | None) -> str:
+    """A sentence of facts as its check shows it: with the sentence before it when it has a
+    pronoun, or names fewer things than its facts do (a story's "his son", a fact homed here)."""
+    named = set(candidates(reading.sentence))
+    args = {a for _, c in reading.clauses if isinstance(c, Atom) for a in c.args}
+    needs = _PRONOUN.search(reading.sentence) or not args <= named
+    return _with_before(reading.sentence, before if needs else None)
+
+
 def verify(llm: LLM, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
     """A second opinion on each reading, which does not trust the first: one yes/no call per
-    sentence, all in parallel, asking whether the sentence says what sym's rendering of the
-    reading says. A "no", or a reply still outside its schema after VERIFY_REPAIRS repairs,
-    empties the reading and names the problem."""
+    sentence, all in parallel, asking whether the sentence says or clearly implies what sym's
+    rendering of the reading says. A "no", or a reply still outside its schema after
+    VERIFY_REPAIRS repairs, empties the reading and names the problem."""
     if not pending:
         return
     asks = [prompts.verify_messages(shown_sentence, choice.render_reading(r.clauses, templates)) for r, shown_sentence in pending]
@@ -191,7 +217,7 @@ def verify(llm: LLM, pending: list[tuple[Reading, str]], templates: dict[str, st
         if not todo:
             break
         options = {"temperature": max(REPAIR_TEMPERATURE, float(getattr(llm.settings, "temperature", 0) or 0))}
-    for (reading, _shown), answer, problem in zip(pending, answers, problems):
+    for (reading, _sentence), answer, problem in zip(pending, answers, problems):
         if answer:
             continue
         said = f"the model's reading {choice.render_reading(reading.clauses, templates)!r}"
@@ -226,7 +252,7 @@ def _read_statements(llm: LLM, sentence: str, before: str | None, schema: Schema
         things += [c for c in candidates(before) if c not in things]
     menu = Menu(predicates, things, prompts.EXAMPLE_WORDS)
     context = before if before and _PRONOUN.search(sentence) else ""
-    shown_sentence = f"{sentence}\n(Before it: {before})" if context else sentence
+    shown_sentence = _with_before(sentence, context or None)
     messages = prompts.extraction_messages(shown_sentence, prompts.predicate_lines(predicates, templates),
                                            menu.arguments)
     found, problem = choose(llm, messages, statement_schema(menu),
@@ -302,14 +328,24 @@ def _restate(llm: LLM, batch: list[str], predicates: dict[str, tuple[int, ...]],
         messages = prompts.restate_repair(messages, reply.text, problem + (f", e.g. {unused[0]!r}" if unused else ""))
     readings = [Reading(s) for s in batch]
     for atom in facts:
-        args = set(atom.args)
-        home = next((i for i, m in enumerate(mentioned) if args <= set(m)), None)
-        home = home if home is not None else next((i for i, m in enumerate(mentioned) if args & set(m)), 0)
-        readings[home].clauses.append(("fact", atom))
+        readings[_home(set(atom.args), [set(m) for m in mentioned])].clauses.append(("fact", atom))
     for reading in readings:
         if not reading.clauses:
             reading.problem = problem or "the model stated no fact from it"
     return readings
+
+
+def _home(args: set[Const], mentioned: list[set[Const]]) -> int:
+    """The sentence a restated fact is checked with: the first that names all its things, else the
+    first that names them with the sentence before it (its check shows both), else the first
+    that names one."""
+    for i, named in enumerate(mentioned):
+        if args <= named:
+            return i
+    for i in range(1, len(mentioned)):
+        if args <= mentioned[i - 1] | mentioned[i]:
+            return i
+    return next((i for i, named in enumerate(mentioned) if args & named), 0)
 
 
 def read_goal(llm: LLM, question: str, schema: Schema, *, tally: Tally) -> ChosenGoal:

@@ -7,7 +7,8 @@ one phrase from that list, or "none": an enum per question (constrained output w
 honours it, checked here again). sym decides the names, the order of the arguments and the
 predicate; the model's only freedom is which listed phrase, if any, makes the statement true.
 Asking both directions lets the model state a converse ("her son Tarn" → Tarn is the son of
-her, and she is the mother of Tarn) that the words of the story leave implicit.
+her, and she is the mother of Tarn) that the words of the story leave implicit; a sentence's
+facts, converses included, are kept only when extraction's independent yes/no check agrees.
 """
 
 from __future__ import annotations

@@ -79,27 +79,34 @@ def extraction_messages(sentence: str, predicates: str, things: list[str]) -> li
     return [{"role": "system", "content": EXTRACTION_SYSTEM}, {"role": "user", "content": user}]
 
 
+# The kinship example uses real words: a converse is known only for words the model knows, and a
+# yes/no answer cannot carry an example's words into memory.
 VERIFY_SYSTEM = """You check what a reasoner read from an English sentence. The reading says it again
-in simple English; X, Y and Z stand for anything. Answer "yes" when the sentence says what the
-reading says: the reading may leave part of the sentence out, but it must not add, change or
-reverse anything, and it must keep who does what to whom. Otherwise answer "no". Answer with
-JSON only.
+in simple English; X, Y and Z stand for anything. Answer "yes" when the sentence says or clearly
+implies what the reading says: the reading may leave part of the sentence out, and may give a
+relation from the other side ("her son Tom" implies "Ann is the mother of Tom"), but it must not
+add, change or reverse anything, and it must keep who does what to whom. Otherwise answer "no".
+Answer with JSON only.
 
-Example (invented words):
+Examples:
 Sentence: Every wug is a dax that glims.
 Reading: If X is a wug then X is a dax. If X is a wug then X glims.
 {"answer": "yes"}
 Sentence: Every wug is a dax that glims.
 Reading: Wugs like glim.
 {"answer": "no"}
-Sentence: Zell took her mib Tarn to the fep.
-Reading: Zell is the mib of Tarn.
+Sentence: Ann took her son Tom to the fair.
+Reading: Tom is the son of Ann. Ann is the mother of Tom.
+{"answer": "yes"}
+Sentence: Ann took her son Tom to the fair.
+Reading: Ann is the son of Tom. Tom is tall.
 {"answer": "no"}"""
 
 
 def verify_messages(sentence: str, reading: str) -> list[dict[str, Any]]:
-    """One independent yes/no question: does the sentence say what sym's rendering of the reading says?"""
-    user = f"Sentence: {sentence}\nReading: {reading}\nDoes the sentence say what the reading says?"
+    """One independent yes/no question: does the sentence say (or clearly imply) what sym's
+    rendering of the reading says? The sentence may carry the one before it, as context."""
+    user = f"Sentence: {sentence}\nReading: {reading}\nDoes the sentence say or clearly imply what the reading says?"
     return [{"role": "system", "content": VERIFY_SYSTEM}, {"role": "user", "content": user}]
 
 
