@@ -160,7 +160,7 @@ def main() -> None:
         try:
             store = shell.memory.store
             started = time.perf_counter()
-            done, skipped = library.load_many(store, sorted(folder.iterdir()))
+            done, skipped = library.load_many(store, sorted((p, p.name) for p in folder.iterdir()))
             cut = time.perf_counter() - started
             store.wait(None)
             embedded = time.perf_counter() - started

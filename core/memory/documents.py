@@ -83,9 +83,11 @@ def refuse_url(name: str) -> None:
                         hint="save the page as a file first, then load that file")
 
 
-def document_paths(spec: str, base_dir: Path | None = None) -> list[Path] | None:
-    """The files a folder or a glob pattern names (sorted; a folder's .txt/.md/.pdf files at any
-    depth, hidden ones left out), or None when SPEC is neither (a single file)."""
+def document_paths(spec: str, base_dir: Path | None = None) -> list[tuple[Path, str]] | None:
+    """The files a folder or a glob pattern names, sorted, each with its document name: its path
+    from the folder (or from the pattern's fixed start), so `a/notes.md` and `b/notes.md` stay
+    apart. A folder gives its .txt/.md/.pdf files at any depth, hidden ones left out. None when
+    SPEC is neither (a single file)."""
     refuse_url(spec)
     shown = spec if len(spec) <= 60 else spec[:57] + "…"
     expanded = os.path.expanduser(spec)
@@ -95,10 +97,11 @@ def document_paths(spec: str, base_dir: Path | None = None) -> list[Path] | None
         for root in roots:
             found = sorted(Path(p) for p in glob.glob(str(root), recursive=True) if os.path.isfile(p))
             if found:
+                fixed = Path(*[part for part in _fixed_start(root.parts)]) if root.parts else Path(".")
                 break
         if not found:
             raise UserError(f"no files match {shown}", hint="check the pattern, e.g. /load 'notes/*.md'")
-        return _bounded(found, shown)
+        return _bounded([(p, os.path.relpath(p, fixed)) for p in found], shown)
     folder = Path(expanded)
     if not os.path.isdir(folder) and base_dir is not None and not folder.is_absolute() \
             and os.path.isdir(base_dir / folder):
@@ -109,10 +112,20 @@ def document_paths(spec: str, base_dir: Path | None = None) -> list[Path] | None
                    and not any(part.startswith(".") for part in p.relative_to(folder).parts))
     if not files:
         raise UserError(f"{shown} holds no .txt, .md or .pdf files")
-    return _bounded(files, shown)
+    return _bounded([(p, p.relative_to(folder).as_posix()) for p in files], shown)
 
 
-def _bounded(files: list[Path], shown: str) -> list[Path]:
+def _fixed_start(parts: tuple[str, ...]) -> list[str]:
+    """The parts of a pattern's path before its first wildcard, the file name part excluded."""
+    out = []
+    for part in parts[:-1]:
+        if _PATTERN.search(part):
+            break
+        out.append(part)
+    return out
+
+
+def _bounded(files: list[tuple[Path, str]], shown: str) -> list[tuple[Path, str]]:
     if len(files) > MAX_FILES:
         raise UserError(f"{shown} names {len(files):,} files; at most {MAX_FILES:,} load at once",
                         hint="narrow it with a pattern, e.g. /load 'docs/**/*.md'")
@@ -293,12 +306,14 @@ def passage_ids(doc_id: str, passages: list[Passage]) -> list[str]:
 
 
 def load_document(path: Path, *, max_chars: int = MAX_CHARS, min_chars: int = MIN_CHARS,
-                  limit_mb: float = DEFAULT_LIMIT_MB, progress: Progress | None = None) -> Document:
+                  limit_mb: float = DEFAULT_LIMIT_MB, progress: Progress | None = None,
+                  name: str | None = None) -> Document:
     """Read PATH and cut it into passages; their offsets index the text `read_document` returns
-    (characters) and the file (bytes; for a PDF, the UTF-8 of its extracted text)."""
+    (characters) and the file (bytes; for a PDF, the UTF-8 of its extracted text). NAME (default:
+    the file's name) is how the document is cited."""
     path = Path(path)
     text, byte_base = _read(path, limit_mb)
     passages = cut_passages(text, max_chars=max_chars, min_chars=min_chars, progress=progress, byte_base=byte_base)
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=path.name,
+    return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=name or path.name,
                     chars=len(text), passages=passages, digest=digest)

@@ -20,7 +20,7 @@ from sym.core.files import DEFAULT_LIMIT_MB
 from sym.core.memory.store import ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from contextlib import AbstractContextManager
     from threading import Event
 
@@ -74,23 +74,24 @@ def load(store: ChromaStore | LocalStore | None, path: Path, *, progress: Callab
     return loaded
 
 
-def load_many(store: ChromaStore | LocalStore | None, paths: list[Path], *,
+def load_many(store: ChromaStore | LocalStore | None, paths: Sequence[Path | tuple[Path, str]], *,
               progress: Callable[[str, int, int], Callable[[int, int], object]] | None = None,
               limit_mb: float = DEFAULT_LIMIT_MB, emit: Emit = ignore) -> tuple[list[Loaded], list[tuple[Path, str]]]:
-    """Load each of PATHS, as one transaction: (what was loaded, (path, why) of each file that
-    could not be read). `progress(name, i, n)` gives the callback for file i of n; a callback
-    that raises (a cancel) stops it all and keeps nothing."""
+    """Load each of PATHS (or (path, document name) pairs), as one transaction: (what was loaded,
+    (path, why) of each file that could not be read). `progress(name, i, n)` gives the callback
+    for file i of n; a callback that raises (a cancel) stops it all and keeps nothing."""
     store = require_store(store)
     done: list[Loaded] = []
     skipped: list[tuple[Path, str]] = []
     with _unit(store):
-        for number, path in enumerate(paths, start=1):
-            step = progress(path.name, number, len(paths)) if progress is not None else None
+        for number, entry in enumerate(paths, start=1):
+            path, name = entry if isinstance(entry, tuple) else (entry, entry.name)
+            step = progress(name, number, len(paths)) if progress is not None else None
             if step is not None:
                 step(0, 1)                 # a cancel between files stops here
             try:
                 with _unit(store):        # a file that fails leaves nothing of itself behind
-                    done.append(_store(store, path, step, limit_mb))
+                    done.append(_store(store, path, step, limit_mb, name))
             except Cancelled:
                 raise
             except UserError as err:
@@ -101,10 +102,10 @@ def load_many(store: ChromaStore | LocalStore | None, paths: list[Path], *,
 
 
 def _store(store: ChromaStore | LocalStore, path: Path, progress: Callable[[int, int], object] | None,
-           limit_mb: float) -> Loaded:
+           limit_mb: float, name: str | None = None) -> Loaded:
     from sym.core.memory.documents import load_document, passage_ids
 
-    doc = load_document(path, limit_mb=limit_mb, progress=progress)
+    doc = load_document(path, limit_mb=limit_mb, progress=progress, name=name)
     before = {r.id: r for r in passages(store, doc.id)}
     now = time.time()
     records = [Record(iid, p.text, {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": p.index,

@@ -104,10 +104,11 @@ def test_a_folder_loads_each_document_with_progress_and_one_summary_line(docs_sh
     text = to_text(loaded)
     assert "\n" not in text and text.startswith("loaded 2 documents from docs: 2 chunks")
     assert "skipped 2:" in text and "is empty" in text
-    assert [d["name"] for d in loaded.data["documents"]] == ["a.md", "b.txt"]
+    assert [d["name"] for d in loaded.data["documents"]] == ["a.md", "sub/b.txt"]     # named from the folder
     progress = [e for e in docs_shell.events if type(e).__name__ == "Progress" and e.task.startswith("loading")]
-    assert {e.task for e in progress} >= {"loading 1/4 a.md", "loading 4/4 b.txt"}
-    assert [row[0] for row in docs_shell("/docs").rows] == ["a.md", "b.txt"]
+    assert {e.task for e in progress} >= {"loading 1/4 a.md", "loading 4/4 sub/b.txt"}
+    assert [row[0] for row in docs_shell("/docs").rows] == ["a.md", "sub/b.txt"]
+    assert "kingfishers" in to_text(docs_shell("/docs show sub/b.txt 1"))
 
 
 def test_a_glob_loads_what_it_matches_and_a_second_time_says_nothing_changed(docs_shell, tmp_path):

@@ -581,15 +581,20 @@ def test_a_folder_names_its_documents_at_any_depth_without_hidden_ones(tmp_path)
     for name in ("a.md", "b.txt", "sub/c.pdf", "sub/d.py", ".hidden/e.md", "f.MD"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x")
-    assert [p.relative_to(tmp_path).as_posix() for p in document_paths(str(tmp_path))] == [
-        "a.md", "b.txt", "f.MD", "sub/c.pdf"]
+    found = document_paths(str(tmp_path))
+    assert [name for _, name in found] == ["a.md", "b.txt", "f.MD", "sub/c.pdf"]
+    assert found[-1][0] == tmp_path / "sub" / "c.pdf"
 
 
 def test_a_glob_names_what_it_matches_relative_to_the_script(tmp_path, monkeypatch):
     monkeypatch.chdir("/")
     for name in ("x1.md", "x2.md", "y.txt"):
         write(tmp_path, name, "x")
-    assert [p.name for p in document_paths("x*.md", tmp_path)] == ["x1.md", "x2.md"]
+    assert [name for _, name in document_paths("x*.md", tmp_path)] == ["x1.md", "x2.md"]
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        write(tmp_path, f"{sub}/n.md", "x")
+    assert [name for _, name in document_paths(str(tmp_path / "*" / "n.md"))] == ["a/n.md", "b/n.md"]
     with pytest.raises(UserError, match="no files match"):
         document_paths("z*.md", tmp_path)
 
