@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from sym.core.errors import UserError
 from sym.core.memory.embedders import STOPWORDS, cosine
 from sym.core.memory.store import Hit, Record
 
@@ -219,10 +220,37 @@ def hybrid_search(store: Store, text: str, kinds: Sequence[str] = ("facts", "rul
         ranked = RankedHit(kind, iid, body, meta, score,
                            keyword_rank=kw[0] if kw else None, meaning_rank=m[0] if m else None,
                            keyword_score=kw[2] if kw else None, similarity=m[1].score if m else None)
-        if kind == "docs":
-            snippet, spans = best_snippet(body, terms)
-            ranked = replace(ranked, snippet=snippet, spans=spans)
         out.append(ranked)
+    return _with_snippets(out, text, terms, getattr(store, "embedder", None) if meaning else None)
+
+
+SENTENCES_COMPARED = 24     # sentences of one passage weighed by meaning for its snippet
+
+
+def _with_snippets(hits: list[RankedHit], text: str, terms: Sequence[str], embedder: Any) -> list[RankedHit]:
+    """Passages with their snippets: at the sentence holding the most query words, or, where none
+    does, at the sentence nearest the query by meaning (one embedding call for all of them)."""
+    plain = [h for h in hits if h.kind == "docs" and not matches(h.text, terms)]
+    nearest: dict[str, int] = {}
+    if plain and embedder is not None:
+        parts = {h.id: sentences(h.text)[:SENTENCES_COMPARED] for h in plain}
+        texts = [h.text[s:e] for h in plain for s, e in parts[h.id]]
+        try:
+            query, *vectors = embedder.embed([text, *texts])
+        except UserError:          # no embedder answers: the first sentence will do
+            vectors = []
+        at = 0
+        for h in plain:
+            mine = vectors[at:at + len(parts[h.id])]
+            at += len(parts[h.id])
+            if mine:
+                nearest[h.id] = max(range(len(mine)), key=lambda i: cosine(query, mine[i]))
+    out = []
+    for h in hits:
+        if h.kind == "docs":
+            snippet, spans = best_snippet(h.text, terms, around=nearest.get(h.id))
+            h = replace(h, snippet=snippet, spans=spans)
+        out.append(h)
     return out
 
 
@@ -275,10 +303,11 @@ def matches(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     return [m.span() for m in _WORD.finditer(text) if stem(m.group()) in wanted]
 
 
-def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """The sentence of TEXT holding the most distinct terms (the first sentence when none does),
-    widened by its neighbours up to SIZE characters or cut around its first match; the matched
-    words marked «so». Returns the snippet and the matched words' offsets in TEXT."""
+def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS, *,
+                 around: int | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The sentence of TEXT holding the most distinct terms (when none does, sentence AROUND, else
+    the first), widened by its neighbours up to SIZE characters or cut around its first match;
+    the matched words marked «so». Returns the snippet and the matched words' offsets in TEXT."""
     found = matches(text, terms)
     parts = sentences(text) or [(0, len(text))]
 
@@ -286,7 +315,10 @@ def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS) -> 
         inside = [text[s:e].lower() for s, e in found if span[0] <= s < span[1]]
         return len({stem(w) for w in inside}), len(inside)
 
-    best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i)) if found else 0
+    if found:
+        best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i))
+    else:
+        best = around if around is not None and 0 <= around < len(parts) else 0
     start, end = parts[best]
     before, after, grew = best - 1, best + 1, True
     while grew:              # widen with whole neighbouring sentences, one on each side in turn

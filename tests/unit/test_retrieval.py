@@ -171,3 +171,9 @@ def test_one_long_sentence_is_cut_around_its_first_match():
 def test_sentences_split_at_stops_blank_lines_and_list_items():
     text = "One. Two?\n\nThree\n- four\n- five! Six"
     assert [text[s:e] for s, e in sentences(text)] == ["One.", "Two?", "Three", "- four", "- five!", "Six"]
+
+
+def test_a_snippet_without_matches_can_start_at_the_sentence_nearest_by_meaning():
+    text = "First sentence here. " * 10 + "The automobiles are checked weekly. " + "Last words. " * 10
+    snippet, spans = best_snippet(text, ["car"], size=40, around=10)
+    assert snippet == "…The automobiles are checked weekly.…" and spans == ()
