@@ -51,10 +51,14 @@ def test_export_to_an_unwritable_name_is_one_line_and_two_names_are_refused(sym,
 
 # -- arguments -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("command", ["/cost", "/docs", "/prompters", "/program", "/models", "/workspaces"])
+@pytest.mark.parametrize("command", ["/cost", "/prompters", "/program", "/models", "/workspaces"])
 def test_commands_that_take_no_arguments_refuse_them(sym, command):
-    # `/cost --nope` and `/docs whatever` used to run as if nothing was typed after them
+    # `/cost --nope` used to run as if nothing was typed after it
     fails(sym(f"{command} --nope"), f"{command} takes no arguments")
+
+
+def test_docs_refuses_an_unknown_option_or_action(sym):
+    fails(sym("/docs --nope"), "unknown option --nope")
 
 
 def test_an_unknown_option_or_action_is_refused(sym):
