@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from sym.core.events import Emit, ignore
 from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
-from sym.core.run import Run
+from sym.core.run import Run, check
 from sym.core.settings import Settings
 from sym.repl.registry import Registry
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
+    from sym.repl.steering import Steered
 
 
 @dataclass
@@ -33,8 +34,6 @@ class Context:
     chat_history: list = field(default_factory=list)   # the turns of /chat in this shell
     streams: bool = False             # the front-end shows LLMToken events as they arrive
     policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log
-    run_id: str | None = None           # the run a policy application opened for the current command
-    run_attributes: dict = field(default_factory=dict)   # that run's attributes and policy hints
     patient: bool = False               # batch mode: wait for background work (embedding) instead of answering early
     last_program: object | None = None      # repl.commands.proof.LastProgram: what /program and /export smt2 show
     last_exploration: object | None = None  # core.reason.explore.Exploration: /explore show|add and its exporters
@@ -48,32 +47,35 @@ class Context:
         path = getattr(self.session, "path", None)
         return path.stem if path is not None else None
 
-    def run_for(self, name: str, settings: Settings | None = None) -> Run:
-        """A run of this shell (its events, cancel flag and model clients) under `settings`
-        (the shell's own by default)."""
-        return Run(settings or self.settings, name, emit=lambda event: self.emit(event), cancel=self.cancel,
-                   source=self.source, client=self.clients)
+    def start_run(self, name: str, steered: Steered | None = None) -> Run:
+        """The run of one command: a copy of the shell's settings (or the settings and hints the
+        policies chose, and their run's id), the shell's events, cancel flag and model clients.
+        An unsteered run's id is NAME-N, N drawn when something first shows it."""
+        if steered is not None:
+            return Run(steered.settings, steered.run_id, emit=self._emit, cancel=self.cancel,
+                       hints=dict(steered.hints), source=self.source, client=self.clients)
+        return Run(self.settings.model_copy(), name, emit=self._emit, cancel=self.cancel, source=self.source,
+                   client=self.clients, numbers=self._number)
+
+    def _emit(self, event: object) -> None:
+        self.emit(event)      # late: a front-end may subscribe after the run was made
+
+    def _number(self) -> int:
+        return next(self._runs)
 
     @property
     def llm(self) -> LLM:
         """A model client for the shell's settings as they are now (backend, model, host or base
         URL, timeout, cache), built afresh and never changed afterwards."""
-        return self.run_for("llm").llm
+        return Run(self.settings, "llm", emit=self._emit, cancel=self.cancel, client=self.clients).llm
 
     def new_run(self, prefix: str) -> str:
-        """A run id for trace events and policy logs, unique within this shell: "ask-3". Inside a
-        run that policies opened, that run's id (so its trace and its policy log line up)."""
-        if self.run_id:
-            return self.run_id
-        return f"{prefix}-{next(self._runs)}"
+        """A run id for trace events and policy logs, unique within this shell: "ask-3"."""
+        return f"{prefix}-{self._number()}"
 
     def check_cancel(self) -> None:
         """Raise Cancelled (a UserError) when the user asked to stop the running job."""
-        if self.cancel.is_set():
-            self.cancel.clear()
-            from sym.core.errors import Cancelled
-
-            raise Cancelled()
+        check(self.cancel)
 
     def progress(self, task: str):
         """A callback (done, total) that emits Progress events for long work."""

@@ -132,17 +132,28 @@ class Shell:
             # done per command since /use may have switched the memory and /set the limit
             self.ctx.memory.bound(cancel=self.ctx.cancel, max_facts=self.ctx.settings.max_facts)
             if not name:   # `halt.` and `listing.` are recorded as the commands they are
-                done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".")
+                done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".",
+                                self.ctx.start_run("assert"))
                 return {"exit": "/bye", "listing": "/listing"}.get(done.kind, "/assert"), done
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
                 raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")
-            from sym.repl.steering import steer  # runs the handler under the workspace's policies
+            from sym.repl.steering import steer  # the workspace's policies: the run's settings and hints
 
             self.ctx.emit(JobStarted(cmd.name))
             finished = False
             try:
-                result = steer(self.ctx, cmd, arg)
+                steered = steer(self.ctx, cmd, arg)
+                run = self.ctx.start_run(cmd.name.lstrip("/") or "run", steered)
+                result, error = None, None
+                try:
+                    result = cmd.call(self.ctx, arg, run)
+                except BaseException as err:
+                    error = err
+                    raise
+                finally:
+                    if steered is not None:
+                        steered.close(result, error)
                 finished = result.ok
                 return cmd.name, result
             finally:

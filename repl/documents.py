@@ -10,11 +10,14 @@ the marked words. Nothing here stores anything; the commands live in repl/comman
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.memory.library import DocumentInfo, citation
 from sym.repl.render import to_text
 from sym.repl.results import Hits, Result, Table
+
+if TYPE_CHECKING:
+    from sym.core.run import Run
 
 
 @dataclass
@@ -181,12 +184,12 @@ def _(r: DocsAnswered) -> str:
     return "\n".join(lines)
 
 
-def ask_documents(ctx, question: str) -> DocsAnswered:
+def ask_documents(ctx, question: str, run: Run) -> DocsAnswered:
     """The command path of /ask --docs: passages for QUESTION, and the model's cited answer when
     one answers (the passages alone when none does)."""
     from sym.core.reason.docs_answer import answer
 
-    found = answer(question, ctx.memory.store, lambda: ctx.llm, k=ctx.settings.search_k,
-                   wait=None if ctx.patient else 2.0, cancel=ctx.cancel)
-    ctx.check_cancel()
+    found = answer(question, ctx.memory.store, lambda: run.llm, k=run.settings.search_k,
+                   wait=None if ctx.patient else 2.0, cancel=run.cancel)
+    run.check()
     return DocsAnswered(found)

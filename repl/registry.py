@@ -2,7 +2,9 @@
 
 Commands are plain functions `(ctx, arg_text) -> Result`, registered once with `@command`;
 their docstring is their help. A command that declares options (repl.arguments.Option) is
-given a parsed `Args` instead of the text. Plugins add to a registry through `Registry.add`.
+given a parsed `Args` instead of the text; one with a third parameter `run` is given the
+command's run (core/run.py: its settings, events, cancel flag, model client). Plugins add to a
+registry through `Registry.add`.
 """
 
 from __future__ import annotations
@@ -12,12 +14,23 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.repl.arguments import Args, Option, describe, parse
 from sym.repl.arguments import complete as complete_option
 
+if TYPE_CHECKING:
+    from sym.core.run import Run
+
 Completer = Callable[[object, str], list[str]]
+
+
+def _parameters(fn: Callable) -> list[str]:
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):   # a builtin or a callable object without a signature
+        return []
 
 
 @dataclass(frozen=True)
@@ -31,17 +44,23 @@ class Command:
     options: tuple[Option, ...] = ()    # declared once: parsing, usage, /help and completion read them
     leading: bool = False               # options only before the text (free text after them is the user's)
     steerable: bool = True              # policies apply to it and it counts as a run (not for managing the shell)
+    takes_run: bool = field(default=False, init=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "takes_run", "run" in _parameters(self.handler))
         if self.options and not getattr(self.handler, "parses_arguments", False):
             fn = self.handler
 
             @functools.wraps(fn)
-            def parsing(ctx, arg: str):
-                return fn(ctx, self.parse(arg))
+            def parsing(ctx, arg: str, *run):
+                return fn(ctx, self.parse(arg), *run)
 
             parsing.parses_arguments = True
             object.__setattr__(self, "handler", parsing)    # callers keep calling handler(ctx, text)
+
+    def call(self, ctx, arg: str, run: Run):
+        """Run the handler on the argument text, with `run` when it takes one."""
+        return self.handler(ctx, arg, run) if self.takes_run else self.handler(ctx, arg)
 
     def parse(self, arg: str) -> Args:
         """The argument text read against the declared options (UserError naming a bad one)."""

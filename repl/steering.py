@@ -1,15 +1,18 @@
-"""Steering: the dispatcher runs every command through `steer`, which applies the workspace's
-policies around it — match, announce, run on a copy of the settings, restore, score, judge.
+"""Steering: before every command the dispatcher asks `steer` what the workspace's policies
+make of it — match, announce, the run's settings (a copy with the policies' values) and hints —
+and closes the run through it afterwards: score, judge.
 
 The rules, their matching, the run log and the scores live in core/reason/policy and take
-explicit inputs; this room is the front-end's side: it swaps the shell's settings for one run
-and writes what was applied into the trace and the session log.
+explicit inputs; this room is the front-end's side: it returns the run's settings and hints
+(nothing on the shell is swapped) and writes what was applied into the trace and the session log.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.events import PolicyApplied, TraceNode, Warning
@@ -17,6 +20,7 @@ from sym.core.reason.policy import POLICY_FILE
 
 if TYPE_CHECKING:
     from sym.core.reason.policy.apply import Plan, PolicyState
+    from sym.core.settings import Settings
 
 # commands that manage the shell itself (Command.steerable False, or of these groups) are never
 # steered nor counted as runs
@@ -52,60 +56,56 @@ def store(ctx):
     return policy_state(ctx).store_for(*_where(ctx), ctx.emit)
 
 
-def run_hints(ctx) -> dict:
-    """Reasoner hints the policies set for the command now running (prompter, mode, …);
-    empty when no rule applied. Commands read it as `run_hints(ctx).get("prompter")`."""
-    return dict(ctx.run_attributes or {})
+@dataclass
+class Steered:
+    """What the workspace's policies make of one command: the settings and hints its run gets,
+    the policy run's id, and `close(result, error)`, which records how the run ended (and has
+    the judge score it)."""
+
+    settings: Settings
+    hints: dict[str, Any]
+    run_id: str
+    close: Callable[[object, BaseException | None], None]
 
 
-def steer(ctx, cmd, arg: str):
-    """Run `cmd.handler(ctx, arg)` under the workspace's policies (the dispatcher's hook)."""
+def steer(ctx, cmd, arg: str) -> Steered | None:
+    """The policies' course for `cmd` (the dispatcher builds the command's run from it); None when
+    no rule applies, and the run takes the shell's settings."""
     if ctx.policy_state is None:      # no policy touched yet in this shell, and none on disk: nothing
         directory = _where(ctx)[1]    # to steer (and the policy machinery is not even imported)
         if directory is None or not (directory / POLICY_FILE).exists():
-            return cmd.handler(ctx, arg)
+            return None
     rules = book(ctx)    # read (when changed) before any command, so a bad file is reported at once
     if not getattr(cmd, "steerable", True) or getattr(cmd, "group", "") in EXEMPT_GROUPS:
-        return cmd.handler(ctx, arg)
+        return None
     if rules.error is not None and not rules.reported_now:
         ctx.emit(Warning(f"policies.yaml still has an error (/policy list shows it); "
                          f"{'older rules' if rules.rules else 'no rules'} in force"))
     if not rules.rules:
-        return cmd.handler(ctx, arg)
-    return _steered_run(ctx, rules, cmd, arg)
+        return None
+    return _steered(ctx, rules, cmd, arg)
 
 
-def _steered_run(ctx, rules, cmd, arg: str):
-    from sym.core.reason.policy.apply import effective, finish, goal_type, keep_own_changes, plan, run_settings
+def _steered(ctx, rules, cmd, arg: str) -> Steered:
+    from sym.core.reason.policy.apply import effective, finish, goal_type, plan, run_settings
     from sym.core.reason.policy.classify import run_attributes
 
     run = ctx.new_run(cmd.name.lstrip("/") or "run")
     attributes = run_attributes(cmd.name, arg, workspace=getattr(ctx.memory, "workspace", "default"),
                                 source=ctx.source, goal_type=goal_type(rules, arg, lambda: ctx.llm, ctx.emit))
     steps = plan(rules.rules, attributes)
-    original = ctx.settings
-    settings = run_settings(original, steps, ctx.emit)
+    settings = run_settings(ctx.settings, steps, ctx.emit)
     log = store(ctx)
     run_row = log.start_run(run, cmd.name, arg, attributes, effective(settings, steps),
                             shell=policy_state(ctx).shell)
     _announce(ctx, log, run_row, run, steps)
-
-    before = settings.model_dump()
-    ctx.settings, ctx.run_attributes, ctx.run_id = settings, dict(steps.hints), run
     started = time.monotonic()
-    result, error = None, None
-    try:
-        result = cmd.handler(ctx, arg)
-        return result
-    except BaseException as err:
-        error = err
-        raise
-    finally:
-        # what the command itself set (not what the policies set) outlives the run
-        keep_own_changes(settings.model_dump(), before, original)
-        ctx.settings, ctx.run_attributes, ctx.run_id = original, {}, None
+
+    def close(result: object, error: BaseException | None) -> None:
         if finish(log, run_row, result, error, time.monotonic() - started):
             judge_run(ctx, log, run_row, arg, result)
+
+    return Steered(settings, dict(steps.hints), run, close)
 
 
 def _announce(ctx, log, run_row: int, run: str, steps: Plan) -> None:

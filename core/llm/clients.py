@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.llm import Backend, backend_key, make_backend
 
+COUNTERS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
+
 if TYPE_CHECKING:
     from sym.core.llm.calllog import CallLog
     from sym.core.llm.facade import LLM
@@ -36,6 +38,10 @@ class Clients:
         if self._calllog is None:
             self._calllog = CallLog()
         return LLM(self.backend(run), run, calllog=self._calllog, stats=self.stats, session=self.session())
+
+    def counts(self) -> dict[str, int]:
+        """The shell's model calls so far (as LLM.stats() counts them), zeros before the first."""
+        return {name: int(self.stats.get(name, 0)) for name in COUNTERS}
 
     def backend(self, run: Run) -> Backend:
         """The backend `run.settings` name; the last one is kept while the server and model stay."""

@@ -14,6 +14,7 @@ from sym.core.events import ModelShown, Warning
 from sym.core.reason.explore import MAX_DEPTH, Exploration, Recursor, memory_search, to_dot, to_problog, to_prolog
 from sym.core.reason.explore.program import quote
 from sym.core.reason.explore.store import add_exploration
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option, parse
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -206,7 +207,7 @@ def _show(ctx: Context, what: str) -> ExploreShown:
 
 
 @command("/explore", args="TOPIC", options=OPTIONS, group="reason", completer=_complete)
-def explore(ctx: Context, args: Args) -> Result:
+def explore(ctx: Context, args: Args, run: Run) -> Result:
     """Explore TOPIC recursively with the model into a Horn program and its minimal model.
 
     The model proposes alternatives (OR) and their sub-goals (AND) to --depth N (default 2); leaves can be refined by memory similarity (truth), an oracle or a rater.
@@ -225,29 +226,27 @@ def explore(ctx: Context, args: Args) -> Result:
     if len(words) == 2 and words[0] == "show":  # a typo such as `show modle` is no topic to explore
         raise UserError(f"cannot show {words[1]!r}", hint="/explore show program|model|tree")
     opts = _explore_options(args)
-    from sym.repl.steering import run_hints
-
-    hints = run_hints(ctx)      # a steering policy may pick the prompter (an explicit --prompter wins)
-    if "prompter" not in args.given and isinstance(hints.get("prompter"), str):
-        opts.prompter = hints["prompter"]
+    hinted = run.hints.get("prompter")   # a steering policy may pick the prompter (an explicit --prompter wins)
+    if "prompter" not in args.given and isinstance(hinted, str):
+        opts.prompter = hinted
     from sym.plugins.prompters import available
 
     packs, problems = available(ctx)
     for problem in problems:
-        ctx.emit(Warning(problem))
+        run.emit(Warning(problem))
     entry = packs.get(opts.prompter)
     if entry is None:
         raise UserError(f"unknown prompter {opts.prompter!r}", hint="prompters: " + ", ".join(sorted(packs)))
     search = _truth_search(ctx) if opts.refine == "truth" else None
-    recursor = Recursor(opts.topic, entry.pack.prompter(), ctx.llm, depth=opts.depth, refine=opts.refine,
-                        threshold=opts.threshold, k=opts.k, search=search, emit=ctx.emit, cancel=ctx.cancel,
-                        run=ctx.new_run("explore"))
+    recursor = Recursor(opts.topic, entry.pack.prompter(), run.llm, depth=opts.depth, refine=opts.refine,
+                        threshold=opts.threshold, k=opts.k, search=search, emit=run.emit, cancel=run.cancel,
+                        run=run.id)
     e = recursor.explore()
     ctx.last_exploration = e
-    ctx.emit(ModelShown("program", f"explore: {e.topic}", e.program.text(),
+    run.emit(ModelShown("program", f"explore: {e.topic}", e.program.text(),
                         [{"head": c.head, "body": list(c.body), "kind": c.kind, "prob": c.prob}
                          for c in e.program.clauses]))
-    ctx.emit(ModelShown("horn.model", f"model of: {e.topic} ({e.status})",
+    run.emit(ModelShown("horn.model", f"model of: {e.topic} ({e.status})",
                         "\n".join(sorted(e.model.model)) or "(empty model)",
                         {"model": sorted(e.model.model), "top": e.top, "status": e.status,
                          "violated": [str(c) for c in e.model.violated]}))

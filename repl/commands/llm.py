@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.run import Run
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.render import to_text
@@ -84,26 +85,26 @@ def _(r: Cost) -> str:
 
 
 @command("/models", group="llm")
-def models(ctx: Context, arg: str) -> Models:
+def models(ctx: Context, arg: str, run: Run) -> Models:
     """List the models the Ollama server has; * marks the one in use (/set model NAME to change)."""
-    llm = ctx.llm
-    return Models(llm.host, ctx.settings.model, llm.models())
+    llm = run.llm
+    return Models(llm.host, run.settings.model, llm.models())
 
 
 @command("/cost", group="llm")
 def cost(ctx: Context, arg: str) -> Cost:
     """Model calls (how many the cache answered, how many failed) and tokens used in this session."""
-    stats = ctx.llm.stats()
+    stats = ctx.clients.counts()
     return Cost(stats["calls"], stats["cached"], stats["prompt_tokens"], stats["completion_tokens"],
                 stats.get("failed", 0))
 
 
 @command("/llm", args="TEXT", group="llm")
-def llm_prompt(ctx: Context, arg: str) -> Message:
+def llm_prompt(ctx: Context, arg: str, run: Run) -> Message:
     """Send TEXT to the model as it is (no memory, no reasoning) and show the reply."""
     if not arg.strip():
         raise UserError("give the text to send", hint="/llm Say hello in French.")
-    reply = ctx.llm.chat([{"role": "user", "content": arg.strip()}], purpose="llm")
+    reply = run.llm.chat([{"role": "user", "content": arg.strip()}], purpose="llm")
     return Message(reply.text, {"model": reply.model, "tokens": reply.prompt_tokens + reply.completion_tokens})
 
 

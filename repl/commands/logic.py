@@ -15,6 +15,7 @@ from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
 from sym.core.memory.working import Item, item_id
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option, last_word, positional
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -46,27 +47,32 @@ def _goals(ctx: Context, text: str) -> list[str]:
     return [head + k for k in _predicate_names(ctx, typed)] if starts else []
 
 
-def cancellable(ctx: Context, task: str):
-    """A progress callback that also stops the job when the user cancels (the store undoes what
+def stoppable(run: Run, task: str):
+    """A progress callback that also stops the run when the user cancels (the store undoes what
     the call wrote)."""
-    report = ctx.progress(task)
+    report = run.progress(task)
 
     def progress(done: int, total: int) -> None:
-        ctx.check_cancel()
+        run.check()
         report(done, total)
 
     return progress
 
 
-def _bounded(ctx: Context):
+def cancellable(ctx: Context, task: str):
+    """`stoppable` for a handler that takes no run (the shell's events and cancel flag)."""
+    return stoppable(Run(ctx.settings, emit=ctx.emit, cancel=ctx.cancel, client=None), task)
+
+
+def _bounded(ctx: Context, run: Run):
     """The memory, with inference stoppable by Esc / Ctrl+C and capped at max_facts."""
-    return ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)
+    return ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts)
 
 
 PIECE_LINES = 5_000   # a big file is parsed in pieces of about this many lines, checking cancel between
 
 
-def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None) -> list:
+def parse_cancellable(run: Run, text: str, label: str | None, progress=None) -> list:
     """`parse_program`, in pieces cut after lines that end a clause, so Esc / Ctrl+C stops a big
     file within a piece. A piece that fails to parse (a cut that was not a clause end after all, or
     a real error) sends the whole text to one parse, which reports the error where it is."""
@@ -82,7 +88,7 @@ def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None)
             piece = "\n".join(lines[start:end])
             located += parse_program(piece, source=label, line_offset=start)
             done += len(piece) + 1
-            ctx.check_cancel()
+            run.check()
             if progress is not None:
                 progress(min(done, len(text)), len(text))
             start = end
@@ -95,7 +101,7 @@ def parse_cancellable(ctx: Context, text: str, label: str | None, progress=None)
 _HABIT = re.compile(r"(?:\?-)?\s*(halt|listing)\s*(?:\(([^()]*)\))?\s*\.?\s*(?:%[^\n]*)?")
 
 
-def habit(ctx: Context, text: str) -> Exit | Listing | None:
+def habit(ctx: Context, text: str, run: Run) -> Exit | Listing | None:
     """`halt.` leaves (as /bye does), `listing.` lists (as /listing does); None for anything else."""
     m = _HABIT.fullmatch(text.strip())
     if m is None or (m.group(1) == "halt" and m.group(2) is not None):
@@ -103,30 +109,30 @@ def habit(ctx: Context, text: str) -> Exit | Listing | None:
     if m.group(1) == "halt":
         return Exit()
     if m.group(2) is None:
-        return list_items(ctx, None)
+        return list_items(ctx, run, None)
     pred = m.group(2).strip()
     if len(pred) >= 2 and pred[0] == pred[-1] == "'":
         pred = pred[1:-1]
     if not pred:
         raise UserError("listing() names no predicate", hint="listing.  or  listing(father_of).")
     try:
-        return list_items(ctx, pred)
+        return list_items(ctx, run, pred)
     except UserError as err:    # listing(house1). may have been meant as a fact
         raise UserError(err.message, hint=f"{err.hint}; to store it as a fact: /fact {text.strip()}"
                         if err.hint else f"to store it as a fact: /fact {text.strip()}") from None
 
 
-def add_text(ctx: Context, text: str) -> Added | Exit | Listing:
+def add_text(ctx: Context, text: str, run: Run) -> Added | Exit | Listing:
     """What typed logic text does: `halt.` leaves and `listing.` lists; anything else is asserted."""
-    done = habit(ctx, text)
-    return done if done is not None else assert_text(ctx, text)
+    done = habit(ctx, text, run)
+    return done if done is not None else assert_text(ctx, run, text)
 
 
-def assert_text(ctx: Context, text: str, *, only: str | None = None, file_label: str | None = None,
+def assert_text(ctx: Context, run: Run, text: str, *, only: str | None = None, file_label: str | None = None,
                 progress=None) -> Added:
     """Parse logic text and assert its clauses; queries in it are answered after loading."""
-    located = parse_cancellable(ctx, text, file_label, progress)
-    ctx.check_cancel()
+    located = parse_cancellable(run, text, file_label, progress)
+    run.check()
     stored, queries = [], []
     for loc in located:
         clause = loc.clause
@@ -138,61 +144,61 @@ def assert_text(ctx: Context, text: str, *, only: str | None = None, file_label:
             raise UserError(f"not a fact: {clause}", hint="use /rule for rules and constraints")
         if only == "rule" and not isinstance(clause, Rule):
             raise UserError(f"not a rule: {clause}.", hint="use /fact for facts")
-        where = f"{file_label}:{loc.line}" if file_label else ctx.source
+        where = f"{file_label}:{loc.line}" if file_label else run.source
         stored.append((clause, where))
     if only and not stored:
         example = "/fact father_of(joshua, don)." if only == "fact" else "/rule p(X) :- q(X)."
         raise UserError(f"no {only} given", hint=f"e.g. {example}")
     from sym.core.reason import clashes
 
-    earlier = clashes.before(_bounded(ctx), ctx.settings.max_steps, [c for c, _ in stored])
-    outcome = ctx.memory.add(stored, merge=ctx.settings.schema_merge, progress=cancellable(ctx, "storing"))
-    warnings = clash_warnings(ctx, earlier, outcome.items)
-    answers = [_answer(ctx, q) for q in queries]
+    earlier = clashes.before(_bounded(ctx, run), run.settings.max_steps, [c for c, _ in stored])
+    outcome = ctx.memory.add(stored, merge=run.settings.schema_merge, progress=stoppable(run, "storing"))
+    warnings = clash_warnings(ctx, run, earlier, outcome.items)
+    answers = [_answer(ctx, run, q) for q in queries]
     return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes, warnings)
 
 
-def clash_warnings(ctx: Context, earlier, added: list[Item]) -> list[str]:
+def clash_warnings(ctx: Context, run: Run, earlier, added: list[Item]) -> list[str]:
     """One line naming a clash the added items brought (none that memory had before them); the
     items stay stored. `earlier`: core.reason.clashes.before, taken before they were added."""
     from sym.core.reason import clashes
 
     try:
-        found = clashes.new_clashes(_bounded(ctx), earlier, added, ctx.settings.max_steps)
+        found = clashes.new_clashes(_bounded(ctx, run), earlier, added, run.settings.max_steps)
     except UserError as err:      # max_facts, or Esc: what was added stays; only the check is missing
         return [f"consistency not checked: {err.message}"]
     line = clashes.warning(ctx.memory, found)
     return [line] if line else []
 
 
-def _ask(ctx: Context, query: Query):
-    s = ctx.settings
-    return _bounded(ctx).ask(query, open_world=s.world == "open", max_steps=s.max_steps)
+def _ask(ctx: Context, run: Run, query: Query):
+    s = run.settings
+    return _bounded(ctx, run).ask(query, open_world=s.world == "open", max_steps=s.max_steps)
 
 
-def _answer(ctx: Context, query: Query):
+def _answer(ctx: Context, run: Run, query: Query):
     """The answer a user sees: a query whose variables are all anonymous (`?- bird(_).`) has no
     bindings to show, so it is answered true or false, as a ground query is."""
-    answer = _ask(ctx, query)
+    answer = _ask(ctx, run, query)
     if answer.truth is None and not answer.variables:
         answer = replace(answer, bindings=[], truth=TRUE if answer.bindings else FALSE)
     return answer
 
 
 @command("/fact", args="FACT.")
-def fact(ctx: Context, arg: str) -> Added:
+def fact(ctx: Context, arg: str, run: Run) -> Added:
     """Assert one or more ground facts, e.g. /fact father_of(joshua, don)."""
-    return assert_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="fact")
+    return assert_text(ctx, run, arg if arg.rstrip().endswith(".") else arg + ".", only="fact")
 
 
 @command("/rule", args="HEAD :- BODY.")
-def rule(ctx: Context, arg: str) -> Added:
+def rule(ctx: Context, arg: str, run: Run) -> Added:
     """Add a rule or an integrity constraint, e.g. /rule sister_of(C, A) :- father_of(B, A), daughter_of(C, B)."""
-    return assert_text(ctx, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
+    return assert_text(ctx, run, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
 
 
 @command("/consult", args="FILE", completer=positional("file"))
-def consult(ctx: Context, arg: str) -> Added:
+def consult(ctx: Context, arg: str, run: Run) -> Added:
     """Load a Prolog-syntax file of facts, rules and constraints (all or nothing)."""
     name = arg.strip()
     if not name:
@@ -200,17 +206,17 @@ def consult(ctx: Context, arg: str) -> Added:
     from sym.core.files import read_text_file
 
     path = ctx.path(name)
-    text = read_text_file(path, ctx.settings.max_file_mb)
-    ctx.check_cancel()
-    parsing = ctx.progress(f"parsing {path.name}")
+    text = read_text_file(path, run.settings.max_file_mb)
+    run.check()
+    parsing = run.progress(f"parsing {path.name}")
     parsing(0, len(text))              # a large file takes a while to parse: say so before, and after
-    added = assert_text(ctx, text, file_label=path.name, progress=parsing)
+    added = assert_text(ctx, run, text, file_label=path.name, progress=parsing)
     parsing(len(text), len(text))
     return added
 
 
 @command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_goals)
-def query(ctx: Context, arg: str) -> Answered | Exit | Listing:
+def query(ctx: Context, arg: str, run: Run) -> Answered | Exit | Listing:
     """Answer a query: bindings for its variables, or true / false / unknown when it is ground.
 
     A query with only anonymous variables (?- bird(_).) answers true or false, and one nothing
@@ -218,31 +224,31 @@ def query(ctx: Context, arg: str) -> Answered | Exit | Listing:
     ?- listing. lists."""
     if not arg.strip() or arg.strip() == "?-":
         raise UserError("empty query", hint="?- sister_of(X, louis).")
-    done = habit(ctx, arg)
+    done = habit(ctx, arg, run)
     if done is not None:
         return done
-    return Answered(_answer(ctx, parse_query(arg)), ctx.settings.max_answers)
+    return Answered(_answer(ctx, run, parse_query(arg)), run.settings.max_answers)
 
 
 @command("/infer", args="[N]")
-def infer(ctx: Context, arg: str) -> Inferred:
+def infer(ctx: Context, arg: str, run: Run) -> Inferred:
     """Run forward chaining to the fixpoint, or for at most N steps; reports violations."""
     arg = arg.strip()
     if arg and not re.fullmatch(r"\d+", arg):
         raise UserError(f"not a step count: {arg!r}", hint="/infer 3")
-    steps = int(arg) if arg else ctx.settings.max_steps
-    return Inferred(_bounded(ctx).infer(steps))
+    steps = int(arg) if arg else run.settings.max_steps
+    return Inferred(_bounded(ctx, run).infer(steps))
 
 
 @command("/why", args="FACT", completer=_predicates)
-def why(ctx: Context, arg: str) -> Proofs:
+def why(ctx: Context, arg: str, run: Run) -> Proofs:
     """Show how FACT was derived, as a proof tree (with variables: the first few answers)."""
     atom = parse_atom(arg)
-    memory, s = _bounded(ctx), ctx.settings
+    memory, s = _bounded(ctx, run), run.settings
     if atom.is_ground:
         targets = [atom]
     else:
-        answer = _ask(ctx, Query((atom,)))
+        answer = _ask(ctx, run, Query((atom,)))
         targets = [Atom(atom.pred, tuple(b.get(a.name, a) if isinstance(a, Var) else a for a in atom.args), atom.neg)
                    for b in answer.bindings[:5]]
     trees: list[ProofNode] = []
@@ -251,24 +257,22 @@ def why(ctx: Context, arg: str) -> Proofs:
         trees.append(tree)
         if tree.status == ABSENT and memory.engine.holds(target.negate()):
             trees.append(proof_tree(memory.engine, target.negate(), max_depth=s.proof_depth))
-    _trace_why(ctx, arg, trees)
+    _trace_why(ctx, run, arg, trees)
     return Proofs(trees, _used_items(ctx, trees), s.world == "open")
 
 
 TRACED_PROOF_NODES = 200   # a /why's proof trees in Trace stop here (the transcript has them whole)
 
 
-def _trace_why(ctx: Context, fact: str, trees: list[ProofNode]) -> None:
+def _trace_why(ctx: Context, run: Run, fact: str, trees: list[ProofNode]) -> None:
     """The proof trees in Trace: a node per literal, with the rule that derived it or where it was stated."""
-    from sym.core.events import TraceNode
-
-    run, shown = ctx.new_run("why"), 0
-    ctx.emit(TraceNode(run, "why", None, "why", fact.strip(), f"{len(trees)} proof tree(s)" if trees else "no answers"))
+    shown = 0
+    run.trace("why", None, "why", fact.strip(), f"{len(trees)} proof tree(s)" if trees else "no answers")
 
     def walk(node: ProofNode, parent: str) -> None:
         nonlocal shown
         if shown == TRACED_PROOF_NODES:
-            ctx.emit(TraceNode(run, "cut", "why", "why", f"… cut at {TRACED_PROOF_NODES} nodes (the transcript has all)"))
+            run.trace("cut", "why", "why", f"… cut at {TRACED_PROOF_NODES} nodes (the transcript has all)")
         shown += 1
         if shown > TRACED_PROOF_NODES:
             return
@@ -276,7 +280,7 @@ def _trace_why(ctx: Context, fact: str, trees: list[ProofNode]) -> None:
         iid = node.rule_id or (item_id(node.literal) if isinstance(node.literal, Atom) else None)
         item = ctx.memory.items.get(iid) if iid else None
         detail = "" if item is None else f"by {item.id}: {item.text}" if node.rule_id else f"{item.id}, {item.source}"
-        ctx.emit(TraceNode(run, me, parent, "why", str(node.literal), detail, node.status))
+        run.trace(me, parent, "why", str(node.literal), detail, node.status)
         for child in node.children:
             walk(child, me)
 
@@ -298,17 +302,17 @@ def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:
 
 @command("/listing", args="[PRED[/N]]", completer=_predicates,
          options=(Option("--derived", bool, help="add the derived facts"),))
-def listing(ctx: Context, args: Args) -> Listing:
+def listing(ctx: Context, args: Args, run: Run) -> Listing:
     """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts."""
     parts, derived = list(args.words), args.derived
     if len(parts) > 1:
         raise UserError("give at most one predicate", hint="/listing father_of/2")
-    return list_items(ctx, parts[0] if parts else None, derived=derived)
+    return list_items(ctx, run, parts[0] if parts else None, derived=derived)
 
 
-def list_items(ctx: Context, pred: str | None, *, derived: bool = False) -> Listing:
+def list_items(ctx: Context, run: Run, pred: str | None, *, derived: bool = False) -> Listing:
     """The stored items (of one predicate, `name` or `name/arity`), with the derived facts if asked."""
-    items = _bounded(ctx).listing(pred)
+    items = _bounded(ctx, run).listing(pred)
     extra: list[str] = []
     if derived:
         name = pred.partition("/")[0] if pred else None

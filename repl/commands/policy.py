@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -150,7 +151,7 @@ def _complete(ctx: Context, text: str) -> list[str]:
 
 @command("/policy", args="[list|show|add|rm|enable|disable|classify|classifier|stats|suggest|accept|reject] …",
          completer=_complete, group="policy", options=OPTIONS, steerable=False)
-def policy(ctx: Context, args: Args) -> Result:
+def policy(ctx: Context, args: Args, run: Run) -> Result:
     """Steering rules that pick model, prompter and strategy per run (policies.yaml of the workspace).
 
     /policy list                      the rules, in file order
@@ -197,7 +198,7 @@ def policy(ctx: Context, args: Args) -> Result:
     if sub == "stats":
         return _stats(ctx, state, book, rest.split(), args.threshold)
     if sub == "suggest":
-        return _suggest(ctx, state, book, rest.split(), args.threshold, args.llm)
+        return _suggest(ctx, run, state, book, rest.split(), args.threshold, args.llm)
     if sub in ("accept", "reject"):
         return _decide(ctx, state, book, sub, _name(rest))
     raise UserError(f"unknown /policy subcommand {sub!r}", hint="choose one of: " + ", ".join(SUBCOMMANDS))
@@ -285,7 +286,7 @@ def _stats(ctx, state, book, rest: list[str], threshold: float) -> PolicyStats:
     return PolicyStats(threshold, rules, combos, len(records))
 
 
-def _suggest(ctx, state, book, rest: list[str], threshold: float, use_llm: bool) -> Suggestions:
+def _suggest(ctx, run: Run, state, book, rest: list[str], threshold: float, use_llm: bool) -> Suggestions:
     from sym.core.reason.policy import suggest
 
     if rest:
@@ -296,7 +297,7 @@ def _suggest(ctx, state, book, rest: list[str], threshold: float, use_llm: bool)
     notes = []
     if use_llm:
         try:
-            proposals += suggest.rewritten(ctx.llm, book, records, threshold, emit=ctx.emit)
+            proposals += suggest.rewritten(run.llm, book, records, threshold, emit=run.emit)
         except UserError as err:
             notes.append(f"no LLM rewrites: {err.message}")
     return Suggestions(suggest.record(store, proposals), notes)

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from sym.core.errors import UserError
 from sym.core.events import ModelShown
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option, positional
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -145,17 +146,13 @@ def _(r: MathAnswer) -> str:
 
 # -- helpers ------------------------------------------------------------------------
 
-def _timeout_ms(ctx: Context) -> int:
-    return max(1, int(ctx.settings.proof_timeout * 1000))
-
-
-def _remember(ctx: Context, program, source: str) -> None:
+def _remember(ctx: Context, run: Run, program, source: str) -> None:
     from sym.core.reason.pot.smt2_read import Smt2Program
 
     ctx.last_program = LastProgram(program, source)
     ensure_exporter(ctx.registry)
     text = program.text if isinstance(program, Smt2Program) else program.model_dump_json(indent=2, exclude_defaults=True)
-    ctx.emit(ModelShown("program", source, text, program.model_dump(exclude_defaults=True)))
+    run.emit(ModelShown("program", source, text, program.model_dump(exclude_defaults=True)))
 
 
 def export_smt2(ctx) -> str:
@@ -185,7 +182,7 @@ def register(registry) -> None:
 @command("/prove", args="QUESTION", group="reason", leading=True,
          options=(Option("--file", metavar="PROGRAM", values="file",
                          help="check a program file instead: JSON, or SMT-LIB 2 (.smt2)"),))
-def prove(ctx: Context, args: Args) -> Result:
+def prove(ctx: Context, args: Args, run: Run) -> Result:
     """Prove or refute claims with Z3, from a program file or a question.
 
     `--file F` checks a program: JSON (the Proof-of-Thought DSL) or an SMT-LIB 2 script, whose
@@ -197,37 +194,37 @@ def prove(ctx: Context, args: Args) -> Result:
     if args.file is not None:
         if args.text:
             raise UserError("usage: /prove --file PROGRAM.json|PROGRAM.smt2")
-        return _prove_file(ctx, args.file)
+        return _prove_file(ctx, run, args.file)
     if not args.text:
         raise UserError("nothing to prove", hint="/prove QUESTION or /prove --file PROGRAM.json")
-    return _prove_question(ctx, args.text)
+    return _prove_question(ctx, run, args.text)
 
 
-def _prove_file(ctx: Context, name: str) -> Result:
+def _prove_file(ctx: Context, run: Run, name: str) -> Result:
     from sym.core.reason.pot.writer import prove_file
 
-    program, report = prove_file(ctx.path(name), max_mb=ctx.settings.max_file_mb, timeout_ms=_timeout_ms(ctx),
-                                 emit=ctx.emit, cancel=ctx.cancel, run_id=ctx.new_run("prove"))
-    _remember(ctx, program, str(name))
+    program, report = prove_file(ctx.path(name), max_mb=run.settings.max_file_mb, timeout_ms=run.timeout_ms,
+                                 emit=run.emit, cancel=run.cancel, run_id=run.id)
+    _remember(ctx, run, program, str(name))
     return ProofResult(report, str(name))
 
 
-def _prove_question(ctx: Context, question: str) -> Result:
+def _prove_question(ctx: Context, run: Run, question: str) -> Result:
     """The model writes the program (core.reason.pot.writer: proof.attempts attempts, errors and
     model timeouts move on to the next one, a Z3 timeout ends it)."""
     from sym.core.reason.pot.writer import prove_question
 
-    written = prove_question(question, ctx.memory, ctx.llm, attempts=ctx.settings.proof_attempts,
-                             timeout_ms=_timeout_ms(ctx), run_id=ctx.new_run("prove"), emit=ctx.emit,
-                             cancel=ctx.cancel, fmt=ctx.settings.proof_format, style=ctx.settings.proof_style)
-    _remember(ctx, written.program, f"llm: {question}")
+    s = run.settings
+    written = prove_question(question, ctx.memory, run.llm, attempts=s.proof_attempts, timeout_ms=run.timeout_ms,
+                             run_id=run.id, emit=run.emit, cancel=run.cancel, fmt=s.proof_format, style=s.proof_style)
+    _remember(ctx, run, written.program, f"llm: {question}")
     return ProofResult(written.report, f"llm: {question}", written.attempts)
 
 
 # -- /check, /program, /math ---------------------------------------------------------
 
 @command("/check", group="reason")
-def check(ctx: Context, arg: str) -> Result:
+def check(ctx: Context, arg: str, run: Run) -> Result:
     """Check the working memory for consistency (clashing items listed by id).
 
     The engine decides: integrity constraints and p / ~p clashes in the memory's model, the
@@ -239,33 +236,33 @@ def check(ctx: Context, arg: str) -> Result:
     if arg.strip():
         raise UserError("/check takes no arguments")
     ensure_exporter(ctx.registry)
-    memory = ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts)   # Esc stops it
-    outcome = check_memory(memory, timeout_ms=_timeout_ms(ctx), cancel=ctx.cancel)
+    memory = ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts)   # Esc stops it
+    outcome = check_memory(memory, timeout_ms=run.timeout_ms, cancel=run.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
-    _trace_check(ctx, outcome, texts)
+    _trace_check(ctx, run, outcome, texts)
     return Consistency(outcome, texts)
 
 
-def _trace_check(ctx: Context, outcome, texts: dict) -> None:
+def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
     """The verdict in Trace, the core's items by their text in Trace and Models."""
-    from sym.core.events import CoreEntry, TraceNode
+    from sym.core.events import CoreEntry
 
-    run, o = ctx.new_run("check"), outcome
+    o = outcome
     by = "by Z3" if o.method == "z3" else "by the engine"
     label, status = (f"consistent: {o.checked} items checked {by}", "ok") if o.consistent else \
         (f"undecided: {o.checked} items checked {by}", "unknown") if o.consistent is None else \
         (f"inconsistent: {len(o.core)} of {o.checked} items clash (found {by})", "failed")
-    ctx.emit(TraceNode(run, "check", None, "check", label, o.clash or o.reason, status))
+    run.trace("check", None, "check", label, o.clash or o.reason, status)
     entries = tuple(CoreEntry(i, texts.get(i, i)) for i in outcome.core)
     for e in entries:
         nl = ctx.memory.items[e.name].nl if e.name in ctx.memory.items else ""
-        ctx.emit(TraceNode(run, f"core.{e.name}", "check", "check.core", f"{e.text}  · {e.name}", nl, "clash"))
+        run.trace(f"core.{e.name}", "check", "check.core", f"{e.text}  · {e.name}", nl, "clash")
     if outcome.consistent is False:
         title = "memory: unsat core" if outcome.method == "z3" else "memory: clashing items"
-        ctx.emit(ModelShown("z3.core", f"{title} ({len(entries)})", "\n".join(f"{e.text}  ({e.name})" for e in entries),
+        run.emit(ModelShown("z3.core", f"{title} ({len(entries)})", "\n".join(f"{e.text}  ({e.name})" for e in entries),
                             entries))
     elif outcome.consistent:      # an earlier core of the memory no longer holds
-        ctx.emit(ModelShown("z3.core", "memory: consistent", f"no clash among {outcome.checked} items", ()))
+        run.emit(ModelShown("z3.core", "memory: consistent", f"no clash among {outcome.checked} items", ()))
 
 
 @command("/program", group="reason")
@@ -287,7 +284,7 @@ def _operations() -> tuple[str, ...]:
 @command("/math", args="simplify|factor|expand|solve|diff|integrate|collect EXPR [wrt VAR]", group="reason",
          completer=positional(lambda ctx, prefix: list(_operations())),
          options=(Option("--latex", bool, help="print the answer as LaTeX"),))
-def math_cmd(ctx: Context, args: Args) -> Result:
+def math_cmd(ctx: Context, args: Args, run: Run) -> Result:
     """Algebra with SymPy: simplify, factor, expand, solve, diff, integrate, collect.
 
     `/math factor x**2 - 1`, `/math solve x**2 = 4`, `/math diff sin(x) wrt x --latex`.
@@ -298,6 +295,6 @@ def math_cmd(ctx: Context, args: Args) -> Result:
     op, _, expr = text.partition(" ")
     if not op:
         raise UserError("usage: /math OPERATION EXPR", hint="operations: " + ", ".join(OPERATIONS))
-    answer = compute(op, expr, timeout=ctx.settings.math_timeout, memory_mb=ctx.settings.math_memory,
-                     cancel=ctx.cancel)    # a worker process, stopped at the limits or at once on Esc / Ctrl+C
+    answer = compute(op, expr, timeout=run.settings.math_timeout, memory_mb=run.settings.math_memory,
+                     cancel=run.cancel)    # a worker process, stopped at the limits or at once on Esc / Ctrl+C
     return MathAnswer(answer, latex)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -36,7 +37,7 @@ def _calls(n: int) -> str:
     return _plural(n, "LLM call")
 
 
-def _source_text(ctx: Context, text: str, ref: str | None, usage: str) -> tuple[str, str, str]:
+def _source_text(ctx: Context, run: Run, text: str, ref: str | None, usage: str) -> tuple[str, str, str]:
     """(text, what it is called, memory source) from TEXT or --from FILE|DOC (whose first word
     names it; words after it belong to the text)."""
     if ref is None:
@@ -51,7 +52,7 @@ def _source_text(ctx: Context, text: str, ref: str | None, usage: str) -> tuple[
         raise UserError("--from needs a file or document name", hint=usage)
     if len(words) > 1 or text:
         raise UserError("give either TEXT or --from FILE|DOC, not both", hint=usage)
-    body, name = _tell_source(ctx, words[0])
+    body, name = _tell_source(ctx, words[0], run.settings.max_file_mb)
     return body, name, f"extract:{name}"
 
 
@@ -119,7 +120,7 @@ def _(r: Extracted) -> str:
 
 
 @command("/extract", args="TEXT", options=EXTRACT_OPTIONS, group="semantic")
-def extract(ctx: Context, args: Args) -> Extracted | Failure:
+def extract(ctx: Context, args: Args, run: Run) -> Extracted | Failure:
     """Extract facts of the given predicates from a text, a file or a loaded document, and store them.
 
     The model picks a predicate from the list and writes each argument as a short string; sym
@@ -132,17 +133,16 @@ def extract(ctx: Context, args: Args) -> Extracted | Failure:
 
     usage = "/extract TEXT --into PRED/N,… | --from FILE|DOC --into PRED/N,…"
     specs = ops.parse_specs(args.into)
-    text, _name, source = _source_text(ctx, args.text, args["from"], usage)
+    text, _name, source = _source_text(ctx, run, args.text, args["from"], usage)
     if not text.strip():
         raise UserError("nothing to extract from", hint=usage)
     templates = {k: p.template for k, p in ctx.memory.schema.predicates.items() if getattr(p, "template", "")}
-    x = ops.extract(ctx.llm, text, specs, embedder=_embedder(ctx), templates=templates, emit=ctx.emit,
-                    cancel=ctx.cancel)
+    x = ops.extract(text, specs, run, embedder=_embedder(ctx), templates=templates)
     if x.unread and len(x.unread) == len(x.chunks):
         return Failure(f"the model's reply could not be read as facts: {x.chunks[0].problem}"[:300],
                        "try again, or /set model to a stronger model")
-    ctx.check_cancel()
-    outcome = ops.store(ctx.memory, x, source="llm:" + source, merge=ctx.settings.schema_merge)
+    run.check()
+    outcome = ops.store(ctx.memory, x, source="llm:" + source, merge=run.settings.schema_merge)
     return Extracted(x, outcome.items, outcome.duplicates, outcome.notes, _name)
 
 
@@ -184,13 +184,13 @@ def _(r: Classified) -> str:
 
 
 @command("/classify", args="TEXT", options=CLASSIFY_OPTIONS, group="semantic")
-def classify(ctx: Context, args: Args) -> Classified:
+def classify(ctx: Context, args: Args, run: Run) -> Classified:
     """Classify a text as exactly one of the given labels.
 
     The model chooses from the labels (an enum); an answer outside them gets one repair, then the
     label nearest by embedding to its answer is taken and marked as a fallback. A long text is
     classified chunk by chunk and the chunks vote."""
-    from sym.core.reason.semantic.ops import classify as run
+    from sym.core.reason.semantic.ops import classify as classify_text
 
     usage = "/classify TEXT --labels A,B,… | --from FILE|DOC --labels A,B,…"
     if not args.labels:
@@ -199,10 +199,10 @@ def classify(ctx: Context, args: Args) -> Classified:
     from sym.core.reason.semantic.ops import check_labels
 
     labels = check_labels(labels)
-    text, _name, _source = _source_text(ctx, args.text, args["from"], usage)
+    text, _name, _source = _source_text(ctx, run, args.text, args["from"], usage)
     if not text.strip():
         raise UserError("nothing to classify", hint=usage)
-    return Classified(run(ctx.llm, text, labels, embedder=_embedder(ctx), emit=ctx.emit, cancel=ctx.cancel))
+    return Classified(classify_text(text, labels, run, embedder=_embedder(ctx)))
 
 
 # -- /compare ------------------------------------------------------------------------------
@@ -240,19 +240,19 @@ def _(r: Compared) -> str:
 
 
 @command("/compare", args="A ||| B", group="semantic")
-def compare(ctx: Context, arg: str) -> Compared:
+def compare(ctx: Context, arg: str, run: Run) -> Compared:
     """Compare two texts: their similarity by embedding, and the model's verdict with reasons.
 
     The verdict is one of equivalent, similar, related, different, contradictory; a judgement that
     breaks that schema gets one repair, then only the similarity is shown (marked as a fallback)."""
-    from sym.core.reason.semantic.ops import compare as run
+    from sym.core.reason.semantic.ops import compare as compare_texts
 
     if arg.count("|||") != 1:
         raise UserError("separate the two texts with one |||", hint="/compare A ||| B")
     a, _, b = arg.partition("|||")
     if not a.strip() or not b.strip():
         raise UserError("compare needs text on both sides of |||", hint="/compare A ||| B")
-    return Compared(run(ctx.llm, a.strip(), b.strip(), embedder=_embedder(ctx), emit=ctx.emit, cancel=ctx.cancel))
+    return Compared(compare_texts(a.strip(), b.strip(), run, embedder=_embedder(ctx)))
 
 
 # -- /rank ---------------------------------------------------------------------------------
@@ -307,13 +307,13 @@ def split_items(text: str) -> list[str]:
 
 
 @command("/rank", args="ITEM, ITEM, …", options=RANK_OPTIONS, group="semantic")
-def rank(ctx: Context, args: Args) -> Ranked:
+def rank(ctx: Context, args: Args, run: Run) -> Ranked:
     """Order items by a criterion, best first: a full order, checked to be a permutation.
 
     The model gives the order as item numbers (listwise); an order that is not a permutation gets
     one repair, then pairwise comparisons decide (up to 6 items), else the order by embedding
     similarity to the criterion — both marked as fallbacks."""
-    from sym.core.reason.semantic.ops import rank as run
+    from sym.core.reason.semantic.ops import rank as rank_items
 
     usage = "/rank ITEM, ITEM, … --by CRITERION"
     text = args.text
@@ -321,5 +321,5 @@ def rank(ctx: Context, args: Args) -> Ranked:
     if not criterion:
         raise UserError("rank by what? add --by CRITERION", hint=usage)
     items = split_items(text)
-    return Ranked(run(ctx.llm, items, criterion, embedder=_embedder(ctx), emit=ctx.emit, cancel=ctx.cancel),
+    return Ranked(rank_items(items, criterion, run, embedder=_embedder(ctx)),
                   criterion)

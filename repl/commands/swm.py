@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -133,11 +134,11 @@ def _(r: Chatted) -> str:
     return r.text + (f"\n(cites {', '.join(r.cited)})" if r.cited else "")
 
 
-def reasoner(ctx: Context, prefix: str):
+def reasoner(ctx: Context, run: Run):
     from sym.core.reason.swm.reasoner import SWM
 
-    return SWM(ctx.memory, llm=lambda: ctx.llm, emit=ctx.emit, cancel=ctx.cancel,
-               merge=ctx.settings.schema_merge, run=ctx.new_run(prefix))
+    return SWM(ctx.memory, llm=lambda: run.llm, emit=run.emit, cancel=run.cancel,
+               merge=run.settings.schema_merge, run=run.id)
 
 
 def _statements(text: str) -> str:
@@ -159,17 +160,17 @@ def _unchunked(chunks) -> str:
     return "".join(parts)
 
 
-def _tell_source(ctx: Context, ref: str) -> tuple[str, str]:
+def _tell_source(ctx: Context, ref: str, max_mb: float) -> tuple[str, str]:
     """(text, source label) for /tell --from FILE|DOC."""
     path = ctx.path(ref)
     if os.path.lexists(path):    # a name on disk is read as a file: a FIFO, /dev/zero or huge file is refused
         if path.suffix.lower() == ".pdf":
             from sym.core.memory.documents import read_document
 
-            return _statements(read_document(path, ctx.settings.max_file_mb)), path.name
+            return _statements(read_document(path, max_mb)), path.name
         from sym.core.files import read_text_file
 
-        return _statements(read_text_file(path, ctx.settings.max_file_mb)), path.name
+        return _statements(read_text_file(path, max_mb)), path.name
     store = ctx.memory.store
     if store is not None:
         chunks = sorted((r for r in store.all("docs") if ref in (r.meta.get("doc_id"), r.meta.get("name"))),
@@ -186,7 +187,7 @@ TELL_OPTIONS = (
 
 
 @command("/tell", args="TEXT", options=TELL_OPTIONS, leading=True, group="llm")
-def tell(ctx: Context, args: Args) -> Told | ToldFailure:
+def tell(ctx: Context, args: Args, run: Run) -> Told | ToldFailure:
     """Add natural-language statements as facts and rules (templated sentences without the LLM).
 
     Templated sentences ("Bob is big.", "If something is big then it is red.") become facts and
@@ -196,7 +197,7 @@ def tell(ctx: Context, args: Args) -> Told | ToldFailure:
     stored and the command fails, naming it; --partial stores the sentences that were read."""
     text, source, partial = args.text, "tell", args.partial
     if args["from"] is not None:     # the name runs to the end of the line: it may hold spaces
-        text, name = _tell_source(ctx, args["from"])
+        text, name = _tell_source(ctx, args["from"], run.settings.max_file_mb)
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
@@ -204,16 +205,16 @@ def tell(ctx: Context, args: Args) -> Told | ToldFailure:
     from sym.core.reason.swm.outcomes import TellIncomplete
     from sym.repl.commands.logic import clash_warnings
 
-    swm = reasoner(ctx, "tell")
-    earlier = clashes.before(ctx.memory.bound(cancel=ctx.cancel, max_facts=ctx.settings.max_facts),
-                             ctx.settings.max_steps)
+    swm = reasoner(ctx, run)
+    earlier = clashes.before(ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts),
+                             run.settings.max_steps)
     try:
         with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
             sentences = swm.tell(text, source=source, partial=partial)
     except TellIncomplete as err:
         return ToldFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
     added = [it for s in sentences for it in s.items]
-    return Told(sentences, swm.llm_calls, clash_warnings(ctx, earlier, added))
+    return Told(sentences, swm.llm_calls, clash_warnings(ctx, run, earlier, added))
 
 
 ASK_OPTIONS = (
@@ -227,7 +228,7 @@ ASK_OPTIONS = (
 
 
 @command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
-def ask(ctx: Context, args: Args) -> Result:
+def ask(ctx: Context, args: Args, run: Run) -> Result:
     """Answer a question from memory: true/false/unknown/inconsistent or the values, with the steps that justify them.
 
     Formal rules run symbolically, soft rules through the LLM; an undecided question gets the
@@ -252,20 +253,18 @@ def ask(ctx: Context, args: Args) -> Result:
             raise UserError("--docs answers from the documents: the other /ask options do not apply")
         from sym.repl.documents import ask_documents
 
-        return ask_documents(ctx, question)
-    from sym.repl.steering import run_hints
-
-    hinted = str(run_hints(ctx).get("mode") or "hybrid")      # a steering policy may pick the mode
+        return ask_documents(ctx, question, run)
+    hinted = str(run.hints.get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
-    swm = reasoner(ctx, "ask")
+    swm = reasoner(ctx, run)
     if opts["open_world"] is None:      # /set world decides; auto (the default) is open for /ask
-        opts["open_world"] = ctx.settings.world != "closed"
-    max_steps = ctx.settings.max_steps if args.max_steps is None else args.max_steps
+        opts["open_world"] = run.settings.world != "closed"
+    max_steps = run.settings.max_steps if args.max_steps is None else args.max_steps
     return Asked(swm.ask(question, max_steps=max_steps, **opts))
 
 
 @command("/chat", args="TEXT", group="llm")
-def chat(ctx: Context, arg: str) -> Chatted:
+def chat(ctx: Context, arg: str, run: Run) -> Chatted:
     """Talk to the model (also: type a sentence without a slash), citing memory items by id.
 
     Relevant memory items are put in the prompt; the reply cites the ones it used."""
@@ -277,10 +276,10 @@ def chat(ctx: Context, arg: str) -> Chatted:
     text = arg.strip()
     if not text:
         raise UserError("say something", hint="e.g. what do you know about Bob?")
-    items = relevant_items(ctx.memory, text, k=ctx.settings.search_k + 3)
+    items = relevant_items(ctx.memory, text, k=run.settings.search_k + 3)
     lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]
     history = ctx.chat_history
-    reply = ctx.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
+    reply = run.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
     history += [{"role": "user", "content": text}, {"role": "assistant", "content": reply.text}]
     known = {it.id for it in items} | set(ctx.memory.items)
     cited = [i for i in dict.fromkeys(re.findall(r"\[([a-z][0-9a-f]{12})\]", reply.text)) if i in known]

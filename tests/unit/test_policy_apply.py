@@ -10,7 +10,7 @@ from sym.core.events import PolicyApplied, TraceNode, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.registry import Command
 from sym.repl.results import Result
-from sym.repl.steering import policy_state, run_hints
+from sym.repl.steering import policy_state
 
 
 @dataclass
@@ -23,11 +23,12 @@ class Seen(Result):
 
 
 def add_probe(shell: Shell) -> list[Seen]:
-    """A /probe command that reports what it was run with (and changes `world` itself)."""
+    """A /probe command that reports what its run was given (and changes the shell's `world` itself)."""
     seen: list[Seen] = []
 
-    def probe(ctx, arg):
-        result = Seen(ctx.settings.model_dump(), run_hints(ctx), getattr(ctx, "run_id", None))
+    def probe(ctx, arg, run):
+        opened = run.id if run.numbers is None else None     # a run the policies opened has their id already
+        result = Seen(run.settings.model_dump(), dict(run.hints), opened)
         seen.append(result)
         if arg == "open":
             ctx.settings.world = "open"
@@ -49,7 +50,7 @@ RULES = [
 ]
 
 
-def test_the_command_runs_with_the_policy_settings_and_they_are_restored_after():
+def test_the_run_gets_the_policy_settings_and_the_shell_keeps_its_own():
     events: list = []
     shell, seen = make_shell(events)
     for line in RULES:
@@ -60,7 +61,7 @@ def test_the_command_runs_with_the_policy_settings_and_they_are_restored_after()
     assert run.hints == {"mode": "paper"}
     assert run.run == "probe-1"
     assert shell.ctx.settings.max_steps is None and shell.ctx.settings.temperature == 0.0
-    assert run_hints(shell.ctx) == {} and shell.ctx.run_id is None
+    assert not hasattr(shell.ctx, "run_id") and not hasattr(shell.ctx, "run_attributes")   # nothing swapped on the shell
     # a different goal type: only the general rule applies
     shell.execute("/probe bob likes tea")
     assert seen[-1].settings["max_steps"] == 2 and seen[-1].hints == {}

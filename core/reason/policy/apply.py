@@ -166,14 +166,6 @@ def effective(settings: Settings, steps: Plan) -> dict[str, Any]:
     return {k: getattr(settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
 
 
-def keep_own_changes(run: dict[str, Any], before: dict[str, Any], original: Settings) -> None:
-    """What the command itself changed in its run's settings (`run` vs `before`, both dumps)
-    outlives the run: it is set on `original`."""
-    for key, value in run.items():
-        if value != before[key]:
-            setattr(original, key, value)
-
-
 def finish(store: PolicyStore, run_row: int, result: object, error: BaseException | None, seconds: float) -> bool:
     """Record how a run ended (its automatic score); True when it succeeded (worth judging)."""
     from sym.core.reason.policy.store import score_result

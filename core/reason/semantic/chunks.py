@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from sym.core.events import Emit, Progress, ignore
-
 if TYPE_CHECKING:
-    from threading import Event
+    from sym.core.run import Run
 
 CHUNK_CHARS = 2000      # a chunk a small model reads whole, with room for the prompt and the reply
 T = TypeVar("T")
@@ -27,26 +25,17 @@ def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
     return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
 
 
-def check_cancel(cancel: Event | None) -> None:
-    """Raise Cancelled when the user asked to stop (the event is cleared for the next job)."""
-    if cancel is not None and cancel.is_set():
-        cancel.clear()
-        from sym.core.errors import Cancelled
-
-        raise Cancelled()
-
-
-def each_chunk(chunks: list[str], work: Callable[[int, str], T], *, task: str, emit: Emit = ignore,
-               cancel: Event | None = None) -> list[T]:
+def each_chunk(chunks: list[str], work: Callable[[int, str], T], run: Run, *, task: str) -> list[T]:
     """`work(index, chunk)` for every chunk in order, with Progress(task, done, total) before each
-    one and after the last, and a cancel check between chunks."""
+    one and after the last, and the run's cancel check between chunks."""
     out: list[T] = []
     total = len(chunks)
+    progress = run.progress(task)
     for n, chunk in enumerate(chunks):
-        check_cancel(cancel)
+        run.check()
         if total > 1:
-            emit(Progress(task, n, total))
+            progress(n, total)
         out.append(work(n, chunk))
     if total > 1:
-        emit(Progress(task, total, total))
+        progress(total, total)
     return out

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, JsonValue
 
 from sym.core.errors import ParseError, UserError
-from sym.core.events import Emit, ignore
 from sym.core.logic.terms import Atom, format_const
 from sym.core.reason.semantic import prompts
 from sym.core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
@@ -26,11 +25,10 @@ from sym.core.reason.semantic.cluster import Merged, merge_facts
 from sym.core.reason.semantic.ops import choose
 
 if TYPE_CHECKING:
-    from threading import Event
 
-    from sym.core.llm.facade import LLM
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.working import AddOutcome, WorkingMemory
+    from sym.core.run import Run
 
 MAX_PREDICATES = 12
 MAX_ARITY = 4
@@ -187,8 +185,8 @@ def read(entries: list[Fact], specs: list[Spec], chunk: int = 0) -> tuple[list[A
     return facts, rejected
 
 
-def extract(llm: LLM, text: str, specs: list[Spec], *, embedder: Embedder, templates: dict[str, str] | None = None,
-            emit: Emit = ignore, cancel: Event | None = None, max_chars: int = CHUNK_CHARS) -> Extraction:
+def extract(text: str, specs: list[Spec], run: Run, *, embedder: Embedder, templates: dict[str, str] | None = None,
+            max_chars: int = CHUNK_CHARS) -> Extraction:
     """Facts of SPECS in TEXT, chunk by chunk; merged and de-duplicated. Writes nothing."""
     chunks = split(text, max_chars)
     if not chunks:
@@ -206,7 +204,7 @@ def extract(llm: LLM, text: str, specs: list[Spec], *, embedder: Embedder, templ
                 problems.append(f"give at most {prompts.MAX_FACTS} facts")
             return problems
 
-        c = choose(llm, prompts.extract_messages(specs, templates or {}, chunk, n, len(chunks)), Facts, fmt, check,
+        c = choose(run.llm, prompts.extract_messages(specs, templates or {}, chunk, n, len(chunks)), Facts, fmt, check,
                    purpose="extract")
         if c.value is not None:
             return ChunkFacts(*best[-1], calls=c.calls)
@@ -215,7 +213,7 @@ def extract(llm: LLM, text: str, specs: list[Spec], *, embedder: Embedder, templ
             return ChunkFacts(facts[:prompts.MAX_FACTS], rejected, c.calls, fallback=True)
         return ChunkFacts(calls=c.calls, problem=c.problems[0] if c.problems else "the reply could not be read")
 
-    results = each_chunk(chunks, one, task="extract", emit=emit, cancel=cancel)
+    results = each_chunk(chunks, one, run, task="extract")
     kept, exact, merged = merge_facts([f for r in results for f in r.facts], embedder)
     return Extraction(specs, kept, results, exact, merged)
 

@@ -18,19 +18,17 @@ from typing import TYPE_CHECKING, Any, Generic
 from pydantic import BaseModel
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, ignore
 from sym.core.llm import LLMError
 from sym.core.llm.jsonout import M
 from sym.core.reason.semantic import prompts
-from sym.core.reason.semantic.chunks import CHUNK_CHARS, check_cancel, each_chunk, split
+from sym.core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
 from sym.core.reason.semantic.cluster import nearest, similarity
 
 if TYPE_CHECKING:
-    from threading import Event
-
     from sym.core.llm import Message
     from sym.core.llm.facade import LLM
     from sym.core.memory.embedders import Embedder
+    from sym.core.run import Run
 
 REPAIRS = 1             # repair rounds after a reply that breaks the constraint, before the fallback
 MAX_LABELS = 50
@@ -128,8 +126,7 @@ def check_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def classify(llm: LLM, text: str, labels: list[str], *, embedder: Embedder, emit: Emit = ignore, cancel: Event | None = None,
-             max_chars: int = CHUNK_CHARS) -> Classification:
+def classify(text: str, labels: list[str], run: Run, *, embedder: Embedder, max_chars: int = CHUNK_CHARS) -> Classification:
     """Exactly one of LABELS for TEXT: per chunk the model's choice (an enum), else the label
     nearest by embedding to its answer (or to the chunk); chunks vote, the earliest breaks ties."""
     labels = check_labels(labels)
@@ -148,7 +145,7 @@ def classify(llm: LLM, text: str, labels: list[str], *, embedder: Embedder, emit
             return [f"label {value.label.strip()!r} is not one of the labels; choose exactly one of: "
                     f"{', '.join(labels)}"]
 
-        c = choose(llm, prompts.classify_messages(labels, chunk, n, len(chunks)), Label,
+        c = choose(run.llm, prompts.classify_messages(labels, chunk, n, len(chunks)), Label,
                    prompts.label_format(labels), check, purpose="classify")
         if c.value is not None:
             return ChunkLabel(by_key[_key(c.value.label)], c.calls)
@@ -156,7 +153,7 @@ def classify(llm: LLM, text: str, labels: list[str], *, embedder: Embedder, emit
         best, scores = nearest(embedder, said or chunk, labels)
         return ChunkLabel(labels[best], c.calls, True, said, c.problems[0] if c.problems else "", scores[best])
 
-    results = each_chunk(chunks, one, task="classify", emit=emit, cancel=cancel)
+    results = each_chunk(chunks, one, run, task="classify")
     votes = Counter(r.label for r in results)
     first: dict[str, int] = {}
     for n, r in enumerate(results):
@@ -187,15 +184,14 @@ class Comparison:
         return not self.verdict
 
 
-def compare(llm: LLM, a: str, b: str, *, embedder: Embedder, emit: Emit = ignore, cancel: Event | None = None,
-            max_chars: int = CHUNK_CHARS) -> Comparison:
+def compare(a: str, b: str, run: Run, *, embedder: Embedder, max_chars: int = CHUNK_CHARS) -> Comparison:
     """Embedding similarity of A and B (chunk vectors averaged), then the model's verdict from
     VERDICTS with reasons; a judgement that breaks the schema leaves the similarity alone."""
     ca, cb = split(a, max_chars), split(b, max_chars)
     if not ca or not cb:
         raise UserError("compare needs text on both sides of |||", hint="/compare A ||| B")
     score = similarity(embedder, ca, cb)
-    check_cancel(cancel)
+    run.check()
     shown_a, cut_a = _clip(a.strip(), JUDGE_CHARS)
     shown_b, cut_b = _clip(b.strip(), JUDGE_CHARS)
 
@@ -210,7 +206,7 @@ def compare(llm: LLM, a: str, b: str, *, embedder: Embedder, emit: Emit = ignore
             problems.append(f"give at most {prompts.MAX_REASONS} reasons, not {len(value.reasons)}")
         return problems
 
-    c = choose(llm, prompts.compare_messages(shown_a, shown_b), Judgement, prompts.judgement_format(), check,
+    c = choose(run.llm, prompts.compare_messages(shown_a, shown_b), Judgement, prompts.judgement_format(), check,
                purpose="compare")
     name = getattr(embedder, "name", type(embedder).__name__)
     if c.value is None:
@@ -263,8 +259,7 @@ def permutation_problems(order: list[int], n: int) -> list[str]:
     return problems
 
 
-def rank(llm: LLM, items: list[str], criterion: str, *, embedder: Embedder, emit: Emit = ignore,
-         cancel: Event | None = None) -> Ranking:
+def rank(items: list[str], criterion: str, run: Run, *, embedder: Embedder) -> Ranking:
     """A full order of ITEMS by CRITERION: the model's listwise order when it is a permutation;
     else pairwise choices (at most PAIRWISE_MAX items), else cosine to the criterion."""
     items = check_items(items)
@@ -272,14 +267,14 @@ def rank(llm: LLM, items: list[str], criterion: str, *, embedder: Embedder, emit
         raise UserError("rank by what?", hint='/rank apple, banana, cherry --by "sweetness"')
     shown = [_clip(i, ITEM_CHARS)[0] for i in items]
     n = len(items)
-    check_cancel(cancel)
-    c = choose(llm, prompts.rank_messages(shown, criterion), Order, prompts.order_format(n),
+    run.check()
+    c = choose(run.llm, prompts.rank_messages(shown, criterion), Order, prompts.order_format(n),
                lambda v: permutation_problems(v.order, n), purpose="rank")
     if c.value is not None:
         return Ranking(items, [k - 1 for k in c.value.order], "listwise", calls=c.calls)
     problem = c.problems[0] if c.problems else ""
     if n <= PAIRWISE_MAX:
-        ranking = _pairwise(llm, items, shown, criterion, emit, cancel)
+        ranking = _pairwise(items, shown, criterion, run)
         if ranking is not None:
             ranking.problem, ranking.calls = problem, ranking.calls + c.calls
             return ranking
@@ -300,19 +295,18 @@ def _better(text: str) -> str | None:
     return choice if choice in ("A", "B") else None
 
 
-def _pairwise(llm: LLM, items: list[str], shown: list[str], criterion: str, emit: Emit, cancel: Event | None) -> Ranking | None:
+def _pairwise(items: list[str], shown: list[str], criterion: str, run: Run) -> Ranking | None:
     """Copeland order from one call per pair (a reply that picks neither is a tie); None when no
     reply picked either."""
-    from sym.core.events import Progress
-
+    progress = run.progress("rank pairs")
     pairs = list(combinations(range(len(items)), 2))
     wins = [0.0] * len(items)
     unusable = 0
     for start in range(0, len(pairs), PAIR_BATCH):
-        check_cancel(cancel)
-        emit(Progress("rank pairs", start, len(pairs)))
+        run.check()
+        progress(start, len(pairs))
         batch = pairs[start:start + PAIR_BATCH]
-        replies = llm.chat_many([prompts.pair_messages(shown[i], shown[j], criterion) for i, j in batch],
+        replies = run.llm.chat_many([prompts.pair_messages(shown[i], shown[j], criterion) for i, j in batch],
                                 purpose="rank.pair", format=prompts.pair_format())
         for (i, j), reply in zip(batch, replies):
             pick = _better(reply.text)
@@ -322,7 +316,7 @@ def _pairwise(llm: LLM, items: list[str], shown: list[str], criterion: str, emit
                 wins[j] += 0.5
             else:
                 wins[i if pick == "A" else j] += 1
-    emit(Progress("rank pairs", len(pairs), len(pairs)))
+    progress(len(pairs), len(pairs))
     if unusable == len(pairs):
         return None
     order = sorted(range(len(items)), key=lambda i: (-wins[i], i))
