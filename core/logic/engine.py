@@ -13,6 +13,7 @@ is asked for, answers come goal-directed from the part a question needs (`goal`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.derivation import Derivation as Derivation  # callers import these three from here
@@ -20,8 +21,9 @@ from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
 from sym.core.logic.derivation import instantiate, instantiate_atom, unbound_names
 from sym.core.logic.fused import full_row
+from sym.core.logic.linear import PER_FACT
 from sym.core.logic.pause import Budget, gc_paused
-from sym.core.logic.plan import Relation, Row, Runner, Stored, make_plan
+from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes, make_plan
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies
 from sym.core.logic.strata import stratify
@@ -44,6 +46,8 @@ class Engine:
     def __init__(self, *, goal_directed: bool = True) -> None:
         self._base: dict[str, dict[tuple[Any, ...], None]] = {}  # insertion-ordered sets
         self._shared: dict[str, dict[tuple[Any, ...], None]] = {}  # a goal model's: its engine's fact sets
+        self._indexes: dict[str, Indexes] = {}   # indexes of asserted relations, kept current, that goal models share
+        self._shared_indexes: dict[str, Indexes] | None = None   # a goal model's: its engine's `_indexes`
         self._rules: dict[str, Rule] = {}
         self._strata: dict[str, int] = {}
         self._deps: Dependencies | None = None
@@ -59,6 +63,7 @@ class Engine:
         self.dense_from: float = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
         self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
         self.dense_width = 0          # … when its rounds derive at least this many facts each, on average
+        self.queue = False            # linear strata go on fact by fact after their first round (narrow programs)
         self.label: Callable[[str], str] | None = None   # names a rewritten program's relations in messages
         self._dense: DenseModel | None = None   # the last dense inference's model, for provenance
         self.goal_directed = goal_directed      # answer from what a question needs until the model is asked for
@@ -85,6 +90,9 @@ class Engine:
                 rows.append(args)
         news = {k: v for k, v in news.items() if v}
         added = sum(len(v) for v in news.values())
+        for key, rows in news.items():
+            if key in self._indexes:
+                add_to_indexes(self._indexes[key], rows)
         if added:
             self.note_added(news)
             if self._goals is not None:
@@ -110,6 +118,7 @@ class Engine:
         if not rel or atom.args not in rel:
             return False
         del rel[atom.args]
+        self._indexes.pop(atom.key, None)
         self._fresh, self._pending = False, None
         if self._goals is not None:
             self._goals.forget(None)   # goal models share the fact base: retraction recomputes
@@ -186,9 +195,22 @@ class Engine:
         """The asserted facts by relation (read-only: goal models share them)."""
         return self._base
 
-    def share(self, facts: Mapping[str, dict[tuple[Any, ...], None]]) -> None:
-        """Read these fact sets as asserted too, without copying (a goal model reads its engine's)."""
+    def share(self, facts: Mapping[str, dict[tuple[Any, ...], None]], indexes: dict[str, Indexes] | None = None) -> None:
+        """Read these fact sets as asserted too, without copying (a goal model reads its engine's),
+        and the indexes on them that their owner keeps current (`indexes`, added to on first use)."""
         self._shared.update(facts)
+        if indexes is not None:
+            self._shared_indexes = indexes
+
+    def shared_indexes(self) -> dict[str, Indexes]:
+        """Indexes of asserted relations that this engine keeps current as facts are added."""
+        return self._indexes
+
+    def _share_indexes(self, runner: Runner, heads: set[str]) -> None:
+        if self._shared_indexes is not None:
+            for key in self._shared:
+                if key not in heads and key in runner.relations:
+                    runner.share(key, self._shared_indexes.setdefault(key, {}))
 
     def relation_keys(self) -> set[str]:
         """Every relation mentioned by a fact or a rule."""
@@ -234,6 +256,7 @@ class Engine:
         # relations no rule derives are the fact base's own sets: nothing is copied for them
         relations: dict[str, Stored] = {k: dict.fromkeys(v) if k in heads else v for k, v in self._facts().items() if v}
         runner = self._runner = Runner(relations, budget)
+        self._share_indexes(runner, heads)
         switched: list[Inference] = []
         tried = False
 
@@ -248,7 +271,7 @@ class Engine:
             return False
 
         ran = run_rounds(runner, self._firings, self._rules, self._strata, budget, max_steps=max_steps,
-                         switch_after=self.dense_after, switch=switch)
+                         switch_after=self.dense_after, switch=switch, queue=self.queue)
         if ran is None:
             return switched[0]
         step, derived, complete = ran
@@ -291,6 +314,7 @@ class Engine:
             rel = runner.relations.get(key)
             if rel is None and key not in heads:
                 rel = runner.relations[key] = facts[key]      # a new relation: the fact base's own set
+                self._share_indexes(runner, heads)
             shared = rel is facts.get(key)
             fresh = dict.fromkeys(rows) if shared else {r: None for r in rows if rel is None or r not in rel}
             runner.insert(key, dict.fromkeys(rows))     # a fact derived before is asserted now
@@ -298,7 +322,7 @@ class Engine:
         with gc_paused():
             runner.budget = self._budget(True)
             done = run_rounds(runner, self._firings, self._rules, self._strata, runner.budget, step=self.steps,
-                              changed=changed)
+                              changed=changed, queue=self.queue)
         assert done is not None   # no switch was offered
         self.steps, self._fresh = done[0], True
 
@@ -386,10 +410,11 @@ class Engine:
         if found is not None:
             return found
         slots = [plan.variables.index(v) for v in named]
-        seen: dict[tuple[Any, ...], None] = {}
-        for row in self._runner.run(plan):
-            seen.setdefault(tuple(row[i] for i in slots))
-        return list(seen)
+        found = self._runner.run(plan)
+        if slots == list(range(len(plan.variables))):
+            return list(dict.fromkeys(found))
+        pick = itemgetter(*slots) if len(slots) > 1 else (lambda row: (row[slots[0]],)) if slots else (lambda row: ())
+        return list(dict.fromkeys(map(pick, found)))
 
     def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple[Any, ...]] | None:
         """Distinct values of `wanted` over the body, run set-at-a-time on a dense model; None
@@ -430,10 +455,13 @@ class Engine:
             return Derivation(atom, rule_id, rule, step, tuple(instantiate(lit, binding) for lit in rule.body))
         number, *payload = prov
         firing = self._firings[number]
+        step = firing.step
+        if step == PER_FACT:       # derived fact by fact: the step is the fact's own
+            step = payload.pop()
         binding = dict(zip(firing.plan.variables, full_row(firing.plan, tuple(payload))))
         rule = self._rules[firing.rule_id]
         premises = tuple(instantiate(lit, binding) for lit in rule.body)
-        return Derivation(atom, firing.rule_id, rule, firing.step, premises)
+        return Derivation(atom, firing.rule_id, rule, step, premises)
 
     def violations(self) -> list[Violation]:
         """Integrity-constraint violations and p / ~p contradictions in the model."""

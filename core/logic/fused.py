@@ -91,15 +91,15 @@ def derive_fused(runner: Runner, plan: Plan, delta: dict[str, Relation] | None, 
     budget = runner.budget
     chunk = max(1, STRIDE // fan_out(runner, last, delta))
     if len(rows) <= chunk:
-        _derive_rows(runner, rows, last, tail, have, fresh, firing)
+        derive_rows(runner, rows, last, tail, have, fresh, firing)
     else:
         for start in range(0, len(rows), chunk):
-            _derive_rows(runner, rows[start:start + chunk], last, tail, have, fresh, firing)
+            derive_rows(runner, rows[start:start + chunk], last, tail, have, fresh, firing)
             budget.check(budget.offset + len(fresh))
     budget.check(budget.offset + len(fresh))
 
 
-def _derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: Stored, fresh: dict[Row, Any],
+def derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: Stored, fresh: dict[Row, Any],
                  firing: int) -> None:
     get = runner.index(last.key, last.positions).get
     key_of_row = last.key_of_row

@@ -8,7 +8,7 @@ stored relations only runs no rule. This room never computes the whole model; th
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import StratificationError
@@ -23,13 +23,14 @@ if TYPE_CHECKING:
     from sym.core.logic.slice import Dependencies
 
 KEPT = 8              # goal models kept
-DENSE_WIDTH = 1024    # a goal model goes set-at-a-time only once its rounds derive this many facts each
+DENSE_WIDTH = 256     # a demand program goes set-at-a-time only once its rounds derive this many facts each
 
 
 @dataclass
 class GoalModel:
     engine: Engine     # the rewritten program over the shared fact base
     demand: Demand
+    depths: dict[Atom, int] = field(default_factory=dict)   # derived facts' proof depths, found so far
 
 
 class Goals:
@@ -82,12 +83,40 @@ class Goals:
             model = self._model(self._demand((atom,)))
             if atom.args not in model.engine.relation(atom.key):
                 return None
+        found = self._derivation(model, atom)
+        if found is None:
+            return None
+        return Derivation(atom, found.rule_id, found.rule, self._depth(model, atom), found.premises)
+
+    def _derivation(self, model: GoalModel, atom: Atom) -> Derivation | None:
+        """A goal model's derivation of a fact, in the terms of the rules it was rewritten from."""
         found = model.engine.provenance(atom)
         if found is None:
             return None
         rule_id, guards = model.demand.origin[found.rule_id]
         rule = self.engine.dependencies().rules[rule_id]
         return Derivation(atom, rule_id, rule, found.step, found.premises[guards:])
+
+    def _depth(self, model: GoalModel, atom: Atom) -> int:
+        """A fact's step as its proof's depth: one more than its deepest derived premise. A goal
+        model's rounds also find what was asked for (magic facts); numbered by depth, a proof's
+        steps do not depend on how its question was evaluated."""
+        depths = model.depths
+        stack = [atom]
+        while stack:
+            top = stack[-1]
+            if top in depths:
+                stack.pop()
+                continue
+            found = self._derivation(model, top)
+            premises = [] if found is None else [p for p in found.premises if isinstance(p, Atom)]
+            waiting = [p for p in premises if p not in depths]
+            if waiting:
+                stack += waiting
+                continue
+            depths[top] = 1 + max((depths[p] for p in premises), default=0) if found is not None else 0
+            stack.pop()
+        return depths[atom]
 
     def violations(self) -> list[Violation]:
         """Constraint violations and p / ~p clashes, from the slice of the relations they read."""
@@ -139,8 +168,12 @@ class Goals:
     def _make(self, demand: Demand) -> GoalModel:
         engine = Engine(goal_directed=False)
         base = self.engine.base()
-        engine.share({k: base[k] for k in demand.keys if k in base})
-        engine.dense_from, engine.dense_width = float("inf"), DENSE_WIDTH
+        engine.share({k: base[k] for k in demand.keys if k in base}, self.engine.shared_indexes())
+        narrow = bool(demand.guarded) or demand.answer is not None
+        # a demand program is narrow: fact by fact, and set-at-a-time only once its rounds are wide;
+        # a slice alone (nothing bound) runs as the whole model would
+        if narrow:
+            engine.dense_from, engine.dense_width, engine.queue = float("inf"), DENSE_WIDTH, True
         labels = demand.labels
         engine.label = lambda key: labels.get(key, key)
         try:

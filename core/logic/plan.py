@@ -265,6 +265,15 @@ def _naf_test(atom: Atom, slots: dict[Var, int]) -> Callable[[Runner], Callable[
     return make
 
 
+Indexes = dict[tuple[int, ...], tuple[Callable[..., Any], dict[Any, Any]]]   # positions -> (key of a fact, index)
+
+
+def add_to_indexes(indexes: Indexes, facts: Iterable[Row]) -> None:
+    """Add facts to every index of their relation."""
+    for get, idx in indexes.values():
+        _add_to_index(idx, get, facts)
+
+
 def _add_to_index(idx: dict[Any, Any], get: Callable[..., Any], facts: Iterable[Row]) -> None:
     for t in facts:
         k = get(t)
@@ -280,8 +289,14 @@ class Runner:
 
     def __init__(self, relations: dict[str, Stored], budget: Budget = UNBOUNDED) -> None:
         self.relations = relations
-        self.indexes: dict[str, dict[tuple[int, ...], tuple[Callable[..., Any], dict[Any, Any]]]] = {}
+        self.indexes: dict[str, Indexes] = {}
         self.budget = budget
+        self.kept: set[str] = set()    # relations whose facts and indexes their owner keeps current
+
+    def share(self, key: str, indexes: Indexes) -> None:
+        """Use (and add to) indexes of a relation that another keeps current with its facts."""
+        self.indexes[key] = indexes
+        self.kept.add(key)
 
     def index(self, key: str, positions: tuple[int, ...]) -> dict[Any, Any]:
         """The hash index of a relation on some argument positions, built on first use."""
@@ -296,6 +311,8 @@ class Runner:
 
     def insert(self, key: str, facts: Relation) -> None:
         """Add new facts (args -> provenance) to a relation and every index on it."""
+        if key in self.kept:
+            return
         cast(Relation, self.relations.setdefault(key, {})).update(facts)   # the tuple path stores dicts
         for get, idx in self.indexes.get(key, {}).values():
             _add_to_index(idx, get, facts)
@@ -322,16 +339,16 @@ class Runner:
         cross product is cancelled or refused long before it fills memory."""
         chunk = max(1, STRIDE // fan_out(self, step, delta))
         if len(rows) <= chunk:
-            out = self._join_rows(rows, step, delta)
+            out = self.join_rows(rows, step, delta)
             self.budget.check(len(out))
             return out
         out = []
         for start in range(0, len(rows), chunk):
-            out += self._join_rows(rows[start:start + chunk], step, delta)
+            out += self.join_rows(rows[start:start + chunk], step, delta)
             self.budget.check(len(out))
         return out
 
-    def _join_rows(self, rows: list[Row], step: Join, delta: dict[str, Relation] | None) -> list[Row]:
+    def join_rows(self, rows: list[Row], step: Join, delta: dict[str, Relation] | None) -> list[Row]:
         new = step.new
         out: list[Row] = []
         append = out.append

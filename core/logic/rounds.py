@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from sym.core.logic.fused import Tail, derive_fused, fused_tail
+from sym.core.logic.fused import Tail, derive_fused, derive_rows, fused_tail
+from sym.core.logic.linear import linear, run_queue
 from sym.core.logic.pause import Budget
-from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, make_plan
+from sym.core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, make_plan
 from sym.core.logic.terms import Atom, Rule, Var
 
 
@@ -41,6 +42,8 @@ def head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any
     return lambda row: tuple(row[v] if is_slot else v for is_slot, v in parts)
 
 
+SMALL = 64     # a round of at most this many new facts skips the chunking a large join needs
+
 # a plan, with its fused tail or else the function from a row to the head's args
 Compiled = tuple[Plan, Tail | None, Callable[[Row], Row] | None]
 # called once the facts derived pass the switch point: True when the caller took over (set-at-a-time)
@@ -50,10 +53,12 @@ Switch = Callable[[int, int], bool]
 def run_rounds(runner: Runner, firings: list[Firing], rules: dict[str, Rule], strata: dict[str, int],
                budget: Budget, *, step: int = 0, max_steps: int | None = None,
                changed: dict[str, Relation] | None = None, switch_after: float = float("inf"),
-               switch: Switch | None = None) -> tuple[int, int, bool] | None:
+               switch: Switch | None = None, queue: bool = False) -> tuple[int, int, bool] | None:
     """Run every stratum to its fixpoint (or `max_steps` rounds); (steps, derived, complete), or
     None when `switch` took over. `changed`: the asserted facts new since the model in `runner`
-    was computed (already in its relations): only what follows from them is derived."""
+    was computed (already in its relations): only what follows from them is derived. `queue`:
+    after its first round, a linear stratum goes on fact by fact (`linear`), which suits narrow
+    programs such as a question's demand."""
     relations = runner.relations
     by_stratum: dict[int, list[tuple[str, Rule, Atom]]] = {}
     for rid, rule in rules.items():
@@ -64,25 +69,31 @@ def run_rounds(runner: Runner, firings: list[Firing], rules: dict[str, Rule], st
     for level in sorted(by_stratum):
         rules_here = by_stratum[level]
         heads = {head.key for _, _, head in rules_here}
+        atoms = [[(i, lit.key) for i, lit in enumerate(rule.body) if isinstance(lit, Atom)] for _, rule, _ in rules_here]
         plans: dict[tuple[str, int | None], Compiled] = {}
         delta: dict[str, Relation] | None = grown
         first = True
         while True:
             new: dict[str, Relation] = {}
             budget.offset = derived
-            for rid, rule, head in rules_here:
+            small = delta is not None and sum(map(len, delta.values())) <= SMALL
+            for (rid, rule, head), keyed in zip(rules_here, atoms):
                 if delta is None:
                     positions: list[int | None] = [None]
                 else:
-                    positions = [i for i, lit in enumerate(rule.body)
-                                 if isinstance(lit, Atom) and (first or lit.key in heads) and delta.get(lit.key)]
+                    positions = [i for i, key in keyed if (first or key in heads) and delta.get(key)]
                 for at in positions:
                     entry = plans.get((rid, at))
                     if entry is None:
                         plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
                         tail = fused_tail(plan, head.args)
                         entry = plans[(rid, at)] = (plan, tail, head_getter(head, plan) if tail is None else None)
-                    _fire(runner, entry, delta, head, new, firings, rid, step + 1)
+                    if small:
+                        _fire_small(runner, entry, delta, head, new, firings, rid, step + 1)
+                    else:
+                        _fire(runner, entry, delta, head, new, firings, rid, step + 1)
+            if small:
+                budget.check(derived + sum(map(len, new.values())))
             new = {k: v for k, v in new.items() if v}
             if not new:
                 break
@@ -97,10 +108,50 @@ def run_rounds(runner: Runner, firings: list[Firing], rules: dict[str, Rule], st
                     grown.setdefault(k, {}).update(facts)
             if derived > switch_after and switch is not None and switch(derived, step):
                 return None
+            if queue and max_steps is None and linear(rules_here, heads):
+                step, found = run_queue(runner, firings, rules_here, heads, new, step, Firing)
+                for k, facts in found.items():
+                    runner.insert(k, facts)
+                    derived += len(facts)
+                    if grown is not None:
+                        grown.setdefault(k, {}).update(facts)
+                break
             delta, first = new, False
         if not complete:
             break
     return step, derived, complete
+
+
+def _fire_small(runner: Runner, entry: Compiled, delta: dict[str, Relation] | None, head: Atom,
+                new: dict[str, Relation], firings: list[Firing], rid: str, step: int) -> None:
+    """`_fire` for a round of a few new facts: the same rows and provenance, without the chunking
+    and budget checks a large join needs (a long chain is a long run of such rounds)."""
+    plan, tail, head_of = entry
+    rows: list[Row] = [()]
+    for st in plan.steps if tail is None else plan.steps[:tail.at]:
+        if isinstance(st, Join):
+            rows = runner.join_rows(rows, st, delta)
+        elif isinstance(st, Filter):
+            test = st.make(runner)
+            rows = [r for r in rows if test(r)]
+        else:
+            value = st.value
+            rows = [r + (value(r),) for r in rows]
+        if not rows:
+            return
+    hk = head.key
+    have = runner.relations.get(hk, {})
+    fresh = new.setdefault(hk, {})
+    firing = len(firings)
+    firings.append(Firing(rid, step, plan))
+    if tail is not None:
+        derive_rows(runner, rows, plan.steps[tail.at], tail, have, fresh, firing)
+        return
+    assert head_of is not None
+    for row in rows:
+        args = head_of(row)
+        if args not in have and args not in fresh:
+            fresh[args] = (firing, row)
 
 
 def _fire(runner: Runner, entry: Compiled, delta: dict[str, Relation] | None, head: Atom, new: dict[str, Relation],
