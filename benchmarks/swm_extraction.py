@@ -23,6 +23,7 @@ from sym.core.logic.terms import Atom  # noqa: E402
 from sym.core.memory.working import WorkingMemory  # noqa: E402
 from sym.core.reason.swm import datasets  # noqa: E402
 from sym.core.reason.swm.reasoner import SWM  # noqa: E402
+from sym.core.run import Run  # noqa: E402
 from sym.repl.bench import make_llm  # noqa: E402
 
 
@@ -54,7 +55,7 @@ def main(argv: list[str]) -> int:
     print(f"{'item':<28}{'gold':>5}{'ok':>4}{'rev':>5}{'wrong':>6}{'miss':>5}{'extra':>6}  answer")
     for problem in problems:
         memory = WorkingMemory()
-        swm = SWM(memory, llm=llm, merge="off", run=f"bench-{problem.id}")
+        swm = SWM(memory, Run.using(llm, f"bench-{problem.id}"), merge="off")
         story = list(problem.context_sentences)
         try:
             swm.tell(list(problem.rules) + story, partial=True)

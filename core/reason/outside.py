@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.reason.swm.evaluate import Score, _counts
+from sym.core.run import Run
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -167,7 +168,7 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
 
     if item.kind == YES_NO or not item.context.strip():
         return Outcome(reason="ask: no context to tell")
-    swm = SWM(WorkingMemory(), llm=llm, merge="off", run=f"bench-{item.id}")
+    swm = SWM(WorkingMemory(), Run.using(llm, f"bench-{item.id}"), merge="off")
     try:
         told = swm.tell(split_sentences(item.context), partial=True)
         unread = sum(1 for t in told if t.problem)
@@ -193,11 +194,6 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
     return Outcome(reason=f"ask: {len(holds)} options hold" + (f", {unread} sentences not read" if unread else ""))
 
 
-def _timeout_ms(llm: LLM) -> int:
-    seconds = getattr(getattr(llm, "settings", None), "proof_timeout", 10.0)
-    return max(1, int(float(seconds) * 1000))
-
-
 def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole") -> Outcome:
     """Through a program the model writes and Z3 checks (core/reason/pot): one per item."""
     if llm is None:
@@ -205,7 +201,8 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
     from sym.core.reason.pot.tasks import Encoding, decide_claim
 
     encoding = Encoding(fmt=proof_format, style=style)
-    attempts = getattr(llm.settings, "proof_attempts", 3)
+    attempts = llm.settings.proof_attempts
+    run = Run.using(llm, f"bench-{item.id}")      # the model's settings: proof timeout, attempts
     try:
         if item.kind == CHOICE:
             from sym.core.reason.swm.datasets import Problem
@@ -214,15 +211,13 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
 
             problem = Problem("outside", item.id, split_sentences(item.context), [], item.question, "",
                               options=list(item.options), context=item.context)
-            letter, detail = answer_lsat(problem, llm, attempts, timeout_ms=_timeout_ms(llm), run_id=f"bench-{item.id}",
-                                         encoding=encoding)
+            letter, detail = answer_lsat(problem, run, attempts, encoding=encoding)
             ran = bool(detail.get("ran", detail.get("statuses")))
             if letter and letter in item.letters:
                 return Outcome(letter, ran)
             return Outcome(None, ran, detail.get("reason") or detail.get("error") or "no answer")
         claim = claim_of(item.question) if item.kind == TRUTH else item.question
-        status, detail = decide_claim(item.context, claim, llm, encoding=encoding, attempts=attempts,
-                                      timeout_ms=_timeout_ms(llm), run_id=f"bench-{item.id}")
+        status, detail = decide_claim(item.context, claim, run, encoding=encoding, attempts=attempts)
     except UserError as err:
         return _failure(err)
     ran = bool(detail.get("ran"))

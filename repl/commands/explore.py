@@ -238,9 +238,8 @@ def explore(ctx: Context, args: Args, run: Run) -> Result:
     if entry is None:
         raise UserError(f"unknown prompter {opts.prompter!r}", hint="prompters: " + ", ".join(sorted(packs)))
     search = _truth_search(ctx) if opts.refine == "truth" else None
-    recursor = Recursor(opts.topic, entry.pack.prompter(), run.llm, depth=opts.depth, refine=opts.refine,
-                        threshold=opts.threshold, k=opts.k, search=search, emit=run.emit, cancel=run.cancel,
-                        run=run.id)
+    recursor = Recursor(opts.topic, entry.pack.prompter(), run, depth=opts.depth, refine=opts.refine,
+                        threshold=opts.threshold, k=opts.k, search=search)
     e = recursor.explore()
     ctx.last_exploration = e
     run.emit(ModelShown("program", f"explore: {e.topic}", e.program.text(),

@@ -203,8 +203,7 @@ def prove(ctx: Context, args: Args, run: Run) -> Result:
 def _prove_file(ctx: Context, run: Run, name: str) -> Result:
     from sym.core.reason.pot.writer import prove_file
 
-    program, report = prove_file(ctx.path(name), max_mb=run.settings.max_file_mb, timeout_ms=run.timeout_ms,
-                                 emit=run.emit, cancel=run.cancel, run_id=run.id)
+    program, report = prove_file(ctx.path(name), run)
     _remember(ctx, run, program, str(name))
     return ProofResult(report, str(name))
 
@@ -214,9 +213,7 @@ def _prove_question(ctx: Context, run: Run, question: str) -> Result:
     model timeouts move on to the next one, a Z3 timeout ends it)."""
     from sym.core.reason.pot.writer import prove_question
 
-    s = run.settings
-    written = prove_question(question, ctx.memory, run.llm, attempts=s.proof_attempts, timeout_ms=run.timeout_ms,
-                             run_id=run.id, emit=run.emit, cancel=run.cancel, fmt=s.proof_format, style=s.proof_style)
+    written = prove_question(question, ctx.memory, run)
     _remember(ctx, run, written.program, f"llm: {question}")
     return ProofResult(written.report, f"llm: {question}", written.attempts)
 

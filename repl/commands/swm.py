@@ -137,8 +137,7 @@ def _(r: Chatted) -> str:
 def reasoner(ctx: Context, run: Run):
     from sym.core.reason.swm.reasoner import SWM
 
-    return SWM(ctx.memory, llm=lambda: run.llm, emit=run.emit, cancel=run.cancel,
-               merge=run.settings.schema_merge, run=run.id)
+    return SWM(ctx.memory, run, merge=run.settings.schema_merge)
 
 
 def _statements(text: str) -> str:

@@ -12,6 +12,7 @@ import pytest
 from sym.core.reason.swm.datasets import Problem
 from sym.core.reason.swm.evaluate import evaluate
 from sym.core.reason.swm.lsat import answer_lsat
+from sym.core.run import Run
 from sym.repl.bench import make_llm, run_swm
 
 MODEL = "llama3.1:8b"
@@ -62,7 +63,7 @@ def chats(server):
 def test_the_one_option_that_could_be_true_is_chosen_without_further_calls(ollama_server, llm):
     ollama_server.reply(json.dumps(ORDER_PROGRAM))
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert letter == "B"
     assert detail["verified"] is True
     assert detail["question_type"] == "could be true"
@@ -83,7 +84,7 @@ def test_must_be_true_picks_the_proved_option(ollama_server, llm):
         "D": "seat(ann) == 1", "E": "seat(cal) == 1"})))
     options = ["Ann sits in seat 2.", "Cal sits in seat 3.", "Ben sits in seat 1.", "Ann sits in seat 1.",
                "Cal sits in seat 1."]
-    letter, detail = answer_lsat(problem("Which one of the following must be true?", options), llm)
+    letter, detail = answer_lsat(problem("Which one of the following must be true?", options), Run.using(llm, "lsat"))
     assert (letter, detail["verified"]) == ("C", True)
     assert detail["statuses"] == {"A": "unknown", "B": "unknown", "C": "proved", "D": "refuted", "E": "refuted"}
     assert len(chats(ollama_server)) == 1
@@ -95,7 +96,7 @@ def test_except_picks_the_odd_one_out(ollama_server, llm):
         "D": "seat(cal) == 1", "E": "seat(ben) == 1"})))
     options = ["Ann sits in seat 2.", "Cal sits in seat 2.", "Ann sits in seat 3.", "Cal sits in seat 1.",
                "Ben sits in seat 1."]
-    letter, detail = answer_lsat(problem("Each of the following could be true EXCEPT:", options), llm)
+    letter, detail = answer_lsat(problem("Each of the following could be true EXCEPT:", options), Run.using(llm, "lsat"))
     assert (letter, detail["verified"]) == ("D", True)     # the only option that cannot be true
     assert detail["question_type"] == "could be true EXCEPT"
     assert len(chats(ollama_server)) == 1
@@ -107,7 +108,7 @@ def test_a_type_error_goes_back_and_the_fixed_program_answers(ollama_server, llm
                               "E": order("cal", "ben", "ann")}, extra_rule="seat(ann) == ben")
     ollama_server.reply(json.dumps(broken), json.dumps(ORDER_PROGRAM))
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert (letter, detail["attempts"]) == ("B", 2)
     assert len(detail["errors"]) == 1 and "sort mismatch" in detail["errors"][0]
     sent = chats(ollama_server)
@@ -120,7 +121,7 @@ def test_options_the_program_leaves_out_are_sent_back(ollama_server, llm):
     partial = seating_program({"A": order("ann", "ben", "cal"), "B": order("ben", "ann", "cal")})
     ollama_server.reply(json.dumps(partial), json.dumps(ORDER_PROGRAM))
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert (letter, detail["attempts"]) == ("B", 2)
     assert "no verification for options C, D, E" in chats(ollama_server)[1].last_user
 
@@ -134,7 +135,7 @@ def test_a_tie_is_broken_by_the_model_and_marked_unverified(ollama_server, llm):
                         when=lambda r: r.format is None)
     options = ["A) Ann, Ben, Cal", "B) Ben, Ann, Cal", "C) Ben, Cal, Ann", "D) Ann, Cal, Ben", "E) Cal, Ben, Ann"]
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, options), llm)
+    letter, detail = answer_lsat(problem(question, options), Run.using(llm, "lsat"))
     assert letter == "C"
     assert detail["verified"] is False and detail["fallback"] is True
     assert detail["candidates"] == ["B", "C"]
@@ -146,7 +147,7 @@ def test_a_tie_is_broken_by_the_model_and_marked_unverified(ollama_server, llm):
 def test_a_model_that_never_writes_a_valid_program_fails_cleanly(ollama_server, llm):
     ollama_server.reply(json.dumps(seating_program({"A": "seat(dan) == 1"})))    # dan is not declared
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm, attempts=3)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"), attempts=3)
     assert letter == ""
     assert detail["attempts"] == 3 and len(detail["errors"]) == 3
     assert "after 3 attempts" in detail["error"] and "dan" in detail["error"]
@@ -190,7 +191,7 @@ def test_rules_that_contradict_each_other_go_back_with_the_core(ollama_server, l
                              "E": order("cal", "ben", "ann")}, extra_rule="seat(ann) == 1")
     ollama_server.reply(json.dumps(clash), json.dumps(ORDER_PROGRAM))
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert (letter, detail["attempts"]) == ("B", 2)
     feedback = chats(ollama_server)[1].last_user
     assert "contradict" in feedback and "Ann does not sit in seat 1" in feedback and "extra" in feedback
@@ -202,7 +203,7 @@ def test_a_question_the_solver_cannot_decide_is_left_to_the_model_unverified(oll
                "would have the same effect?"
     options = ["Ann sits in seat 2 or 3.", "Ben sits in seat 1.", "Cal sits in seat 3.", "Ann sits next to Ben.",
                "Cal sits in seat 1."]
-    letter, detail = answer_lsat(problem(question, options), llm)
+    letter, detail = answer_lsat(problem(question, options), Run.using(llm, "lsat"))
     assert (letter, detail["verified"], detail["question_type"]) == ("A", False, None)
     sent = chats(ollama_server)
     assert len(sent) == 1 and sent[0].format is None      # no program: nothing for Z3 to decide
@@ -213,6 +214,6 @@ def test_a_model_timeout_moves_on_to_the_next_attempt_as_for_prove(ollama_server
     ollama_server.fail("slow", delay=3)
     ollama_server.reply(json.dumps(ORDER_PROGRAM))
     question = "Which one of the following could be the seating, from seat 1 through seat 3?"
-    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), llm)
+    letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert (letter, detail["attempts"]) == ("B", 2)
     assert "did not answer within 0.5 s" in detail["errors"][0]

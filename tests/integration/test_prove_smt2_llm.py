@@ -6,6 +6,7 @@ error goes back with its line and column; a script Z3 cannot settle is a timeout
 from __future__ import annotations
 
 from sym.core.reason.pot.tasks import Encoding, decide_claim
+from sym.core.run import Run
 from sym.repl.results import Failure
 from tests.conftest import fails, state
 from tests.integration.test_llm_prove import wired
@@ -141,8 +142,9 @@ def claim_script(formula: str, name: str = "claim") -> str:
 
 
 def llm_of(shell, server):
+    """A run of the shell (its model client, on the test server) for decide_claim."""
     wired(shell, server)
-    return shell.ctx.llm
+    return Run.using(shell.ctx.llm, "claim")
 
 
 def test_decide_claim_in_smt2_proves_refutes_and_leaves_open(ollama_server, shell):

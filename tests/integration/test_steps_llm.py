@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from sym.core.reason.pot.tasks import Encoding, decide_claim
+from sym.core.run import Run
 
 STEP1, STEP2, STEP3 = "Step 1: the kinds", "Step 2: the words", "Step 3:"
 # whales, not cats: see test_the_briefs_cats_example_is_proved for why
@@ -38,9 +39,10 @@ def script(server, kinds=KINDS, words=WORDS, formulas: str | None = None, fix: s
         server.reply(formulas, when=STEP3)
 
 
-def llm_of(shell, server):
+def llm_of(shell, server, **fields):
+    """A run of the shell (its model client, on the test server) for decide_claim."""
     shell.ctx.settings.ollama_host = server.url
-    return shell.ctx.llm
+    return Run.using(shell.ctx.llm, "claim", **fields)
 
 
 def requests(server, marker: str) -> list:
@@ -225,16 +227,15 @@ def test_the_briefs_cats_example_is_proved(ollama_server, shell):
 
 
 def test_a_premise_that_sets_no_condition_is_left_out_and_named(ollama_server, shell):
-    llm = llm_of(shell, ollama_server)
+    events: list = []
+    llm = llm_of(shell, ollama_server, emit=events.append)
     intro = "Here is a short story about sea animals."
     script(ollama_server, formulas=json.dumps({"lines": [
         {"text": intro, "form": "none"},
         {"text": SENTENCES[0], "form": "formula", "formula": "ForAll([x], Implies(whale(x), mammal(x)))"},
         {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
         {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]}))
-    events: list = []
-    status, detail = decide_claim(f"{intro} {PREMISES}", CLAIM, llm, encoding=Encoding("json", "steps"),
-                                  emit=events.append)
+    status, detail = decide_claim(f"{intro} {PREMISES}", CLAIM, llm, encoding=Encoding("json", "steps"))
     assert status == "proved", detail
     assert len(requests(ollama_server, STEP3)) == 1                 # "none" is an answer, not an error
     [assembled] = [e for e in events if getattr(e, "label", "") == "assembled program"]

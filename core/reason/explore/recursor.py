@@ -4,26 +4,24 @@ For a goal, the OR prompt invents alternatives (`goal :- alternative.`), the AND
 sub-goals of each (`alternative :- sub1, sub2.`); sub-goals are expanded in turn until the
 depth runs out, and the goals left there are abducibles that a refiner keeps (facts) or
 rejects (`goal :- fail.`). Every node is emitted as a TraceNode as it is made. The recursor
-never touches memory or a screen; all model calls go through the `llm` it is given.
+never touches memory or a screen; all model calls go through the model client of its run.
 """
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from string import Template
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, UserError
-from sym.core.events import Emit, TraceNode, ignore
 from sym.core.logic.horn import HornModel
 from sym.core.reason.explore.items import atom_of, clean_label, parse_items
 from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
 from sym.core.reason.explore.refiners import Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner, Verdict
 
 if TYPE_CHECKING:
-    from sym.core.llm.facade import LLM
+    from sym.core.run import Run
 
 MAX_DEPTH = 6
 DEFAULT_SYSTEM = ("You help explore a topic step by step. Answer with a short plain list, one item per line, "
@@ -85,13 +83,12 @@ class Recursor:
     """Explores one topic. `refine` is None, "truth" (needs `search`), "oracle" or "rater";
     `threshold` is the least similarity (truth) or probability (rater) a leaf needs."""
 
-    def __init__(self, topic: str, prompter: Prompter, llm: LLM, *, depth: int = 2, refine: str | None = None,
-                 threshold: float = 0.5, k: int = 3, search: Search | None = None, emit: Emit = ignore,
-                 cancel: threading.Event | None = None, run: str = "explore") -> None:
+    def __init__(self, topic: str, prompter: Prompter, run: Run, *, depth: int = 2, refine: str | None = None,
+                 threshold: float = 0.5, k: int = 3, search: Search | None = None) -> None:
         if not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
             raise UserError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
-        self.topic, self.prompter, self.llm = clean_label(topic), prompter, llm
-        self.depth, self.emit, self.cancel, self.run_id = depth, emit, cancel, run
+        self.topic, self.prompter, self.run = clean_label(topic), prompter, run
+        self.depth, self.run_id = depth, run.id
         self.refiner = self._refiner(refine, threshold, k, search)
         self.program = Program()
         self.nodes: list[Node] = []
@@ -117,25 +114,19 @@ class Recursor:
 
     # -- model calls ------------------------------------------------------------------
 
-    def _check_cancel(self) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            self.cancel.clear()
-            raise Cancelled()
-
     def ask(self, prompts: list[str], purpose: str, system: str | None = None) -> list[str]:
         """Replies to independent prompts, in order (in parallel when the llm can)."""
         from sym.core.llm import LLMError
 
         if not prompts:
             return []
-        self._check_cancel()
+        self.run.check()
         batches = [([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": p}]
                    for p in prompts]
         try:
-            if len(batches) > 1 and hasattr(self.llm, "chat_many"):
-                replies = self.llm.chat_many(batches, purpose=purpose)
-            else:
-                replies = [self.llm.chat(b, purpose=purpose) for b in batches]
+            llm = self.run.llm
+            replies = llm.chat_many(batches, purpose=purpose) if len(batches) > 1 else \
+                [llm.chat(b, purpose=purpose) for b in batches]
         except LLMError as err:
             if err.reason == "cancelled":
                 raise Cancelled() from None
@@ -154,7 +145,7 @@ class Recursor:
         self.labels.setdefault(atom, label)
         node = Node(node_id, parent, kind, atom, label, status, detail)
         self.nodes.append(node)
-        self.emit(TraceNode(self.run_id, node_id, parent, kind, label, detail, status))
+        self.run.trace(node_id, parent, kind, label, detail, status)
         return node_id
 
     def explore(self) -> Exploration:
@@ -199,7 +190,7 @@ class Recursor:
         replies = self.ask([_fill(p.and_prompt, g=alt, context=context, topic=self.topic, n=p.and_items)
                             for _, alt, _ in fresh], "explore.and", p.system or DEFAULT_SYSTEM)
         for (atom, alt, alt_node), reply in zip(fresh, replies):
-            self._check_cancel()
+            self.run.check()
             subs = self._items(reply, p.and_items, on_path | {atom}, alt_node, GOAL)
             if not subs:
                 self._abduce([(atom, alt)], node, context, {atom: alt_node})
@@ -251,7 +242,7 @@ class Recursor:
             if self.refiner is None:
                 verdicts = [Verdict(True, None, None, "assumed (depth limit)") for _ in todo]
             else:
-                self._check_cancel()
+                self.run.check()
                 verdicts = self.refiner.appraise(todo, self.topic)
             for leaf, verdict in zip(todo, verdicts):
                 self.verdicts[leaf.atom] = verdict
@@ -287,12 +278,12 @@ class Recursor:
         if ask is None:
             return
         kept = {a: self.labels.get(a, a) for a, v in self.verdicts.items() if v.kept}
-        self._check_cancel()
+        self.run.check()
         for a, b in ask(kept, self.topic):
             if self.program.add(None, (a, b), CONSTRAINT):
                 self.stats["constraints"] += 1
 
 
-def explore(topic: str, prompter: Prompter, llm: LLM, **kwargs: Any) -> Exploration:
+def explore(topic: str, prompter: Prompter, run: Run, **kwargs: Any) -> Exploration:
     """Explore `topic` with `prompter` to `depth` (see Recursor for the keyword arguments)."""
-    return Recursor(topic, prompter, llm, **kwargs).explore()
+    return Recursor(topic, prompter, run, **kwargs).explore()

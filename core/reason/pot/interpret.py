@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut
-from sym.core.events import CoreEntry, Emit, ModelShown, ignore
-from sym.core.reason.pot.build import Built, Objective, Verification, build, entry_texts
+from sym.core.events import CoreEntry, ModelShown
+from sym.core.reason.pot.build import Built, Objective, Verification, build
 from sym.core.reason.pot.declare import is_bool, is_numeric
 from sym.core.reason.pot.schema import Program
 
@@ -303,39 +303,45 @@ def _entry_order(label: str) -> tuple[bool, int]:
 
 
 def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = None,
-        emit: Emit = ignore, built: Built | None = None) -> ProofReport:
-    """Build (unless given) and check a program; emits ModelShown for models, counter-models, cores."""
-    built = built or build(program)
-    return check_built(built, lambda: entry_texts(program), timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+        built: Built | None = None) -> ProofReport:
+    """Build (unless given) and check a program."""
+    return check_built(built or build(program), timeout_ms=timeout_ms, cancel=cancel)
 
 
-def check_built(built: Built, texts: Callable[[], dict[str, str]], *, timeout_ms: int,
-                cancel: threading.Event | None = None, emit: Emit = ignore) -> ProofReport:
-    """Check a built program (JSON or SMT-LIB); `texts` gives each core label's source text."""
+def check_built(built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> ProofReport:
+    """Check a built program (JSON or SMT-LIB): consistency, then each verification, then the
+    optimum; the Z3 context is interrupted when `cancel` is set."""
     checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel)
     with interruptible(built.env.ctx, cancel):
         consistent, core, solver = checker.consistency()
         if consistent is False:
-            report = ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
-                                 False, core,
-                                 OptimizationResult(INCONSISTENT) if built.has_optimization else None)
-            by_label = texts()
-            entries = tuple(CoreEntry(label, by_label.get(label, label)) for label in core)
-            emit(ModelShown("z3.core", f"unsat core of the knowledge base ({len(core)} entries)",
-                            "\n".join(f"{e.text}  ({e.name.split(' ')[0]})" for e in entries), entries))
-            return report
+            return ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
+                               False, core,
+                               OptimizationResult(INCONSISTENT) if built.has_optimization else None)
         results = [checker.verification(solver, v) for v in built.verifications]
         optimum = checker.optimize() if built.has_optimization else None
-    report = ProofReport(results, consistent, [], optimum)
-    for r in results:
+    return ProofReport(results, consistent, [], optimum)
+
+
+def models_shown(report: ProofReport, texts: Callable[[], dict[str, str]]) -> list[ModelShown]:
+    """What the Models pane shows of a report: the unsat core (each entry's text, from `texts`:
+    core label -> source text), or the models and counter-models of the verifications and the optimum."""
+    if report.consistent is False:
+        by_label = texts()
+        entries = tuple(CoreEntry(label, by_label.get(label, label)) for label in report.core)
+        return [ModelShown("z3.core", f"unsat core of the knowledge base ({len(report.core)} entries)",
+                           "\n".join(f"{e.text}  ({e.name.split(' ')[0]})" for e in entries), entries)]
+    shown = []
+    for r in report.verifications:
         if r.model is not None:
-            emit(ModelShown("z3.model", f"{r.name}: model ({r.status})", format_model(r.model), r.model))
+            shown.append(ModelShown("z3.model", f"{r.name}: model ({r.status})", format_model(r.model), r.model))
         if r.counter_model is not None:
-            emit(ModelShown("z3.counter-model", f"{r.name}: counter-model ({r.status})",
-                            format_model(r.counter_model), r.counter_model))
+            shown.append(ModelShown("z3.counter-model", f"{r.name}: counter-model ({r.status})",
+                                    format_model(r.counter_model), r.counter_model))
+    optimum = report.optimization
     if optimum is not None and optimum.model is not None:
-        emit(ModelShown("z3.model", "optimum", format_model(optimum.model), optimum.model))
-    return report
+        shown.append(ModelShown("z3.model", "optimum", format_model(optimum.model), optimum.model))
+    return shown
 
 
 def format_model(model: dict[str, Any]) -> str:

@@ -397,13 +397,11 @@ def looks_like_smt2(text: str, name: str = "") -> bool:
     return head in ("(", ";")
 
 
-def run_smt2(program: Smt2Program, *, timeout_ms: int, cancel: Any = None, emit: Any = None) -> Any:
-    """Check a script as interpret.run checks a JSON program (same report, same events)."""
-    from sym.core.events import ignore
+def run_smt2(program: Smt2Program, *, timeout_ms: int, cancel: Any = None) -> Any:
+    """Check a script as interpret.run checks a JSON program (the same report)."""
     from sym.core.reason.pot.interpret import check_built
 
-    built, texts = build_smt2(program)
-    return check_built(built, lambda: texts, timeout_ms=timeout_ms, cancel=cancel, emit=emit or ignore)
+    return check_built(build_smt2(program)[0], timeout_ms=timeout_ms, cancel=cancel)
 
 
 def entry_texts_smt2(program: Smt2Program) -> dict[str, str]:

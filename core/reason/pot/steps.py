@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
-    from sym.core.llm.facade import LLM
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.pot.tasks import Task
     from sym.core.reason.pot.writer import Written
+    from sym.core.run import Run
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"
 MAX_SORTS, MAX_MEMBERS, MAX_FUNCTIONS, MAX_ARGS = 6, 24, 24, 3
@@ -349,9 +348,9 @@ def _text(task: Task) -> str:
     return f"Text:\n{task.context.strip() or '(none)'}\n\nQuestion: {task.question.strip()}\nClaims:\n{claims}"
 
 
-def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms: int, run_id: str, kind: str,
-                   purpose: str, emit: Emit = ignore, accept: Callable[[ProofReport], Any] | None = None,
-                   summary: Callable[[Any], str] | None = None, cancel: Any = None) -> Written:
+def write_stepwise(task: Task, fmt: str, run: Run, *, attempts: int, kind: str, purpose: str,
+                   accept: Callable[[ProofReport], Any] | None = None,
+                   summary: Callable[[Any], str] | None = None) -> Written:
     """Steps 1-3, then the assembled program run and passed to `accept`; NoProgram when a step
     has no valid answer after its repairs or a claim has no formula."""
     from sym.core.llm import LLMError
@@ -367,16 +366,16 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
              check: Callable[[Any], list[str]]) -> Any:
         nonlocal calls
         try:
-            value = llm.json_with_repair(messages, model, check=check, attempts=repairs, purpose=f"{purpose}.{label}",
+            value = run.llm.json_with_repair(messages, model, check=check, attempts=repairs, purpose=f"{purpose}.{label}",
                                          format=schema, on_attempt=lambda i, problems: errors.extend(problems[:1]))
         except LLMError as err:
             calls += getattr(err, "calls", 1)
-            emit(TraceNode(run_id, f"s{n}", "q", kind, f"step {n}: {label}", err.message, "failed"))
+            run.trace(f"s{n}", "q", kind, f"step {n}: {label}", err.message, "failed")
             if err.reason == "bad-output":
                 raise NoProgram(calls, errors or [err.message], err.message) from None
             raise
         calls += 1
-        emit(TraceNode(run_id, f"s{n}", "q", kind, f"step {n}: {label}", "", "ok"))
+        run.trace(f"s{n}", "q", kind, f"step {n}: {label}", "", "ok")
         return value
 
     base = [{"role": "system", "content": STEP_SYSTEM}, {"role": "user", "content": _text(task)}]
@@ -409,7 +408,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
         for i, line in zip(wanted, lines.lines):
             if line.get("form") == "none":
                 if i < len(premises):       # the model says it sets no condition: left out, and named
-                    emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], "(no condition)", "ok"))
+                    run.trace(f"f{round_}.{i}", "q", "steps.formula", texts[i], "(no condition)", "ok")
                     continue
                 problems[i] = "a claim needs a form that says it"
                 errors.append(f"{texts[i]}: {problems[i]}")
@@ -420,7 +419,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
                 problem = formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
             except FormError as err:
                 formula, problem = json.dumps(line)[:300], str(err)
-            emit(TraceNode(run_id, f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok"))
+            run.trace(f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok")
             if problem is None:
                 formulas[i] = formula
             else:
@@ -431,7 +430,7 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
             continue
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)      # Cancelled and TimedOut end it
+        report = run_any(program, run)      # Cancelled and TimedOut end it
         ran = set(formulas)
         if report.consistent is not False or round_ == repairs:
             break
@@ -454,15 +453,15 @@ def write_stepwise(task: Task, llm: LLM, fmt: str, *, attempts: int, timeout_ms:
     if ran != set(formulas):        # run what could be written (a premise left out weakens, never misstates)
         kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
         program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, timeout_ms=timeout_ms, emit=emit, cancel=cancel)
+        report = run_any(program, run)
     try:
         outcome = accept(report) if accept is not None else report
     except UserError as err:
         errors.append(err.message)
         raise NoProgram(calls, errors, err.message) from None
     detail = f"{(summary or verdicts)(outcome)}" + (f"; {len(left_out)} premise(s) not encoded" if left_out else "")
-    emit(TraceNode(run_id, "steps", "q", kind, "assembled program", detail, "ok"))
-    trace_report(emit, run_id, "steps", report, program)
+    run.trace("steps", "q", kind, "assembled program", detail, "ok")
+    trace_report(run, "steps", report, program)
     written = Written(program, report, outcome, calls, errors)
     written.left_out = left_out      # type: ignore[attr-defined]
     return written

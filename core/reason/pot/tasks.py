@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
-    from sym.core.llm.facade import LLM
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.pot.writer import Written
+    from sym.core.run import Run
 
 FORMATS = ("json", "smt2")
 STYLES = ("whole", "steps")
@@ -52,23 +51,22 @@ class Task:
     messages: Callable[[str], list[dict[str, Any]]]     # whole-program prompt for a format
 
 
-def encode(task: Task, llm: LLM, encoding: Encoding, *, attempts: int, timeout_ms: int, run_id: str,
-           kind: str, purpose: str, emit: Emit = ignore, accept: Callable[[ProofReport], Any] | None = None,
-           summary: Callable[[Any], str] | None = None, cancel: Any = None) -> Written:
+def encode(task: Task, encoding: Encoding, run: Run, *, attempts: int, kind: str, purpose: str,
+           accept: Callable[[ProofReport], Any] | None = None, summary: Callable[[Any], str] | None = None) -> Written:
     """The first program (written as `encoding` says) that checks and passes `accept`; NoProgram
-    when none does (core/reason/pot/writer.py)."""
+    when none does (core/reason/pot/writer.py). The run gives the model, the solver's time limit,
+    the trace and the cancel flag."""
     from sym.core.reason.pot.schema import program_json_schema
     from sym.core.reason.pot.writer import write_program
 
     if encoding.style == "steps":
         from sym.core.reason.pot.steps import write_stepwise
 
-        return write_stepwise(task, llm, encoding.fmt, attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                              kind=kind, purpose=purpose, emit=emit, accept=accept, summary=summary, cancel=cancel)
+        return write_stepwise(task, encoding.fmt, run, attempts=attempts, kind=kind, purpose=purpose, accept=accept,
+                              summary=summary)
     schema = program_json_schema(verifications=list(task.claims)) if encoding.fmt == "json" else None
-    return write_program(llm, task.messages(encoding.fmt), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                         kind=kind, purpose=purpose, emit=emit, accept=accept, summary=summary, schema=schema,
-                         fmt=encoding.fmt, cancel=cancel)
+    return write_program(task.messages(encoding.fmt), run, attempts=attempts, kind=kind, purpose=purpose,
+                         accept=accept, summary=summary, schema=schema, fmt=encoding.fmt)
 
 
 def statuses_by_name(report: ProofReport, names: list[str]) -> dict[str, str]:
@@ -164,8 +162,8 @@ def claim_messages(context: str, claim: str) -> Callable[[str], list[dict[str, A
     return messages
 
 
-def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | None = None, attempts: int = 3,
-                 timeout_ms: int = 10_000, emit: Emit = ignore, run_id: str = "claim") -> tuple[str | None, dict[str, Any]]:
+def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | None = None,
+                 attempts: int = 3) -> tuple[str | None, dict[str, Any]]:
     """(status, detail): "proved", "refuted" or "unknown" for the statement given the premises,
     None when no program checked. detail: attempts, errors, ran, error, reason."""
     from sym.core.errors import TimedOut
@@ -175,11 +173,10 @@ def decide_claim(context: str, claim: str, llm: LLM, *, encoding: Encoding | Non
     if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
         encoding = Encoding(encoding.fmt, "whole")             # the model states what it knows, whole
     detail: dict[str, Any] = {"attempts": 0, "errors": [], "ran": False, "encoding": f"{encoding.fmt}/{encoding.style}"}
-    emit(TraceNode(run_id, "q", None, "claim.question", claim))
+    run.trace("q", None, "claim.question", claim)
     task = Task(context, claim, {CLAIM: claim}, claim_messages(context, claim))
     try:
-        written = encode(task, llm, encoding, attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                         kind="claim.attempt", purpose="bench.claim.program", emit=emit,
+        written = encode(task, encoding, run, attempts=attempts, kind="claim.attempt", purpose="bench.claim.program",
                          accept=lambda report: statuses_by_name(report, [CLAIM]),
                          summary=lambda found: f"claim: {found[CLAIM]}")
     except NoProgram as err:

@@ -13,21 +13,19 @@ Nothing here touches memory.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import Cancelled, TimedOut, UserError
-from sym.core.events import Emit, TraceNode, ignore
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sym.core.llm.facade import LLM
     from sym.core.memory.working import WorkingMemory
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.pot.schema import Program
+    from sym.core.run import Run
 
 HINT = "rephrase the question, /set proof.attempts N, or write the program: /prove --file"
 
@@ -53,19 +51,18 @@ def verdicts(report: ProofReport) -> str:
     return ", ".join(f"{v.name}: {v.status}" for v in report.verifications) or "checked"
 
 
-def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, timeout_ms: int, run_id: str,
-                  kind: str = "prove.attempt", purpose: str = "prove", emit: Emit = ignore,
-                  cancel: threading.Event | None = None, accept: Callable[..., Any] | None = None,
+def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, kind: str = "prove.attempt",
+                  purpose: str = "prove", accept: Callable[..., Any] | None = None,
                   summary: Callable[[Any], str] | None = None, hint: str | None = HINT,
                   schema: dict[str, Any] | None = None, fmt: str = "json") -> Written:
-    """The first program the model writes (in at most `attempts` calls) that builds, runs and
-    passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
-    send the problem back). Each attempt is traced as a `kind` node under "q" of `run_id`;
+    """The first program the run's model writes (in at most `attempts` calls) that builds, runs
+    and passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
+    send the problem back). Each attempt is traced as a `kind` node under "q" of the run;
     raises NoProgram when none passed. `fmt` is the language: "json" (the DSL, under `schema`,
     the program schema by default; a caller may tighten it, as AR-LSAT does with one
     verification per option) or "smt2" (an SMT-LIB script, free text, read by Z3's parser).
-    A program Z3 cannot settle within `timeout_ms` goes back as a problem, so the next attempt
-    can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised."""
+    A program Z3 cannot settle within the run's proof timeout goes back as a problem, so the next
+    attempt can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised."""
     from sym.core.llm import LLMError
     from sym.core.reason.pot.schema import Program, program_json_schema
 
@@ -76,7 +73,7 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
     def check(program: Any) -> list[str]:
         checked.pop("timeout", None)
         try:
-            report = run_any(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+            report = run_any(program, run)
             checked["outcome"] = accept(report) if accept is not None else report
         except Cancelled:
             raise
@@ -93,14 +90,14 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
         if problems:
             errors.append(_bare(problems[0]))
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", problems[0] + more, "failed"))
+            run.trace(f"a{n}", "q", kind, f"attempt {n}", problems[0] + more, "failed")
 
     if fmt == "smt2":
         how: dict[str, Any] = {"parse": read_smt2_reply, "noun": "SMT-LIB script", "format": schema}
     else:
         how = {"format": schema or program_json_schema()}
     try:
-        program = llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
+        program = run.llm.json_with_repair(messages, Program, check=check, attempts=attempts - 1, purpose=purpose,
                                        on_attempt=on_attempt, **how)
     except UserError as err:
         if isinstance(err, LLMError) and err.reason == "bad-output":
@@ -111,11 +108,11 @@ def write_program(llm: LLM, messages: list[dict[str, Any]], *, attempts: int, ti
         # the attempt under way (its model call, or Z3 on its program) ended the loop
         n = checked.get("n", 0) + 1
         status = "cancelled" if isinstance(err, Cancelled) else "failed"
-        emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", err.message, status))
+        run.trace(f"a{n}", "q", kind, f"attempt {n}", err.message, status)
         raise
     n, outcome = checked.get("n", 1), checked["outcome"]
-    emit(TraceNode(run_id, f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok"))
-    trace_report(emit, run_id, f"a{n}", checked["report"], program)
+    run.trace(f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok")
+    trace_report(run, f"a{n}", checked["report"], program)
     return Written(program, checked["report"], outcome, n, errors)
 
 
@@ -137,15 +134,15 @@ def read_smt2_reply(text: str) -> Any:
     return Smt2Program(body[start:end + 1], "the model's script")
 
 
-def trace_report(emit: Emit, run_id: str, parent: str, report: ProofReport, program: Program) -> None:
+def trace_report(run: Run, parent: str, report: ProofReport, program: Program) -> None:
     """A node under `parent` per verification (its status, why when unknown) and, for an
     inconsistent knowledge base, per entry of the unsat core (its text)."""
     texts = program_texts(program) if report.core else {}
     for label in report.core:
-        emit(TraceNode(run_id, f"{parent}.core.{label}", parent, "prove.core",
-                       f"{texts.get(label, label)}  · {label.split(' ')[0]}", "", "inconsistent"))
+        run.trace(f"{parent}.core.{label}", parent, "prove.core", f"{texts.get(label, label)}  · {label.split(' ')[0]}",
+                  "", "inconsistent")
     for i, v in enumerate(report.verifications):
-        emit(TraceNode(run_id, f"{parent}.v{i}", parent, "prove.verification", v.name, v.reason, v.status))
+        run.trace(f"{parent}.v{i}", parent, "prove.verification", v.name, v.reason, v.status)
 
 
 def program_texts(program: Any) -> dict[str, str]:
@@ -164,13 +161,20 @@ def load_any(text: str, source: str) -> Any:
     return Smt2Program(text, source) if looks_like_smt2(text, source) else load_program(text, source=source)
 
 
-def run_any(program: Any, *, timeout_ms: int, cancel: threading.Event | None = None, emit: Emit = ignore) -> ProofReport:
-    from sym.core.reason.pot.interpret import run
+def run_any(program: Any, run: Run) -> ProofReport:
+    """Check a JSON program or an SMT-LIB script within the run's proof timeout (the run's cancel
+    flag stops Z3); its models, counter-models and unsat core go to the Models pane."""
+    from sym.core.reason.pot.interpret import models_shown
+    from sym.core.reason.pot.interpret import run as check
     from sym.core.reason.pot.smt2_read import Smt2Program, run_smt2
 
     if isinstance(program, Smt2Program):
-        return cast("ProofReport", run_smt2(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit))
-    return run(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+        report = cast("ProofReport", run_smt2(program, timeout_ms=run.timeout_ms, cancel=run.cancel))
+    else:
+        report = check(program, timeout_ms=run.timeout_ms, cancel=run.cancel)
+    for shown in models_shown(report, lambda: program_texts(program)):
+        run.emit(shown)
+    return report
 
 
 _PREFIX = re.compile(r"^the interpreter rejected that program: ")
@@ -204,30 +208,29 @@ def relevant_items(memory: WorkingMemory, question: str, limit: int = 40) -> lis
     return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
 
 
-def prove_question(question: str, memory: WorkingMemory, llm: LLM, *, attempts: int, timeout_ms: int, run_id: str,
-                   emit: Emit = ignore, cancel: threading.Event | None = None, fmt: str = "json",
-                   style: str = "whole") -> Written:
-    """`/prove QUESTION`: the model writes a program for the question (in `fmt`, whole or step by
-    step), given the memory items that bear on it; the first one that checks is proved."""
+def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
+    """`/prove QUESTION`: the run's model writes a program for the question (in settings.proof_format,
+    whole or step by step as settings.proof_style says, in at most settings.proof_attempts
+    attempts), given the memory items that bear on it; the first one that checks is proved."""
     from sym.core.reason.pot.prompts import first_messages
     from sym.core.reason.pot.tasks import Encoding, Task, encode
 
-    emit(TraceNode(run_id, "q", None, "prove.question", question))
+    s = run.settings
+    attempts, fmt, style = s.proof_attempts, s.proof_format, s.proof_style
+    run.trace("q", None, "prove.question", question)
     items = relevant_items(memory, question)
     try:
         if style == "steps":
             task = Task("\n".join(items), question, {"claim": question}, lambda f: first_messages(question, items, f))
-            written = encode(task, llm, Encoding(fmt, style), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                             kind="prove.attempt", purpose="prove", emit=emit, cancel=cancel)
+            written = encode(task, Encoding(fmt, style), run, attempts=attempts, kind="prove.attempt", purpose="prove")
         else:
-            written = write_program(llm, first_messages(question, items, fmt), attempts=attempts, timeout_ms=timeout_ms,
-                                    run_id=run_id, emit=emit, cancel=cancel, fmt=fmt)
+            written = write_program(first_messages(question, items, fmt), run, attempts=attempts, fmt=fmt)
     except UserError as err:
-        emit(TraceNode(run_id, "q", None, "prove.question", question, err.message,
-                       "cancelled" if isinstance(err, Cancelled) else "failed"))
+        run.trace("q", None, "prove.question", question, err.message,
+                  "cancelled" if isinstance(err, Cancelled) else "failed")
         raise
-    emit(TraceNode(run_id, "q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
-                   overall(written.report)))
+    run.trace("q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
+              overall(written.report))
     return written
 
 
@@ -239,21 +242,21 @@ def overall(report: ProofReport) -> str:
     return statuses.pop() if len(statuses) == 1 else "checked"
 
 
-def prove_file(path: Path, *, max_mb: float, timeout_ms: int, emit: Emit = ignore,
-               cancel: threading.Event | None = None, run_id: str = "prove") -> tuple[Any, ProofReport]:
-    """`/prove --file PATH`: (program, report) for a program file (JSON or SMT-LIB), traced as one node (failed
-    with the reader's, the interpreter's or Z3's error) with a node per verification."""
+def prove_file(path: Path, run: Run) -> tuple[Any, ProofReport]:
+    """`/prove --file PATH`: (program, report) for a program file (JSON or SMT-LIB, at most
+    settings.max_file_mb), traced as one node (failed with the reader's, the interpreter's or Z3's
+    error) with a node per verification."""
     from sym.core.files import read_text_file
 
-    emit(TraceNode(run_id, "f", None, "prove.file", path.name))
+    run.trace("f", None, "prove.file", path.name)
     try:
-        text = read_text_file(path, max_mb)   # a FIFO, /dev/zero or binary file: one line
+        text = read_text_file(path, run.settings.max_file_mb)   # a FIFO, /dev/zero or binary file: one line
         program = load_any(text, path.name)
-        report = run_any(program, timeout_ms=timeout_ms, cancel=cancel, emit=emit)
+        report = run_any(program, run)
     except UserError as err:
-        emit(TraceNode(run_id, "f", None, "prove.file", path.name, err.message,
-                       "cancelled" if isinstance(err, Cancelled) else "failed"))
+        run.trace("f", None, "prove.file", path.name, err.message,
+                  "cancelled" if isinstance(err, Cancelled) else "failed")
         raise
-    emit(TraceNode(run_id, "f", None, "prove.file", path.name, verdicts(report), overall(report)))
-    trace_report(emit, run_id, "f", report, program)
+    run.trace("f", None, "prove.file", path.name, verdicts(report), overall(report))
+    trace_report(run, "f", report, program)
     return program, report

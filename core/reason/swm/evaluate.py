@@ -17,6 +17,7 @@ from sym.core.memory.working import WorkingMemory
 from sym.core.reason.swm import datasets
 from sym.core.reason.swm.english import split_sentences
 from sym.core.reason.swm.reasoner import SWM
+from sym.core.run import Run
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -114,12 +115,12 @@ def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", go
             raise UserError("lsat-ar needs a language model")
         from sym.core.reason.swm.lsat import answer_lsat
 
-        letter, detail = answer_lsat(problem, llm, attempts=getattr(llm.settings, "proof_attempts", 3))
+        letter, detail = answer_lsat(problem, Run.using(llm, "lsat"), attempts=llm.settings.proof_attempts)
         if not letter:     # counted wrong, and tallied among the bench's failure messages
             raise UserError(detail.get("error") or "no answer")
         return letter
     memory = WorkingMemory()
-    swm = SWM(memory, llm=llm, merge="off", run=f"bench-{problem.id}")
+    swm = SWM(memory, Run.using(llm, f"bench-{problem.id}"), merge="off")
     try:
         if problem.dataset == "clutrr":
             # rules first, so that their predicates are the model's choices for the story's sentences;

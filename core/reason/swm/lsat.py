@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, TraceNode, ignore
 from sym.core.reason.pot.tasks import Encoding
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.swm.datasets import Problem
+    from sym.core.run import Run
 
 LETTERS = "ABCDEFG"
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
-DEFAULT_TIMEOUT_S = 10.0
 
 # -- question types ----------------------------------------------------------------------
 
@@ -217,8 +216,8 @@ def _statuses(report: ProofReport, letters: str) -> tuple[dict[str, str], frozen
     return {x: found[x] for x in letters}, frozenset(undecided)
 
 
-def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int, emit: Emit, run_id: str,
-                  detail: dict[str, Any], encoding: Encoding | None = None) -> tuple[dict[str, str], frozenset[str]] | None:
+def write_program(problem: Problem, run: Run, *, attempts: int, detail: dict[str, Any],
+                  encoding: Encoding | None = None) -> tuple[dict[str, str], frozenset[str]] | None:
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
@@ -230,9 +229,8 @@ def write_program(problem: Problem, llm: LLM, *, attempts: int, timeout_ms: int,
     task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
                 lambda fmt: program_messages(problem, fmt))
     try:
-        found = encode(task, llm, encoding or Encoding(), attempts=attempts, timeout_ms=timeout_ms, run_id=run_id,
-                       kind="lsat.attempt", purpose="bench.lsat.program", emit=emit,
-                       accept=lambda report: _statuses(report, letters),
+        found = encode(task, encoding or Encoding(), run, attempts=attempts, kind="lsat.attempt",
+                       purpose="bench.lsat.program", accept=lambda report: _statuses(report, letters),
                        summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
     except NoProgram as err:
         detail["attempts"], detail["errors"] = err.attempts, list(err.errors)
@@ -260,33 +258,29 @@ def pick(problem: Problem, llm: LLM, letters: list[str]) -> str:
 
 # -- the method -----------------------------------------------------------------------------
 
-def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: int | None = None, emit: Emit = ignore,
-                run_id: str = "lsat", encoding: Encoding | None = None) -> tuple[str, dict[str, Any]]:
-    """(letter, detail) for one AR-LSAT problem; the letter is '' when no program checked.
+def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Encoding | None = None) -> tuple[str, dict[str, Any]]:
+    """(letter, detail) for one AR-LSAT problem, with the run's model and proof timeout; the letter
+    is '' when no program checked.
 
     `detail`: question_type, attempts, errors (one per failed attempt), statuses (letter →
     proved/refuted/unknown), candidates, verified (False when the model picked among a tie or
     the question type is not one the solver can decide), and error when it failed."""
-    if timeout_ms is None:
-        seconds = getattr(getattr(llm, "settings", None), "proof_timeout", DEFAULT_TIMEOUT_S)
-        timeout_ms = max(1, int(float(seconds) * 1000))
     letters = LETTERS[:len(problem.options)]
     qtype = question_type(problem.question)
     detail: dict[str, Any] = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
                     "statuses": {}, "candidates": [], "verified": False, "fallback": False, "ran": False}
-    emit(TraceNode(run_id, "q", None, "lsat.question", problem.question, str(qtype or "unrecognised")))
+    run.trace("q", None, "lsat.question", problem.question, str(qtype or "unrecognised"))
     if not letters:
         detail["error"] = "the problem has no options"
         return "", detail
     if qtype is None:     # nothing for the solver to decide: the model picks, unverified
         detail["candidates"] = list(letters)
-        letter = pick(problem, llm, list(letters))
+        letter = pick(problem, run.llm, list(letters))
         detail["fallback"] = True
         if not letter:
             detail["error"] = "the model named no option"
         return letter, detail
-    found = write_program(problem, llm, attempts=max(1, attempts), timeout_ms=timeout_ms, emit=emit,
-                          run_id=run_id, detail=detail, encoding=encoding)
+    found = write_program(problem, run, attempts=max(1, attempts), detail=detail, encoding=encoding)
     if found is None:
         detail["error"] = f"no valid program after {detail['attempts']} attempts; last error: {detail['errors'][-1]}"
         return "", detail
@@ -299,7 +293,7 @@ def answer_lsat(problem: Problem, llm: LLM, attempts: int = 3, *, timeout_ms: in
         return chosen[0], detail
     remaining = chosen or list(letters)   # none fits: the encoding is off somewhere; let the model choose
     detail["fallback"] = True
-    letter = pick(problem, llm, remaining)
+    letter = pick(problem, run.llm, remaining)
     if not letter:
         detail["error"] = "the model named no option"
     return letter, detail

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
 
 from sym.core.errors import Cancelled, ParseError, UserError
-from sym.core.events import Emit, TraceNode, ignore
+from sym.core.events import TraceNode, ignore
 from sym.core.llm import LLMError
 from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
@@ -31,11 +31,10 @@ from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
 from sym.core.reason.swm.trace import trace_inference
 
 if TYPE_CHECKING:
-    from threading import Event
-
     from sym.core.llm.facade import LLM
     from sym.core.reason.swm.english import Goal, Translation, Update
     from sym.core.reason.swm.extraction import Reading
+    from sym.core.run import Run
 
 
 NO_MODEL = ("unreachable", "no-model", "offline")
@@ -67,23 +66,15 @@ def _not_there(atom: Atom, sentence: str) -> str:
     return f"{atom} does not hold"
 
 
-def _llm_or_none(llm_factory: LLM | Callable[[], LLM | None] | None) -> LLM | None:
-    return llm_factory() if callable(llm_factory) else llm_factory
-
-
 class SWM:
-    """One reasoner over one working memory. `llm` is a core.llm.facade.LLM, a zero-argument
-    callable returning one (built only when a sentence or rule needs it), or None (no model)."""
+    """One reasoner over one working memory, for one run (core/run.py): its events, cancel flag
+    and model client (built only when a sentence or rule needs it; a run without one has none)."""
 
-    def __init__(self, memory: WorkingMemory, *, llm: LLM | Callable[[], LLM | None] | None = None, emit: Emit = ignore,
-                 cancel: Event | None = None,
-                 merge: str = "ask", run: str = "swm") -> None:
+    def __init__(self, memory: WorkingMemory, run: Run, *, merge: str = "ask") -> None:
         self.memory = memory
-        self._llm = llm
-        self.emit = emit
-        self.cancel = cancel
-        self.merge = merge
         self.run = run
+        self.run_id = run.id      # drawn now: a /tell or /ask takes its run number whether or not it traces
+        self.merge = merge
         self._nodes = 0
         self._shown: dict[str, tuple[str, str, str | None]] = {}    # node -> (kind, label, parent), to settle it
         self.llm_calls = 0
@@ -94,34 +85,22 @@ class SWM:
 
     @property
     def llm(self) -> LLM:
-        llm = _llm_or_none(self._llm)
-        if llm is None:
-            raise UserError("this needs a language model, and none is configured",
-                            hint="start Ollama and /set model NAME, or use templated sentences")
-        self._llm = llm
-        return llm
+        return self.run.llm      # UserError when no model is configured
 
     def _node(self, kind: str, label: str, parent: str | None = None, detail: str = "", status: str = "", *,
               node: str | None = None) -> str:
         """Emit a trace node (a new one, or `node` again with a new label) and return its id."""
         if node is None:
             self._nodes += 1
-            node = f"{self.run}.{self._nodes}"
+            node = f"{self.run_id}.{self._nodes}"
         self._shown[node] = (kind, label, parent)
-        self.emit(TraceNode(self.run, node, parent, kind, label, detail, status))
+        self.run.emit(TraceNode(self.run_id, node, parent, kind, label, detail, status))
         return node
 
     def _settle(self, node: str, detail: str, status: str) -> None:
         """Emit a node again, as it was, with what came of it."""
         kind, label, parent = self._shown[node]
-        self.emit(TraceNode(self.run, node, parent, kind, label, detail, status))
-
-    def _check_cancel(self) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            self.cancel.clear()
-            from sym.core.errors import Cancelled
-
-            raise Cancelled()
+        self.run.emit(TraceNode(self.run_id, node, parent, kind, label, detail, status))
 
     # -- tell ----------------------------------------------------------------------
 
@@ -142,7 +121,7 @@ class SWM:
             self._refuse(sentences, failed, readings, no_model)
         told: list[Told] = []
         for sentence, tr in plan:
-            self._check_cancel()
+            self.run.check()
             if tr is not None:
                 told.append(self._store_translation(sentence, tr, source))
             elif sentence in failed:
@@ -337,14 +316,14 @@ class SWM:
             out, memory_answer = self._ask_paper(goal, root, max_steps, open_world)
         else:
             out, memory_answer = self._ask_hybrid(goal, root, max_steps, open_world)
-        out.mode, out.run = mode, self.run
+        out.mode, out.run = mode, self.run_id
         # "unknown" about a known predicate is an answer (open world); a question about a predicate
         # memory has never heard of, or an existential one ("Is anything big?") it cannot settle, is not
         unheard = not answers.mentions(goal, self.memory.engine)
         undecided = (unheard and answers.undecided(goal, memory_answer, out.values)
                      or goal.kind == "truth" and not parse_query(goal.query).is_ground
                      and answers.undecided(goal, out.answer, out.values))
-        if undecided and fallback and _llm_or_none(self._llm) is not None:
+        if undecided and fallback and self.run.has_model:
             self._fall_back(out, question, root)
         out.llm_calls = self.llm_calls
         return out, undecided or answers.undecided(goal, out.answer, out.values)
@@ -372,9 +351,9 @@ class SWM:
         rounds = 0
         engine = self.memory.engine
         while True:
-            self._check_cancel()
+            self.run.check()
             inference = self.memory.infer()
-            if self.emit is not ignore:       # a bench watches nothing: it need not walk the model
+            if self.run.emit is not ignore:       # a bench watches nothing: it need not walk the model
                 trace_inference(self._node, self.memory, root, inference, seen, rounds)
             # the steps run open-world: a soft rule may still settle what is not derivable yet
             answer, values = answers.check(goal, engine, self.memory, True)
@@ -388,7 +367,7 @@ class SWM:
             step = self._node("ask.step", f"step {rounds}: grounding found {len(instances)} soft rule instance(s)",
                               root)
             new = self._implement(instances, step)
-            added = self.memory.add([(fact, f"llm:{self.run}") for fact, _ in new],
+            added = self.memory.add([(fact, f"llm:{self.run_id}") for fact, _ in new],
                                     nl="", merge="off").items if new else []
             for it in added:
                 why = next(why for fact, why in new if item_id(fact) == it.id)
@@ -412,7 +391,7 @@ class SWM:
         rounds = 0
         answer, values = answers.check(goal, scratch, self.memory, True)
         while not answers.solved(goal, answer) and (max_steps is None or rounds < max_steps):
-            self._check_cancel()
+            self.run.check()
             instances = _instances(rules, scratch, done)
             if not instances:
                 break
