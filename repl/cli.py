@@ -188,6 +188,19 @@ def replay_command(file: str, offline: bool, verify: bool, until: int | None, ec
         raise SystemExit(0 if not report.differences and not report.skipped else 1)
 
 
+@app.command("mcp", context_settings=CONTEXT)
+@click.option("--memory", "-m", default="default", metavar="NAME", help="The workspace to serve.")
+@click.option("--read-only", is_flag=True, help="Serve only the tools that leave memory as it is.")
+@click.option("--allow", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=False),
+              help="A folder whose files tools may read (repeatable; default: the current directory).")
+def mcp_command(memory: str, read_only: bool, allow: tuple[str, ...]) -> None:
+    """Serve sym to other agents: a Model Context Protocol server on stdin/stdout (for a host's
+    mcpServers). Tools and resources are described in README's "sym as an MCP server"."""
+    from sym.repl.mcp.server import serve
+
+    raise SystemExit(serve(memory, read_only=read_only, allow=list(allow)))
+
+
 @app.group("bench", context_settings=CONTEXT)
 def bench_app() -> None:
     """Measure the reasoners on datasets."""
