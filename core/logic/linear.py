@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
 from sym.core.logic.plan import Filter, Join, Plan, Relation, Row, Runner, make_plan
-from sym.core.logic.terms import Atom, Rule
+from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
 
 if TYPE_CHECKING:
     from sym.core.logic.rounds import Firing
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 CHECK_EVERY = 4096     # facts derived between two budget checks
 PER_FACT = -1          # the step of a firing whose facts carry their own
 Probe = Callable[[tuple[Any, ...], int], None]   # (a new fact's args, the step of what it derives)
+Head = tuple[Plan, Tail, str, Any, Relation, int]  # a fused rule's plan, tail, head relation, its facts, new facts, firing
 
 
 def linear(rules: list[tuple[str, Rule, Atom]], heads: set[str]) -> bool:
@@ -41,6 +42,8 @@ def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule
     out: list[tuple[str, tuple[Any, ...]]] = []
     probes: dict[str, list[Probe]] = {}
     relations = runner.relations
+    # rules whose bodies are the same but for variable names match once for all their heads
+    fused: dict[tuple[Any, ...], list[Head]] = {}
     for rid, rule, head in rules:
         for i, lit in enumerate(rule.body):
             if isinstance(lit, Atom) and lit.key in heads:
@@ -49,7 +52,14 @@ def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule
                     continue            # it joins a relation with no facts: nothing follows (it cannot grow here)
                 number = len(firings)
                 firings.append(make_firing(rid, PER_FACT, plan))
-                probes.setdefault(lit.key, []).append(_probe(runner, plan, head, found[head.key], out.append, number))
+                tail = fused_tail(plan, head.args)
+                if tail is not None and tail.at == 1:
+                    fused.setdefault((i, _renamed(rule.body)), []).append(
+                        (plan, tail, head.key, _have(runner, head.key), found[head.key], number))
+                else:
+                    probes.setdefault(lit.key, []).append(_probe(runner, plan, head, found[head.key], out.append, number))
+    for (i, body), outs in fused.items():
+        probes.setdefault(body[i].key, []).append(_fused_probe(runner, outs, out.append))
     budget = runner.budget
     done, checked = 0, 0
     while level:
@@ -66,17 +76,33 @@ def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule
     return step - 1, {k: v for k, v in found.items() if v}
 
 
+def _have(runner: Runner, key: str) -> Any:
+    have = runner.relations.get(key)
+    if have is None:
+        have = runner.relations[key] = {}
+    return have
+
+
+def _renamed(body: tuple[Literal, ...]) -> tuple[Literal, ...]:
+    """The body with its variables named by first occurrence: equal for bodies equal but for names."""
+    names: dict[Var, Var] = {}
+
+    def term(t: Any) -> Any:
+        return names.setdefault(t, Var(f"#{len(names)}")) if isinstance(t, Var) else t
+
+    def atom(a: Atom) -> Atom:
+        return Atom(a.pred, tuple(term(t) for t in a.args), a.neg)
+
+    return tuple(atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf)
+                 else Compare(lit.op, term(lit.left), term(lit.right)) for lit in body)
+
+
 def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callable[[Any], None],
            number: int) -> Probe:
     """What one new fact of the delta atom derives by this plan, into `found` and the queue."""
     first: Join = plan.steps[0]
     hk = head.key
-    have = runner.relations.get(hk)
-    if have is None:
-        have = runner.relations[hk] = {}
-    tail = fused_tail(plan, head.args)
-    if tail is not None and tail.at == 1:
-        return _fused_probe(runner, plan, tail, hk, have, found, push, number)
+    have = _have(runner, hk)
     from sym.core.logic.rounds import head_getter
 
     head_of = head_getter(head, plan)
@@ -104,9 +130,20 @@ def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callab
     return probe
 
 
-def _fused_probe(runner: Runner, plan: Plan, tail: Tail, hk: str, have: Any, found: Relation,
-                 push: Callable[[Any], None], number: int) -> Probe:
-    """The common shape: the delta atom, then one indexed join whose matches build the head."""
+def _head_of(tail: Tail) -> Callable[[Row, tuple[Any, ...]], tuple[Any, ...]]:
+    if tail.shape is None:
+        return tail.head_of
+    kind, i, j = tail.shape           # two-argument heads, inlined as the rounds inline them
+    pairs: dict[str, Callable[[Row, tuple[Any, ...]], tuple[Any, ...]]] = {
+        "rt": lambda r, t: (r[i], t[j]), "tr": lambda r, t: (t[i], r[j]),
+        "rr": lambda r, t: (r[i], r[j]), "tt": lambda r, t: (t[i], t[j])}
+    return pairs[kind]
+
+
+def _fused_probe(runner: Runner, heads: list[Head], push: Callable[[Any], None]) -> Probe:
+    """The common shape: the delta atom, then one indexed join whose matches build the heads
+    (one rule's, or those of rules with the same body)."""
+    plan = heads[0][0]
     first: Join = plan.steps[0]
     last: Join = plan.steps[1]
     consts, equal = first.consts, first.equal
@@ -114,30 +151,47 @@ def _fused_probe(runner: Runner, plan: Plan, tail: Tail, hk: str, have: Any, fou
     index = runner.index(last.key, last.positions)   # a lower stratum's: it does not grow here
     key_of_row = last.key_of_row
     assert key_of_row is not None   # fused tails end in an indexed join
-    head_of, tests = tail.head_of, tail.tests
-    if tail.shape is not None:        # two-argument heads, inlined as the rounds inline them
-        kind, i, j = tail.shape
-        head_of = {"rt": lambda r, t: (r[i], t[j]), "tr": lambda r, t: (t[i], r[j]),
-                   "rr": lambda r, t: (r[i], r[j]), "tt": lambda r, t: (t[i], t[j])}[kind]
+    outs = [(_head_of(tail), tail.tests, hk, have, found, number) for _plan, tail, hk, have, found, number in heads]
 
-    def probe(args: tuple[Any, ...], step: int) -> None:
+    def matches(args: tuple[Any, ...]) -> tuple[Row, Any]:
         if consts and not all(args[p] == v for p, v in consts):
-            return
+            return (), None
         if equal and not all(args[a] == args[b] for a, b in equal):
-            return
+            return (), None
         row = pick(args)
-        matches = index.get(key_of_row(row))
-        if not matches:
-            return
-        for t in matches:
-            if tests and not all(test(row, t) for test in tests):
-                continue
-            h = head_of(row, t)
-            if h not in have and h not in found:
-                found[h] = (number, row, t, step)
-                push((hk, h))
+        return row, index.get(key_of_row(row))
 
-    return probe
+    if len(outs) == 1:
+        ((head_of, tests, hk, have, found, number),) = outs
+
+        def probe(args: tuple[Any, ...], step: int) -> None:
+            row, found_matches = matches(args)
+            if not found_matches:
+                return
+            for t in found_matches:
+                if tests and not all(test(row, t) for test in tests):
+                    continue
+                h = head_of(row, t)
+                if h not in have and h not in found:
+                    found[h] = (number, row, t, step)
+                    push((hk, h))
+
+        return probe
+
+    def probe_all(args: tuple[Any, ...], step: int) -> None:
+        row, found_matches = matches(args)
+        if not found_matches:
+            return
+        for t in found_matches:
+            for head_of, tests, hk, have, found, number in outs:
+                if tests and not all(test(row, t) for test in tests):
+                    continue
+                h = head_of(row, t)
+                if h not in have and h not in found:
+                    found[h] = (number, row, t, step)
+                    push((hk, h))
+
+    return probe_all
 
 
 def _picker(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
