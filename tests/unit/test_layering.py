@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ("sym.repl", "textual", "prompt_toolkit")
-HEAVY = ("chromadb", "ollama", "sympy", "textual", "z3")
+HEAVY = ("chromadb", "ollama", "sympy", "textual", "z3", "mcp", "mcp_types")
 
 BLOCKER = """
 import sys
