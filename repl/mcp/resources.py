@@ -45,7 +45,9 @@ def read(uri: str, shell: Any, last_proof: Any) -> tuple[str, dict[str, Any] | N
 def _program(shell: Any, last_proof: Any) -> tuple[str, dict[str, Any] | None]:
     from sym.repl.render import to_text
 
-    last = shell.ctx.last_program
+    ctx = shell.ctx
+    recall = getattr(ctx, "recall", None)          # what commands remember between runs
+    last = recall.program if recall is not None else getattr(ctx, "last_program", None)
     if last is None:
         return "no program yet: prove one first", {"program": None}
     program = last.program.model_dump(exclude_defaults=True)

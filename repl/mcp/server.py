@@ -192,7 +192,7 @@ def build(served: Served) -> Server[Any]:
         try:
             line = tool.line(params.arguments, served.allowed, served.programs)
         except UserError as err:
-            note(served, params.name, err)
+            note(params.name, err)
             return refused(err.message, err.hint)
         done = await served.execute(line, ctx.session.report_progress)
         if done is None:       # cancelled before it ran (the caller no longer waits for an answer)
@@ -225,12 +225,11 @@ def build(served: Served) -> Server[Any]:
                   on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource)
 
 
-def note(served: Served, tool: str, err: UserError) -> None:
-    """A refused call, in the session log beside the inputs (it never reached the shell)."""
-    session = served.shell.ctx.session
-    write = getattr(session, "write", None)
-    if write is not None:
-        write("note", kind="mcp.refused", tool=tool, error=err.message)
+def note(tool: str, err: UserError) -> None:
+    """A refused call, on stderr (the host's log of the server): it never became a command, so the
+    session log, which records what the shell runs, has nothing of it."""
+    sys.stderr.write(f"sym: refused a call of {tool}: {err.message}\n")
+    sys.stderr.flush()
 
 
 def serve(workspace: str = "default", *, read_only: bool = False, allow: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,9 +72,14 @@ class Allowed:
         return any(resolved == f or f in resolved.parents for f in self.folders)
 
     def check(self, name: str, *, document: bool = False, several: bool = False) -> None:
-        """Refuse a file name outside the folders. With `document`, a name that is not on disk is a
-        loaded document's (the command looks it up); with `several`, a folder or glob pattern is
+        """Refuse a file name outside the folders, however a command reads it (as typed, without
+        the quotes around it, or its first shell word). With `document`, a name that is not on disk
+        is a loaded document's (the command looks it up); with `several`, a folder or glob pattern is
         checked file by file."""
+        for reading in _readings(name):
+            self._check(reading, document, several)
+
+    def _check(self, name: str, document: bool, several: bool) -> None:
         shown = name if len(name) <= 60 else name[:57] + "…"
         refused = UserError(f"{shown!r} is outside the folders this server may read",
                             hint="the host can start sym mcp with --allow DIR")
@@ -94,6 +100,20 @@ class Allowed:
                 raise refused
         except (OSError, RuntimeError, ValueError):   # ~nosuchuser, a NUL, a loop of links
             raise refused from None
+
+
+def _readings(name: str) -> list[str]:
+    """The file names a command may take `name` for: as typed, unquoted (/load), or the first of
+    its shell words (/extract --from)."""
+    typed = name.strip()
+    found = [typed]
+    if len(typed) >= 2 and typed[0] == typed[-1] and typed[0] in "'\"":
+        found.append(typed[1:-1].strip())
+    try:
+        found += shlex.split(typed)
+    except ValueError:
+        pass
+    return [r for r in dict.fromkeys(found) if r]
 
 
 @dataclass
@@ -198,7 +218,7 @@ def _program_file(args: dict[str, Any], folder: Path | None) -> dict[str, Any]:
     trusted replay finds it again); the arguments then name that file."""
     text = args.get("program")
     if not isinstance(text, str) or not text.strip():
-        raise UserError("give the program text with format", hint="program: \"(declare-const p Bool) …\"")
+        raise UserError("format goes with program: the program's text", hint="program: \"(declare-const p Bool) …\"")
     if "question" in args or "file" in args:
         raise UserError("give one of question, file or program")
     if folder is None:

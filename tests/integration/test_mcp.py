@@ -222,7 +222,9 @@ def test_file_arguments_are_read_only_inside_the_allowed_folders(server, place):
     refused(server.call("consult", file="link.pl"), "outside the folders")      # a link out of the folder
     refused(server.call("load", path=str(outside)), "outside the folders")
     refused(server.call("load", path=str(outside / "*.md")), "outside the folders")
+    refused(server.call("load", path=f"'{outside / 'secret.md'}'"), "outside the folders")   # /load unquotes
     refused(server.call("tell", **{"from": str(outside / "secret.md")}), "outside the folders")
+    refused(server.call("extract", into="code/1", **{"from": f"'{outside / 'secret.md'}'"}), "outside the folders")
     refused(server.call("prove", file=str(outside / "secret.pl")), "outside the folders")
     memory = server.read("sym://memory")[0]
     assert "secret" not in memory and "person(joshua)" in memory
@@ -281,7 +283,7 @@ def test_resources_show_memory_schema_and_the_session_log(server):
     inputs = [e for e in events if e["t"] == "input"]
     assert {"text": "/tell Bob is big. If something is big then it is red.", "source": "mcp"}.items() <= \
         inputs[0].items()
-    assert any(e["t"] == "note" and e["kind"] == "mcp.refused" for e in events)   # refused calls are noted
+    assert "sym: refused a call of consult: " in server.stderr()   # never run, so never in the session log
 
 
 def test_a_second_server_on_the_same_workspace_is_refused(server, sym_exe, place):
