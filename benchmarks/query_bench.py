@@ -49,8 +49,8 @@ def chain(name: str, n: int, pred: str = "e", prefix: str = "n") -> list[tuple[s
 
 def case_facts(case: str) -> tuple[list[tuple[str, tuple]], str]:
     """(facts as (predicate, args), rules text) for a case."""
-    if case in ("chain-10k", "chain-100k", "closure-1k"):
-        n = {"chain-10k": 10_000, "chain-100k": 100_000, "closure-1k": 1_000}[case]
+    if case in ("chain-10k", "chain-100k", "closure-1k", "closure-2k"):
+        n = {"chain-10k": 10_000, "chain-100k": 100_000, "closure-1k": 1_000, "closure-2k": 2_000}[case]
         return chain(case, n), RIGHT
     if case == "beside":
         facts = chain(case, 1_500) + chain(case, 3_000, "e2", "m")
@@ -100,6 +100,7 @@ QUESTIONS = {
     "kinship-100k": ("grandparent({a}, X)", "grandparent({b}, X)"),
     "ancestor-100k": ("ancestor({a}, X)", "ancestor({b}, X)"),
     "closure-1k": ("p(X, Y)", "p(X, n500)"),
+    "closure-2k": ("p(X, Y)", "p(X, n1000)"),
 }
 
 

@@ -47,7 +47,7 @@ class Goals:
         unbound_names(body, named)
         demand = self._demand(body)
         model = self._model(demand)
-        goal = body if demand.answer is None else (demand.answer,)
+        goal = body if model.demand.answer is None else (demand.answer,)   # factored: read its answers
         return model.engine.rows(goal, named)
 
     def holds(self, atom: Atom) -> bool:
@@ -227,6 +227,7 @@ class Goals:
             if not touched:
                 continue
             model.engine.share({k: base[k] for k in touched})
+            model.depths.clear()        # a derived fact may be asserted now
             if not model.engine.note_added(touched):
                 del self.models[key]
 
