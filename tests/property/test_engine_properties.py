@@ -88,8 +88,9 @@ def programs(draw):
     return domain, arity, facts, rules
 
 
-def engine_for(facts, rules, dense: bool = False) -> tuple[Engine, dict[str, Rule]]:
-    engine = Engine()
+def engine_for(facts, rules, dense: bool = False, goals: bool = False) -> tuple[Engine, dict[str, Rule]]:
+    """An engine answering from its materialized model (tuples or numpy), or goal-directed."""
+    engine = Engine(goal_directed=goals)
     engine.dense_from = engine.dense_after = 0 if dense else 10**12  # set-at-a-time (numpy), or tuples
     ids = engine.add_program(list(facts) + list(rules))
     return engine, dict(zip(ids, rules))
@@ -161,12 +162,12 @@ def test_a_step_limit_gives_part_of_the_model(dense, program, limit):
     assert set(engine.facts()) == model
 
 
-@pytest.mark.parametrize("dense", [False, True], ids=["tuples", "dense"])
+@pytest.mark.parametrize("dense,goals", [(False, False), (True, False), (False, True)], ids=["tuples", "dense", "goals"])
 @QUICK
 @given(programs(), st.booleans())
-def test_truth_agrees_with_holds(dense, program, open_world):
+def test_truth_agrees_with_holds(dense, goals, program, open_world):
     domain, arity, facts, rules = program
-    engine, _ = engine_for(facts, rules, dense)
+    engine, _ = engine_for(facts, rules, dense, goals)
     model = naive.model(facts, rules)
     for pred, n in arity.items():
         for args in ([(a,) for a in domain] if n == 1 else [(a, b) for a in domain for b in domain]):
