@@ -70,6 +70,7 @@ def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule
         done += len(out)
         if done - checked >= CHECK_EVERY:
             checked = done
+            budget.relation = max(found, key=lambda k: len(found[k]))   # the one growing, if it stops here
             budget.check(budget.offset + done)
         level = out[:]
         out.clear()
