@@ -47,7 +47,7 @@ class Goals:
         unbound_names(body, named)
         demand = self._demand(body)
         model = self._model(demand)
-        goal = body if model.demand.answer is None else (demand.answer,)   # factored: read its answers
+        goal = body if model.demand.answer is None or demand.answer is None else (demand.answer,)  # factored: its answers
         return model.engine.rows(goal, named)
 
     def holds(self, atom: Atom) -> bool:
