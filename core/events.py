@@ -205,6 +205,45 @@ class PolicyApplied:
     rule: str
     target: str
     changes: dict[str, Any]
+    overridden: dict[str, Any] = field(default_factory=dict)    # what a later rule replaced
+
+
+@dataclass(frozen=True)
+class PolicyConflict(Warning):
+    """Two rules set one attribute of a run to different values; the winner's holds."""
+
+    run: str = ""
+    attribute: str = ""
+    winner: str = ""
+    loser: str = ""
+
+
+class Outcome(Protocol):
+    """A command's result as the front-ends and the session log see it."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class InputReceived:
+    """One input reached the shell: what was typed (or read from SCRIPT:LINE, `source`)."""
+
+    text: str
+    source: str = "typed"
+
+
+@dataclass(frozen=True)
+class ResultReady:
+    """The shell's answer to the last input: the command it ran and its result."""
+
+    command: str
+    result: Outcome
 
 
 Emit = Callable[[object], None]

@@ -102,8 +102,5 @@ def register(registry) -> None:
     from sym.repl.registry import Command
 
     registry.exporters["prolog"] = lambda ctx: to_prolog(ctx.memory)
-    from sym.repl.commands.proof import ensure_exporter
-
-    ensure_exporter(registry)   # /export smt2 (the last /prove program)
     registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",
                          completer=positional(lambda ctx, prefix: sorted(ctx.registry.exporters), "file")))

@@ -15,9 +15,8 @@ GROUP = "sym.plugins"
 
 def _builtin() -> list[tuple[str, Callable]]:
     from sym.plugins import export
-    from sym.repl.commands.explore import install_exporters  # /export explore-prolog|explore-problog|…
 
-    return [("export", export.register), ("explore", install_exporters)]
+    return [("export", export.register)]
 
 
 def load_plugins(registry, *, group: str = GROUP) -> list[str]:

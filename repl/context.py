@@ -1,87 +1,155 @@
-"""What a command handler is given: memory, settings, the registry, the event stream."""
+"""What a command handler is given: the shell's lifetime state — memory, settings, the registry,
+the event stream, the cancel flag, the model clients, what commands remember between runs.
+
+Everything that belongs to one command (its settings as policies steered them, its hints, its
+source, its model client) is its run (core/run.py), made here by `start_run`; nothing on the
+context is swapped for the length of a command.
+"""
 
 from __future__ import annotations
 
 import itertools
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sym.core.events import Emit, ignore
+from sym.core.events import Emit, Progress, ignore
 from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
 from sym.core.run import Run, check
 from sym.core.settings import Settings
+from sym.repl.recall import LastProgram, Recall
 from sym.repl.registry import Registry
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sym.core.llm import Message
     from sym.core.llm.facade import LLM
+    from sym.core.memory.workspace import Workspaces
+    from sym.core.reason.policy.apply import PolicyState
     from sym.repl.steering import Steered
+    from sym.sessions.log import SessionLog
 
 
-@dataclass
+class EventStream:
+    """The shell's one event stream: the session log (when the shell records) hears every event
+    first, then the front-end's subscriber (`front`, which a front-end may replace)."""
+
+    def __init__(self, front: Emit = ignore, log: SessionLog | None = None) -> None:
+        self.front = front
+        self.log = log
+
+    def __call__(self, event: object) -> None:
+        if self.log is not None:
+            self.log.hear(event)
+        self.front(event)
+
+
 class Context:
+    """The shell's state for its whole life; a handler reads it and the run it is given."""
+
     memory: WorkingMemory
     registry: Registry
-    settings: Settings = field(default_factory=Settings)
-    emit: Emit = ignore
-    base_dir: Path | None = None     # where a batch script lives: relative paths are tried there too
-    workspaces: object | None = None  # a core.memory.workspace.Workspaces when memory persists
-    source: str = "typed"             # where the current input came from: typed, or SCRIPT:LINE
-    session: object | None = None     # the sessions.log.SessionLog recording this shell, if any
-    cancel: threading.Event = field(default_factory=threading.Event)  # set by Esc / Ctrl+C: stop the job
-    chat_history: list = field(default_factory=list)   # the turns of /chat in this shell
-    streams: bool = False             # the front-end shows LLMToken events as they arrive
-    policy_state: object | None = None  # core.reason.policy: the workspace's loaded rules and log
-    patient: bool = False               # batch mode: wait for background work (embedding) instead of answering early
-    last_program: object | None = None      # repl.commands.proof.LastProgram: what /program and /export smt2 show
-    last_exploration: object | None = None  # core.reason.explore.Exploration: /explore show|add and its exporters
-    _runs: itertools.count = field(default_factory=lambda: itertools.count(1))
-    clients: Clients = field(init=False)
+    settings: Settings              # the shell's own (/set changes them); a run gets a copy
+    stream: EventStream
+    base_dir: Path | None           # where a batch script lives: relative paths are tried there too
+    workspaces: Workspaces | None   # set when memory persists
+    cancel: threading.Event         # set by Esc / Ctrl+C: stop the running job
+    clients: Clients                # builds each run's model client; backend, call log, counters
+    recall: Recall                  # what commands remember between runs (last program, exploration, chat)
+    policy_state: PolicyState | None  # the workspace's loaded policies and run log, once touched
+    streams: bool                   # the front-end shows LLMToken events as they arrive
+    patient: bool                   # batch mode: wait for background work (embedding) instead of answering early
 
-    def __post_init__(self) -> None:
+    def __init__(self, memory: WorkingMemory, registry: Registry, settings: Settings | None = None,
+                 stream: EventStream | None = None, *, base_dir: Path | None = None,
+                 workspaces: Workspaces | None = None) -> None:
+        self.memory = memory
+        self.registry = registry
+        self.settings = settings or Settings()
+        self.stream = stream or EventStream()
+        self.base_dir = base_dir
+        self.workspaces = workspaces
+        self.cancel = threading.Event()
         self.clients = Clients(session=self._session_name)
+        self.recall = Recall()
+        self.policy_state = None
+        self.streams = False
+        self.patient = False
+        self._runs = itertools.count(1)
+
+    # -- the event stream and the session log -------------------------------------------
+
+    @property
+    def emit(self) -> Emit:
+        """Where events go: the session log, then the front-end."""
+        return self.stream
+
+    @emit.setter
+    def emit(self, front: Emit) -> None:
+        """A front-end subscribes (the session log keeps listening)."""
+        self.stream.front = front
+
+    @property
+    def session(self) -> SessionLog | None:
+        """The session log recording this shell, if any."""
+        return self.stream.log
 
     def _session_name(self) -> str | None:
-        path = getattr(self.session, "path", None)
-        return path.stem if path is not None else None
+        log = self.stream.log
+        return log.path.stem if log is not None else None
 
-    def start_run(self, name: str, steered: Steered | None = None) -> Run:
+    # -- runs ------------------------------------------------------------------------------
+
+    def start_run(self, name: str, steered: Steered | None = None, *, source: str = "typed") -> Run:
         """The run of one command: a copy of the shell's settings (or the settings and hints the
         policies chose, and their run's id), the shell's events, cancel flag and model clients.
         An unsteered run's id is NAME-N, N drawn when something first shows it."""
         if steered is not None:
-            return Run(steered.settings, steered.run_id, emit=self._emit, cancel=self.cancel,
-                       hints=dict(steered.hints), source=self.source, client=self.clients)
-        return Run(self.settings.model_copy(), name, emit=self._emit, cancel=self.cancel, source=self.source,
+            return Run(steered.settings, steered.run_id, emit=self.stream, cancel=self.cancel,
+                       hints=dict(steered.hints), source=source, client=self.clients)
+        return Run(self.settings.model_copy(), name, emit=self.stream, cancel=self.cancel, source=source,
                    client=self.clients, numbers=self._number)
-
-    def _emit(self, event: object) -> None:
-        self.emit(event)      # late: a front-end may subscribe after the run was made
 
     def _number(self) -> int:
         return next(self._runs)
-
-    @property
-    def llm(self) -> LLM:
-        """A model client for the shell's settings as they are now (backend, model, host or base
-        URL, timeout, cache), built afresh and never changed afterwards."""
-        return Run(self.settings, "llm", emit=self._emit, cancel=self.cancel, client=self.clients).llm
 
     def new_run(self, prefix: str) -> str:
         """A run id for trace events and policy logs, unique within this shell: "ask-3"."""
         return f"{prefix}-{self._number()}"
 
+    @property
+    def llm(self) -> LLM:
+        """A model client for the shell's settings as they are now (backend, model, host or base
+        URL, timeout, cache), built afresh and never changed afterwards."""
+        return Run(self.settings, "llm", emit=self.stream, cancel=self.cancel, client=self.clients).llm
+
+    # -- for handlers that take no run -------------------------------------------------------
+
     def check_cancel(self) -> None:
         """Raise Cancelled (a UserError) when the user asked to stop the running job."""
         check(self.cancel)
 
-    def progress(self, task: str):
+    def progress(self, task: str) -> Callable[[int, int], None]:
         """A callback (done, total) that emits Progress events for long work."""
-        from sym.core.events import Progress
+        return lambda done, total: self.stream(Progress(task, done, total))
 
-        return lambda done, total: self.emit(Progress(task, done, total))
+    @property
+    def chat_history(self) -> list[Message]:
+        """The turns of /chat so far (`recall.chat`)."""
+        return self.recall.chat
+
+    @chat_history.setter
+    def chat_history(self, turns: list[Message]) -> None:
+        self.recall.chat = turns
+
+    @property
+    def last_program(self) -> LastProgram | None:
+        """The last program /prove checked (`recall.program`)."""
+        return self.recall.program
+
+    # -- files -----------------------------------------------------------------------------
 
     def path(self, name: str) -> Path:
         """Resolve a user-given file name (cwd first, then the script's directory)."""

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, JobFinished, JobStarted, Warning, ignore
+from sym.core.events import Emit, InputReceived, JobFinished, JobStarted, ResultReady, Warning, ignore
 from sym.core.memory.working import WorkingMemory
 from sym.core.settings import Settings
-from sym.repl.context import Context
+from sym.repl.context import Context, EventStream
 from sym.repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 from sym.repl.registry import Registry, builtin_registry
 from sym.repl.results import Failure, Result
@@ -33,17 +33,17 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
 
         session = SessionLog.start(workspace=options.workspace, settings=settings.model_dump(),
                                    extra={"cwd": os.getcwd(), "base_dir": str(base_dir) if base_dir else None})
-        emit = session.recorder(emit)
+    stream = EventStream(emit, session)     # the session log hears every event, memory's included
     workspaces = None
     if options.persistent:
         from sym.core.memory.workspace import Workspaces
 
-        workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=emit,
+        workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=stream,
                                 background=options.background,
                                 ollama_host=settings.ollama_host)   # ollama:MODEL embeds on the chat server
     try:
-        return Shell(emit=emit, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
-                     settings=settings, session=session)
+        return Shell(emit=stream, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
+                     settings=settings)
     except BaseException:
         if session is not None:
             session.close()
@@ -83,15 +83,17 @@ class Shell:
 
     def __init__(self, *, registry: Registry | None = None, memory: WorkingMemory | None = None,
                  settings: Settings | None = None, emit: Emit = ignore, plugins: bool = True,
-                 base_dir: Path | None = None, debug: bool = False, workspaces=None, workspace: str = "default",
-                 session=None):
+                 base_dir: Path | None = None, debug: bool = False, workspaces=None, workspace: str = "default"):
         """`workspaces` (a core.memory.workspace.Workspaces) makes memory persistent: `workspace`
-        is opened from it (raises UserError when it cannot be). Without it memory lives in the process."""
+        is opened from it (raises UserError when it cannot be). Without it memory lives in the process.
+        `emit` is the front-end's subscriber, or the shell's whole event stream (open_shell's, with
+        its session log)."""
         self.registry = registry or builtin_registry()
+        stream = emit if isinstance(emit, EventStream) else EventStream(emit)
         if memory is None:
-            memory = workspaces.open(workspace) if workspaces is not None else WorkingMemory(emit=emit)
-        self.ctx = Context(memory, self.registry, settings or Settings(), emit, base_dir, workspaces)
-        self.ctx.session = session
+            memory = workspaces.open(workspace) if workspaces is not None else WorkingMemory(emit=stream)
+        self.ctx = Context(memory, self.registry, settings or Settings(), stream, base_dir=base_dir,
+                           workspaces=workspaces)
         self.debug = debug
         if plugins:
             from sym.plugins.loader import load_plugins
@@ -114,16 +116,12 @@ class Shell:
         """Run one input; returns (command name, result). Never raises for user errors.
         `source` labels what it stores (typed, or SCRIPT:LINE in batch mode)."""
 
-        self.ctx.source = source
-        session = self.ctx.session
-        if session is not None:
-            session.input(text, source)
-        name, result = self._run(text)
-        if session is not None:
-            session.output(name, result)
+        self.ctx.emit(InputReceived(text, source))
+        name, result = self._run(text, source)
+        self.ctx.emit(ResultReady(name, result))
         return name, result
 
-    def _run(self, text: str) -> tuple[str, Result]:
+    def _run(self, text: str, source: str) -> tuple[str, Result]:
         from sym.repl.commands.logic import add_text
 
         name, arg = route(text)
@@ -133,7 +131,7 @@ class Shell:
             self.ctx.memory.bound(cancel=self.ctx.cancel, max_facts=self.ctx.settings.max_facts)
             if not name:   # `halt.` and `listing.` are recorded as the commands they are
                 done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".",
-                                self.ctx.start_run("assert"))
+                                self.ctx.start_run("assert", source=source))
                 return {"exit": "/bye", "listing": "/listing"}.get(done.kind, "/assert"), done
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
@@ -143,8 +141,8 @@ class Shell:
             self.ctx.emit(JobStarted(cmd.name))
             finished = False
             try:
-                steered = steer(self.ctx, cmd, arg)
-                run = self.ctx.start_run(cmd.name.lstrip("/") or "run", steered)
+                steered = steer(self.ctx, cmd, arg, source)
+                run = self.ctx.start_run(cmd.name.lstrip("/") or "run", steered, source=source)
                 result, error = None, None
                 try:
                     result = cmd.call(self.ctx, arg, run)

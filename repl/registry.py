@@ -96,6 +96,7 @@ class Command:
 
 
 _BUILTINS: list[Command] = []
+_EXPORTERS: dict[str, Callable] = {}
 
 
 def command(name: str, *, args: str = "", aliases: tuple[str, ...] = (), completer: Completer | None = None,
@@ -105,6 +106,15 @@ def command(name: str, *, args: str = "", aliases: tuple[str, ...] = (), complet
     `steerable=False` keeps the workspace's policies off it (commands that manage the shell)."""
     def wrap(fn):
         _BUILTINS.append(Command(name, fn, args, aliases, completer, group, tuple(options), leading, steerable))
+        return fn
+    return wrap
+
+
+def exporter(name: str):
+    """Register a built-in `/export NAME` format: the decorated function is given the shell's
+    context and returns the text."""
+    def wrap(fn):
+        _EXPORTERS[name] = fn
         return fn
     return wrap
 
@@ -158,10 +168,12 @@ class Registry:
 
 
 def builtin_registry() -> Registry:
-    """A registry holding every built-in command (plugins are loaded separately)."""
+    """A registry holding every built-in command and exporter, registered once, when the shell
+    starts (plugins are loaded separately)."""
     import sym.repl.commands  # noqa: F401  (registers the built-ins)
 
     reg = Registry()
     for cmd in _BUILTINS:
         reg.add(cmd)
+    reg.exporters.update(_EXPORTERS)
     return reg

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
-from sym.core.events import PolicyApplied, TraceNode, Warning
+from sym.core.events import PolicyApplied, PolicyConflict, TraceNode, Warning
 from sym.core.reason.policy import POLICY_FILE
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class Steered:
     close: Callable[[object, BaseException | None], None]
 
 
-def steer(ctx, cmd, arg: str) -> Steered | None:
+def steer(ctx, cmd, arg: str, source: str = "typed") -> Steered | None:
     """The policies' course for `cmd` (the dispatcher builds the command's run from it); None when
     no rule applies, and the run takes the shell's settings."""
     if ctx.policy_state is None:      # no policy touched yet in this shell, and none on disk: nothing
@@ -83,16 +83,16 @@ def steer(ctx, cmd, arg: str) -> Steered | None:
                          f"{'older rules' if rules.rules else 'no rules'} in force"))
     if not rules.rules:
         return None
-    return _steered(ctx, rules, cmd, arg)
+    return _steered(ctx, rules, cmd, arg, source)
 
 
-def _steered(ctx, rules, cmd, arg: str) -> Steered:
+def _steered(ctx, rules, cmd, arg: str, source: str) -> Steered:
     from sym.core.reason.policy.apply import effective, finish, goal_type, plan, run_settings
     from sym.core.reason.policy.classify import run_attributes
 
     run = ctx.new_run(cmd.name.lstrip("/") or "run")
     attributes = run_attributes(cmd.name, arg, workspace=getattr(ctx.memory, "workspace", "default"),
-                                source=ctx.source, goal_type=goal_type(rules, arg, lambda: ctx.llm, ctx.emit))
+                                source=source, goal_type=goal_type(rules, arg, lambda: ctx.llm, ctx.emit))
     steps = plan(rules.rules, attributes)
     settings = run_settings(ctx.settings, steps, ctx.emit)
     log = store(ctx)
@@ -109,23 +109,14 @@ def _steered(ctx, rules, cmd, arg: str) -> Steered:
 
 
 def _announce(ctx, log, run_row: int, run: str, steps: Plan) -> None:
-    """Log, emit and trace each application; report conflicts."""
-    session = ctx.session
+    """Log, emit and trace each application; report conflicts (the session log hears both)."""
     for i, app in enumerate(steps.applications, start=1):
         log.log_application(run_row, run, app.rule.name, app.rule.target, app.changes, app.overridden)
-        ctx.emit(PolicyApplied(run, app.rule.name, app.rule.target, dict(app.changes)))
+        ctx.emit(PolicyApplied(run, app.rule.name, app.rule.target, dict(app.changes), dict(app.overridden)))
         ctx.emit(TraceNode(run, f"policy-{i}", None, "policy", app.label(),
                            detail=app.rule.summary(), status="overridden" if not app.changes else "applied"))
-        if session is not None:
-            # the recorder keeps memory events only; write the application beside them
-            session.write("note", kind="policy", input=getattr(session, "current_input", None), run=run,
-                          rule=app.rule.name, target=app.rule.target, changes=app.changes,
-                          overridden=app.overridden)
     for conflict in steps.conflicts:
-        ctx.emit(Warning(str(conflict)))
-        if session is not None:
-            session.write("note", kind="policy.conflict", input=getattr(session, "current_input", None), run=run,
-                          attribute=conflict.attribute, winner=conflict.winner, loser=conflict.loser)
+        ctx.emit(PolicyConflict(str(conflict), run, conflict.attribute, conflict.winner, conflict.loser))
 
 
 def judge_run(ctx, log, run_row: int, text: str, result) -> float | None:

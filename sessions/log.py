@@ -2,8 +2,10 @@
 
 Events: `header` (format, sym version, workspace, settings), `input` (what the user typed),
 `output` (the command's result as data), `memory` (items added or removed, with content),
-`llm` (one per model call: request key, purpose, model, request, reply or error). Reading never evaluates
-anything: it is `json.loads` per line and a check of the shape.
+`llm` (one per model call: request key, purpose, model, request, reply or error), `note` (a policy
+applied, a conflict). A shell's log is a subscriber of its event stream (`SessionLog.hear`): it
+writes what it hears, and nothing else writes it. Reading never evaluates anything: it is
+`json.loads` per line and a check of the shape.
 """
 
 from __future__ import annotations
@@ -178,44 +180,45 @@ class SessionLog:
             except (OSError, ValueError):  # a full disk stops the log, never the command being logged
                 self._file = None
 
-    # -- what a shell records ----------------------------------------------------
-
-    def input(self, text: str, source: str) -> None:
-        self.write("input", text=text, source=source, ts=time.time())
-        self.current_input = self.seq
-
-    def output(self, command: str, result) -> None:
-        payload = {"command": command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
-        self.write("output", input=self.current_input, result=bound_payload(payload))
-
-    def llm(self, *, key: str, purpose: str, model: str, request: dict, reply: dict | None, cached: bool = False,
-            error: dict | None = None) -> None:
-        """One model call: what was asked (`key` is the call log's request key) and what came back."""
-        self.write("llm", input=self.current_input, key=key, purpose=purpose, model=model,
-                   request=bound_payload(request), reply=bound_payload(reply), cached=cached, error=error)
+    # -- what a shell records: it hears the shell's event stream -----------------------
 
     def hear(self, event: object) -> None:
-        """Record what an event of the shell's stream means for the log (memory changes, model
-        calls); other events are not logged."""
-        from sym.core.events import ItemAdded, ItemRemoved, LLMExchange
+        """Record what an event of the shell's stream means for the log: inputs, results, memory
+        changes, model calls and policy applications; other events are not logged. This is the
+        only way a shell writes its session."""
+        from sym.core.events import (
+            InputReceived,
+            ItemAdded,
+            ItemRemoved,
+            LLMExchange,
+            PolicyApplied,
+            PolicyConflict,
+            ResultReady,
+        )
 
-        if isinstance(event, ItemAdded):
+        if isinstance(event, InputReceived):
+            self.write("input", text=event.text, source=event.source, ts=time.time())
+            self.current_input = self.seq
+        elif isinstance(event, ResultReady):
+            result = event.result
+            payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
+            self.write("output", input=self.current_input, result=bound_payload(payload))
+        elif isinstance(event, ItemAdded):
             self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
                        text=event.text, source=event.source, workspace=event.workspace)
         elif isinstance(event, ItemRemoved):
             self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
                        text=event.text, workspace=event.workspace)
         elif isinstance(event, LLMExchange):
-            self.llm(key=event.key, purpose=event.purpose, model=event.model, request=event.request,
-                     reply=event.reply, cached=event.cached, error=event.failure)
-
-    def recorder(self, emit):
-        """An event subscriber that records what it hears, then passes every event on."""
-        def record(event) -> None:
-            self.hear(event)
-            emit(event)
-
-        return record
+            self.write("llm", input=self.current_input, key=event.key, purpose=event.purpose, model=event.model,
+                       request=bound_payload(event.request), reply=bound_payload(event.reply), cached=event.cached,
+                       error=event.failure)
+        elif isinstance(event, PolicyApplied):
+            self.write("note", kind="policy", input=self.current_input, run=event.run, rule=event.rule,
+                       target=event.target, changes=event.changes, overridden=event.overridden)
+        elif isinstance(event, PolicyConflict):
+            self.write("note", kind="policy.conflict", input=self.current_input, run=event.run,
+                       attribute=event.attribute, winner=event.winner, loser=event.loser)
 
     def rename(self, name: str) -> Path:
         """Give the session a name: the file moves to NAME.jsonl and logging goes on there."""

@@ -1,6 +1,6 @@
 """explore commands: /explore (AND/OR exploration into a Horn program) and /prompters.
 
-The shell's last exploration (`ctx.last_exploration`) is what `/explore show`, `/explore add` and
+The shell's last exploration (`ctx.recall.exploration`) is what `/explore show`, `/explore add` and
 the `explore-prolog`, `explore-problog` and `explore-dot` exporters of `/export` reach.
 """
 
@@ -17,7 +17,7 @@ from sym.core.reason.explore.store import add_exploration
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option, parse
 from sym.repl.context import Context
-from sym.repl.registry import command
+from sym.repl.registry import command, exporter
 from sym.repl.render import to_text
 from sym.repl.results import Added, Result, Table
 
@@ -25,21 +25,17 @@ REFINERS = ("truth", "oracle", "rater")
 SHOW = ("program", "model", "tree")
 USAGE = "/explore TOPIC [--prompter P] [--depth N] [--refine truth|oracle|rater] [--threshold X] [--k N] [--add]"
 
-def last_exploration(ctx) -> Exploration:
-    found = ctx.last_exploration
+def last_exploration(ctx: Context) -> Exploration:
+    found = ctx.recall.exploration
     if found is None:
         raise UserError("nothing explored yet in this memory", hint="/explore TOPIC first")
     return found
 
 
-def install_exporters(registry) -> None:
-    """`/export explore-prolog|explore-problog|explore-dot [FILE]` for the last exploration."""
-    ex = registry.exporters
-    ex.setdefault("explore-prolog", lambda ctx: to_prolog(last_exploration(ctx).program,
-                                                          topic=last_exploration(ctx).topic))
-    ex.setdefault("explore-problog", lambda ctx: to_problog(last_exploration(ctx).program,
-                                                            top=last_exploration(ctx).top))
-    ex.setdefault("explore-dot", lambda ctx: _dot(last_exploration(ctx)))
+# `/export explore-prolog|explore-problog|explore-dot [FILE]`: the last exploration
+exporter("explore-prolog")(lambda ctx: to_prolog(last_exploration(ctx).program, topic=last_exploration(ctx).topic))
+exporter("explore-problog")(lambda ctx: to_problog(last_exploration(ctx).program, top=last_exploration(ctx).top))
+exporter("explore-dot")(lambda ctx: _dot(last_exploration(ctx)))
 
 
 def _dot(e: Exploration) -> str:
@@ -216,7 +212,6 @@ def explore(ctx: Context, args: Args, run: Run) -> Result:
     needs; --k N (default 3) is how many memory items the truth refiner compares a leaf with;
     --add puts the program into memory. /explore show program|model|tree shows the last one; /explore add puts it into memory;
     /export explore-prolog|explore-problog|explore-dot [FILE] exports it."""  # noqa: E501  (help text, shown as written)
-    install_exporters(ctx.registry)
     words = list(args.words) if not args.given else []
     if words == ["add"]:
         outcome = add_exploration(ctx.memory, last_exploration(ctx))
@@ -241,7 +236,7 @@ def explore(ctx: Context, args: Args, run: Run) -> Result:
     recursor = Recursor(opts.topic, entry.pack.prompter(), run, depth=opts.depth, refine=opts.refine,
                         threshold=opts.threshold, k=opts.k, search=search)
     e = recursor.explore()
-    ctx.last_exploration = e
+    ctx.recall.exploration = e
     run.emit(ModelShown("program", f"explore: {e.topic}", e.program.text(),
                         [{"head": c.head, "body": list(c.body), "kind": c.kind, "prob": c.prob}
                          for c in e.program.clauses]))

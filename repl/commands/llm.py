@@ -113,7 +113,7 @@ def clear(ctx: Context, arg: str) -> Message:
     """Start the chat afresh: forget the /chat conversation so far.
 
     The model is no longer shown the earlier turns; memory, settings and the session log are kept."""
-    turns = sum(1 for m in ctx.chat_history if m.get("role") == "user")
-    ctx.chat_history.clear()
+    turns = sum(1 for m in ctx.recall.chat if m.get("role") == "user")
+    ctx.recall.chat.clear()
     said = f"forgot {turns} chat turn{'s' if turns != 1 else ''}" if turns else "the chat was already empty"
     return Message(f"{said}; memory is unchanged", {"cleared": turns})

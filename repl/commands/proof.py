@@ -2,7 +2,7 @@
 /check (Z3 consistency of the working memory), /program, /math, and the `smt2` exporter.
 
 The reasoners live in core/reason/pot and core/reason/math; this module parses arguments,
-keeps the shell's last program (`ctx.last_program`), and turns reports into results.
+keeps the shell's last program (`ctx.recall.program`), and turns reports into results.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from sym.core.events import ModelShown
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option, positional
 from sym.repl.context import Context
-from sym.repl.registry import command
+from sym.repl.recall import LastProgram
+from sym.repl.registry import command, exporter
 from sym.repl.render import to_text
 from sym.repl.results import Result
 
@@ -25,12 +26,6 @@ MODEL_LINES = 12
 # list bounds of the JSON schema a model writes /prove programs under: a grammar-constrained
 # server (llama.cpp) expands maxItems into rules, and 100,000 items crashed it; files keep the
 # schema's own bounds
-
-
-@dataclass
-class LastProgram:
-    program: object          # core.reason.pot.schema.Program
-    source: str              # a file name, or "llm: QUESTION"
 
 
 @dataclass
@@ -149,32 +144,23 @@ def _(r: MathAnswer) -> str:
 def _remember(ctx: Context, run: Run, program, source: str) -> None:
     from sym.core.reason.pot.smt2_read import Smt2Program
 
-    ctx.last_program = LastProgram(program, source)
-    ensure_exporter(ctx.registry)
+    ctx.recall.program = LastProgram(program, source)
     text = program.text if isinstance(program, Smt2Program) else program.model_dump_json(indent=2, exclude_defaults=True)
     run.emit(ModelShown("program", source, text, program.model_dump(exclude_defaults=True)))
 
 
-def export_smt2(ctx) -> str:
+@exporter("smt2")
+def export_smt2(ctx: Context) -> str:
     """The `smt2` exporter: the last program this shell proved."""
     from sym.core.reason.pot.smt2 import to_smt2
     from sym.core.reason.pot.smt2_read import Smt2Program
 
-    last = ctx.last_program
+    last = ctx.recall.program
     if last is None:
         raise UserError("no program to export yet", hint="/prove --file PROGRAM.json or /prove QUESTION first")
     if isinstance(last.program, Smt2Program):
         return last.program.text
     return to_smt2(last.program, last.source)
-
-
-def ensure_exporter(registry) -> None:
-    registry.exporters.setdefault("smt2", export_smt2)
-
-
-def register(registry) -> None:
-    """Plugin-style hook: adds the smt2 exporter to a registry."""
-    ensure_exporter(registry)
 
 
 # -- /prove ---------------------------------------------------------------------------
@@ -190,7 +176,6 @@ def prove(ctx: Context, args: Args, run: Run) -> Result:
     has the LLM write the program (up to proof.attempts tries, errors fed back; /set proof_format
     json|smt2 picks the language). Each verification comes out proved,
     refuted, unknown (model and counter-model) or inconsistent (unsat core)."""
-    ensure_exporter(ctx.registry)
     if args.file is not None:
         if args.text:
             raise UserError("usage: /prove --file PROGRAM.json|PROGRAM.smt2")
@@ -232,7 +217,6 @@ def check(ctx: Context, arg: str, run: Run) -> Result:
 
     if arg.strip():
         raise UserError("/check takes no arguments")
-    ensure_exporter(ctx.registry)
     memory = ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts)   # Esc stops it
     outcome = check_memory(memory, timeout_ms=run.timeout_ms, cancel=run.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
@@ -265,8 +249,7 @@ def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
 @command("/program", group="reason")
 def program_cmd(ctx: Context, arg: str) -> Result:
     """Show the last program /prove checked (JSON, or the SMT-LIB script)."""
-    ensure_exporter(ctx.registry)
-    last = ctx.last_program
+    last = ctx.recall.program
     if last is None:
         raise UserError("no program yet", hint="/prove --file PROGRAM.json or /prove QUESTION")
     return ProgramShown(last.source, last.program.model_dump(exclude_defaults=True))

@@ -277,7 +277,7 @@ def chat(ctx: Context, arg: str, run: Run) -> Chatted:
         raise UserError("say something", hint="e.g. what do you know about Bob?")
     items = relevant_items(ctx.memory, text, k=run.settings.search_k + 3)
     lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]
-    history = ctx.chat_history
+    history = ctx.recall.chat
     reply = run.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
     history += [{"role": "user", "content": text}, {"role": "assistant", "content": reply.text}]
     known = {it.id for it in items} | set(ctx.memory.items)

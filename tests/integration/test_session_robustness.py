@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sym.core.errors import UserError
+from sym.core.events import InputReceived
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.replay import replay
 from sym.repl.results import Failure
@@ -58,13 +59,14 @@ def event(n):
 
 
 if __name__ == "__main__":
+    from sym.core.events import InputReceived
     from sym.sessions.log import SessionLog
 
     log = SessionLog(Path(sys.argv[1]), workspace="default", settings={"world": "closed"})
     while True:
         kind, fields = event(log.seq + 1)
         if kind == "input":
-            log.input(**fields)
+            log.hear(InputReceived(**fields))
         else:
             log.write(kind, **fields)
 '''
@@ -335,7 +337,7 @@ def test_moderate_nesting_in_an_event_is_kept_as_data(workdir):
 def small_log(path: Path) -> bytes:
     log = SessionLog(path, workspace="default", settings={"world": "closed"})
     for text in ["ancêtre(ann, ben).", "?- 父亲(X, 李).", "/why 🧠(x)", PAYLOADS[0]]:
-        log.input(text, "typed")
+        log.hear(InputReceived(text, "typed"))
         log.write("memory", op="add", input=log.current_input, id="f1", kind="fact", text=text, workspace="default")
         log.write("output", input=log.current_input, result={"command": "/assert", "ok": True, "kind": "added"})
     log.close()

@@ -80,7 +80,7 @@ def test_help_and_version_import_no_heavy_library():
 # Context members a library may legitimately name for its own things (a memory, an emit callback,
 # a cancel event, a session log, a run id, a path …)
 SHARED = {"memory", "settings", "emit", "cancel", "session", "source", "base_dir", "run_id", "path",
-          "progress", "check_cancel", "llm", "workspaces"}
+          "progress", "check_cancel", "llm", "workspaces", "stream"}
 CONTEXT_NAMES = {"ctx", "context"}
 
 
@@ -92,7 +92,7 @@ def context_members() -> set[str]:
     for node in cls.body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("__"):
             names.add(node.name)
     return names
 
