@@ -237,3 +237,15 @@ def test_a_converse_the_check_says_no_to_drops_that_sentence_of_the_pairs_path(l
     assert ("'Francisco is the son of James. James is the daughter of Francisco.' does not say what the "
             "sentence says") in r.sentences[0].problem
     assert r.llm_calls == 2                                                # the converse step, its check
+
+
+def test_a_reading_of_a_name_and_a_description_as_one_thing_is_never_stored(llm_sym):
+    """"Bill pays the bill.": sym names both `bill`, so a reading about `bill` would make the person
+    and the invoice one thing (the reference model restated it as payer_of(bill, bill), and its own
+    check agreed). The reading is dropped before any check, and the sentence is named."""
+    verifier(llm_sym.server, "yes")
+    llm_sym.server.reply("Bill is the payer of Bill.", when=restating)
+    r = llm_sym("/tell Bill pays the bill.")
+    assert isinstance(r, Failure) and not llm_sym.shell.memory.items
+    assert "'bill' is both a name and a description" in r.sentences[0].problem
+    assert not checks(llm_sym.server)

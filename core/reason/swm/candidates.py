@@ -92,6 +92,17 @@ def _scan(sentence: str) -> list[tuple[Const, str, str]]:
     return found
 
 
+def clashing(sentence: str) -> set[Const]:
+    """Constants `sentence` writes both as a name and as a description ("Bill pays the bill"): one
+    constant would stand for two things, so no reading may use it."""
+    tokens = _TOKEN.findall(sentence)
+    named = {_word(t).lower() for i, t in enumerate(tokens) if _word(t)[:1].isupper() and i and
+             _word(tokens[i - 1]).lower() != "the"} | ({_word(tokens[0]).lower()} if tokens and
+                                                        _word(tokens[0])[:1].isupper() else set())
+    described = {_word(tokens[i + 1]).lower() for i, t in enumerate(tokens[:-1]) if t.lower() == "the"}
+    return {c for c in named & described if c not in _NOT_NAMES}
+
+
 def candidates(sentence: str) -> list[Const]:
     """Constants mentioned in `sentence`, in order of first mention, without repeats."""
     return [value for value, _kind, _written in _scan(sentence)]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json
 from sym.core.logic.terms import Atom, Rule
 from sym.core.reason.swm import choice, pairs, prompts
-from sym.core.reason.swm.candidates import Const, candidates, choices, shown
+from sym.core.reason.swm.candidates import Const, candidates, choices, clashing, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from sym.core.reason.swm.choice import goal as check_goal
 from sym.core.reason.swm.choice import statements as check_statements
@@ -166,11 +166,29 @@ def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, 
         elif node is not None:
             node(sentence, reading.problem)
     flush()
+    pending = [(r, shown) for r, shown in pending if not _names_a_description(r, node)]
     verify(llm, pending, templates, tally)
     for reading, _sentence in pending:
         if node is not None:
             node(reading.sentence, reading.problem)
     return [out[s] for s in sentences]
+
+
+def _names_a_description(reading: Reading, node: Callable[[str, str], object] | None) -> bool:
+    """Whether the reading uses a constant its sentence writes both as a name and as a description
+    ("Bill pays the bill": sym would name both `bill`); such a reading is dropped, never stored."""
+    both = clashing(reading.sentence)
+    args = {a for _, c in reading.clauses
+            for atom in ([c] if isinstance(c, Atom) else [c.head, *c.body] if isinstance(c, Rule) else [])
+            if isinstance(atom, Atom) for a in atom.args}
+    shared = sorted(str(a) for a in args if a in both)
+    if not shared:
+        return False
+    reading.clauses = []
+    reading.problem = f"'{shared[0]}' is both a name and a description in the sentence: they would be one thing"
+    if node is not None:
+        node(reading.sentence, reading.problem)
+    return True
 
 
 def _with_before(sentence: str, before: str | None) -> str:
