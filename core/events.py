@@ -94,15 +94,28 @@ class SchemaChanged:
 
 
 @dataclass(frozen=True)
+class ItemShown:
+    """A memory item as a front-end shows it: a copy taken on the shell's thread."""
+
+    item_id: str
+    kind: str          # fact | rule | constraint
+    text: str
+    source: str
+    nl: str = ""
+
+
+@dataclass(frozen=True)
 class WorkspaceOpened:
     """The shell works in another workspace now (at start, /workspace, /resume, a server's
-    /reindex). `memory` is its core.memory.working.WorkingMemory; `counts` its items by kind when
-    it opened (later ItemAdded / ItemRemoved events change them); `documents` as in DocumentsChanged."""
+    /reindex), as it was when it opened: `counts` its items by kind, `items` each one, `predicates`
+    its schema as (name/arity, uses, template), `documents` as in DocumentsChanged. A snapshot: later
+    ItemAdded / ItemRemoved / SchemaChanged / DocumentsChanged events say what changed."""
 
     workspace: str
-    memory: object = None
     counts: dict[str, int] = field(default_factory=dict)
     documents: tuple[DocumentInfo, ...] = ()
+    items: tuple[ItemShown, ...] = ()
+    predicates: tuple[tuple[str, int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
 from sym.core.run import Run, check
 from sym.core.settings import Settings
-from sym.repl.recall import LastProgram, Recall
+from sym.repl.recall import Recall
 from sym.repl.registry import Registry
 
 if TYPE_CHECKING:
@@ -143,11 +143,6 @@ class Context:
     @chat_history.setter
     def chat_history(self, turns: list[Message]) -> None:
         self.recall.chat = turns
-
-    @property
-    def last_program(self) -> LastProgram | None:
-        """The last program /prove checked (`recall.program`)."""
-        return self.recall.program
 
     # -- files -----------------------------------------------------------------------------
 

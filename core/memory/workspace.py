@@ -21,7 +21,7 @@ from sym.core.memory.store import KINDS, ChromaStore, check_workspace_name, conn
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
-    from sym.core.events import Emit
+    from sym.core.events import Emit, WorkspaceOpened
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.local import LocalStore
     from sym.core.memory.snapshot import Progress, Snapshot
@@ -322,6 +322,17 @@ def _forget_chroma_client(path: Path) -> None:
                 pass
 
 
+def opened(memory: WorkingMemory) -> WorkspaceOpened:
+    """What a front-end is shown of a workspace that opened: a snapshot of its items, schema and
+    documents, taken on the thread that owns the memory."""
+    from sym.core.events import ItemShown, WorkspaceOpened
+    from sym.core.memory.library import documents
+
+    items = tuple(ItemShown(it.id, it.kind, it.text, it.source, it.nl) for it in list(memory.items.values()))
+    predicates = tuple((p.key, p.count, p.template) for p in list(memory.schema.predicates.values()))
+    return WorkspaceOpened(memory.workspace, memory.counts(), tuple(documents(memory.store)), items, predicates)
+
+
 class Workspaces:
     """The workspace a shell works in, and switching, listing and reindexing workspaces."""
 
@@ -352,10 +363,7 @@ class Workspaces:
 
     def _opened(self, memory: WorkingMemory) -> None:
         if self.emit is not None:
-            from sym.core.events import WorkspaceOpened
-            from sym.core.memory.library import documents
-
-            self.emit(WorkspaceOpened(memory.workspace, memory, memory.counts(), tuple(documents(memory.store))))
+            self.emit(opened(memory))
 
     def names(self) -> list[str]:
         return list_workspaces(self.url)

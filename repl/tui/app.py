@@ -15,6 +15,7 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import App, ComposeResult
@@ -22,6 +23,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
+
+if TYPE_CHECKING:
+    from sym.core.events import WorkspaceOpened
 
 from sym.core.errors import UserError
 from sym.repl.tui.bridge import Bus
@@ -31,6 +35,7 @@ from sym.repl.tui.status import StatusLine
 from sym.repl.tui.transcript import Transcript
 
 DRAIN_EVERY = 0.1    # seconds between takes of a running job's events (see _shell_events)
+COMPLETION_WAIT = 0.25   # seconds the input line waits for completions from the shell's thread
 # what F1 and Ctrl+S type for the user: inputs like any other, never looked at again
 KEY_TURNS = {"save": "/save tui-%Y%m%d-%H%M%S"}
 SIDE_MIN_WIDTH = 100   # below this many columns the side pane starts hidden (F9 shows it)
@@ -158,6 +163,7 @@ class SymApp(App):
         self.executor.shutdown(wait=False)
 
     def _open(self):
+        from sym.core.memory.workspace import opened
         from sym.repl.dispatcher import MemoryOptions, open_shell
 
         shell = open_shell(self.options or MemoryOptions(), emit=self.bus, debug=self.debug_mode)
@@ -165,19 +171,18 @@ class SymApp(App):
             from sym.repl.tui.history import history_path
 
             self.history.load(history_path())
-        from sym.core.memory import library
+        return shell, opened(shell.memory)     # the workspace as it is now, read on the shell's thread
 
-        return shell, library.documents(shell.memory.store)
-
-    def _opened(self, shell, docs) -> None:
+    def _opened(self, shell, snapshot) -> None:
         self.shell = shell
         shell.ctx.streams = True          # LLMToken text is shown as it arrives: results need not repeat it
-        if self.pane("memory").memory is not shell.memory:    # no WorkspaceOpened came (it opened before we ran)
-            if docs is None:
-                from sym.core.memory import library
+        pane = self.pane("memory")
+        if pane is None or pane.workspace is None:    # no WorkspaceOpened came (it opened before we ran)
+            if snapshot is None:          # a shell handed over ready: its memory is read on the shell's thread too
+                from sym.core.memory.workspace import opened
 
-                docs = library.documents(shell.memory.store)   # the shell is idle: nothing runs yet
-            self._show_workspace(shell.memory, shell.memory.counts(), docs)
+                snapshot = self.executor.submit(opened, shell.memory).result()
+            self._show_workspace(snapshot)
         self.status.show(model=shell.ctx.settings.model)
         self.entry.disabled = False
         self.entry.focus()
@@ -189,9 +194,18 @@ class SymApp(App):
         self._next_turn()
 
     def _complete(self, text: str) -> list[str]:
+        """Completions, worked out on the shell's thread (completers read memory, settings and
+        workspaces, which belong to it); none when it stays busy past COMPLETION_WAIT."""
         from sym.repl.tui.completion import candidates
 
-        return candidates(self.shell, text)
+        if self.shell is None:
+            return []
+        found = self.executor.submit(candidates, self.shell, text)
+        try:
+            return found.result(timeout=COMPLETION_WAIT)
+        except TimeoutError:
+            found.cancel()
+            return []
 
     # -- running turns ----------------------------------------------------------------
 
@@ -252,13 +266,14 @@ class SymApp(App):
         self.entry.focus()
         self._next_turn()
 
-    def _show_workspace(self, memory, counts: dict, docs) -> None:
-        """Show a workspace from scratch: its memory in the pane, its name and counts below."""
+    def _show_workspace(self, opened: WorkspaceOpened) -> None:
+        """Show a workspace from scratch (the snapshot its opening carried): its memory in the pane,
+        its name and counts below."""
         pane = self.pane("memory")
         if pane is not None:
-            pane.load(memory, docs)
-        self.counts = {"fact": 0, "rule": 0, "constraint": 0, **counts}
-        self.status.show(workspace=memory.workspace)
+            pane.load(opened)
+        self.counts = {"fact": 0, "rule": 0, "constraint": 0, **opened.counts}
+        self.status.show(workspace=opened.workspace)
         self._show_counts()
 
     def _show_counts(self) -> None:
@@ -341,7 +356,7 @@ class SymApp(App):
         elif isinstance(event, DocumentsChanged):
             self._to_pane("memory", event)
         elif isinstance(event, WorkspaceOpened):
-            self._show_workspace(event.memory, event.counts, event.documents)
+            self._show_workspace(event)
         elif isinstance(event, (TraceNode, LLMCall, PolicyApplied)):
             self._to_pane("trace", event)
         elif isinstance(event, ModelShown):

@@ -1,9 +1,10 @@
 """The Memory tab: facts, rules, schema and documents as tables, and a detail box for the selected row.
 
 Rows change on ItemAdded / ItemRemoved, SchemaChanged and DocumentsChanged events; a full reload
-(reading memory, never reasoning over it) happens only when the workspace itself changes
-(WorkspaceOpened). Facts and rules are ItemTables, which draw only the rows on screen; the schema
-and docs tables are filled when their tab is opened. A bulk add is never UI work per item.
+happens only when the workspace itself changes (WorkspaceOpened, a snapshot taken on the shell's
+thread). The pane never reads the shell's memory: what it shows and describes is what the events
+carried. Facts and rules are ItemTables, which draw only the rows on screen; the schema and docs
+tables are filled when their tab is opened. A bulk add is never UI work per item.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 
-from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged
+from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged, WorkspaceOpened
 from sym.repl.tui.item_table import ItemTable
 
 KEY_TURNS = {"explain": "/why {}", "forget": "/forget {}"}   # what a row key types
@@ -32,7 +33,8 @@ class MemoryPane(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.memory = None
+        self.workspace: str | None = None      # the workspace shown (None until one opened)
+        self._nl: dict[str, str] = {}           # natural-language forms the snapshot carried, by item id
         # every fact and rule has a row; only those on screen are drawn (see item_table)
         self.facts = ItemTable(("id", "fact", "source"), id="facts")
         self.rules = ItemTable(("id", "rule", "source"), id="rules")
@@ -79,23 +81,25 @@ class MemoryPane(Vertical):
 
     # -- keeping up with memory ---------------------------------------------------
 
-    def load(self, memory, docs) -> None:
-        """Show a (new) workspace's memory from scratch. What is read are copies taken at once:
-        the shell's thread may be changing memory meanwhile, and its events follow to say how."""
-        self.memory = memory
+    def load(self, opened: WorkspaceOpened) -> None:
+        """Show a (new) workspace from scratch, from the snapshot its opening carried; the events
+        that follow say what changed since."""
+        self.workspace = opened.workspace
         self.facts.clear()
         self.rules.clear()
-        for it in list(memory.items.values()):
-            self.table(it.kind).add_row(it.id, it.text, it.source)
+        self._nl = {it.item_id: it.nl for it in opened.items if it.nl}
+        for it in opened.items:
+            self.table(it.kind).add_row(it.item_id, it.text, it.source)
         self._schema.clear()
-        self.show_schema([(p.key, p.count, p.template) for p in list(memory.schema.predicates.values())])
-        self.show_docs(docs)
+        self.show_schema(opened.predicates)
+        self.show_docs(opened.documents)
 
     def apply(self, event: object) -> None:
         if isinstance(event, ItemAdded):    # thousands in a bulk add: a dict entry each, drawn once per batch
             self.table(event.kind).add_row(event.item_id, event.text, event.source)
         elif isinstance(event, ItemRemoved):
             self.table(event.kind).remove_row(event.item_id)
+            self._nl.pop(event.item_id, None)
         elif isinstance(event, SchemaChanged):
             self.show_schema(event.predicates, event.removed)
         elif isinstance(event, DocumentsChanged):
@@ -197,7 +201,7 @@ class MemoryPane(Vertical):
                 self._set_detail(Text(f"forget {key}  {text}?\npress Delete again to forget it; any other row cancels"))
 
     def _show_detail(self, table: str | None, key: str | None) -> None:
-        if key is None or self.memory is None:
+        if key is None or self.workspace is None:
             return
         if self.query_one("#memory-tabs", TabbedContent).active != f"mem-{table}":
             return  # a hidden table refilled after a command: keep the user's selection
@@ -214,35 +218,47 @@ class MemoryPane(Vertical):
         self._detail_lines = lines
 
     def describe(self, table: str | None, key: str) -> str:
-        memory = self.memory
+        """A row's description, from what the pane was shown (never from the shell's memory)."""
         if table in ("facts", "rules"):
-            it = memory.items.get(key)
-            if it is None:
+            row = (self.facts if table == "facts" else self.rules).rows.get(key)
+            if row is None:
                 return f"{key}: no longer in memory"
-            lines = [f"{it.kind} {it.id}: {it.text}", f"in words: {it.nl or _in_words(memory, it)}",
-                     f"source: {it.source}"]
-            lines.append(_provenance(memory, it))
+            text, source = row
+            kind = KINDS.get(key[:1], "fact")
+            lines = [f"{kind} {key}: {text}", f"in words: {self._nl.get(key) or self._in_words(kind, text)}",
+                     f"source: {source}", _provenance(kind, text, source)]
             return "\n".join(lines)
         if table == "schema":
-            p = memory.schema.predicates.get(key)
-            if p is None:
+            found = self._schema.get(key)
+            if found is None:
                 return f"{key}: no longer in the schema"
-            return f"{p.key}: used by {p.count} stored clauses\ntemplate: {p.template or '(none: /schema template)'}"
+            uses, template = found
+            return f"{key}: used by {uses} stored clauses\ntemplate: {template or '(none: /schema template)'}"
         return f"document {key}"
 
+    def _in_words(self, kind: str, text: str) -> str:
+        """A fact through its predicate's template (as the schema was last shown)."""
+        if kind == "fact":
+            from sym.core.errors import UserError
+            from sym.core.logic.parser import parse_atom  # the grammar: loaded when a fact is first described
+            from sym.core.memory.schema import Predicate
 
-def _in_words(memory, it) -> str:
-    from sym.core.logic.terms import Atom
+            try:
+                atom = parse_atom(text.rstrip().removesuffix("."))
+                key = f"{atom.pred}/{len(atom.args)}"
+                template = self._schema.get(key, (0, ""))[1]
+                if template:
+                    return Predicate(atom.pred, len(atom.args), template).render(atom.args)
+            except UserError:
+                pass
+        return "(no natural-language form)"
 
-    if isinstance(it.clause, Atom):
-        p = memory.schema.predicates.get(f"{it.clause.pred}/{len(it.clause.args)}")
-        if p is not None and p.template:
-            return p.render(it.clause.args)
-    return "(no natural-language form)"
+
+KINDS = {"f": "fact", "r": "rule", "c": "constraint"}     # an item id starts with its kind
 
 
-def _provenance(memory, it) -> str:
-    """Where it came from (read from memory, never computed: /why runs the reasoner)."""
-    if it.kind == "fact":
-        return f"provenance: asserted by {it.source}; /why {it.text.rstrip('.')} shows its proof"
-    return f"provenance: stated by {it.source}; /why on a fact it derives shows it in use"
+def _provenance(kind: str, text: str, source: str) -> str:
+    """Where it came from (what the row says, never computed: /why runs the reasoner)."""
+    if kind == "fact":
+        return f"provenance: asserted by {source}; /why {text.rstrip('.')} shows its proof"
+    return f"provenance: stated by {source}; /why on a fact it derives shows it in use"

@@ -4,6 +4,8 @@ and the schema saves itself with the change (no command saves it by hand)."""
 from __future__ import annotations
 
 from sym.core.events import DocumentsChanged, SchemaChanged, SettingChanged, WorkspaceOpened
+from sym.core.logic.parser import parse_atom
+from sym.core.memory.working import item_id
 from sym.repl.dispatcher import MemoryOptions, open_shell
 
 
@@ -21,7 +23,7 @@ def test_opening_and_switching_workspaces_emit_what_they_hold(tmp_path):
     shell, events = shell_with_events()
     try:
         [opened] = of(events, WorkspaceOpened)
-        assert (opened.workspace, opened.memory, opened.documents) == ("default", shell.memory, ())
+        assert (opened.workspace, opened.items, opened.documents) == ("default", (), ())   # a snapshot, not the memory
         shell.execute("p(a).")
         doc = tmp_path / "notes.md"
         doc.write_text("One.\n\nTwo.\n", encoding="utf-8")
@@ -32,6 +34,7 @@ def test_opening_and_switching_workspaces_emit_what_they_hold(tmp_path):
         shell.execute("/workspace default")
         last = of(events, WorkspaceOpened)[-1]
         assert (last.workspace, last.counts["fact"], [d.name for d in last.documents]) == ("default", 1, ["notes.md"])
+        assert [(it.item_id, it.kind, it.text) for it in last.items] == [(item_id(parse_atom("p(a)")), "fact", "p(a).")]
     finally:
         shell.close()
 

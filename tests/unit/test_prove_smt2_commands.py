@@ -60,13 +60,13 @@ def test_a_bad_script_is_one_line_and_changes_nothing(sym, tmp_path):
     sym("bird(tweety).")
     good = write(tmp_path, "good.smt2", HEIGHT)
     assert sym(f"/prove --file {good}").ok
-    before_items, before_program = sorted(sym.shell.memory.items), sym.shell.ctx.last_program
+    before_items, before_program = sorted(sym.shell.memory.items), sym.shell.ctx.recall.program
     bad = write(tmp_path, "bad.smt2", "(declare-const a Bool)\n(assert a)\n(assert (and a nope))\n")
     message = fails(sym(f"/prove --file {bad}"), "bad.smt2", "line 3 column", "nope")
     assert "Traceback" not in message
     fails(sym(f"/prove --file {write(tmp_path, 'reset.smt2', '(reset)')}"), "reset.smt2", "line 1 column 1", "reset")
     assert sorted(sym.shell.memory.items) == before_items
-    assert sym.shell.ctx.last_program is before_program
+    assert sym.shell.ctx.recall.program is before_program
     assert sym("/program").to_dict()["program"] == {"smt2": HEIGHT}
 
 
