@@ -152,8 +152,8 @@ def _remember(ctx: Context, run: Run, program, source: str) -> None:
 @exporter("smt2")
 def export_smt2(ctx: Context) -> str:
     """The `smt2` exporter: the last program this shell proved."""
-    from sym.core.reason.pot.smt2 import to_smt2
     from sym.core.reason.pot.smt2_read import Smt2Program
+    from sym.core.reason.pot.smt2_write import to_smt2
 
     last = ctx.recall.program
     if last is None:
@@ -186,7 +186,7 @@ def prove(ctx: Context, args: Args, run: Run) -> Result:
 
 
 def _prove_file(ctx: Context, run: Run, name: str) -> Result:
-    from sym.core.reason.pot.writer import prove_file
+    from sym.core.reason.pot.prove import prove_file
 
     program, report = prove_file(ctx.path(name), run)
     _remember(ctx, run, program, str(name))
@@ -194,9 +194,9 @@ def _prove_file(ctx: Context, run: Run, name: str) -> Result:
 
 
 def _prove_question(ctx: Context, run: Run, question: str) -> Result:
-    """The model writes the program (core.reason.pot.writer: proof.attempts attempts, errors and
+    """The model writes the program (core.reason.pot.prove and authoring: proof.attempts attempts, errors and
     model timeouts move on to the next one, a Z3 timeout ends it)."""
-    from sym.core.reason.pot.writer import prove_question
+    from sym.core.reason.pot.prove import prove_question
 
     written = prove_question(question, ctx.memory, run)
     _remember(ctx, run, written.program, f"llm: {question}")

@@ -10,8 +10,8 @@ import pytest
 from sym.core.errors import UserError
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS, load_program
-from sym.core.reason.pot.smt2 import to_smt2
 from sym.core.reason.pot.smt2_read import MAX_DEPTH, Smt2Error, Smt2Program, looks_like_smt2, run_smt2
+from sym.core.reason.pot.smt2_write import to_smt2
 from tests.unit.test_pot_interpret import INCONSISTENT
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -453,7 +453,7 @@ def test_an_undeclared_sort_gets_a_hint():
     ("```smt2\n(declare-const t Bool)\n(assert t)\n```\nThe claim (t) holds.", "(declare-const t Bool)"),
     ("Sure: (declare-const t Bool) (assert t)", "(declare-const t Bool)")])
 def test_a_reply_is_read_from_its_first_form_or_comment_line(reply, first):
-    from sym.core.reason.pot.writer import read_smt2_reply
+    from sym.core.reason.pot.smt2_read import script_in_reply as read_smt2_reply
 
     text = read_smt2_reply(reply).text
     assert text.startswith(first) and text.endswith("(assert t)")

@@ -9,7 +9,16 @@ import pytest
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.smt2_read import run_smt2
-from sym.core.reason.pot.steps import FunctionStep, Kinds, SortStep, Vocabulary, Words, assemble, formula_problem, token_pattern
+from sym.core.reason.pot.vocabulary import (
+    FunctionStep,
+    Kinds,
+    SortStep,
+    Vocabulary,
+    Words,
+    assemble,
+    formula_problem,
+    token_pattern,
+)
 
 BOOKS = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["red", "blue", "green"])]),
                    Words(functions=[FunctionStep(name="pos", args=["Book"], result="Int", position=True),
@@ -97,7 +106,7 @@ def test_the_schema_offers_each_sentence_as_a_constant_and_only_declared_names()
 
 
 def test_error_kinds_group_like_failures_without_names_or_places():
-    from sym.core.reason.pot.writer import error_kind
+    from sym.core.reason.pot.authoring import error_kind
 
     a = error_kind("the interpreter rejected that program: knowledge_base[3].assertion: column 12: undefined symbol dan"
                    " — declare it under constants")

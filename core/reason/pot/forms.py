@@ -17,10 +17,9 @@ from the end of a closed sort of N members is N + 1 - place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from sym.core.reason.pot.steps import Vocabulary
+from sym.core.reason.pot.vocabulary import VARIABLES, Vocabulary
 
 OPS = ("<", "<=", "==", "!=", ">", ">=")
 _SMT_OP = {"<": "<", "<=": "<=", "==": "=", ">": ">", ">=": ">="}
@@ -32,8 +31,6 @@ def _const(value: str) -> dict[str, Any]:
 
 def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str, claims: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The step-3 schema: one item per text, each a choice among the forms ("none" for all but `claims`)."""
-    from sym.core.reason.pot.steps import VARIABLES
-
     predicates = [f.name for f in vocab.functions if f.result == "Bool" and f.args]
     numeric = [f.name for f in vocab.functions if f.result == "Int" and len(f.args) == 1]
     members = [m for s in vocab.sorts for m in s.members]
@@ -73,8 +70,6 @@ class FormError(ValueError):
 
 
 def _atom(a: Any, fmt: str) -> tuple[str, set[str]]:
-    from sym.core.reason.pot.steps import VARIABLES
-
     if not isinstance(a, dict) or not isinstance(a.get("predicate"), str) or not isinstance(a.get("args"), list):
         raise FormError("an atom needs a predicate and its args")
     args = [str(x) for x in a["args"]]
@@ -102,8 +97,6 @@ def _bind(quantifier: str, used: set[str], body: str, fmt: str, sorts: dict[str,
 
 
 def _var_sorts(atoms: list[Any], vocab: Vocabulary) -> dict[str, str]:
-    from sym.core.reason.pot.steps import VARIABLES
-
     fns = {f.name: f for f in vocab.functions}
     out: dict[str, str] = {}
     for a in atoms:

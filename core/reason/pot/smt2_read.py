@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sym.core.llm.jsonout import BadJSON
 from sym.core.reason.pot.declare import BuildError
 
 if TYPE_CHECKING:
@@ -406,3 +407,18 @@ def run_smt2(program: Smt2Program, *, timeout_ms: int, cancel: Any = None) -> An
 
 def entry_texts_smt2(program: Smt2Program) -> dict[str, str]:
     return build_smt2(program)[1]
+
+
+_SCRIPT_LINE = re.compile(r"^[ \t]*([(;])", re.M)
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)(?:```|$)", re.S)
+
+
+def script_in_reply(text: str) -> Smt2Program:
+    """The SMT-LIB script in a model's reply (a fenced block, or from the first '(' to the last ')')."""
+    fenced = [b for b in _FENCE.findall(text) if "(" in b]
+    body = fenced[0] if fenced else text
+    first = _SCRIPT_LINE.search(body)             # a line that opens a form or is a comment ("; (a remark)")
+    start, end = (first.start(1) if first else body.find("(")), body.rfind(")")
+    if start < 0 or end < start:
+        raise BadJSON("no SMT-LIB script in the reply: write (declare-…), (assert …) and (check-sat-assuming (…))")
+    return Smt2Program(body[start:end + 1], "the model's script")

@@ -12,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sym.core.errors import UserError
+from sym.core.errors import TimedOut, UserError
+from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
+from sym.core.reason.pot.prompts import SYSTEM
+from sym.core.reason.pot.schema import program_json_schema
+from sym.core.reason.pot.steps import write_stepwise
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.interpret import ProofReport
-    from sym.core.reason.pot.writer import Written
     from sym.core.run import Run
 
 FORMATS = ("json", "smt2")
@@ -54,14 +57,9 @@ class Task:
 def encode(task: Task, encoding: Encoding, run: Run, *, attempts: int, kind: str, purpose: str,
            accept: Callable[[ProofReport], Any] | None = None, summary: Callable[[Any], str] | None = None) -> Written:
     """The first program (written as `encoding` says) that checks and passes `accept`; NoProgram
-    when none does (core/reason/pot/writer.py). The run gives the model, the solver's time limit,
+    when none does (core/reason/pot/authoring.py). The run gives the model, the solver's time limit,
     the trace and the cancel flag."""
-    from sym.core.reason.pot.schema import program_json_schema
-    from sym.core.reason.pot.writer import write_program
-
     if encoding.style == "steps":
-        from sym.core.reason.pot.steps import write_stepwise
-
         return write_stepwise(task, encoding.fmt, run, attempts=attempts, kind=kind, purpose=purpose, accept=accept,
                               summary=summary)
     schema = program_json_schema(verifications=list(task.claims)) if encoding.fmt == "json" else None
@@ -151,8 +149,6 @@ def claim_text(context: str, claim: str) -> str:
 
 
 def claim_messages(context: str, claim: str) -> Callable[[str], list[dict[str, Any]]]:
-    from sym.core.reason.pot.prompts import SYSTEM
-
     def messages(fmt: str) -> list[dict[str, Any]]:
         system, example = (f"{SYSTEM}\n\n{CLAIM_JSON}", EXAMPLE_JSON) if fmt == "json" else (CLAIM_SMT2, EXAMPLE_SMT2)
         return [{"role": "system", "content": system},
@@ -166,9 +162,6 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
                  attempts: int = 3) -> tuple[str | None, dict[str, Any]]:
     """(status, detail): "proved", "refuted" or "unknown" for the statement given the premises,
     None when no program checked. detail: attempts, errors, ran, error, reason."""
-    from sym.core.errors import TimedOut
-    from sym.core.reason.pot.writer import NoProgram, error_kind
-
     encoding = encoding or Encoding()
     if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
         encoding = Encoding(encoding.fmt, "whole")             # the model states what it knows, whole

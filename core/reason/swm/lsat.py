@@ -218,12 +218,12 @@ def _statuses(report: ProofReport, letters: str) -> tuple[dict[str, str], frozen
 
 def write_program(problem: Problem, run: Run, *, attempts: int, detail: dict[str, Any],
                   encoding: Encoding | None = None) -> tuple[dict[str, str], frozenset[str]] | None:
-    """(statuses, undecided letters) from the first program that checks (core.reason.pot.writer's
+    """(statuses, undecided letters) from the first program that checks (core.reason.pot.authoring's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
     from sym.core.errors import TimedOut
+    from sym.core.reason.pot.authoring import NoProgram, error_kind
     from sym.core.reason.pot.tasks import Task, encode
-    from sym.core.reason.pot.writer import NoProgram, error_kind
 
     letters = LETTERS[:len(problem.options)]
     task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},

@@ -1,0 +1,73 @@
+"""`/prove`: a question the run's model writes a program for (from the memory items that bear on
+it), or a program file; each traced as one node with a node per verification. The model loop
+is authoring.py; running a program is programs.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from sym.core.errors import Cancelled, UserError
+from sym.core.files import read_text_file
+from sym.core.reason.pot.authoring import Written, write_program
+from sym.core.reason.pot.programs import load_any, overall, run_any, trace_report, verdicts
+from sym.core.reason.pot.prompts import first_messages
+from sym.core.reason.pot.tasks import Encoding, Task, encode
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sym.core.memory.working import WorkingMemory
+    from sym.core.reason.pot.interpret import ProofReport
+    from sym.core.run import Run
+
+
+def bearing_on(memory: WorkingMemory, question: str, limit: int = 40) -> list[str]:
+    """Memory items that share a word with the question (all of them when memory is small)."""
+    items = list(memory.items.values())
+    if len(items) > limit:
+        words = {w for w in re.findall(r"[a-z0-9]+", question.lower()) if len(w) > 2}
+        items = [it for it in items if words & set(re.findall(r"[a-z0-9]+", (it.text + " " + it.nl).lower()))]
+    return [f"{it.text}" + (f"  % {it.nl}" if it.nl else "") for it in items[:limit]]
+
+
+def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
+    """`/prove QUESTION`: the run's model writes a program for the question (in settings.proof_format,
+    whole or step by step as settings.proof_style says, in at most settings.proof_attempts
+    attempts), given the memory items that bear on it; the first one that checks is proved."""
+    s = run.settings
+    attempts, fmt, style = s.proof_attempts, s.proof_format, s.proof_style
+    run.trace("q", None, "prove.question", question)
+    items = bearing_on(memory, question)
+    try:
+        if style == "steps":
+            task = Task("\n".join(items), question, {"claim": question}, lambda f: first_messages(question, items, f))
+            written = encode(task, Encoding(fmt, style), run, attempts=attempts, kind="prove.attempt", purpose="prove")
+        else:
+            written = write_program(first_messages(question, items, fmt), run, attempts=attempts, fmt=fmt)
+    except UserError as err:
+        run.trace("q", None, "prove.question", question, err.message,
+                  "cancelled" if isinstance(err, Cancelled) else "failed")
+        raise
+    run.trace("q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
+              overall(written.report))
+    return written
+
+
+def prove_file(path: Path, run: Run) -> tuple[Any, ProofReport]:
+    """`/prove --file PATH`: (program, report) for a program file (JSON or SMT-LIB, at most
+    settings.max_file_mb), traced as one node (failed with the reader's, the interpreter's or Z3's
+    error) with a node per verification."""
+    run.trace("f", None, "prove.file", path.name)
+    try:
+        text = read_text_file(path, run.settings.max_file_mb)   # a FIFO, /dev/zero or binary file: one line
+        program = load_any(text, path.name)
+        report = run_any(program, run)
+    except UserError as err:
+        run.trace("f", None, "prove.file", path.name, err.message,
+                  "cancelled" if isinstance(err, Cancelled) else "failed")
+        raise
+    run.trace("f", None, "prove.file", path.name, verdicts(report), overall(report))
+    trace_report(run, "f", report, program)
+    return program, report

@@ -1,0 +1,280 @@
+"""The vocabulary of a program written step by step (core/reason/pot/steps.py): the kinds of
+things and the words the model declares (steps 1 and 2) with their schemas and checks, formulas
+closed and type-checked against them, and the program sym assembles from them (JSON or SMT-LIB).
+Nothing here calls a model or evaluates model text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from sym.core.errors import UserError
+from sym.core.reason.pot.build import build
+from sym.core.reason.pot.schema import RESERVED, Program
+from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
+from sym.core.reason.pot.smt2_write import quoted
+
+IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"
+MAX_SORTS, MAX_MEMBERS, MAX_FUNCTIONS, MAX_ARGS = 6, 24, 24, 3
+VARIABLES = ("x", "y", "z")
+JSON_WORDS = ("And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll([", "Exists([", "True", "False")
+SMT2_WORDS = ("and", "or", "not", "=>", "xor", "ite", "distinct", "forall", "exists", "true", "false", "Int", "Bool")
+JSON_OPS = ("==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "(", ")", "[", "]", ",", " ", "[0-9]")
+SMT2_OPS = ("<=", ">=", "=", "<", ">", "+", "-", "*", "(", ")", " ", "[0-9]")
+
+
+class SortStep(BaseModel):
+    name: str
+    closed: bool
+    members: list[str] = Field(default_factory=list)
+
+
+class Kinds(BaseModel):
+    sorts: list[SortStep]
+
+
+class FunctionStep(BaseModel):
+    name: str
+    args: list[str]
+    result: str
+    position: bool = False
+
+
+class Words(BaseModel):
+    functions: list[FunctionStep]
+
+
+class Lines(BaseModel):
+    lines: list[dict[str, Any]]      # {"text", "form", …}: core/reason/pot/forms.py
+
+
+# -- schemas ---------------------------------------------------------------------------------
+
+def _name(extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "string", "pattern": IDENT, **(extra or {})}
+
+
+def kinds_schema() -> dict[str, Any]:
+    sort = {"type": "object", "properties": {
+        "name": _name(), "closed": {"type": "boolean"},
+        "members": {"type": "array", "maxItems": MAX_MEMBERS, "items": _name()}},
+        "required": ["name", "closed", "members"]}
+    return {"type": "object", "properties": {"sorts": {"type": "array", "minItems": 1, "maxItems": MAX_SORTS,
+                                                       "items": sort}}, "required": ["sorts"]}
+
+
+def words_schema(sorts: list[str]) -> dict[str, Any]:
+    fn = {"type": "object", "properties": {
+        "name": _name(), "args": {"type": "array", "maxItems": MAX_ARGS, "items": {"enum": [*sorts, "Int"]}},
+        "result": {"enum": ["Bool", "Int", *sorts]}, "position": {"type": "boolean"}},
+        "required": ["name", "args", "result", "position"]}
+    return {"type": "object", "properties": {"functions": {"type": "array", "minItems": 1, "maxItems": MAX_FUNCTIONS,
+                                                           "items": fn}}, "required": ["functions"]}
+
+
+def token_pattern(names: list[str], fmt: str) -> str:
+    """A regex for a formula made only of these names, the format's words and operators."""
+    words = JSON_WORDS if fmt == "json" else SMT2_WORDS
+    ops = JSON_OPS if fmt == "json" else SMT2_OPS
+    alternatives = sorted({*names, *words}, key=len, reverse=True)
+    return "^(" + "|".join([*(_literal(a) for a in alternatives), *(o if o == "[0-9]" else _literal(o) for o in ops)]) + ")+$"
+
+
+def _literal(text: str) -> str:
+    """`text` as a regex literal that grammar converters read (re.escape's "\\ " and "\\-" they do not)."""
+    return "".join("\\" + c if c in ".^$*+?()[]{}|\\" else c for c in text)
+
+
+# -- the vocabulary ----------------------------------------------------------------------------
+
+class Vocabulary:
+    """What steps 1 and 2 declared, and how to write a program from it."""
+
+    def __init__(self, kinds: Kinds, words: Words) -> None:
+        self.sorts = kinds.sorts
+        self.functions = words.functions
+
+    def names(self) -> list[str]:
+        return [*(m for s in self.sorts for m in s.members), *(f.name for f in self.functions), *VARIABLES]
+
+    def describe(self, fmt: str) -> str:
+        lines = []
+        for s in self.sorts:
+            kind = "exactly these" if s.closed else "among others"
+            lines.append(f"- {s.name}: {', '.join(s.members) or '(no named members)'} ({kind})")
+        for f in self.functions:
+            args = ", ".join(f.args)
+            sig = f"{f.name}({args}) -> {f.result}" if fmt == "json" else f"({f.name} {' '.join(f.args)}) : {f.result}"
+            lines.append(f"- {sig}" + ("  (a different number 1..N for each)" if f.position else ""))
+        return "\n".join(lines)
+
+    # the settings sym writes: positions are 1..N and all different
+    def position_facts(self) -> list[tuple[str, str, str]]:
+        """(label, json formula, smt2 formula) per position function over a closed sort."""
+        out = []
+        for f in self.functions:
+            sort = next((s for s in self.sorts if [s.name] == f.args), None)
+            if not (f.position and f.result == "Int" and sort is not None and sort.closed and sort.members):
+                continue
+            n, ms = len(sort.members), sort.members
+            js = "And(" + ", ".join([f"{f.name}({m}) >= 1, {f.name}({m}) <= {n}" for m in ms]
+                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if n > 1 else [])) + ")"
+            sm = "(and " + " ".join([f"(>= ({f.name} {m}) 1) (<= ({f.name} {m}) {n})" for m in ms]
+                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if n > 1 else [])) + ")"
+            out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js, sm))
+        return out
+
+
+def check_kinds(kinds: Kinds) -> list[str]:
+    problems, seen = [], set()
+    for s in kinds.sorts:
+        for name in [s.name, *s.members]:
+            if name in RESERVED or name in VARIABLES or name in seen:
+                problems.append(f"{name!r} is used twice or is a reserved word; choose another name")
+            seen.add(name)
+        if s.closed and not s.members:
+            problems.append(f"sort {s.name!r} is closed but lists no members")
+    return problems
+
+
+def check_words(words: Words, kinds: Kinds) -> list[str]:
+    taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
+    problems, seen = [], set()
+    sorts = {s.name for s in kinds.sorts}
+    for f in words.functions:
+        if f.name in taken or f.name in seen:
+            problems.append(f"{f.name!r} is already a name; choose another for this function")
+        seen.add(f.name)
+        bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
+        if bad:
+            problems.append(f"{f.name}: unknown sort {bad[0]!r}")
+    return problems
+
+
+# -- one formula --------------------------------------------------------------------------------
+
+_BINDERS = re.compile(r"(?:ForAll|Exists)\(\s*\[([^\]]*)\]")
+
+
+def variable_sorts(formula: str, vocab: Vocabulary) -> dict[str, str]:
+    """The sort of each variable a JSON formula binds, from where it is used as an argument."""
+    out: dict[str, str] = {}
+    bound = {v.strip() for group in _BINDERS.findall(formula) for v in group.split(",") if v.strip()}
+    for v in bound:
+        for f in vocab.functions:
+            for m in re.finditer(rf"\b{re.escape(f.name)}\(([^()]*)\)", formula):
+                args = [a.strip() for a in m.group(1).split(",")]
+                if v in args and args.index(v) < len(f.args):
+                    out.setdefault(v, f.args[args.index(v)])
+        if v not in out:
+            opens = [s.name for s in vocab.sorts]
+            if len(opens) == 1:
+                out[v] = opens[0]
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def closed_formula(formula: str, fmt: str, vocab: Vocabulary) -> str:
+    """The formula with its free variables (x, y, z used but not bound) universally closed, as an
+    axiom's free variables are read ("If people perform, then they attend": for all x)."""
+    if fmt == "json":
+        bound = {v.strip() for group in _BINDERS.findall(formula) for v in group.split(",")}
+        free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+        return f"ForAll([{', '.join(free)}], {formula})" if free else formula
+    bound = set(re.findall(r"\(\(?\s*([xyz])\s+[A-Za-z_]", formula))
+    free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+    if not free:
+        return formula
+    sorts = variable_sorts_smt2(formula, vocab)
+    return f"(forall ({' '.join(f'({v} {sorts.get(v, vocab.sorts[0].name)})' for v in free)}) {formula})"
+
+
+def variable_sorts_smt2(formula: str, vocab: Vocabulary) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f in vocab.functions:
+        for m in re.finditer(rf"\({re.escape(f.name)}((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*\)", formula):
+            for i, a in enumerate(m.group(1).split()):
+                if a in VARIABLES and i < len(f.args):
+                    out.setdefault(a, f.args[i])
+    return out
+
+
+def json_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    """The DSL program: sorts, constants, functions, a named entry per premise, a verification per claim."""
+    sorts = [{"name": s.name, "type": "EnumSort" if s.closed else "DeclareSort", **({"values": s.members} if s.closed else {})}
+             for s in vocab.sorts]
+    constants = {s.name.lower(): {"sort": s.name, "members": s.members} for s in vocab.sorts if not s.closed and s.members}
+    functions = [{"name": f.name, "domain": f.args, "range": f"{f.result}Sort" if f.result in ("Int", "Bool") else f.result}
+                 for f in vocab.functions]
+    kb = [{"name": label, "assertion": formula,
+           "variables": [{"name": v, "sort": s} for v, s in variable_sorts(formula, vocab).items()]}
+          for label, formula in premises]
+    globals_: dict[str, str] = {}
+    for _, formula in claims:
+        globals_.update(variable_sorts(formula, vocab))
+    return Program.model_validate({
+        "sorts": sorts, "constants": constants, "functions": functions,
+        "variables": [{"name": v, "sort": s} for v, s in globals_.items()], "knowledge_base": kb,
+        "verifications": [{"name": name, "constraint": formula} for name, formula in claims]})
+
+
+def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    lines = []
+    for s in vocab.sorts:
+        if s.closed:
+            lines.append(f"(declare-datatypes () (({s.name} {' '.join(s.members)})))")
+        else:
+            lines.append(f"(declare-sort {s.name} 0)")
+            lines += [f"(declare-const {m} {s.name})" for m in s.members]
+    lines += [f"(declare-fun {f.name} ({' '.join(f.args)}) {f.result})" for f in vocab.functions]
+    taken = set(vocab.names()) | {s.name for s in vocab.sorts}
+    lines += [f"(assert (! {formula} :named {quoted(label, taken)}))" for label, formula in premises]
+    for name, formula in claims:
+        q = quoted(name, taken)
+        lines += [f"(define-fun {q} () Bool {formula})", f"(check-sat-assuming ({q}))"]
+    return Smt2Program("\n".join(lines) + "\n", "steps")
+
+
+_STOP = frozenset("a an the of to in on at by for with and or not no is are be been was were has have had does do "
+                  "who that which than then if it its their they them he she his her".split())
+
+
+def _stems(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
+    return {re.sub(r"(?<=...)e?s$", "", w)[:4] for w in words if w not in _STOP}   # cats ~ cat, classes ~ class
+
+
+def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
+    """A predicate or individual in the formula that shares no word with its sentence (a formula
+    about something the sentence does not mention misstates it), or None. Numeric functions (a
+    place, an amount) are exempt: their names are the model's own."""
+    said = _stems(sentence)
+    predicates = {f.name for f in vocab.functions if f.result != "Int"}
+    members = {m for s in vocab.sorts for m in s.members}
+    for name in dict.fromkeys(_WORD.findall(formula)):
+        if (name in predicates or name in members) and _stems(name) and not (_stems(name) & said):
+            return f"{name!r} is not in the sentence; use only names for what it says"
+    return None
+
+
+def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
+    return json_program(vocab, premises, claims) if fmt == "json" else smt2_program(vocab, premises, claims)
+
+
+def formula_problem(vocab: Vocabulary, fmt: str, formula: str) -> str | None:
+    """Why a formula does not type-check against the vocabulary, or None."""
+    try:
+        if fmt == "json":
+            build(json_program(vocab, [("f", formula)], []))
+        else:
+            build_smt2(smt2_program(vocab, [("f", formula)], []))
+    except UserError as err:
+        return re.sub(r"^(steps: |knowledge_base\[0\][.\w]*: |line \d+ column \d+: )+", "", err.message)
+    except ValueError as err:      # pydantic: a name the schema refuses
+        return str(err).splitlines()[0]
+    return None
