@@ -270,7 +270,7 @@ def chat(ctx: Context, arg: str, run: Run) -> Chatted:
     import re
 
     from sym.core.reason.swm import prompts
-    from sym.core.reason.swm.reasoner import relevant_items
+    from sym.core.reason.swm.relevance import relevant_items
 
     text = arg.strip()
     if not text:

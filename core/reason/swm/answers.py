@@ -17,7 +17,8 @@ from sym.core.logic.parser import parse_query
 from sym.core.logic.terms import Atom, Naf, Var
 from sym.core.memory.working import WorkingMemory, item_id
 from sym.core.reason.swm import english, naming
-from sym.core.reason.swm.grounding import _ground, _walk
+from sym.core.reason.swm.grounding import ground
+from sym.core.reason.swm.justification import add_steps
 
 if TYPE_CHECKING:
     from sym.core.reason.swm.english import Goal
@@ -128,7 +129,7 @@ def justify(memory: WorkingMemory, goal: Goal, answer: str, values: list[dict[st
         atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
         for row in (values or [{}])[:limit]:
             for atom in atoms:
-                atom = _ground(atom, row)
+                atom = ground(atom, row)
                 if any(isinstance(a, Var) for a in atom.args):
                     continue
                 if not open_world and not engine.holds(atom) and not engine.holds(atom.negate()):
@@ -139,7 +140,7 @@ def justify(memory: WorkingMemory, goal: Goal, answer: str, values: list[dict[st
                 targets.append(atom if answer != FALSE or engine.holds(atom) else atom.negate())
     for target in targets:
         try:
-            _walk(memory, memory.why(target), steps)
+            add_steps(memory, memory.why(target), steps)
         except UserError:       # an unknown predicate: nothing stated, nothing to show
             continue
     return steps
@@ -162,7 +163,7 @@ def derivations(memory: WorkingMemory, atoms: list[Atom]) -> list[tuple[str, lis
     for atom in atoms:
         for side in (atom, atom.negate()):
             steps: list[str] = []
-            _walk(memory, memory.why(side), steps)
+            add_steps(memory, memory.why(side), steps)
             out.append((str(side), steps))
     return out
 

@@ -26,8 +26,9 @@ from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
 from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
 from sym.core.reason.swm import answers, english, extraction, fastpath, naming, prompts
 from sym.core.reason.swm.choice import Invalid
-from sym.core.reason.swm.grounding import _ground, _instances, _premise_text, _walk, lower_predicates, relevant_items  # noqa: F401
+from sym.core.reason.swm.grounding import applicable, ground
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
+from sym.core.reason.swm.relevance import relevant_items
 from sym.core.reason.swm.trace import trace_inference
 
 if TYPE_CHECKING:
@@ -64,6 +65,21 @@ def _not_there(atom: Atom, sentence: str) -> str:
     if atom.pred == "contains" and len(atom.args) == 2:
         return f"{name(atom.args[1])} is not in {name(atom.args[0])}"
     return f"{atom} does not hold"
+
+
+_CASED_PRED = re.compile(r"(?<![\w'])([A-Z]\w*)\s*\(")
+
+
+def lower_predicates(text: str) -> str:
+    """`Likes(bob, X)` → `likes(bob, X)`: models capitalise predicate names, which the grammar
+    would read as variables; a name directly before `(` is never a variable."""
+    return _CASED_PRED.sub(lambda m: m.group(1).lower() + "(", text)
+
+
+def _premise_text(memory: WorkingMemory, atom: Atom) -> str:
+    item = memory.items.get(item_id(atom))
+    return f"{atom}  ({item.nl})" if item is not None and item.nl else str(atom)
+
 
 
 class SWM:
@@ -236,8 +252,8 @@ class SWM:
         doomed: list[Atom] = []
         fresh: list[Atom] = []
         for b in bindings:
-            doomed += [_ground(parse_atom(t), b) for t in update.remove]
-            fresh += [_ground(parse_atom(t), b) for t in update.add]
+            doomed += [ground(parse_atom(t), b) for t in update.remove]
+            fresh += [ground(parse_atom(t), b) for t in update.add]
         removed = self.memory.remove([item_id(a) for a in doomed])
         if not update.match.strip():
             gone = {it.id for it in removed}
@@ -360,7 +376,7 @@ class SWM:
             if answers.solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
                 break
             soft = [it for it in self.memory.items.values() if it.soft and it.kind == "rule"]
-            instances = _instances(soft, engine, done)
+            instances = applicable(soft, engine, done)
             if not instances:
                 break
             rounds += 1
@@ -392,7 +408,7 @@ class SWM:
         answer, values = answers.check(goal, scratch, self.memory, True)
         while not answers.solved(goal, answer) and (max_steps is None or rounds < max_steps):
             self.run.check()
-            instances = _instances(rules, scratch, done)
+            instances = applicable(rules, scratch, done)
             if not instances:
                 break
             rounds += 1
@@ -430,7 +446,7 @@ class SWM:
     def _implement(self, instances: list[tuple[Item, dict[str, Any], list[Atom]]], parent: str) -> list[tuple[Atom, str]]:
         llm = self.llm
         batches = [prompts.implementation_messages(it.nl, it.text, [_premise_text(self.memory, p) for p in premises],
-                                                   str(_ground(_rule_head(it), b)))
+                                                   str(ground(_rule_head(it), b)))
                    for it, b, premises in instances]
         replies = llm.chat_many(batches, purpose="ask.rule", format=prompts.Implementation.model_json_schema())
         self.llm_calls += len(replies)
