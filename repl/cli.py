@@ -55,7 +55,7 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     if ctx.invoked_subcommand is not None:
         return
     _llm_options(model, ollama_host, backend, base_url)
-    from sym.repl.options import MemoryOptions
+    from sym.repl.memory_options import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder)
     if batch is not None:
@@ -65,9 +65,9 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     if json_lines or bail or echo:
         _fail("sym: --json, --bail and --echo only apply with --batch FILE")
     if not sys.stdin.isatty():  # a pipe: read lines, print results (no terminal to draw on)
-        from sym.repl.plain import run_plain
+        from sym.repl.piped import run_piped
 
-        raise SystemExit(run_plain(debug=debug, memory=options))
+        raise SystemExit(run_piped(debug=debug, memory=options))
     if plain or not sys.stdout.isatty():
         from sym.repl.prompt import run_prompt
 

@@ -15,7 +15,7 @@ from sym.core.events import Emit, InputReceived, JobFinished, JobStarted, Result
 from sym.core.memory.working import WorkingMemory
 from sym.core.settings import Settings
 from sym.repl.context import Context, EventStream
-from sym.repl.options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
+from sym.repl.memory_options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 from sym.repl.registry import Registry, builtin_registry
 from sym.repl.results import Failure, Result
 

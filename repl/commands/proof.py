@@ -40,7 +40,7 @@ class ProofResult(Result):
 
 
 @dataclass
-class Consistency(Result):
+class CheckResult(Result):
     kind: ClassVar[str] = "check"
     outcome: object = None   # core.reason.pot.check_memory.Consistency
     texts: dict = field(default_factory=dict)   # core id -> clause text
@@ -112,7 +112,7 @@ def _(r: ProofResult) -> str:
 
 
 @to_text.register
-def _(r: Consistency) -> str:
+def _(r: CheckResult) -> str:
     o = r.outcome
     by = f"; Z3 read {o.sent} of them classically" if o.sent else ""
     if o.consistent:
@@ -221,7 +221,7 @@ def check(ctx: Context, arg: str, run: Run) -> Result:
     outcome = check_memory(memory, timeout_ms=run.timeout_ms, cancel=run.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     _trace_check(ctx, run, outcome, texts)
-    return Consistency(outcome, texts)
+    return CheckResult(outcome, texts)
 
 
 def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:

@@ -16,7 +16,7 @@ from sym.repl.results import Failure, Result
 
 
 @dataclass
-class Told(Result):
+class TellResult(Result):
     kind: ClassVar[str] = "told"
     sentences: list = field(default_factory=list)      # sym.core.reason.swm.outcomes.Told
     llm_calls: int = 0
@@ -28,7 +28,7 @@ class Told(Result):
 
 
 @dataclass
-class ToldFailure(Failure):
+class TellFailure(Failure):
     """A /tell that stored nothing because some sentence could not be read: a failed command
     (exit 1 in batch, or 3 when no model answers) that still says what became of each sentence."""
 
@@ -75,14 +75,14 @@ _PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": 
 
 
 @to_text.register
-def _(r: ToldFailure) -> str:
+def _(r: TellFailure) -> str:
     lines = [f"error: {r.message}" + (f" — {r.hint}" if r.hint else "")]
     lines += [f"  ✗ {s.sentence}  ({s.problem})" for s in r.sentences if s.problem]
     return "\n".join(lines)
 
 
 @to_text.register
-def _(r: Told) -> str:
+def _(r: TellResult) -> str:
     lines = []
     for s in r.sentences:
         where = _PATHS.get(s.path, s.path)
@@ -186,7 +186,7 @@ TELL_OPTIONS = (
 
 
 @command("/tell", args="TEXT", options=TELL_OPTIONS, leading=True, group="llm")
-def tell(ctx: Context, args: Args, run: Run) -> Told | ToldFailure:
+def tell(ctx: Context, args: Args, run: Run) -> TellResult | TellFailure:
     """Add natural-language statements as facts and rules (templated sentences without the LLM).
 
     Templated sentences ("Bob is big.", "If something is big then it is red.") become facts and
@@ -211,9 +211,9 @@ def tell(ctx: Context, args: Args, run: Run) -> Told | ToldFailure:
         with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
             sentences = swm.tell(text, source=source, partial=partial)
     except TellIncomplete as err:
-        return ToldFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
+        return TellFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
     added = [it for s in sentences for it in s.items]
-    return Told(sentences, swm.llm_calls, clash_warnings(ctx, run, earlier, added))
+    return TellResult(sentences, swm.llm_calls, clash_warnings(ctx, run, earlier, added))
 
 
 ASK_OPTIONS = (

@@ -47,12 +47,12 @@ def test_batch(tmp_path, monkeypatch):
 
 
 def test_pipe(monkeypatch, capsys):
-    from sym.repl import plain
+    from sym.repl import piped
 
     shell = Recorder()
-    monkeypatch.setattr(plain, "open_shell", lambda *a, **k: shell)
+    monkeypatch.setattr(piped, "open_shell", lambda *a, **k: shell)
     monkeypatch.setattr(sys, "stdin", io.StringIO(SCRIPT))     # pipe mode used to drop the last line
-    assert plain.run_plain() == 0
+    assert piped.run_piped() == 0
     assert shell.inputs == INPUTS
 
 

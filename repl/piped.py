@@ -1,7 +1,7 @@
-"""The minimal line REPL: reads inputs from a terminal or pipe, prints results.
+"""Piped input: `sym` with standard input not a terminal reads its lines and prints results.
 
-It shares the dispatcher and renderer with batch mode; a richer prompt-toolkit REPL and
-the Textual app are separate front-ends over the same Shell.
+It shares the dispatcher and renderer with batch mode; the interactive front-ends are the
+prompt-toolkit REPL (`sym --plain`, repl/prompt.py) and the Textual app, over the same Shell.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sym.repl.render import TextRenderer
 from sym.repl.results import Exit, Failure
 
 
-def run_plain(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:
+def run_piped(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:
     renderer = TextRenderer(sys.stdout, sys.stderr)
     try:
         shell = open_shell(memory or MemoryOptions(), emit=narrator(renderer, sys.stderr), debug=debug)

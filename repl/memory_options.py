@@ -1,4 +1,5 @@
-"""Front-end options that must be cheap to import (the TUI paints before the dispatcher loads)."""
+"""Where a front-end's memory lives (--memory, --chroma-url, --embedder): cheap to import, since
+the TUI paints before the dispatcher loads. Command options are repl/arguments.py."""
 
 from __future__ import annotations
 
