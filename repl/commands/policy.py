@@ -6,6 +6,7 @@ in results. Nothing here changes a rule without the user asking for exactly that
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -17,8 +18,6 @@ from sym.repl.registry import command
 from sym.repl.render import to_text
 from sym.repl.results import Message, Result
 
-SUBCOMMANDS = ("list", "show", "add", "rm", "enable", "disable", "classify", "classifier", "stats", "suggest", "accept",
-               "reject")
 DEFAULT_THRESHOLD = 0.5
 
 
@@ -135,75 +134,6 @@ OPTIONS = (
 )
 
 
-def _complete(ctx: Context, text: str) -> list[str]:
-    parts = text.split()
-    if len(parts) <= 1 and not text.endswith(" "):
-        return [s for s in SUBCOMMANDS if s.startswith(text.strip())]
-    if parts and parts[0] in ("show", "rm", "enable", "disable"):
-        try:
-            _, book = _state(ctx)
-        except UserError:
-            return []
-        prefix = parts[1] if len(parts) > 1 else ""
-        return [r.name for r in book.rules if r.name.startswith(prefix)]
-    return []
-
-
-@command("/policy", args="[list|show|add|rm|enable|disable|classify|classifier|stats|suggest|accept|reject] …",
-         completer=_complete, group="policy", options=OPTIONS, steerable=False)
-def policy(ctx: Context, args: Args, run: Run) -> Result:
-    """Steering rules that pick model, prompter and strategy per run (policies.yaml of the workspace).
-
-    /policy list                      the rules, in file order
-    /policy add {name: cheap, target: llm, filter: {command: /ask, length: "< 20"}, attributes: {temperature: 0}}
-    /policy rm|enable|disable NAME    remove or switch a rule; /policy show NAME prints it with its stats
-    /policy classify TYPE KEYWORD…    inputs with a keyword get goal_type TYPE (no arguments: list types)
-    /policy classifier llm|keywords   let the model type inputs your keywords do not (one call per run)
-    /policy stats [--threshold 0.6]   per rule and attribute combination: runs, mean, min/max, std, success
-    /policy suggest [--llm]           propose edits of under-performing rules; /policy accept|reject ID
-    Filters match run attributes: command, goal_type, length (words), workspace, has_question, source;
-    a value, a list (any of), or a comparison string (">= 3", "!= proof"). Rules apply in order of
-    priority, then specificity (more filter keys later), then file order; later wins."""
-    sub, _, rest = args.text.partition(" ")
-    sub, rest = sub or "list", rest.strip()
-    if args.given and sub not in ("stats", "suggest"):
-        raise UserError(f"{' and '.join('--' + k for k in sorted(args.given))} only go with /policy stats and suggest")
-    if args.llm and sub != "suggest":
-        raise UserError("--llm only goes with /policy suggest", hint="/policy suggest --llm")
-    state, book = _state(ctx)
-    if sub == "list":
-        return _listing(book)
-    if sub == "add":
-        return _add(book, rest)
-    if sub in ("rm", "remove"):
-        rule = book.remove(_name(rest))
-        return Message(f"removed rule {rule.name!r}", {"removed": rule.name})
-    if sub in ("enable", "disable"):
-        from sym.core.reason.policy.rules import rule_from_data
-
-        rule = book.get(_name(rest))
-        book.add(rule_from_data({**rule.to_yaml_dict(), "enabled": sub == "enable"}), replace=True)
-        return Message(f"rule {rule.name!r} {sub}d", {"rule": rule.name, "enabled": sub == "enable"})
-    if sub == "show":
-        return _show(ctx, state, book, _name(rest))
-    if sub == "classify":
-        return _classify(book, rest)
-    if sub == "classifier":
-        if rest not in ("llm", "keywords"):
-            raise UserError("/policy classifier takes llm or keywords",
-                            hint="llm: the model types each input (one call per steered run)")
-        book.set_classifier(rest)
-        return Message(f"goal types now come from {'the model' if rest == 'llm' else 'keywords'}",
-                       {"classifier": rest})
-    if sub == "stats":
-        return _stats(ctx, state, book, rest.split(), args.threshold)
-    if sub == "suggest":
-        return _suggest(ctx, run, state, book, rest.split(), args.threshold, args.llm)
-    if sub in ("accept", "reject"):
-        return _decide(ctx, state, book, sub, _name(rest))
-    raise UserError(f"unknown /policy subcommand {sub!r}", hint="choose one of: " + ", ".join(SUBCOMMANDS))
-
-
 def _name(rest: str) -> str:
     if not rest or len(rest.split()) != 1:
         raise UserError("name one rule (or suggestion id)", hint="/policy list shows them")
@@ -316,6 +246,126 @@ def _decide(ctx, state, book, verb: str, sid: str) -> Message:
     s, rule = suggest.accept(book, store, sid)
     return Message(f"accepted {s['id']}: rule {rule.name!r} now {rule.summary()}"
                    + ("" if rule.enabled else " (disabled)"), {"accepted": s["id"], "rule": rule.to_yaml_dict()})
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A /policy sub-verb, declared once: dispatch, usage, completion and help all read it."""
+
+    name: str
+    act: Callable[[Context, Run, Args, str], Result]     # (ctx, run, args, the text after the verb)
+    help: str = ""              # its line of /help /policy (verbs that share a line leave it empty)
+    rule_named: bool = False    # it takes a rule name: completion offers the rules
+    aliases: tuple[str, ...] = ()
+
+
+def _on_book(fn: Callable[..., Result]) -> Callable[[Context, Run, Args, str], Result]:
+    """A verb that only needs the workspace's policy book and the text after it."""
+    return lambda ctx, run, args, rest: fn(_state(ctx)[1], rest)
+
+
+def _switch(ctx: Context, run: Run, args: Args, rest: str, *, enabled: bool) -> Result:
+    from sym.core.reason.policy.rules import rule_from_data
+
+    _, book = _state(ctx)
+    rule = book.get(_name(rest))
+    book.add(rule_from_data({**rule.to_yaml_dict(), "enabled": enabled}), replace=True)
+    verb = "enable" if enabled else "disable"
+    return Message(f"rule {rule.name!r} {verb}d", {"rule": rule.name, "enabled": enabled})
+
+
+def _remove(ctx: Context, run: Run, args: Args, rest: str) -> Result:
+    rule = _state(ctx)[1].remove(_name(rest))
+    return Message(f"removed rule {rule.name!r}", {"removed": rule.name})
+
+
+def _classifier(ctx: Context, run: Run, args: Args, rest: str) -> Result:
+    if rest not in ("llm", "keywords"):
+        raise UserError("/policy classifier takes llm or keywords",
+                        hint="llm: the model types each input (one call per steered run)")
+    _state(ctx)[1].set_classifier(rest)
+    return Message(f"goal types now come from {'the model' if rest == 'llm' else 'keywords'}", {"classifier": rest})
+
+
+def _with_state(fn: Callable[..., Result]) -> Callable[[Context, Run, Args, str], Result]:
+    """A verb that needs the shell's policy state, the book and the rule or suggestion it names."""
+    def act(ctx: Context, run: Run, args: Args, rest: str) -> Result:
+        state, book = _state(ctx)
+        return fn(ctx, state, book, _name(rest))
+    return act
+
+
+VERBS = (
+    Verb("list", lambda ctx, run, args, rest: _listing(_state(ctx)[1]),
+         help="/policy list                      the rules, in file order"),
+    Verb("show", _with_state(_show), rule_named=True),
+    Verb("add", _on_book(_add),
+         help='/policy add {name: cheap, target: llm, filter: {command: /ask, length: "< 20"}, attributes: {temperature: 0}}'),
+    Verb("rm", _remove, rule_named=True, aliases=("remove",),
+         help="/policy rm|enable|disable NAME    remove or switch a rule; /policy show NAME prints it with its stats"),
+    Verb("enable", lambda ctx, run, args, rest: _switch(ctx, run, args, rest, enabled=True), rule_named=True),
+    Verb("disable", lambda ctx, run, args, rest: _switch(ctx, run, args, rest, enabled=False), rule_named=True),
+    Verb("classify", _on_book(_classify),
+         help="/policy classify TYPE KEYWORD…    inputs with a keyword get goal_type TYPE (no arguments: list types)"),
+    Verb("classifier", _classifier,
+         help="/policy classifier llm|keywords   let the model type inputs your keywords do not (one call per run)"),
+    Verb("stats", lambda ctx, run, args, rest: _stats(ctx, *_state(ctx), rest.split(), args.threshold),
+         help="/policy stats [--threshold 0.6]   per rule and attribute combination: runs, mean, min/max, std, success"),
+    Verb("suggest", lambda ctx, run, args, rest: _suggest(ctx, run, *_state(ctx), rest.split(), args.threshold, args.llm),
+         help="/policy suggest [--llm]           propose edits of under-performing rules; /policy accept|reject ID"),
+    Verb("accept", lambda ctx, run, args, rest: _decide(ctx, *_state(ctx), "accept", _name(rest))),
+    Verb("reject", lambda ctx, run, args, rest: _decide(ctx, *_state(ctx), "reject", _name(rest))),
+)
+BY_NAME = {name: verb for verb in VERBS for name in (verb.name, *verb.aliases)}
+SUBCOMMANDS = tuple(verb.name for verb in VERBS)
+WITH_OPTIONS = {"stats", "suggest"}       # the verbs --threshold goes with (--llm: suggest only)
+
+
+def _complete(ctx: Context, text: str) -> list[str]:
+    parts = text.split()
+    if len(parts) <= 1 and not text.endswith(" "):
+        return [s for s in SUBCOMMANDS if s.startswith(text.strip())]
+    if parts and parts[0] in BY_NAME and BY_NAME[parts[0]].rule_named:
+        try:
+            _, book = _state(ctx)
+        except UserError:
+            return []
+        prefix = parts[1] if len(parts) > 1 else ""
+        return [r.name for r in book.rules if r.name.startswith(prefix)]
+    return []
+
+
+POLICY_HELP = "\n".join([
+    "Steering rules that pick model, prompter and strategy per run (policies.yaml of the workspace).",
+    "",
+    *("    " + verb.help for verb in VERBS if verb.help),
+    "    Filters match run attributes: command, goal_type, length (words), workspace, has_question, source;",
+    '    a value, a list (any of), or a comparison string (">= 3", "!= proof"). Rules apply in order of',
+    "    priority, then specificity (more filter keys later), then file order; later wins."])
+
+
+
+
+def _help(fn: Callable[..., Result]) -> Callable[..., Result]:
+    fn.__doc__ = POLICY_HELP      # the verbs' lines come from VERBS
+    return fn
+
+
+@command("/policy", args=f"[{'|'.join(SUBCOMMANDS)}] …", completer=_complete, group="policy", options=OPTIONS,
+         steerable=False)
+@_help
+def policy(ctx: Context, args: Args, run: Run) -> Result:
+    sub, _, rest = args.text.partition(" ")
+    sub, rest = sub or "list", rest.strip()
+    if args.given and sub not in WITH_OPTIONS:
+        raise UserError(f"{' and '.join('--' + k for k in sorted(args.given))} only go with /policy stats and suggest")
+    if args.llm and sub != "suggest":
+        raise UserError("--llm only goes with /policy suggest", hint="/policy suggest --llm")
+    verb = BY_NAME.get(sub)
+    if verb is None:
+        _state(ctx)       # a policies.yaml that does not read is reported first, as for any verb
+        raise UserError(f"unknown /policy subcommand {sub!r}", hint="choose one of: " + ", ".join(SUBCOMMANDS))
+    return verb.act(ctx, run, args, rest)
 
 
 @command("/rate", args="1..5", group="policy", steerable=False)
