@@ -3,7 +3,8 @@
 A rule is data: `{name, target, filter, attributes, enabled, priority}`. Filters match run
 attributes by exact value, any-of list, or a comparison written as a string (">= 3").
 Files are read with a safe YAML loader that knows only JSON's types (no timestamps, sets or
-binary; integers of at most 100 digits; at most 20 levels deep); a bad file is one UserError
+binary; integers of at most 100 digits; at most 20 levels deep; aliases expanding to at most a
+million values), in time linear in its size; a bad file is one UserError
 naming the rule and field, and the policies in force stay as they were. A rule sets only the
 attributes its target allows (TARGET_ATTRIBUTES): never a host or a path.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -159,7 +161,7 @@ class PolicyRule(BaseModel):
         if not v:
             raise ValueError("a rule must set at least one attribute")
         fields = Settings.model_fields
-        probe = Settings()
+        probe = _probe()
         target = info.data.get("target")
         out = {}
         for key, value in v.items():
@@ -216,6 +218,19 @@ class PolicyRule(BaseModel):
         return f"when {cond} set {sets}"
 
 
+_PROBES = threading.local()
+
+
+def _probe() -> Any:
+    """A Settings to check attribute values on (one per thread: building one per rule costs more than the rule)."""
+    from sym.core.settings import Settings
+
+    probe = getattr(_PROBES, "settings", None)
+    if probe is None:
+        probe = _PROBES.settings = Settings()
+    return probe
+
+
 def _is_place(key: str) -> bool:
     return key.endswith(("_host", "_url", "_path", "_dir", "_file", "_home")) or key in ("host", "url", "path")
 
@@ -267,13 +282,15 @@ def parse_policies(text: str, *, source: str = "policies.yaml") -> tuple[PolicyF
         raise UserError(f"{source}: {_first_problem(err)}",
                         hint="fix the file; the previous policies stay in force") from None
     rules: list[PolicyRule] = []
+    names: set[str] = set()
     for number, raw in enumerate(head.rules, start=1):
         try:
             rule = rule_from_data(raw, where=f"{source}: rule #{number}")
         except UserError as err:
             raise UserError(err.message, hint="fix the file; the previous policies stay in force") from None
-        if any(r.name == rule.name for r in rules):
+        if rule.name in names:
             raise UserError(f"{source}: rule #{number}: the name {rule.name!r} is used twice")
+        names.add(rule.name)
         rules.append(rule)
     return head, rules
 
