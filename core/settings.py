@@ -13,11 +13,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
-from collections.abc import Callable
+import tomllib
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
-from sym.core.errors import UserError
+from sym.core.errors import UsageError, UserError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -29,7 +30,7 @@ _URL = r"^(https?://)?[\w.\-\[\]:]+(:\d+)?(/\S*)?$"
 
 
 def _backend_default() -> Literal["ollama", "openai"]:
-    """$SYM_BACKEND (what `sym --backend` sets for the shells it opens), else ollama."""
+    """$SYM_BACKEND, else ollama (`sym --backend` sets the setting itself)."""
     chosen = (os.environ.get("SYM_BACKEND") or "").strip().lower()
     return "openai" if chosen == "openai" else "ollama"   # the two BACKENDS
 
@@ -190,18 +191,28 @@ def config_path() -> Path:
     return data_dir() / "config.toml"
 
 
-def load_settings() -> Settings:
+def load_settings(given: Mapping[str, str] | None = None) -> Settings:
     """Settings with the user's defaults from the config file (`[settings]` table, same keys as
-    /set: `model = "qwen2.5:7b"`, `ollama_host = "http://gpu:11434"`, `world = "open"`).
-    A bad file is one UsageError naming the file and key."""
-    import tomllib
-
-    from sym.core.errors import UsageError
-
+    /set: `model = "qwen2.5:7b"`, `ollama_host = "http://gpu:11434"`, `world = "open"`), then
+    `given`: what the command line set (--model, --ollama-host, --backend, --base-url), which wins
+    over the file. A bad file is one UsageError naming the file and key; a bad given value one
+    UsageError naming the key."""
+    given = dict(given or {})
     settings = Settings()
     path = config_path()
-    if not path.is_file():
-        return settings
+    if path.is_file():
+        _read_config(settings, path, given)
+    for key, raw in given.items():
+        try:
+            settings.set(key, raw)
+        except UserError as err:
+            raise UsageError(f"--{key.replace('_', '-')}: {err.message}", hint=err.hint) from None
+    return settings
+
+
+def _read_config(settings: Settings, path: Path, given: Mapping[str, str]) -> None:
+    """The config file's [settings] into `settings`, but for what the command line gave or the
+    environment names ($SYM_MODEL, $OLLAMA_HOST, $SYM_BACKEND, $SYM_BASE_URL)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
@@ -209,18 +220,17 @@ def load_settings() -> Settings:
     table = data.get("settings", {})
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [settings] must be a table of KEY = VALUE")
-    # --model / --ollama-host / --backend / --base-url win over the file
+    # the command line (--model / --ollama-host / --backend / --base-url) and these variables win over the file
     overridden = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST", "backend": "SYM_BACKEND",
                   "base_url": "SYM_BASE_URL"}
     for key, value in table.items():
-        if os.environ.get(overridden.get(str(key), "")):
+        if str(key) in given or os.environ.get(overridden.get(str(key), "")):
             continue
         raw = str(value).lower() if isinstance(value, bool) else str(value)
         try:
             settings.set(str(key), raw)
         except UserError as err:
             raise UsageError(f"{path}: {err.message}", hint=err.hint) from None
-    return settings
 
 
 

@@ -54,10 +54,10 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     """Start the interactive shell, or run a script with --batch."""
     if ctx.invoked_subcommand is not None:
         return
-    _llm_options(model, ollama_host, backend, base_url)
+    given = _llm_options(model, ollama_host, backend, base_url)
     from sym.repl.memory_options import MemoryOptions
 
-    options = MemoryOptions(memory, chroma_url, embedder)
+    options = MemoryOptions(memory, chroma_url, embedder, settings=given)
     if batch is not None:
         from sym.repl.batch import run_batch
 
@@ -78,30 +78,30 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
 
 
 def _llm_options(model: str | None, host: str | None, backend: str | None = None,
-                 base_url: str | None = None) -> None:
-    """--model / --ollama-host / --backend / --base-url: this process's defaults for the settings
-    of every shell it opens (a bad value is one line, exit 2)."""
-    import os
+                 base_url: str | None = None) -> tuple[tuple[str, str], ...]:
+    """--model / --ollama-host / --backend / --base-url as the settings every shell this process
+    opens is given (they win over the config file); a bad value is one line, exit 2."""
+    from sym.core.errors import UserError
+    from sym.core.settings import Settings
 
+    given: dict[str, str] = {}
     if backend is not None:
         if backend.strip().lower() not in ("ollama", "openai"):
             _fail(f"sym: unknown backend {backend!r}: use ollama or openai")
-        os.environ["SYM_BACKEND"] = backend.strip().lower()   # the default of settings.backend
+        given["backend"] = backend.strip().lower()
     if base_url:
-        from sym.core.errors import UserError
-        from sym.core.settings import Settings
-
-        try:
-            Settings().set("base_url", base_url)
-        except UserError as err:
-            _fail(f"sym: --base-url: {err.message}")
-        os.environ["SYM_BASE_URL"] = base_url   # the URL a shell uses when settings.base_url is unset
-        if backend is None:
-            os.environ["SYM_BACKEND"] = "openai"   # a base URL only means something to that backend
+        given["base_url"] = base_url
+        given.setdefault("backend", "openai")     # a base URL only means something to that backend
     if host:
-        os.environ["OLLAMA_HOST"] = host   # the host a shell uses when settings.ollama_host is unset
+        given["ollama_host"] = host
     if model:
-        os.environ["SYM_MODEL"] = model    # the default of settings.model (core/settings.py)
+        given["model"] = model
+    for key, value in given.items():
+        try:
+            Settings().set(key, value)
+        except UserError as err:
+            _fail(f"sym: --{key.replace('_', '-')}: {err.message}")
+    return tuple(given.items())
 
 
 @app.command("logs", context_settings=CONTEXT)

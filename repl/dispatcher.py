@@ -26,7 +26,7 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
     With `record`, everything it does is appended to a new session log."""
     from sym.core.settings import load_settings
 
-    settings = load_settings()
+    settings = load_settings(dict(options.settings))
     session = None
     if record:
         from sym.sessions.log import SessionLog
