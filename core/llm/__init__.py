@@ -7,7 +7,7 @@ requests from the call log, retry transient failures, emit `LLMCall` events and 
 `LLMError` (a UserError, one clear line) when a call fails. A failed call changes nothing.
 
 Heavy imports (the `ollama` client, httpx) happen inside the backend modules, only when a
-call is made.
+call is made; which backend a setting names is core/llm/backends.py.
 """
 
 from __future__ import annotations
@@ -90,26 +90,3 @@ def backend_key(settings: Settings) -> tuple[Any, ...]:
     if getattr(settings, "backend", "ollama") == "openai":
         return (settings.model, "openai", settings.base_url)
     return (settings.model, settings.ollama_host)
-
-
-def liveness_url(settings: Settings) -> str:
-    """The URL a front-end GETs to see whether the configured server answers (one resolver for
-    the host, the same the backend uses: `gpu` → http://gpu:11434)."""
-    if getattr(settings, "backend", "ollama") == "openai":
-        from sym.core.llm.openai_backend import resolve_base_url
-
-        return resolve_base_url(settings.base_url) + "/models"
-    from sym.core.llm.ollama_backend import resolve_host
-
-    return resolve_host(settings.ollama_host) + "/api/version"
-
-
-def make_backend(settings: Settings) -> Backend:
-    """The backend `settings.backend` names, at its configured URL, with the call timeout."""
-    if getattr(settings, "backend", "ollama") == "openai":
-        from sym.core.llm.openai_backend import OpenAIBackend
-
-        return OpenAIBackend(settings.base_url, timeout=settings.llm_timeout)
-    from sym.core.llm.ollama_backend import OllamaBackend
-
-    return OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout)

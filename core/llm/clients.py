@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sym.core.llm import Backend, backend_key, make_backend
+from sym.core.llm import Backend, backend_key
+from sym.core.llm.backends import make_backend
 
 COUNTERS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
 

@@ -395,7 +395,7 @@ class SymApp(App):
     # -- the Ollama ping ----------------------------------------------------------------
 
     def ping_ollama(self) -> None:
-        from sym.core.llm import liveness_url
+        from sym.core.llm.backends import liveness_url
 
         if self.shell is not None:
             url = liveness_url(self.shell.ctx.settings)

@@ -1,7 +1,7 @@
 """The status line (model, whether the model server answers, workspace, counts, running job) and
 the server ping.
 
-The ping is a plain HTTP GET of the backend's liveness URL (core.llm.liveness_url: the same host
+The ping is a plain HTTP GET of the backend's liveness URL (core.llm.backends.liveness_url: the same host
 resolution the backend uses) with a short timeout, run by the app in a worker thread; no model
 client is imported for it.
 """
@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 
 def ping(url: str, timeout: float = 1.5) -> bool:
-    """True when the server answers a GET of `url` (core.llm.liveness_url)."""
+    """True when the server answers a GET of `url` (core.llm.backends.liveness_url)."""
     import urllib.error
     import urllib.request
 

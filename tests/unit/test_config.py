@@ -57,7 +57,7 @@ def test_the_batch_runner_uses_the_config(sym_home, sym_exe):
 
 
 def test_the_status_ping_resolves_the_host_as_the_backend_does():
-    from sym.core.llm import liveness_url
+    from sym.core.llm.backends import liveness_url
     from sym.core.settings import Settings
 
     # used to ping http://gpu (port 80): the status line had its own resolver

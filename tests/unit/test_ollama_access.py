@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from sym.core.errors import UserError
-from sym.core.llm import liveness_url
+from sym.core.llm.backends import liveness_url
 from sym.core.llm.ollama_backend import OllamaBackend
 from sym.core.memory.embedders import make_embedder
 from sym.core.settings import Settings
