@@ -5,6 +5,8 @@ Anything that is not a `UserError` is a bug and may show a traceback only under 
 
 from __future__ import annotations
 
+import errno
+
 
 class UserError(Exception):
     """A mistake in what the user typed or pointed us at; shown as one line, never a traceback."""
@@ -57,3 +59,29 @@ class TimedOut(UserError):
     """A solver or model call ran past its time limit (batch exit code 4)."""
 
     exit_code = 4
+
+
+class DiskFull(UserError):
+    """The disk (or the store's own size limit) ran out while writing; what the command had not
+    finished writing was rolled back (batch exit code 1)."""
+
+    def __init__(self, where: str = "", *, hint: str | None = None) -> None:
+        message = f"disk full: {where} could not be written" if where else "disk full"
+        super().__init__(message, hint=hint or "free some space (or move the data directory) and run the command "
+                                               "again; nothing of it was kept")
+
+
+_FULL_WORDS = ("database or disk is full", "no space left on device", "disk quota exceeded", "sqlite_full")
+
+
+def disk_full(err: BaseException) -> bool:
+    """Whether `err` says the disk is full: ENOSPC/EDQUOT from the OS, SQLITE_FULL from SQLite
+    ("database or disk is full", also what `PRAGMA max_page_count` gives), or a store's wrapper
+    of either (chromadb passes the words on)."""
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    code = getattr(err, "sqlite_errorcode", None)
+    if code == 13:          # SQLITE_FULL
+        return True
+    text = str(err).lower()
+    return any(words in text for words in _FULL_WORDS)

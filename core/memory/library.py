@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import Cancelled, UserError
+from sym.core.errors import Cancelled, DiskFull, UserError
 from sym.core.events import DocumentsChanged, Emit, ignore
 from sym.core.files import DEFAULT_LIMIT_MB
-from sym.core.memory.store import ChromaStore, Hit, Record
+from sym.core.memory.store import BackendUnavailable, ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -92,8 +92,8 @@ def load_many(store: ChromaStore | LocalStore | None, paths: Sequence[Path | tup
             try:
                 with _unit(store):        # a file that fails leaves nothing of itself behind
                     done.append(_store(store, path, step, limit_mb, name))
-            except Cancelled:
-                raise
+            except (Cancelled, DiskFull, BackendUnavailable):
+                raise                      # the store failed, not this file: stop, keep nothing
             except UserError as err:
                 skipped.append((path, err.message))
     if done:

@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from sym.core.errors import DiskFull, disk_full
 from sym.core.memory.store import Record
 
 FORMAT = "2"     # meta "format": the snapshot holds everything (items, docs, schema); Chroma follows it
@@ -110,13 +111,16 @@ class Snapshot:
         self._depth = 0
         self.on_commit: Callable[[], None] | None = None   # called after a commit that queued work (wakes the background writer)
         self._queued = False
+        self._aborted: BaseException | None = None   # what ended a transaction SQLite rolled back itself
         self.fts = False        # the keyword index of passages is there and up to date (known once opened)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            db = connect(self.path)
+            with self._full():
+                db = connect(self.path)
             try:
-                self.fts = _fts_ready(db)
+                with self._full():
+                    self.fts = _fts_ready(db)
             except BaseException:
                 db.close()
                 raise
@@ -128,21 +132,26 @@ class Snapshot:
     @contextmanager
     def unit(self) -> Iterator[sqlite3.Connection]:
         """All or nothing: the outermost unit is one transaction, an inner one a savepoint that
-        is rolled back alone when its block raises."""
+        is rolled back alone when its block raises. A full disk is DiskFull, after the rollback."""
         db = self._conn()
         name = f"u{self._depth}"
-        db.execute("BEGIN IMMEDIATE" if self._depth == 0 else f"SAVEPOINT {name}")
+        with self._full():
+            db.execute("BEGIN IMMEDIATE" if self._depth == 0 else f"SAVEPOINT {name}")
         self._depth += 1
         try:
             yield db
-        except BaseException:
+        except BaseException as err:
             self._depth -= 1
             if self._depth == 0:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 self._queued = False
-            else:
+            elif db.in_transaction:
                 db.execute(f"ROLLBACK TO {name}")
                 db.execute(f"RELEASE {name}")
+            else:                   # SQLite rolled the whole transaction back itself (a full disk can)
+                self._aborted = err
+            if isinstance(err, sqlite3.Error) and disk_full(err):
+                raise self._disk_full() from None
             raise
         self._depth -= 1
         if self._depth:
@@ -159,7 +168,8 @@ class Snapshot:
             yield
             return
         db = self._conn()
-        db.execute("BEGIN IMMEDIATE")
+        with self._full():
+            db.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
             yield
@@ -168,11 +178,39 @@ class Snapshot:
             self._commit(db)
 
     def _commit(self, db: sqlite3.Connection) -> None:
-        db.execute("COMMIT")
+        """COMMIT; one that fails (in WAL mode a full disk shows here, when the pages are written)
+        is rolled back whole, so the file keeps all of the transaction or none of it."""
+        aborted, self._aborted = self._aborted, None
+        if not db.in_transaction and aborted is not None:     # nothing left to commit: say why
+            self._queued = False
+            if disk_full(aborted):
+                raise self._disk_full()
+            raise aborted
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as err:
+            _rollback(db)
+            self._queued = False
+            if disk_full(err):
+                raise self._disk_full() from None
+            raise
         if self._queued:
             self._queued = False
             if self.on_commit is not None:
                 self.on_commit()
+
+    def _disk_full(self) -> DiskFull:
+        return DiskFull(f"the workspace's store ({self.path.parent.name}/{self.path.name})")
+
+    @contextmanager
+    def _full(self) -> Iterator[None]:
+        """A full disk met outside a transaction's body (BEGIN, opening the file) is DiskFull."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            if disk_full(err):
+                raise self._disk_full() from None
+            raise
 
     def _queue(self, db: sqlite3.Connection, kind: str, ids: list[str], op: str) -> None:
         db.executemany("INSERT OR REPLACE INTO pending (kind, id, op) VALUES (?, ?, ?)",
@@ -379,6 +417,15 @@ class Snapshot:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """ROLLBACK where a transaction is still open (SQLite ends some failed ones itself)."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def queue_everything(db: sqlite3.Connection) -> int:

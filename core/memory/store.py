@@ -7,15 +7,17 @@ imported only when a store is opened. Nothing here parses logic or knows about c
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlparse
 
-from sym.core.errors import UserError
+from sym.core.errors import DiskFull, UserError, disk_full
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -35,6 +37,40 @@ class BackendUnavailable(UserError):
     """A server sym needs (Chroma, Ollama) does not answer (batch exit code 3)."""
 
     exit_code = 3
+
+
+def server_of(client: object) -> str | None:
+    """The URL of the Chroma server a client talks to; None for an embedded client."""
+    try:
+        settings = client.get_settings()  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    if getattr(settings, "is_persistent", False) or not getattr(settings, "chroma_server_host", None):
+        return None
+    scheme = "https" if getattr(settings, "chroma_server_ssl_enabled", False) else "http"
+    return f"{scheme}://{settings.chroma_server_host}:{settings.chroma_server_http_port}"
+
+
+def _unreachable(err: BaseException) -> bool:
+    """Whether an error from the Chroma client means the server is gone (refused, reset, timed
+    out, a proxy's 502-504), as opposed to a server that answered with an error."""
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - chromadb's HTTP client needs httpx
+        httpx = None  # type: ignore[assignment]
+    if httpx is not None:
+        if isinstance(err, httpx.TransportError):
+            return True
+        if isinstance(err, httpx.HTTPStatusError) and err.response.status_code in (502, 503, 504):
+            return True
+    if isinstance(err, (ConnectionError, TimeoutError)):
+        return True
+    return "could not connect to a chroma server" in str(err).lower()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return (text.splitlines()[0] if text else type(err).__name__)[:200]
 
 
 def check_workspace_name(name: str) -> str:
@@ -95,16 +131,58 @@ def connect(*, path: Path | None = None, url: str | None = None) -> ClientAPI:
                         hint="the workspace may be corrupt; move it aside or pick another with --memory") from None
 
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _guarded(method: _Method) -> _Method:
+    """Any failure of the client inside METHOD becomes one line (see ChromaStore.failure)."""
+    @functools.wraps(method)
+    def call(self: ChromaStore, *args: Any, **kwargs: Any) -> Any:
+        with self.talking():
+            return method(self, *args, **kwargs)
+
+    return cast("_Method", call)
+
+
 class ChromaStore:
-    """The collections of one workspace in one Chroma client."""
+    """The collections of one workspace in one Chroma client.
+
+    Every call to the client is guarded: a server that stops answering is BackendUnavailable
+    (exit 3), a full disk DiskFull, any other error of a server one line naming it."""
 
     def __init__(self, client: ClientAPI, workspace: str, embedder: Embedder) -> None:
         self.client = client
         self.workspace = check_workspace_name(workspace)
         self.embedder = embedder
+        self.server = server_of(client)     # None: embedded
         self._collections: dict[str, Collection] = {}
         self._filled: dict[str, bool] = {}   # kind -> holds records (count() is slow on big collections)
-        self._batch = max(1, min(int(client.get_max_batch_size()), 4096))
+        with self.talking():
+            self._batch = max(1, min(int(client.get_max_batch_size()), 4096))
+
+    def failure(self, err: BaseException) -> UserError | None:
+        """The one-line error a failure of the store stands for; None where it is not the store's
+        (an embedded store's own errors go to its caller, which knows to name `sym repair`)."""
+        if isinstance(err, UserError):
+            return err
+        if disk_full(err):
+            return DiskFull(f"the vector store of workspace {self.workspace}")
+        if self.server is None:
+            return None
+        if _unreachable(err):
+            return BackendUnavailable(f"the Chroma server at {self.server} stopped answering",
+                                      hint="is `chroma run` still running there? start it and run the command again")
+        return UserError(f"the Chroma server at {self.server} failed: {_first_line(err)}")
+
+    @contextmanager
+    def talking(self) -> Iterator[None]:
+        try:
+            yield
+        except Exception as err:
+            mapped = self.failure(err)
+            if mapped is None or mapped is err:
+                raise
+            raise mapped from None
 
     def name(self, kind: str) -> str:
         return f"sym_{self.workspace}_{kind}"
@@ -114,11 +192,15 @@ class ChromaStore:
         for kind in KINDS:
             try:
                 col = self.client.get_collection(self.name(kind), embedding_function=None)
-            except Exception:
-                continue
+            except Exception as err:
+                mapped = self.failure(err)
+                if isinstance(mapped, (BackendUnavailable, DiskFull)):
+                    raise mapped from None
+                continue        # no such collection
             return (col.metadata or {}).get("embedder")
         return None
 
+    @_guarded
     def collection(self, kind: str) -> Collection:
         col = self._collections.get(kind)
         if col is None:
@@ -158,7 +240,7 @@ class ChromaStore:
             raise
         except Exception as err:
             self._undo(col, done)
-            raise UserError(f"could not write to the store: {err}".splitlines()[0]) from None
+            raise (self.failure(err) or UserError(f"could not write to the store: {_first_line(err)}")) from None
 
     @staticmethod
     def _undo(col: Collection, ids: list[str]) -> None:
@@ -168,12 +250,14 @@ class ChromaStore:
             except Exception:
                 pass
 
+    @_guarded
     def delete(self, kind: str, ids: Iterable[str]) -> None:
         ids = list(ids)
         for start in range(0, len(ids), self._batch):
             self.collection(kind).delete(ids=ids[start:start + self._batch])
         self._filled.pop(kind, None)
 
+    @_guarded
     def all(self, kind: str) -> list[Record]:
         """Every record of a kind, in the order Chroma returns them (use created_at to sort)."""
         col = self.collection(kind)
@@ -186,6 +270,7 @@ class ChromaStore:
             out += [Record(i, d or "", m or {}) for i, d, m in zip(got["ids"], docs, metas)]
         return out
 
+    @_guarded
     def count(self, kind: str) -> int:
         n = self.collection(kind).count()
         self._filled[kind] = n > 0
@@ -198,17 +283,18 @@ class ChromaStore:
         return self._filled[kind]
 
     def search(self, text: str, kinds: Iterable[str], k: int = 5) -> list[Hit]:
-        (vector,) = self.embedder.embed([text])
+        (vector,) = self.embedder.embed([text])      # (the embedder's errors are its own)
         hits: list[Hit] = []
-        for kind in kinds:
-            if not self.filled(kind):
-                continue  # querying an empty collection costs a round trip for nothing
-            got = self.collection(kind).query(query_embeddings=cast("PyEmbeddings", [vector]), n_results=k,
-                                              include=["documents", "metadatas", "distances"])
-            docs, metas, dists = got["documents"], got["metadatas"], got["distances"]
-            assert docs is not None and metas is not None and dists is not None     # asked for in `include`
-            for i, d, m, dist in zip(got["ids"][0], docs[0], metas[0], dists[0]):
-                hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
+        with self.talking():
+            for kind in kinds:
+                if not self.filled(kind):
+                    continue  # querying an empty collection costs a round trip for nothing
+                got = self.collection(kind).query(query_embeddings=cast("PyEmbeddings", [vector]), n_results=k,
+                                                  include=["documents", "metadatas", "distances"])
+                docs, metas, dists = got["documents"], got["metadatas"], got["distances"]
+                assert docs is not None and metas is not None and dists is not None     # asked for in `include`
+                for i, d, m, dist in zip(got["ids"][0], docs[0], metas[0], dists[0]):
+                    hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
 
@@ -217,11 +303,14 @@ class ChromaStore:
         for kind in KINDS:
             try:
                 self.client.delete_collection(self.name(kind))
-            except Exception:
-                pass
+            except Exception as err:
+                mapped = self.failure(err)
+                if isinstance(mapped, (BackendUnavailable, DiskFull)):
+                    raise mapped from None      # (a collection that is not there is fine)
         self._collections.clear()
         self._filled.clear()
 
+    @_guarded
     def workspaces(self) -> list[str]:
         names = set()
         for col in self.client.list_collections():
