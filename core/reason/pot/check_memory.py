@@ -230,11 +230,13 @@ def check_classical(items: Sequence[Item], *, timeout_ms: int, cancel: threading
         flag = z3.Bool(f"item!{it.id}", theory.ctx)
         flags[str(flag)] = it.id
         s.assert_and_track(theory.clause(it.clause), flag)
-    with interruptible(theory.ctx, cancel):
+    with interruptible(theory.ctx, cancel) as watchdog, watchdog.armed(timeout_ms):
         result = s.check()
     if cancel is not None and cancel.is_set():
         cancel.clear()
         raise Cancelled()
+    if watchdog.expired:          # Z3 did not stop itself in time: the watchdog did
+        gave_up("timeout", "checking the memory", timeout_ms)
     if result == z3.sat:
         return Consistency(True, checked=len(items), method="z3")
     if result == z3.unsat:

@@ -1,5 +1,6 @@
 """Run a built program on Z3: entailment per verification, consistency with unsat cores,
-optimization. Every check has a timeout and can be interrupted from another thread.
+optimization. Every check has a timeout that holds whether or not Z3 honours it (a watchdog
+interrupts the context past it) and can be interrupted from another thread.
 
 Semantics: KB ∧ ¬v unsat → proved; KB ∧ v unsat → refuted; both sat → unknown (model and
 counter-model); KB unsat → inconsistent, with the core named by knowledge-base/rule entry.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -77,27 +79,80 @@ class ProofReport:
         return out
 
 
-@contextmanager
-def interruptible(zctx: z3.Context, cancel: threading.Event | None) -> Iterator[None]:
-    """While inside, setting `cancel` interrupts whatever Z3 is doing in `zctx`."""
-    if cancel is None:
-        yield
-        return
-    done = threading.Event()
+class Watchdog:
+    """Interrupts a Z3 context when the user cancels, and when a check runs past its deadline.
 
-    def watch() -> None:
-        while not done.is_set():
-            if cancel.wait(0.05):
-                zctx.interrupt()
+    Z3's own `timeout` stops most checks, but not all of them promptly (nonlinear arithmetic on a
+    busy machine ran for minutes past a 1 ms one): each check is armed with its timeout plus a
+    grace, and a thread of our own interrupts the context once that passes; `expired` says so,
+    and the check is then a timeout, not a cancel. ctypes lets go of the GIL while Z3 runs, so
+    the thread runs however long Z3 takes."""
+
+    POLL = 0.02         # seconds between looks at the cancel flag (a threading.Event cannot be waited on with another)
+
+    def __init__(self, zctx: z3.Context, cancel: threading.Event | None) -> None:
+        self.zctx, self.cancel = zctx, cancel
+        self.expired = False
+        self._until: float | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._done = False
+        self._thread = threading.Thread(target=self._watch, name="z3-watchdog", daemon=True)
+
+    @staticmethod
+    def grace(timeout_ms: int) -> float:
+        """Seconds past Z3's own timeout before the watchdog steps in."""
+        return max(0.05, timeout_ms / 10_000)
+
+    @contextmanager
+    def armed(self, timeout_ms: int) -> Iterator[None]:
+        """Around one check: interrupt it once `timeout_ms` and the grace have passed."""
+        with self._lock:
+            self.expired = False
+            self._until = time.monotonic() + timeout_ms / 1000 + self.grace(timeout_ms)
+        self._wake.set()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._until = None
+
+    def _watch(self) -> None:
+        while not self._done:
+            if self.cancel is not None and self.cancel.is_set():
+                self.zctx.interrupt()
                 return
+            with self._lock:
+                until = self._until
+                if until is not None and time.monotonic() >= until:
+                    self.expired, self._until = True, None
+                    self.zctx.interrupt()
+                    continue
+            wait = None if until is None else max(0.0, until - time.monotonic())
+            if self.cancel is not None:
+                wait = self.POLL if wait is None else min(wait, self.POLL)
+            self._wake.wait(wait)
+            self._wake.clear()
 
-    watcher = threading.Thread(target=watch, name="z3-interrupt", daemon=True)
-    watcher.start()
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done = True
+        self._wake.set()
+        self._thread.join()
+
+
+@contextmanager
+def interruptible(zctx: z3.Context, cancel: threading.Event | None) -> Iterator[Watchdog]:
+    """While inside, setting `cancel` interrupts whatever Z3 is doing in `zctx`, and so does the
+    deadline of a check run inside `watchdog.armed(timeout_ms)` (the watchdog is yielded)."""
+    watchdog = Watchdog(zctx, cancel)
+    watchdog.start()
     try:
-        yield
+        yield watchdog
     finally:
-        done.set()
-        watcher.join()
+        watchdog.stop()
 
 
 def gave_up(reason: str, what: str, timeout_ms: int) -> None:
@@ -115,8 +170,10 @@ def gave_up(reason: str, what: str, timeout_ms: int) -> None:
 class Checker:
     """One program's solver session: checks with timeouts, cancellation and readable models."""
 
-    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> None:
+    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None,
+                 watchdog: Watchdog | None = None) -> None:
         self.built, self.env, self.timeout_ms, self.cancel = built, built.env, max(1, int(timeout_ms)), cancel
+        self.watchdog = watchdog
 
     def solver(self, cls: type[z3.Solver] | type[z3.Optimize] | None = None) -> z3.Solver | z3.Optimize:
         import z3
@@ -129,10 +186,16 @@ class Checker:
         """sat / unsat / unknown, raising Cancelled or TimedOut when that is why Z3 gave up."""
         import z3
 
-        result = s.check(*assumptions)
+        if self.watchdog is None:
+            result = s.check(*assumptions)
+        else:
+            with self.watchdog.armed(self.timeout_ms):
+                result = s.check(*assumptions)
         if self.cancel is not None and self.cancel.is_set():
             self.cancel.clear()
             raise Cancelled()
+        if self.watchdog is not None and self.watchdog.expired:     # Z3 did not stop itself in time
+            gave_up("timeout", f"on {what}", self.timeout_ms)
         if result == z3.unknown:
             gave_up(s.reason_unknown(), f"on {what}", self.timeout_ms)
         return result
@@ -311,8 +374,8 @@ def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = N
 def check_built(built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> ProofReport:
     """Check a built program (JSON or SMT-LIB): consistency, then each verification, then the
     optimum; the Z3 context is interrupted when `cancel` is set."""
-    checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel)
-    with interruptible(built.env.ctx, cancel):
+    with interruptible(built.env.ctx, cancel) as watchdog:
+        checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel, watchdog=watchdog)
         consistent, core, solver = checker.consistency()
         if consistent is False:
             return ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],
