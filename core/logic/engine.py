@@ -26,7 +26,7 @@ from sym.core.logic.pause import Budget, gc_paused
 from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes, make_plan
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies
-from sym.core.logic.strata import stratify
+from sym.core.logic.strata import Strata
 from sym.core.logic.terms import Atom, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ class Engine:
         self._indexes: dict[str, Indexes] = {}   # indexes of asserted relations, kept current, that goal models share
         self._shared_indexes: dict[str, Indexes] | None = None   # a goal model's: its engine's `_indexes`
         self._rules: dict[str, Rule] = {}
+        self._stratification = Strata()   # kept as rules are added, updated from the new ones where it can
         self._strata: dict[str, int] = {}
         self._deps: Dependencies | None = None
         self._runner = Runner({})
@@ -132,11 +133,20 @@ class Engine:
         self.add_rules({rule_id: rule})
 
     def add_rules(self, rules: dict[str, Rule]) -> None:
-        """Add rules and constraints by id, all or nothing (stratified once)."""
-        strata = stratify([*self._rules.values(), *rules.values()])  # raises before any change
+        """Add rules and constraints by id, all or nothing (a `check_rules` of the same rules just
+        before is not repeated)."""
+        replaced = any(rid in self._rules for rid in rules)
+        if replaced:    # a rule replaced under its id: stratified anew
+            self._stratification = Strata([*(r for rid, r in self._rules.items() if rid not in rules), *rules.values()])
+        else:
+            self._stratification.add(rules.values())    # raises before any change
         self._rules.update(rules)
-        self._strata = strata
+        self._strata = self._stratification.levels
+        deps = self._deps
         self._program_changed(rules.values())
+        if deps is not None and not replaced:      # who reads whom: the new rules' edges added, not read again
+            deps.added(rules)
+            self._deps = deps
 
     def _program_changed(self, rules: Iterable[Rule]) -> None:
         self._fresh, self._pending, self._deps = False, None, None
@@ -162,13 +172,14 @@ class Engine:
 
     def check_rules(self, new: dict[str, Rule]) -> None:
         """Raise StratificationError if adding `new` would make the program unstratifiable."""
-        stratify(list(self._rules.values()) + list(new.values()))
+        self._stratification.check(new.values())
 
     def remove_rule(self, rule_id: str) -> bool:
         rule = self._rules.pop(rule_id, None)
         if rule is None:
             return False
-        self._strata = stratify(list(self._rules.values()))
+        self._stratification = Strata(self._rules.values())
+        self._strata = self._stratification.levels
         self._program_changed([rule])
         return True
 

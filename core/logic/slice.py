@@ -30,6 +30,13 @@ class Dependencies:
         self.reads: dict[str, set[str]] = {}        # head -> relations its bodies read
         self.readers: dict[str, set[str]] = {}      # relation -> heads of rules reading it
         self.negated: set[str] = set()              # relations some rule reads under `not`
+        self._read(rules)
+
+    def added(self, rules: dict[str, Rule]) -> None:
+        """Rules just added to `rules` (under new ids): who reads whom, brought up to date."""
+        self._read(rules)
+
+    def _read(self, rules: dict[str, Rule]) -> None:
         for rid, rule in rules.items():
             if rule.head is None:
                 continue

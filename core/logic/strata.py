@@ -2,12 +2,14 @@
 
 Builds the predicate dependency graph of a rule set, finds its strongly connected
 components, rejects a program whose negation runs through a cycle (naming the cycle),
-and numbers strata by the longest chain of negative edges.
+and numbers strata by the longest chain of negative edges. `Strata` keeps that numbering for a
+growing rule set, updated from the rules added where they close no new cycle.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Iterable, Iterator
 
 from sym.core.errors import StratificationError
 from sym.core.logic.terms import Atom, Naf, Rule
@@ -117,3 +119,132 @@ def stratify(rules: list[Rule]) -> dict[str, int]:
         for head in comp:
             stratum[head] = level
     return stratum
+
+
+def _rule_edges(rules: Iterable[Rule]) -> Iterator[tuple[str, str, bool]]:
+    """(head, body relation, negative?) for every body atom of the rules with heads."""
+    for rule in rules:
+        if rule.head is None:
+            continue
+        head = rule.head.key
+        for lit in rule.body:
+            if isinstance(lit, Atom):
+                yield head, lit.key, False
+            elif isinstance(lit, Naf):
+                yield head, lit.atom.key, True
+
+
+class Strata:
+    """`stratify` of a rule set that grows: the numbering (`levels`, relation -> stratum) and the
+    graph's cycles, kept. Rules added that close no new cycle (a head nobody reads yet, a body of
+    relations that do not depend on the head) only raise the strata of what reads their heads, if
+    that; any other addition, and a large one, stratifies the whole program again."""
+
+    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+        self.levels: dict[str, int] = {}
+        self._rules: list[Rule] = []
+        self._reads: dict[str, list[str]] = {}                    # head -> body relations
+        self._readers: dict[str, list[tuple[str, bool]]] = {}    # body relation -> (head, negative?)
+        self._cycle: dict[str, frozenset[str]] = {}              # member of a cycle -> all its members
+        self._edges = 0
+        self._checked: tuple[list[Rule], dict[str, int] | None] | None = None
+        self._rebuild(list(rules), None)
+
+    def _rebuild(self, rules: list[Rule], levels: dict[str, int] | None) -> None:
+        graph = _edges(rules)
+        self.levels = stratify(rules) if levels is None else levels
+        self._rules = rules
+        self._reads = {head: [body for body, _ in deps] for head, deps in graph.items()}
+        self._readers = {}
+        for head, deps in graph.items():
+            for body, neg in deps:
+                self._readers.setdefault(body, []).append((head, neg))
+        self._edges = sum(map(len, graph.values()))
+        nodes = sorted(set(graph) | {b for deps in graph.values() for b, _ in deps})
+        self._cycle = {m: frozenset(comp) for comp in _components(nodes, graph) if len(comp) > 1 for m in comp}
+
+    def check(self, rules: Iterable[Rule]) -> None:
+        """Raise StratificationError if adding `rules` would make the program unstratifiable
+        (what was found is kept for an `add` of the same rules next)."""
+        rules = list(rules)
+        self._checked = (rules, self._restratified(rules))
+
+    def add(self, rules: Iterable[Rule]) -> None:
+        """Add rules, all or nothing (StratificationError before any change)."""
+        rules = list(rules)
+        checked, self._checked = self._checked, None
+        levels = checked[1] if checked is not None and checked[0] == rules else self._restratified(rules)
+        if levels is not None:
+            self._rebuild([*self._rules, *rules], levels)
+            return
+        self._rules.extend(rules)
+        lifts: list[tuple[str, int]] = []
+        for head, body, neg in _rule_edges(rules):
+            self._reads.setdefault(head, []).append(body)
+            self._readers.setdefault(body, []).append((head, neg))
+            self._edges += 1
+            self.levels.setdefault(head, 0)
+            self.levels.setdefault(body, 0)
+            if not self._inside(head, body):
+                lifts.append((head, self.levels[body] + neg))
+        for head, level in lifts:
+            self._lift(head, level)
+
+    def _inside(self, head: str, body: str) -> bool:
+        """Whether an edge head -> body lies within one cycle (or is a loop)."""
+        return head == body or head in self._cycle.get(body, ())
+
+    def _lift(self, node: str, level: int) -> None:
+        """Raise `node` (with its cycle) to at least `level`, and whatever reads it after it."""
+        work = [(node, level)]
+        while work:
+            node, level = work.pop()
+            if level <= self.levels[node]:
+                continue
+            members = self._cycle.get(node, frozenset((node,)))
+            for m in members:
+                self.levels[m] = level
+            for m in members:
+                work += [(reader, level + neg) for reader, neg in self._readers.get(m, ()) if reader not in members]
+
+    def _restratified(self, rules: list[Rule]) -> dict[str, int] | None:
+        """The numbering of the program with `rules` added where they may close a new cycle
+        (stratified whole: raises where it is not stratifiable); None where they close none and
+        the numbering is updated from their edges."""
+        new = list(_rule_edges(rules))
+        if len(new) * 4 > self._edges:     # a large addition (or a small program): stratified whole
+            return stratify([*self._rules, *rules])
+        down: dict[str, list[str]] = {}
+        up: dict[str, list[str]] = {}
+        for head, body, _neg in new:
+            down.setdefault(head, []).append(body)
+            up.setdefault(body, []).append(head)
+        for head, body, neg in new:
+            if self._inside(head, body) and not neg:
+                continue
+            if neg and self._inside(head, body) or self._reaches(body, head, down, up):
+                return stratify([*self._rules, *rules])
+        return None
+
+    def _reaches(self, start: str, goal: str, down: dict[str, list[str]], up: dict[str, list[str]]) -> bool:
+        """Whether `start` depends on `goal` through the graph and the new edges (`down`: head ->
+        bodies, `up`: body -> heads). Searched from both ends a step at a time, so that the end
+        with less behind it settles it: a head nothing reads yet costs one step."""
+        below, above = [start], [goal]
+        seen_below, seen_above = {start}, {goal}
+        while below and above:
+            node = below.pop()
+            for nxt in (*self._reads.get(node, ()), *down.get(node, ())):
+                if nxt in seen_above:
+                    return True
+                if nxt not in seen_below:
+                    seen_below.add(nxt)
+                    below.append(nxt)
+            node = above.pop()
+            for nxt in (*(h for h, _ in self._readers.get(node, ())), *up.get(node, ())):
+                if nxt in seen_below:
+                    return True
+                if nxt not in seen_above:
+                    seen_above.add(nxt)
+                    above.append(nxt)
+        return False

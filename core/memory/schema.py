@@ -126,9 +126,75 @@ class _Name:
 _default_embedder: HashEmbedder | None = None
 
 
+class PredicateTable(dict[str, Predicate]):
+    """The schema's predicates by key, indexed by their names' content words and letters as they
+    come and go, so a new name is compared only with names it could be a duplicate of."""
+
+    def __init__(self, predicates: dict[str, Predicate] | None = None) -> None:
+        super().__init__()
+        self.names: dict[str, _Name] = {}                    # key -> its name, as compared
+        self.by_word: dict[str, set[str]] = {}               # content word -> keys
+        self.by_letters: dict[str, set[str]] = {}            # letters -> keys
+        self.update(predicates or {})
+
+    def __reduce__(self) -> tuple[type[PredicateTable], tuple[dict[str, Predicate]]]:
+        return PredicateTable, (dict(self),)     # copied or pickled: indexed again as it is built
+
+    def _index(self, key: str, pred: Predicate) -> None:
+        name = self.names[key] = _Name.of(pred.name)
+        for word in name.content:
+            self.by_word.setdefault(word, set()).add(key)
+        self.by_letters.setdefault(name.letters, set()).add(key)
+
+    def _unindex(self, key: str) -> None:
+        name = self.names.pop(key, None)
+        if name is not None:
+            for word in name.content:
+                self.by_word[word].discard(key)
+            self.by_letters[name.letters].discard(key)
+
+    def __setitem__(self, key: str, pred: Predicate) -> None:
+        self._unindex(key)
+        super().__setitem__(key, pred)
+        self._index(key, pred)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._unindex(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._unindex(key)
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, Predicate]:
+        key, pred = super().popitem()
+        self._unindex(key)
+        return key, pred
+
+    def setdefault(self, key: str, default: Predicate) -> Predicate:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *others: Any, **more: Predicate) -> None:
+        for key, pred in dict(*others, **more).items():
+            self[key] = pred
+
+    def clear(self) -> None:
+        super().clear()
+        self.names.clear()
+        self.by_word.clear()
+        self.by_letters.clear()
+
+    def near(self, name: _Name) -> list[Predicate]:
+        """The predicates sharing a content word or all the letters with `name`, in table order."""
+        keys = set(self.by_letters.get(name.letters, ())).union(*(self.by_word.get(w, ()) for w in name.content))
+        return [self[k] for k in sorted(keys)]
+
+
 class Schema:
     def __init__(self, predicates: dict[str, Predicate] | None = None, objects: dict[str, int] | None = None):
-        self.predicates: dict[str, Predicate] = dict(predicates or {})
+        self.predicates: PredicateTable = PredicateTable(predicates)
         self.objects: dict[str, int] = dict(objects or {})
         self._vectors: dict[tuple[str, str], list[float]] = {}  # (embedder, words) -> vector
 
@@ -233,10 +299,14 @@ class Schema:
         me, key = _Name.of(name), f"{name}/{arity}"
         found: list[tuple[Predicate, float, str]] = []
         pending: list[tuple[Predicate, _Name, float, float]] = []  # need the embedding
-        for pred in self.predicates.values():
+        table = self.predicates
+        # with no content word in common a name scores at most the spelling's and the meaning's
+        # weights: below the threshold, only names sharing a word or all the letters are compared
+        unrelated_can_match = threshold <= _W_RATIO + _W_COSINE
+        for pred in (table.values() if unrelated_can_match else table.near(me)):
             if pred.key == key:
                 continue
-            other = _Name.of(pred.name)
+            other = table.names.get(pred.key) or _Name.of(pred.name)
             if other.letters == me.letters:
                 if pred.arity == arity:
                     found.append((pred, 1.0, "same letters"))
