@@ -365,6 +365,13 @@ class Engine:
         if self._goals is not None:
             self._goals.forget(None)
 
+    def unlimited(self) -> None:
+        """Answer as if no step limit had been asked for: a model computed under one is dropped,
+        so answers come goal-directed again (or from the whole model once it is asked for)."""
+        if self._limit is not None:
+            self.clear_model()
+            self._limit = None
+
     def fresh_for(self, max_steps: int | None) -> bool:
         """Whether the current model reflects the program computed under this step limit."""
         return self._fresh and self._limit == max_steps

@@ -129,7 +129,10 @@ def test_a_large_generated_memory_is_checked_by_the_engine(sym, no_z3, tmp_path)
 def test_esc_stops_check_and_it_reports_cancelled(sym):
     sym("/fact " + " ".join(f"a({i})." for i in range(1500)))
     sym("/fact " + " ".join(f"b({i})." for i in range(1500)))
+    sym("/rule :- pair(X, X), c(X).")           # consistency reads pair: /check computes its 2,250,000 facts
+    sym("/set max_facts 100000")               # … which the clash check after the next rule stops short of
     sym("/rule pair(X, Y) :- a(X), b(Y).")
+    sym("/set max_facts 5000000")
     sym.shell.ctx.cancel.set()                 # Esc: the engine sees it at its first check
     result = sym("/check")
     assert isinstance(result, Failure) and result.exit_code == 130

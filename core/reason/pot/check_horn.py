@@ -1,6 +1,7 @@
-"""/check's Horn part: the engine's model of the memory decides consistency, and a clash is
-traced back through provenance to the stored items it came from (a core), shrunk to a
-minimal one when that is cheap. Reads the engine through its public API; changes nothing.
+"""/check's Horn part: the engine's model of the memory decides consistency (the part of it that
+constraints and p / ~p clashes read), and a clash is traced back through provenance to the
+stored items it came from (a core), shrunk to a minimal one when that is cheap. Reads the
+engine through its public API; changes nothing.
 
 Semantics are the program's own, the ones /ask, /why and /infer use: `~p` is a relation of
 its own that must not meet `p`, `not p` is negation as failure under stratification (the
@@ -77,11 +78,12 @@ def uses_naf(clause: Atom | Rule) -> bool:
 
 
 def check_horn(memory: WorkingMemory, items: list[Item], *, cancel: Event | None = None, minimise: bool = True) -> HornVerdict:
-    """Compute the memory's full model (no step limit) and report its first, smallest clash."""
+    """Report the memory's first, smallest clash (no step limit). Goal-directed: only the relations
+    constraints and p / ~p clashes read are evaluated (the whole model where it is current), and
+    a clash is traced through the derivations that model keeps."""
     engine = memory.engine
-    if not engine.fresh_for(None):
-        memory.infer(None)
-    found = engine.violations()
+    engine.unlimited()          # a model an /infer N left does not decide consistency
+    found = memory.violations()
     if not found:
         return HornVerdict()
     ids = _FactIds(memory)

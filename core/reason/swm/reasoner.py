@@ -29,7 +29,7 @@ from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import applicable, ground
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
 from sym.core.reason.swm.relevance import relevant_items
-from sym.core.reason.swm.trace import trace_inference
+from sym.core.reason.swm.trace import answer_atoms, trace_proof
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -366,13 +366,17 @@ class SWM:
         seen: set[Atom] = set()          # derived facts the trace has shown
         rounds = 0
         engine = self.memory.engine
+        engine.unlimited()                # a model an /infer N left is not the question's
         while True:
             self.run.check()
-            inference = self.memory.infer()
-            if self.run.emit is not ignore:       # a bench watches nothing: it need not walk the model
-                trace_inference(self._node, self.memory, root, inference, seen, rounds)
-            # the steps run open-world: a soft rule may still settle what is not derivable yet
+            # goal-directed: the answer, and below the soft rules' instances, each evaluate only what
+            # they need (the whole model only where it is current already); the steps run open-world:
+            # a soft rule may still settle what is not derivable yet
             answer, values = answers.check(goal, engine, self.memory, True)
+            if self.run.emit is not ignore:       # a bench watches nothing: it need not walk the proofs
+                clashes = answers.clashing(goal, engine) if answer == answers.INCONSISTENT else []
+                trace_proof(self._node, self.memory, root, answer_atoms(goal, engine, answer, values), seen, rounds,
+                            clashes)
             if answers.solved(goal, answer) or (max_steps is not None and rounds >= max_steps):
                 break
             soft = [it for it in self.memory.items.values() if it.soft and it.kind == "rule"]
