@@ -99,10 +99,20 @@ def _cycle(graph: dict[str, list[tuple[str, bool]]], start: str, via: str, membe
 
 def stratify(rules: list[Rule]) -> dict[str, int]:
     """Relation key -> stratum number (0 = needs nothing negated). Raises StratificationError."""
+    return _stratified(rules)[0]
+
+
+Graph = dict[str, list[tuple[str, bool]]]
+Stratified = tuple[dict[str, int], Graph, list[list[str]]]
+
+
+def _stratified(rules: list[Rule]) -> Stratified:
+    """`stratify`'s numbering, with the graph and the components it was read from."""
     graph = _edges(rules)
     nodes = sorted(set(graph) | {b for deps in graph.values() for b, _ in deps})
     stratum: dict[str, int] = {}
-    for comp in _components(nodes, graph):
+    components = _components(nodes, graph)
+    for comp in components:
         members = set(comp)
         for head in comp:
             for body, neg in graph.get(head, ()):
@@ -118,7 +128,7 @@ def stratify(rules: list[Rule]) -> dict[str, int]:
                     level = max(level, stratum.get(body, 0) + (1 if neg else 0))
         for head in comp:
             stratum[head] = level
-    return stratum
+    return stratum, graph, components
 
 
 def _rule_edges(rules: Iterable[Rule]) -> Iterator[tuple[str, str, bool]]:
@@ -147,12 +157,12 @@ class Strata:
         self._readers: dict[str, list[tuple[str, bool]]] = {}    # body relation -> (head, negative?)
         self._cycle: dict[str, frozenset[str]] = {}              # member of a cycle -> all its members
         self._edges = 0
-        self._checked: tuple[list[Rule], dict[str, int] | None] | None = None
-        self._rebuild(list(rules), None)
+        self._checked: tuple[list[Rule], Stratified | None] | None = None
+        rules = list(rules)
+        self._rebuild(rules, _stratified(rules))
 
-    def _rebuild(self, rules: list[Rule], levels: dict[str, int] | None) -> None:
-        graph = _edges(rules)
-        self.levels = stratify(rules) if levels is None else levels
+    def _rebuild(self, rules: list[Rule], found: Stratified) -> None:
+        self.levels, graph, components = found
         self._rules = rules
         self._reads = {head: [body for body, _ in deps] for head, deps in graph.items()}
         self._readers = {}
@@ -160,8 +170,7 @@ class Strata:
             for body, neg in deps:
                 self._readers.setdefault(body, []).append((head, neg))
         self._edges = sum(map(len, graph.values()))
-        nodes = sorted(set(graph) | {b for deps in graph.values() for b, _ in deps})
-        self._cycle = {m: frozenset(comp) for comp in _components(nodes, graph) if len(comp) > 1 for m in comp}
+        self._cycle = {m: frozenset(comp) for comp in components if len(comp) > 1 for m in comp}
 
     def check(self, rules: Iterable[Rule]) -> None:
         """Raise StratificationError if adding `rules` would make the program unstratifiable
@@ -173,9 +182,9 @@ class Strata:
         """Add rules, all or nothing (StratificationError before any change)."""
         rules = list(rules)
         checked, self._checked = self._checked, None
-        levels = checked[1] if checked is not None and checked[0] == rules else self._restratified(rules)
-        if levels is not None:
-            self._rebuild([*self._rules, *rules], levels)
+        found = checked[1] if checked is not None and checked[0] == rules else self._restratified(rules)
+        if found is not None:
+            self._rebuild([*self._rules, *rules], found)
             return
         self._rules.extend(rules)
         lifts: list[tuple[str, int]] = []
@@ -207,13 +216,13 @@ class Strata:
             for m in members:
                 work += [(reader, level + neg) for reader, neg in self._readers.get(m, ()) if reader not in members]
 
-    def _restratified(self, rules: list[Rule]) -> dict[str, int] | None:
+    def _restratified(self, rules: list[Rule]) -> Stratified | None:
         """The numbering of the program with `rules` added where they may close a new cycle
         (stratified whole: raises where it is not stratifiable); None where they close none and
         the numbering is updated from their edges."""
         new = list(_rule_edges(rules))
         if len(new) * 4 > self._edges:     # a large addition (or a small program): stratified whole
-            return stratify([*self._rules, *rules])
+            return _stratified([*self._rules, *rules])
         down: dict[str, list[str]] = {}
         up: dict[str, list[str]] = {}
         for head, body, _neg in new:
@@ -223,7 +232,7 @@ class Strata:
             if self._inside(head, body) and not neg:
                 continue
             if neg and self._inside(head, body) or self._reaches(body, head, down, up):
-                return stratify([*self._rules, *rules])
+                return _stratified([*self._rules, *rules])
         return None
 
     def _reaches(self, start: str, goal: str, down: dict[str, list[str]], up: dict[str, list[str]]) -> bool:
