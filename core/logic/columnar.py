@@ -6,7 +6,7 @@ strata or provenance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -118,6 +118,33 @@ class Table:
             self.bitmap[keys] = True
         elif self._sorted is not None:
             self._sorted = np.sort(np.concatenate([self._sorted, np.sort(keys)]), kind="stable")
+
+    def extend(self, keys: np.ndarray, radix: int, check: Callable[[], object], stride: int = 1 << 20) -> None:
+        """Append the facts with these keys, decoded and copied in pieces of `stride` with `check()`
+        between (it may raise, a cancel: the table is then part-grown, and the model holding it is
+        dropped). A table that will be large enough for a byte map (as `contains` would make next) gets
+        it now; one that keeps its keys sorted instead takes them at once (a sort per piece would not pay)."""
+        if self.bitmap is None and self.space <= min(BITMAP_LIMIT, BITMAP_SPREAD * (self.n + len(keys))):
+            self.bitmap = np.zeros(self.space, dtype=bool)
+            self.bitmap[self.keys] = True
+            self._sorted = None
+        if len(keys) <= stride or self._sorted is not None:
+            self.append(decode_key(keys, radix, self.arity), keys)
+            return
+        self._reserve(self.n + len(keys))
+        for start in range(0, len(keys), stride):
+            check()
+            part = keys[start:start + stride]
+            self.append(decode_key(part, radix, self.arity), part)
+
+    def _reserve(self, need: int) -> None:
+        if need > len(self._keys):
+            grown = np.zeros((self.arity, need), dtype=np.int64)
+            grown[:, :self.n] = self._cols[:, :self.n]
+            self._cols = grown
+            keys_grown = np.zeros(need, dtype=np.int64)
+            keys_grown[:self.n] = self._keys[:self.n]
+            self._keys = keys_grown
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
         """Which of `keys` are facts of this table."""

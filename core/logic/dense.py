@@ -22,7 +22,7 @@ from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var
 Src = tuple[str, Any]                # ("s", slot) | ("c", constant id)
 Delta = dict[str, tuple[int, int]]   # key -> (start, end) rows new in the last round
 
-CHUNK = 1 << 19            # join output rows made between two cancel checks
+CHUNK = 1 << 17            # join output rows made between two cancel checks (tens of ms, on a loaded machine too)
 
 
 class Unsupported(Exception):

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sym.core.logic.columnar import MAX_KEY, Symbols, Table, decode_key, encode_key, first_occurrences
+from sym.core.logic.columnar import BITMAP_LIMIT, MAX_KEY, Symbols, Table, encode_key, first_occurrences
 from sym.core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
 from sym.core.logic.pause import Budget
 from sym.core.logic.plan import Relation
@@ -77,33 +77,59 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                     budget.relation = head.key
                     budget.check(derived)          # cancel between rules
                     table = ev.table(head.key, len(head.args))
-                    kept, bound, held = [], [], 0
+                    kept: list[np.ndarray] = []
+                    bound: list[Any] = []
+                    held = 0
+                    seen: np.ndarray | None = None     # keys kept from this rule's earlier pieces (a byte map)
                     for rows in ev.chunks(plan, delta):
                         keys = encode_key([rows.column(v) if kind == "s" else np.full(rows.n, v, dtype=np.int64)
                                            for kind, v in plan.head], radix, rows.n)
                         fresh = np.flatnonzero(~table.contains(keys))
                         fresh = fresh[first_occurrences(keys[fresh], table.space)]
+                        if kept and len(fresh) and table.space <= BITMAP_LIMIT:
+                            # a key an earlier piece found is dropped piece by piece, not by one sort of all
+                            # of them at the end (seconds for millions of rows, with no cancel check inside)
+                            if seen is None:
+                                seen = np.zeros(table.space, dtype=bool)
+                                for earlier in kept:
+                                    seen[earlier] = True
+                            fresh = fresh[~seen[keys[fresh]]]
                         if len(fresh):
+                            if seen is not None:
+                                seen[keys[fresh]] = True
                             kept.append(keys[fresh])
                             bound.append(rows.take(fresh))
                             held += len(fresh)
                             budget.check(derived + held)   # memory stays bounded by max_facts
+                    seen = None
                     if not kept:
                         continue
                     keys = np.concatenate(kept) if len(kept) > 1 else kept[0]
-                    columns = [np.concatenate(c) for c in zip(*bound)] if len(bound) > 1 else bound[0]
-                    if len(kept) > 1:
+                    budget.check()
+                    columns = []
+                    for c in zip(*bound):
+                        columns.append(np.concatenate(c) if len(bound) > 1 else c[0])
+                        budget.check()
+                    if len(kept) > 1 and not (table.space <= BITMAP_LIMIT):
                         first = first_occurrences(keys, table.space)
                         keys, columns = keys[first], [c[first] for c in columns]
                     budget.check(derived + len(keys))
-                    bindings = np.stack(columns).astype(np.int32) if columns else None
+                    bindings = np.empty((len(columns), len(keys)), dtype=np.int32) if columns else None
+                    for at, column in enumerate(columns):   # one copy per column, cancel checked between
+                        bindings[at] = column              # type: ignore[index]
+                        budget.check()
                     found.setdefault(head.key, []).append((keys, len(model.firings)))
                     model.firings.append(Firing(rid, step + 1, plan.variables, bindings))
             new = {}
             for key, parts in found.items():
-                keys = np.concatenate([k for k, _ in parts])
-                firing = np.concatenate([np.full(len(k), f, dtype=np.int32) for k, f in parts])
-                row = np.concatenate([np.arange(len(k), dtype=np.int32) for k, _ in parts])
+                budget.check()
+                if len(parts) == 1:         # (nothing to join: no copy of millions of keys)
+                    keys, f = parts[0]
+                    firing, row = np.full(len(keys), f, dtype=np.int32), np.arange(len(keys), dtype=np.int32)
+                else:
+                    keys = np.concatenate([k for k, _ in parts])
+                    firing = np.concatenate([np.full(len(k), f, dtype=np.int32) for k, f in parts])
+                    row = np.concatenate([np.arange(len(k), dtype=np.int32) for k, _ in parts])
                 if len(parts) > 1:
                     first = first_occurrences(keys, model.tables[key].space)
                     keys, firing, row = keys[first], firing[first], row[first]
@@ -119,8 +145,9 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
             for key, (keys, firing, row) in new.items():
                 table = model.tables[key]
                 start = table.n
-                table.append(decode_key(keys, radix, table.arity), keys)
+                table.extend(keys, radix, budget.check)     # in pieces, cancel checked between
                 delta[key] = (start, table.n)
+                budget.check()
                 model.made_by.setdefault(key, []).append(np.stack([firing, row]))
                 derived += len(keys)
         if not complete:

@@ -137,18 +137,22 @@ def read_document(path: Path, limit_mb: float = DEFAULT_LIMIT_MB) -> str:
     return _read(Path(path), limit_mb)[0]
 
 
-def _read(path: Path, limit_mb: float) -> tuple[str, int]:
-    """(the text, where it starts in the file's bytes: 3 after a UTF-8 byte-order mark)."""
+PIECE = 4 << 20       # bytes read and decoded between two progress (and so cancel) checks
+
+
+def _read(path: Path, limit_mb: float, progress: Progress | None = None) -> tuple[str, int]:
+    """(the text, where it starts in the file's bytes: 3 after a UTF-8 byte-order mark). A long
+    file is read and decoded in pieces, with `progress(0, bytes)` between (it may raise to stop)."""
     path = Path(path).expanduser()
     check_file(path, limit_mb)   # regular files only (a FIFO or device never ends), size-capped
     try:
-        data = path.read_bytes()
+        data = _read_bytes(path, progress)
     except PermissionError:
         raise UserError(f"cannot read {path}: permission denied") from None
     except OSError as error:
         raise UserError(f"cannot read {path}: {error.strerror or error}") from None
 
-    if not data.strip():
+    if not data or data.isspace():
         raise UserError(f"{path} is empty")
     suffix = path.suffix.lower()
     if suffix == ".pdf":
@@ -156,23 +160,42 @@ def _read(path: Path, limit_mb: float) -> tuple[str, int]:
         if not pdf_text.strip():
             raise UserError(f"{path} has no extractable text", hint="a scanned PDF needs OCR first")
         return pdf_text, 0
-    text = _utf8_text(data)
+    text = _utf8_text(data, progress)
     if text is None and suffix in TEXT_SUFFIXES:
         hint = "convert it to UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
         raise UserError(f"{path} is not UTF-8 text", hint=hint)
     if text is None:
         raise UserError(f"{path} looks binary", hint="load .txt, .md or .pdf files")
-    if not text.strip():
+    if not text or text.isspace():
         raise UserError(f"{path} is empty")
     return text, len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
 
 
-def _utf8_text(data: bytes) -> str | None:
+def _read_bytes(path: Path, progress: Progress | None) -> bytes:
+    if progress is None:
+        return path.read_bytes()
+    pieces: list[bytes] = []
+    size = max(path.stat().st_size, 1)
+    with open(path, "rb") as f:
+        while piece := f.read(PIECE):
+            pieces.append(piece)
+            progress(0, size)           # (0: reading is not yet cutting; the count starts there)
+    return b"".join(pieces)
+
+
+def _utf8_text(data: bytes, progress: Progress | None = None) -> str | None:
     """DATA as text when it is UTF-8 (a BOM allowed) without NUL bytes, else None."""
     if b"\0" in data:   # valid UTF-8, but only binaries and UTF-16 files carry NULs
         return None
     try:
-        return data.decode("utf-8-sig")
+        if progress is None or len(data) <= PIECE:
+            return data.decode("utf-8-sig")
+        decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        parts: list[str] = []
+        for start in range(0, len(data), PIECE):
+            parts.append(decoder.decode(data[start:start + PIECE], final=start + PIECE >= len(data)))
+            progress(0, len(data))
+        return "".join(parts)
     except UnicodeDecodeError:
         return None
 
@@ -293,12 +316,15 @@ def document_id(path: Path) -> str:
     return "d" + hashlib.sha1(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:10]
 
 
-def passage_ids(doc_id: str, passages: list[Passage]) -> list[str]:
+def passage_ids(doc_id: str, passages: list[Passage], progress: Progress | None = None) -> list[str]:
     """Ids of a document's passages from their text: a reloaded file's unchanged passages keep
-    theirs, so only what changed is stored (and embedded) again. A repeated text gets -2, -3, …"""
+    theirs, so only what changed is stored (and embedded) again. A repeated text gets -2, -3, …
+    `progress(passages done, passages in all)` is called every 5,000 (it may raise to stop)."""
     seen: dict[str, int] = {}
     out = []
-    for p in passages:
+    for n, p in enumerate(passages):
+        if progress is not None and n and not n % 5_000:
+            progress(n, len(passages))
         digest = hashlib.sha1(p.text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         seen[digest] = seen.get(digest, 0) + 1
         out.append(f"{doc_id}:{digest}" + (f"-{seen[digest]}" if seen[digest] > 1 else ""))
@@ -312,8 +338,12 @@ def load_document(path: Path, *, max_chars: int = MAX_CHARS, min_chars: int = MI
     (characters) and the file (bytes; for a PDF, the UTF-8 of its extracted text). NAME (default:
     the file's name) is how the document is cited."""
     path = Path(path)
-    text, byte_base = _read(path, limit_mb)
+    text, byte_base = _read(path, limit_mb, progress)
+    if progress is not None:
+        progress(0, len(text))
     passages = cut_passages(text, max_chars=max_chars, min_chars=min_chars, progress=progress, byte_base=byte_base)
+    if progress is not None:
+        progress(len(text), len(text))      # (cancel is checked here: hashing a long text takes a while)
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     return Document(id=document_id(path), path=str(path.expanduser().resolve()), name=name or path.name,
                     chars=len(text), passages=passages, digest=digest)

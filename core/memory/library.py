@@ -106,13 +106,21 @@ def _store(store: ChromaStore | LocalStore, path: Path, progress: Callable[[int,
     from sym.core.memory.documents import load_document, passage_ids
 
     doc = load_document(path, limit_mb=limit_mb, progress=progress, name=name)
+    total = len(doc.passages)
+    step = progress if progress is not None else (lambda done, total: None)
+    step(0, total)                      # a cancel between cutting and storing stops here
     before = {r.id: r for r in passages(store, doc.id)}
+    ids = passage_ids(doc.id, doc.passages, progress=lambda done, total: step(0, total))
+    step(0, total)
     now = time.time()
-    records = [Record(iid, p.text, {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": p.index,
-                                    "start": p.start, "end": p.end, "byte_start": p.byte_start,
-                                    "byte_end": p.byte_end, "heading": p.heading, "chars": doc.chars,
-                                    "digest": doc.digest, "loaded_at": now})
-               for iid, p in zip(passage_ids(doc.id, doc.passages), doc.passages)]
+    records = []
+    for n, (iid, p) in enumerate(zip(ids, doc.passages), start=1):
+        records.append(Record(iid, p.text, {"doc_id": doc.id, "name": doc.name, "path": doc.path, "index": p.index,
+                                            "start": p.start, "end": p.end, "byte_start": p.byte_start,
+                                            "byte_end": p.byte_end, "heading": p.heading, "chars": doc.chars,
+                                            "digest": doc.digest, "loaded_at": now}))
+        if not n % 5_000:
+            step(0, total)
     snapshot = getattr(store, "snapshot", None)
     kept = [r for r in records if r.id in before] if snapshot is not None else []
     fresh = [r for r in records if r.id not in before] if snapshot is not None else records

@@ -73,7 +73,9 @@ def cut_passages(text: str, *, max_chars: int = MAX_CHARS, min_chars: int = MIN_
                 progress(end, len(text))
         pieces.clear()
 
-    for block in _blocks(text):
+    for number, block in enumerate(_blocks(text), start=1):
+        if progress is not None and not number % 1000:     # a long run with no heading flushes nothing
+            progress(block.start, len(text))
         if block.kind == "heading":
             flush()
             if opening is not None and block.start - opening > max_chars:   # a run of empty sections
@@ -89,7 +91,9 @@ def cut_passages(text: str, *, max_chars: int = MAX_CHARS, min_chars: int = MIN_
     flush()
     if opening is not None:             # headings at the very end, with no body
         spans.append((opening, len(text.rstrip()), section))
-    return _with_bytes(text, spans, byte_base)
+    if progress is not None:
+        progress(len(text), len(text))
+    return _with_bytes(text, spans, byte_base, progress)
 
 
 def _last_end(text: str, before: int) -> int:
@@ -200,13 +204,21 @@ def _merged(pieces: list[tuple[int, int]], max_chars: int, min_chars: int) -> li
     return out
 
 
-def _with_bytes(text: str, spans: list[tuple[int, int, str]], base: int) -> list[Passage]:
-    """Passages with byte offsets, found in one pass over the text (UTF-8, as files are read)."""
-    if text.isascii():
-        return [Passage(i, text[s:e], s, e, h, base + s, base + e) for i, (s, e, h) in enumerate(spans)]
-    marks = sorted({p for s, e, _ in spans for p in (s, e)})
-    where, done, at = {}, 0, 0
-    for mark in marks:
-        done += len(text[at:mark].encode("utf-8", "surrogatepass"))
-        where[mark], at = done, mark
-    return [Passage(i, text[s:e], s, e, h, base + where[s], base + where[e]) for i, (s, e, h) in enumerate(spans)]
+def _with_bytes(text: str, spans: list[tuple[int, int, str]], base: int,
+                progress: Progress | None = None) -> list[Passage]:
+    """Passages with byte offsets, found in one pass over the text (UTF-8, as files are read);
+    `progress` is called every 5,000 passages (it may raise to stop)."""
+    where: dict[int, int] | None = None
+    if not text.isascii():
+        marks = sorted({p for s, e, _ in spans for p in (s, e)})
+        where, done, at = {}, 0, 0
+        for mark in marks:
+            done += len(text[at:mark].encode("utf-8", "surrogatepass"))
+            where[mark], at = done, mark
+    out = []
+    for i, (s, e, h) in enumerate(spans):
+        if progress is not None and i and not i % 5_000:
+            progress(e, len(text))
+        out.append(Passage(i, text[s:e], s, e, h, base + (where[s] if where is not None else s),
+                           base + (where[e] if where is not None else e)))
+    return out

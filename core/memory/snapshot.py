@@ -38,7 +38,9 @@ CREATE TABLE IF NOT EXISTS records (
     kind TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL, PRIMARY KEY (kind, id));
 CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
-CHUNK = 5_000    # rows per executemany: progress (and so cancel) is checked between chunks
+CHUNK = 5_000    # rows per executemany at most: progress (and so cancel) is checked between chunks
+STEP_SECONDS = 0.05  # what one chunk written with progress should take (cancel is seen within about that)
+MIN_STEP = 100       # rows in the first chunk written with progress, and in any
 FTS_VERSION = "2"    # meta "fts": the keyword index of passages is built (its columns: this version)
 _FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING "
         "fts5(text, title, name, tokenize = 'porter unicode61 remove_diacritics 2')")
@@ -268,12 +270,21 @@ class Snapshot:
 
     def _in_chunks(self, rows: Sequence[_Row], write: Callable[[sqlite3.Connection, Sequence[_Row]], None],
                    progress: Progress | None = None) -> None:
-        """`write(db, part)` for each CHUNK of `rows`, all in one unit, with progress between."""
+        """`write(db, part)` for each part of `rows`, all in one unit, with progress (and so cancel)
+        between. With progress, parts are sized to take about STEP_SECONDS each (a few hundred rows
+        of long passages with their keyword index, thousands of short facts), so a cancel is seen
+        quickly on a loaded machine too; without, they are CHUNK rows."""
         with self.unit() as db:
-            for start in range(0, len(rows), CHUNK):
+            start, size = 0, (MIN_STEP if progress is not None else CHUNK)
+            while start < len(rows):
                 if progress is not None:
                     progress(start, len(rows))
-                write(db, rows[start:start + CHUNK])
+                began = time.monotonic()
+                write(db, rows[start:start + size])
+                start += size
+                if progress is not None:
+                    took = max(time.monotonic() - began, 1e-4)
+                    size = max(MIN_STEP, min(CHUNK, 2 * size, int(size * STEP_SECONDS / took)))
             if progress is not None:
                 progress(len(rows), len(rows))
 
