@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, UserError
 from sym.core.events import Emit, Progress, TraceNode, ignore
+from sym.core.llm.backends import make_backend
+from sym.core.llm.facade import LLM
 from sym.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -33,9 +35,6 @@ def check(cancel: threading.Event | None) -> None:
 def own_client(run: Run) -> LLM:
     """A model client of its own for `run`: the backend its settings name (library use; a shell
     builds clients that share one backend, call log and counters: core.llm.clients)."""
-    from sym.core.llm.backends import make_backend
-    from sym.core.llm.facade import LLM
-
     return LLM(make_backend(run.settings), run)
 
 

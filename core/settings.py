@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import os
+import re
+import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, NamedTuple, get_type_hints
 
 from sym.core.errors import UsageError, UserError
+from sym.core.home import data_dir
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -157,8 +162,6 @@ Settings.model_fields = {
 
 @cache
 def _adapter(key: str) -> TypeAdapter[Any]:
-    from typing import Annotated, get_type_hints
-
     from pydantic import Field, TypeAdapter
 
     (f,) = [f for f in dataclasses.fields(Settings) if f.name == key]
@@ -181,12 +184,9 @@ def _check(key: str, value: Any) -> Any:
 
 def config_path() -> Path:
     """Where the user's defaults live: `$SYM_CONFIG`, else `config.toml` in the data dir."""
-    from pathlib import Path
-
     explicit = os.environ.get("SYM_CONFIG")
     if explicit:
         return Path(explicit).expanduser()
-    from sym.core.memory.workspace import data_dir
 
     return data_dir() / "config.toml"
 
@@ -237,10 +237,6 @@ def _read_config(settings: Settings, path: Path, given: Mapping[str, str]) -> No
 def save_setting(key: str, value: object) -> Path:
     """Write `key = value` into the config file's `[settings]` table (/set --save), keeping every
     other line as it was, comments included; atomically. Raises UserError and leaves the file be."""
-    import json
-    import tempfile
-    import tomllib
-
     path = config_path()
     value = "none" if value is None else value
     toml = (str(value).lower() if isinstance(value, bool) else repr(value) if isinstance(value, (int, float))
@@ -297,8 +293,6 @@ def save_setting(key: str, value: object) -> Path:
 
 def _key_of(line: str) -> str | None:
     """The key a `key = value` line sets (bare or quoted), else None."""
-    import re
-
     m = re.match(r"\s*(?:([A-Za-z0-9_-]+)|\"([^\"\\]*)\"|'([^']*)')\s*=", line)
     return next((g for g in m.groups() if g is not None), None) if m else None
 

@@ -11,6 +11,9 @@ from pathlib import Path
 
 from sym.core.errors import UserError
 from sym.core.logic.terms import FAIL_GOAL, TRUE_GOAL, Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
+from sym.repl.arguments import positional
+from sym.repl.registry import Command
+from sym.repl.results import Message
 
 
 def _atom(atom: Atom) -> str:
@@ -75,8 +78,6 @@ def export(ctx, arg: str):
 
     prolog: the working memory; smt2: the last /prove program; explore-prolog, explore-problog,
     explore-dot: the last /explore."""
-    from sym.repl.results import Message
-
     parts = arg.split()
     exporters = ctx.registry.exporters
     if not parts:
@@ -98,9 +99,6 @@ def export(ctx, arg: str):
 
 
 def register(registry) -> None:
-    from sym.repl.arguments import positional
-    from sym.repl.registry import Command
-
     registry.exporters["prolog"] = lambda ctx: to_prolog(ctx.memory)
     registry.add(Command("/export", export, args="FORMAT [FILE]", group="shell",
                          completer=positional(lambda ctx, prefix: sorted(ctx.registry.exporters), "file")))

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
+from sym.plugins import export
+
 GROUP = "sym.plugins"
 
 
 def _builtin() -> list[tuple[str, Callable]]:
-    from sym.plugins import export
-
     return [("export", export.register)]
 
 

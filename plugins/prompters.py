@@ -17,6 +17,7 @@ from string import Template
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sym.core.errors import UserError
+from sym.core.memory.workspace import workspace_dir
 from sym.core.reason.explore.recursor import Prompter
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "prompters"
@@ -140,7 +141,6 @@ def workspace_packs_dir(ctx) -> Path | None:
     """`<workspace dir>/prompters`, or None when memory lives in the process only."""
     if getattr(ctx, "workspaces", None) is None:
         return None
-    from sym.core.memory.workspace import workspace_dir
 
     return workspace_dir(ctx.memory.workspace) / "prompters"
 

@@ -11,11 +11,16 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+import click
+
 from sym.core.errors import UserError
+from sym.sessions.log import sessions_dir
 
 # what an option's values are, for completion: a kind named here, or a function (ctx, prefix) -> values
 ValueKind = str | Callable[[object, str], list[str]]
@@ -196,8 +201,6 @@ def _uncut(text: str, cuts: list[tuple[int, int]], positional: list[_Token], lea
 
 def _convert(options: tuple[Option, ...], argv: tuple[str, ...], raw: dict[str, str], usage: str) -> dict:
     """Click reads the option words; its errors become one line naming the option."""
-    import click
-
     try:
         params = _click_command(options).make_context("sym", list(argv)).params
     except click.BadParameter as err:
@@ -232,8 +235,6 @@ def _bad_value(opt: Option, value: str, usage: str) -> UserError:
 
 @cache
 def _click_command(options: tuple[Option, ...]):
-    import click
-
     def kind(opt: Option):
         if opt.choices:
             return click.Choice(opt.choices)
@@ -318,9 +319,6 @@ def positional(*kinds: ValueKind | tuple[str, ...]):
 
 def setting_values(ctx, key: str, prefix: str) -> list[str]:
     """The values a setting can be given that its type names (choices, true/false, none)."""
-    import types
-    import typing
-
     key = key.replace("-", "_")
     hints = typing.get_type_hints(type(ctx.settings)) if key in type(ctx.settings).model_fields else {}
 
@@ -345,8 +343,6 @@ def values(kind: ValueKind | None, ctx, prefix: str) -> list[str]:
         ws = getattr(ctx, "workspaces", None)
         return [n for n in (ws.names() if ws is not None else []) if n.startswith(prefix)]
     if kind == "session":
-        from sym.sessions.log import sessions_dir
-
         folder = sessions_dir()
         return sorted(p.stem for p in folder.glob("*.jsonl") if p.stem.startswith(prefix)) if folder.is_dir() else []
     if kind == "setting":

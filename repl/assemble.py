@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sym.repl.route import looks_like_chat
+
 BLOCK = '"""'
 
 
@@ -95,7 +97,6 @@ class Assembler:
             return True
         if stripped[-1:] not in (".", "?"):
             return False
-        from sym.repl.dispatcher import looks_like_chat
 
         # English with an apostrophe or a lone quote ("Bob isn't big.") has no clause end by
         # the quote rules of logic; the whole input so far is what must read as English

@@ -9,6 +9,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
+from sym.core.llm import LLMError
+from sym.core.memory.embedders import default_embedder, make_embedder
+from sym.core.reason.semantic.trajectory import (
+    KERNEL,
+    is_session_log,
+    read_text,
+    score_trajectory,
+    steps_from_jsonl,
+    steps_from_session,
+)
+from sym.core.reason.swm import datasets as ds
+from sym.core.run import Run
+from sym.core.settings import load_settings
+from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
     from sym.core.reason.swm.evaluate import Score
@@ -19,8 +33,6 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     The backend is settings.backend (config.toml, $SYM_BACKEND); `host` is its URL."""
     if mode == "off":
         return None
-    from sym.core.run import Run
-    from sym.core.settings import load_settings
 
     settings = load_settings()
     if model:
@@ -36,8 +48,6 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     server = "Ollama" if settings.backend == "ollama" else "the OpenAI-compatible server"
     if mode == "on":
         start = "start it with `ollama serve`" if settings.backend == "ollama" else "start it"
-        from sym.core.llm import LLMError
-
         raise LLMError(f"{server} does not answer at {llm.host}", reason="unreachable", exit_code=3,   # server down: 3
                        hint=f"{start}, or use --llm off")
     err.write(f"no model: {server} does not answer at {llm.host}; running with the fast path and the engine only\n")
@@ -58,7 +68,6 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
             err=sys.stderr, baseline: str | None = None, fallback: bool = True) -> int:
     """Each dataset through sym (per mode) and, with baseline="llm", through the model alone,
     side by side: n, correct, accuracy, calls (cached and failed apart), tokens, seconds per item."""
-    from sym.core.reason.swm import datasets as ds
     from sym.core.reason.swm.evaluate import DATASETS, evaluate
 
     root = Path(data)
@@ -145,13 +154,9 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
 
 def load_trajectory(file: str) -> list[str]:
     """The steps of a trajectory file: a sym session log (its header says so) or JSON lines of steps."""
-    from sym.core.reason.semantic.trajectory import is_session_log, read_text, steps_from_jsonl, steps_from_session
-
     path = Path(file).expanduser()
     text = read_text(path)
     if is_session_log(text):
-        from sym.sessions.log import read_session
-
         return steps_from_session(read_session(path).events, path.name)
     return steps_from_jsonl(text, path.name)
 
@@ -167,9 +172,6 @@ def run_trajectory(run: str, references: list[str], *, embedder: str | None, bas
                    host: str | None = None, as_json: bool = False, out=sys.stdout) -> int:
     """Score a recorded run against reference trajectories, step by step (VERTEX); see
     core/reason/semantic/trajectory.py for the formula."""
-    from sym.core.memory.embedders import default_embedder, make_embedder
-    from sym.core.reason.semantic.trajectory import KERNEL, score_trajectory
-
     if not references:
         raise UserError("no reference trajectory", hint="--reference FILE (repeat it for several)")
     steps = load_trajectory(run)

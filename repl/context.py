@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sym.core.errors import UserError
 from sym.core.events import Emit, Progress, ignore
 from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
@@ -148,8 +149,6 @@ class Context:
 
     def path(self, name: str) -> Path:
         """Resolve a user-given file name (cwd first, then the script's directory)."""
-        from sym.core.errors import UserError
-
         shown = name if len(name) <= 60 else name[:57] + "…"
         if "\0" in name:
             raise UserError(f"bad file name {shown!r}: it holds a NUL character")

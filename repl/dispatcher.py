@@ -7,37 +7,36 @@ types can raise out of `Shell.execute`, and a failed command leaves memory as it
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, InputReceived, JobFinished, JobStarted, ResultReady, Warning, ignore
 from sym.core.memory.working import WorkingMemory
-from sym.core.settings import Settings
+from sym.core.memory.workspace import Workspaces
+from sym.core.settings import Settings, load_settings
+from sym.plugins.loader import load_plugins
+from sym.repl.commands import builtin_registry
 from sym.repl.context import Context, EventStream
 from sym.repl.memory_options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
-from sym.repl.registry import Registry, builtin_registry
+from sym.repl.registry import Registry
 from sym.repl.results import Failure, Result
+from sym.repl.route import looks_like_chat, route  # noqa: F401  (front-ends import them from here too)
+from sym.repl.steering import steer
+from sym.sessions.log import SessionLog
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
                debug: bool = False, record: bool = True) -> Shell:
     """A shell on the workspace the options name (raises UserError if it cannot be opened).
     With `record`, everything it does is appended to a new session log."""
-    from sym.core.settings import load_settings
-
     settings = load_settings(dict(options.settings))
     session = None
     if record:
-        from sym.sessions.log import SessionLog
-
         session = SessionLog.start(workspace=options.workspace, settings=settings.model_dump(),
                                    extra={"cwd": os.getcwd(), "base_dir": str(base_dir) if base_dir else None})
     stream = EventStream(emit, session)     # the session log hears every event, memory's included
     workspaces = None
     if options.persistent:
-        from sym.core.memory.workspace import Workspaces
-
         workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=stream,
                                 background=options.background,
                                 ollama_host=settings.ollama_host)   # ollama:MODEL embeds on the chat server
@@ -48,34 +47,6 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
         if session is not None:
             session.close()
         raise
-
-
-def route(text: str) -> tuple[str, str]:
-    """(command name, argument text) for one input."""
-    text = text.strip()
-    if text.startswith("/"):
-        name, _, rest = text.partition(" ")
-        if "\n" in name:
-            name, _, more = name.partition("\n")
-            rest = more + (" " + rest if rest else "")
-        return name, rest.strip()
-    if text.startswith("?-"):
-        return "/query", text
-    if looks_like_chat(text):
-        return "/chat", text
-    return "", text     # logic text: facts, rules, constraints (and queries) to assert
-
-
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
-
-
-def looks_like_chat(text: str) -> bool:
-    """Natural language rather than logic: a question, or several words with no `(` or `:-`
-    outside quoted atoms ("Bob is big." is chat; "big(bob)." and "'bald eagle'." are logic)."""
-    bare = _QUOTED.sub("q", text.strip())
-    if bare.endswith("?"):
-        return True
-    return "(" not in bare and ":-" not in bare and len(bare.rstrip(".").split()) > 1
 
 
 class Shell:
@@ -96,8 +67,6 @@ class Shell:
                            workspaces=workspaces)
         self.debug = debug
         if plugins:
-            from sym.plugins.loader import load_plugins
-
             for problem in load_plugins(self.registry):
                 emit(Warning(problem))
 
@@ -136,8 +105,6 @@ class Shell:
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
                 raise UserError(f"{cmd.name} takes no arguments", hint=f"/help {cmd.name}")
-            from sym.repl.steering import steer  # the workspace's policies: the run's settings and hints
-
             self.ctx.emit(JobStarted(cmd.name))
             finished = False
             try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.memory.library import DocumentInfo, citation
+from sym.core.reason.docs_answer import answer
 from sym.repl.render import to_text
 from sym.repl.results import Hits, Result, Table
 
@@ -187,8 +188,6 @@ def _(r: DocsAnswered) -> str:
 def ask_documents(ctx, question: str, run: Run) -> DocsAnswered:
     """The command path of /ask --docs: passages for QUESTION, and the model's cited answer when
     one answers (the passages alone when none does)."""
-    from sym.core.reason.docs_answer import answer
-
     found = answer(question, ctx.memory.store, lambda: run.llm, k=run.settings.search_k,
                    wait=None if ctx.patient else 2.0, cancel=run.cancel)
     run.check()

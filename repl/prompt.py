@@ -8,7 +8,9 @@ thread that opened them) so Ctrl+C reaches the job as `ctx.cancel` instead of in
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -26,6 +28,7 @@ from sym.repl.batch import narrator
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.render import TextRenderer
 from sym.repl.results import Exit
+from sym.repl.tui.history import history_path
 
 
 class SlashCompleter(Completer):
@@ -100,9 +103,6 @@ class Turns:
 
 def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
     """Run one input on the shell's thread; Ctrl+C sets ctx.cancel and waits for the job to stop cleanly."""
-    import signal
-    import threading
-
     shell.ctx.cancel.clear()
     notes = []
 
@@ -162,8 +162,6 @@ def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shel
 
 def _session(shell: Shell, history, input, output) -> PromptSession:
     if history is None:
-        from sym.repl.tui.history import history_path
-
         path = history_path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -167,11 +167,9 @@ class Registry:
         return [] if cmd is None else cmd.complete(ctx, rest)
 
 
-def builtin_registry() -> Registry:
-    """A registry holding every built-in command and exporter, registered once, when the shell
-    starts (plugins are loaded separately)."""
-    import sym.repl.commands  # noqa: F401  (registers the built-ins)
-
+def registry_of_builtins() -> Registry:
+    """A registry holding every command and exporter registered with `@command` / `@exporter` so
+    far (sym.repl.commands.builtin_registry imports them all first)."""
     reg = Registry()
     for cmd in _BUILTINS:
         reg.add(cmd)

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from sym.core.errors import UserError
+from sym.repl.dispatcher import MemoryOptions, open_shell
+from sym.repl.render import to_text
+from sym.sessions.guard import HOST_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
 from sym.sessions.log import Recording, bound_payload, normalise
 from sym.sessions.replay import answer_offline, memory_change
 
@@ -34,10 +37,6 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
            out: TextIO, err: TextIO, echo: bool = False, trust: bool = False) -> ReplayReport:
     """Re-run the recording's inputs in a fresh scratch data directory. Without `trust`, inputs
     that would read or write outside it or change hosts are skipped, one line each on `err`."""
-    from sym.repl.dispatcher import MemoryOptions, open_shell
-    from sym.repl.render import to_text
-    from sym.sessions.guard import HOST_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
-
     def skip(line: str) -> None:
         report.skipped.append(line)
         err.write(f"skipped {line} — {TRUST_HINT}\n")

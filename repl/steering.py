@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.events import PolicyApplied, PolicyConflict, TraceNode, Warning
+from sym.core.memory.workspace import workspace_dir
 from sym.core.reason.policy import POLICY_FILE
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ def _where(ctx) -> tuple[str, object]:
     name = getattr(ctx.memory, "workspace", "default")
     if ctx.workspaces is None:
         return name, None
-    from sym.core.memory.workspace import workspace_dir
 
     return name, workspace_dir(ctx.memory.workspace)
 

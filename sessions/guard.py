@@ -12,6 +12,9 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from sym.core.errors import UserError
+from sym.repl.dispatcher import route
+
 # commands that touch no file outside the data dir (the replay's scratch SYM_HOME) and no other host
 SAFE_COMMANDS = frozenset({
     "/assert", "/query", "/chat", "/ask", "/check", "/cost", "/docs", "/explore", "/fact", "/forget", "/help",
@@ -38,8 +41,6 @@ class ReplayGuard:
         self.registry = registry
 
     def check(self, text: str) -> str | None:
-        from sym.repl.dispatcher import route
-
         name, arg = route(text)
         if not name:
             return None                       # logic text: asserted into the scratch workspace
@@ -57,8 +58,6 @@ class ReplayGuard:
     # -- per command -------------------------------------------------------------------
 
     def _set(self, arg: str) -> str | None:
-        from sym.core.errors import UserError
-
         try:     # read as /set reads it: the key is the first word after the options
             args = self.registry.get("/set").parse(arg)
         except UserError:

@@ -21,7 +21,17 @@ from pathlib import Path
 from typing import IO
 
 from sym.core import __version__
-from sym.core.errors import UserError
+from sym.core.errors import UsageError, UserError
+from sym.core.events import (
+    InputReceived,
+    ItemAdded,
+    ItemRemoved,
+    LLMExchange,
+    PolicyApplied,
+    PolicyConflict,
+    ResultReady,
+)
+from sym.core.home import data_dir
 
 FORMAT = 1
 EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
@@ -88,8 +98,6 @@ def bound_payload(value, depth: int = 0):
 
 
 def sessions_dir() -> Path:
-    from sym.core.memory.workspace import data_dir
-
     return data_dir() / "sessions"
 
 
@@ -145,8 +153,6 @@ class SessionLog:
     """Appends events to a session file; each line is complete and flushed when written."""
 
     def __init__(self, path: Path, *, workspace: str, settings: dict, extra: dict | None = None):
-        from sym.core.errors import UsageError
-
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._file: IO[str] | None = open(path, "a", encoding="utf-8")
@@ -186,16 +192,6 @@ class SessionLog:
         """Record what an event of the shell's stream means for the log: inputs, results, memory
         changes, model calls and policy applications; other events are not logged. This is the
         only way a shell writes its session."""
-        from sym.core.events import (
-            InputReceived,
-            ItemAdded,
-            ItemRemoved,
-            LLMExchange,
-            PolicyApplied,
-            PolicyConflict,
-            ResultReady,
-        )
-
         if isinstance(event, InputReceived):
             self.write("input", text=event.text, source=event.source, ts=time.time())
             self.current_input = self.seq

@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from sym.core.events import ItemAdded, ItemRemoved
+from sym.core.llm import LLMError, Reply
+from sym.core.llm.calllog import request_key
 from sym.sessions.log import VOLATILE, Recording, bound_payload, is_bounded, normalise  # noqa: F401
 
 
@@ -36,9 +38,6 @@ class OfflineBackend:
         self._served: dict[str, int] = defaultdict(int)
 
     def _outcome(self, model: str, messages: list, format, options: dict | None) -> dict:
-        from sym.core.llm import LLMError
-        from sym.core.llm.calllog import request_key
-
         key = request_key(model, messages, format, options)
         outcomes = self._outcomes.get(key)
         if not outcomes:
@@ -58,8 +57,6 @@ class OfflineBackend:
         return event["reply"]
 
     def chat(self, messages, *, model, format=None, options=None, timeout=None):
-        from sym.core.llm import Reply
-
         reply = self._outcome(model, messages, format, options)
         return Reply(str(reply.get("text") or ""), model, _count(reply.get("prompt_tokens")),
                      _count(reply.get("completion_tokens")))
@@ -71,14 +68,10 @@ class OfflineBackend:
         yield reply
 
     def embed(self, texts, *, model):
-        from sym.core.llm import LLMError
-
         raise LLMError("embeddings are not recorded in a session", reason="offline",
                        hint="replay without --offline")
 
     def models(self):
-        from sym.core.llm import LLMError
-
         raise LLMError("the model list is not recorded in a session", reason="offline",
                        hint="replay without --offline")
 

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sym.core.home import data_dir
+
 SCHEMA_VERSION = 1
 _MIGRATIONS = {
     1: """
@@ -58,8 +60,6 @@ def request_key(model: str, messages: list[Any], format: object, options: dict[s
 
 
 def default_path() -> Path:
-    from sym.core.memory.workspace import data_dir
-
     return data_dir() / "llm" / "calls.sqlite"
 
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.llm import Backend, backend_key
 from sym.core.llm.backends import make_backend
+from sym.core.llm.calllog import CallLog
+from sym.core.llm.facade import LLM
 
 COUNTERS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
 
@@ -33,9 +35,6 @@ class Clients:
         self._key: tuple[Any, ...] | None = None
 
     def __call__(self, run: Run) -> LLM:
-        from sym.core.llm.calllog import CallLog
-        from sym.core.llm.facade import LLM
-
         if self._calllog is None:
             self._calllog = CallLog()
         return LLM(self.backend(run), run, calllog=self._calllog, stats=self.stats, session=self.session())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -119,8 +120,6 @@ def pooled_client(backend: Pooled, timeout: float | None, make: Callable[[float,
     """`backend`'s HTTP client for `timeout` (one per distinct timeout, kept in `backend._clients`
     under `backend._lock`), made by `make(seconds, trust_env)` the first time. A proxy from the
     environment must not sit between us and a server on this machine, so it is not trusted then."""
-    import urllib.parse
-
     seconds = float(timeout or backend.timeout)
     with backend._lock:
         client = backend._clients.get(seconds)

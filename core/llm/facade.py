@@ -11,6 +11,7 @@ afterwards. It never touches memory; a failed call raises `LLMError` and leaves 
 from __future__ import annotations
 
 import dataclasses
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +23,7 @@ from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_k
 from sym.core.llm.calllog import CallLog, request_key
 from sym.core.llm.jsonout import M
 from sym.core.llm.ollama_backend import transient
+from sym.core.llm.repair import json_with_repair
 
 if TYPE_CHECKING:
     from sym.core.run import Run
@@ -98,8 +100,6 @@ class LLM:
         `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
         `err.problems` and `err.calls`. `parse` reads replies that are not JSON (an SMT-LIB
         script), `noun` names them in repairs. See core/llm/repair.py."""
-        from sym.core.llm.repair import json_with_repair
-
         return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
                                                      purpose=purpose, options=options, model=model,
                                                      on_attempt=on_attempt, format=format, parse=parse,
@@ -305,8 +305,6 @@ class LLM:
     def _interruptible_parts(self, parts: Iterable[T]) -> Iterator[T]:
         """Iterate a stream in a helper thread so that a cancel is noticed even while the server
         is silent (before its first chunk, or between slow ones)."""
-        import queue
-
         event = self._cancel_event
         if event is None or getattr(self._local, "sink", None) is not None:
             yield from parts

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sym.core.llm import LLMError
+
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
 
@@ -260,8 +262,6 @@ def parse_model(text: str, schema_cls: type[M]) -> M:
 
 def parse_json_reply(text: str, schema_cls: type[M]) -> M:
     """`parse_model` for callers that handle user errors: a mismatch is LLMError(bad-output)."""
-    from sym.core.llm import LLMError
-
     try:
         return parse_model(text, schema_cls)
     except BadJSON as err:

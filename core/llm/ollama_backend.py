@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from sym.core.llm import LLMError, Message, ModelInfo, Reply
+from sym.core.llm.failures import common_failure
 from sym.core.llm.failures import error as _error
 from sym.core.llm.failures import one_line as _one_line
 
@@ -168,8 +169,6 @@ class OllamaBackend:
         """The LLMError for an exception raised by the client (or httpx under it)."""
         import httpx
         import ollama
-
-        from sym.core.llm.failures import common_failure
 
         host = self.host
         known = common_failure(err, model=model, seconds=timeout or self.timeout)

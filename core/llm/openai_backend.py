@@ -20,8 +20,10 @@ from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.llm import LLMError, Message, ModelInfo, Reply
+from sym.core.llm.failures import common_failure
 from sym.core.llm.failures import error as _error
 from sym.core.llm.failures import one_line as _one_line
+from sym.core.llm.repair import with_note
 
 if TYPE_CHECKING:
     import httpx
@@ -79,8 +81,6 @@ class _NotProtocol(ValueError):
 def with_schema(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
     """`messages` with the JSON schema spelled out in the last user message: what a server that
     cannot enforce a schema needs the model itself to know."""
-    from sym.core.llm.repair import with_note
-
     return with_note(messages, "Reply with only one JSON object that matches this JSON schema:\n"
                      + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
 
@@ -357,8 +357,6 @@ class OpenAIBackend:
     def failure(self, err: BaseException, *, model: str, timeout: float | None = None) -> LLMError:
         """The LLMError for an exception raised while calling the server."""
         import httpx
-
-        from sym.core.llm.failures import common_failure
 
         host = self.host
         known = common_failure(err, model=model, seconds=timeout or self.timeout)

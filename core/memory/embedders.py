@@ -8,6 +8,7 @@ call a local model. Nothing here downloads anything, and heavy packages load onl
 from __future__ import annotations
 
 import gc
+import importlib.util
 import math
 import re
 from collections.abc import Sequence
@@ -15,6 +16,8 @@ from typing import Any, Protocol
 from zlib import crc32
 
 from sym.core.errors import UserError
+from sym.core.llm import LLMError
+from sym.core.llm.ollama_backend import OllamaBackend
 
 SPECS = "static, hash, hash:DIM, ollama:MODEL or st:NAME_OR_PATH"
 STATIC_MODULE, STATIC_PACKAGE = "static_model", "tokenlearn-static-model"
@@ -159,8 +162,6 @@ class OllamaEmbedder:
     for a local server, one deadline per call."""
 
     def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0) -> None:
-        from sym.core.llm.ollama_backend import OllamaBackend
-
         if not model.strip():
             raise UserError("ollama embedder needs a model name", hint="e.g. ollama:nomic-embed-text")
         self.backend = OllamaBackend(host, timeout=timeout)
@@ -220,8 +221,6 @@ class OllamaEmbedder:
                          hint="the model may still be loading; try again, or embed fewer texts at once")
 
     def _unreachable(self, reason: object) -> UserError:
-        from sym.core.llm import LLMError
-
         return LLMError(f"Ollama server not reachable at {self.host} ({_one_line(str(reason), 80)})",
                         reason="unreachable", exit_code=3,      # a server that is down exits 3, as for chat
                         hint="is `ollama serve` running? set OLLAMA_HOST if it listens elsewhere")
@@ -237,8 +236,6 @@ class SentenceTransformerEmbedder:
     """A local sentence-transformers model (by name in the local cache, or by path); never downloads."""
 
     def __init__(self, name_or_path: str, *, device: str | None = None) -> None:
-        import importlib.util
-
         if not name_or_path.strip():
             raise UserError("st embedder needs a model name or path", hint="e.g. st:all-MiniLM-L6-v2")
         if importlib.util.find_spec("sentence_transformers") is None:
@@ -296,8 +293,6 @@ class StaticEmbedder:
 
 
 def static_available() -> bool:
-    import importlib.util
-
     return importlib.util.find_spec(STATIC_MODULE) is not None
 
 

@@ -19,9 +19,12 @@ from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, ignore
+from sym.core.logic.terms import Query
 from sym.core.memory.backlog import Backlog
-from sym.core.memory.snapshot import Snapshot
-from sym.core.memory.store import KINDS, Hit, Record
+from sym.core.memory.persist import row_record
+from sym.core.memory.snapshot import Snapshot, queue_everything
+from sym.core.memory.snapshot import connect as connect_snapshot
+from sym.core.memory.store import KINDS, ChromaStore, Hit, Record, connect
 
 if TYPE_CHECKING:
     from threading import Event
@@ -29,7 +32,6 @@ if TYPE_CHECKING:
     from sym.core.logic.terms import Atom, Rule
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.snapshot import Progress
-    from sym.core.memory.store import ChromaStore
     from sym.core.memory.working import Item
 
 
@@ -66,8 +68,6 @@ class LocalStore:
     def vectors(self) -> ChromaStore:
         """The workspace's ChromaStore (imports chromadb the first time)."""
         if self._vectors is None:
-            from sym.core.memory.store import ChromaStore, connect
-
             try:
                 client = connect(path=self.chroma_dir)
                 vectors = ChromaStore(client, self.workspace, self.embedder)
@@ -90,9 +90,7 @@ class LocalStore:
                 raise
             vectors.client.delete_collection(vectors.name(kind))
             vectors._collections.pop(kind, None)
-            from sym.core.memory.snapshot import connect, queue_everything
-
-            db = connect(self.snapshot.path)     # this may run on the background writer's thread
+            db = connect_snapshot(self.snapshot.path)     # this may run on the background writer's thread
             try:
                 db.execute("BEGIN IMMEDIATE")
                 queue_everything(db)
@@ -214,9 +212,7 @@ class LocalStore:
         marks = ",".join("?" * len(ids))
         records, texts = [], []
         if kind in ("facts", "rules"):
-            from sym.core.logic.parser import parse_one
-            from sym.core.logic.terms import Query
-            from sym.core.memory.persist import row_record
+            from sym.core.logic.parser import parse_one  # the grammar: only a search reads rows back
 
             rows = db.execute(f"SELECT id, kind, text, nl, source, created_at FROM items WHERE id IN ({marks})",
                               ids).fetchall()

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from sym.core.errors import UserError
+from sym.core.logic.strata import stratify
+from sym.core.logic.terms import Atom, Rule
+from sym.core.memory.store import Record, dumps
+from sym.core.memory.working import SOFT, item_id, rename_predicates
 
 if TYPE_CHECKING:
     from sym.core.logic.terms import Atom, Query, Rule
@@ -24,9 +28,6 @@ def resumable(items: dict[str, dict[str, Any]], *, source: str) -> list[tuple[At
     names where the texts come from, for parse errors. Raises UserError when a text does not
     parse or the rules cannot be stratified, so a resume is refused before anything changes."""
     from sym.core.logic.parser import parse_program
-    from sym.core.logic.strata import stratify
-    from sym.core.logic.terms import Rule
-    from sym.core.memory.working import SOFT
 
     clauses = parse_program("\n".join(e["text"] for e in items.values()), source=source) if items else []
     wanted = [(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())]
@@ -90,10 +91,6 @@ def _indicator(text: str) -> tuple[str, int]:
 def plan_merge(memory: WorkingMemory, old: str, into: str) -> MergePlan:
     """The merge of predicate `old` into `into` (both name/arity), checked: raises UserError when it
     cannot be done (other arities, the same predicate, an unknown one, rules that would not stratify)."""
-    from sym.core.logic.strata import stratify
-    from sym.core.logic.terms import Rule
-    from sym.core.memory.working import item_id, rename_predicates
-
     (old_name, old_arity), (new_name, new_arity) = _indicator(old), _indicator(into)
     old, into = f"{old_name}/{old_arity}", f"{new_name}/{new_arity}"
     if old_arity != new_arity:
@@ -144,8 +141,6 @@ def last_merge(memory: WorkingMemory) -> dict[str, Any] | None:
 
 
 def _keep_undo(memory: WorkingMemory, record: dict[str, Any] | None) -> None:
-    from sym.core.memory.store import Record, dumps
-
     store = memory.store
     if store is None:
         if record is None:
@@ -171,9 +166,6 @@ def undo_merge(memory: WorkingMemory) -> Undone:
     (same ids, NL forms, sources and times), and the templates it moved go back. Refused, changing
     nothing, when there is no merge to undo or memory has lost what the merge wrote since."""
     from sym.core.logic.parser import parse_program
-    from sym.core.logic.strata import stratify
-    from sym.core.logic.terms import Atom, Rule
-    from sym.core.memory.working import SOFT
 
     record = last_merge(memory)
     if record is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from sym.core.logic.parser import parse_program
 from sym.core.logic.terms import Atom, Query, Rule, Var, clause_atoms
 from sym.core.memory.embedders import words_of
-from sym.core.memory.store import ChromaStore, Record, dumps
+from sym.core.memory.store import KINDS, ChromaStore, Record, dumps
 
 if TYPE_CHECKING:
     from sym.core.memory.local import LocalStore
@@ -156,8 +156,6 @@ def embedding_text(kind: str, rec: Record) -> str:
 def rebuild(store: ChromaStore, new_store: ChromaStore, progress: Callable[[int, int], object] | None = None) -> int:
     """Copy every record into `new_store` (another embedder), embedding all first so that a
     failing embedder leaves the old collections untouched. Returns the records copied."""
-    from sym.core.memory.store import KINDS
-
     kept = {kind: store.all(kind) for kind in KINDS}
     vectors = {}
     for kind, records in kept.items():

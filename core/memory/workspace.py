@@ -7,16 +7,24 @@ write. With a Chroma server URL the server keeps the data and arbitrates writers
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sym.core.errors import UserError
-from sym.core.memory.snapshot import FORMAT, Summary, stamp_created, summary
+from sym.core.errors import UsageError, UserError
+from sym.core.events import ItemShown, WorkspaceOpened, ignore
+from sym.core.home import data_dir
+from sym.core.memory.embedders import default_embedder, make_embedder
+from sym.core.memory.library import documents
+from sym.core.memory.local import LocalStore, broken
+from sym.core.memory.snapshot import FORMAT, Snapshot, Summary, discard, stamp_created, summary
 from sym.core.memory.store import KINDS, ChromaStore, check_workspace_name, connect
+from sym.core.memory.working import WorkingMemory
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -26,16 +34,6 @@ if TYPE_CHECKING:
     from sym.core.memory.local import LocalStore
     from sym.core.memory.snapshot import Progress, Snapshot
     from sym.core.memory.working import WorkingMemory
-
-
-def data_dir() -> Path:
-    """`$SYM_HOME`, else the platform's user data directory for sym."""
-    home = os.environ.get("SYM_HOME")
-    if home:
-        return Path(home).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("sym", appauthor=False))
 
 
 class WorkspaceInUse(UserError):
@@ -58,14 +56,10 @@ class WorkspaceLock:
         self._fd: int | None = None
 
     def acquire(self, workspace: str) -> None:
-        import fcntl
-
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:   # SYM_HOME under a file, read-only, full: one line (exit 2), no traceback
-            from sym.core.errors import UsageError
-
             raise UsageError(f"cannot write workspace {workspace!r} in {self.path.parent}: {err.strerror or err}",
                              hint="set SYM_HOME to a writable directory") from None
         try:
@@ -80,8 +74,6 @@ class WorkspaceLock:
 
     def release(self) -> None:
         if self._fd is not None:
-            import fcntl
-
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
@@ -133,8 +125,6 @@ def open_workspace(name: str, *, url: str | None = None, embedder: str | None = 
                    ollama_host: str | None = None, emit: Emit | None = None, background: bool = True) -> Workspace:
     """Open (creating if new) a workspace; `embedder` None means whatever it was built with.
     An embedded one is read from its snapshot alone: chromadb is not imported here."""
-    from sym.core.memory.embedders import default_embedder, make_embedder
-
     check_workspace_name(name)
     if url:
         client = connect(url=url)
@@ -173,18 +163,12 @@ def _same_embedder(name: str, recorded: str | None, used: str, asked: str | None
 
 def _local_store(name: str, directory: Path, snapshot: Snapshot, embedder: Embedder, emit: Emit | None,
                  background: bool = True) -> LocalStore:
-    from sym.core.events import ignore
-    from sym.core.memory.local import LocalStore
-
     return LocalStore(name, snapshot, directory / "chroma", embedder, emit=emit or ignore, background=background)
 
 
 def _snapshot(name: str, directory: Path, embedder: str | None) -> Snapshot:
     """The workspace's snapshot, current: created for a new workspace, filled once from Chroma
     for one from before snapshots held everything (or whose snapshot is damaged)."""
-    from sym.core.memory.embedders import default_embedder
-    from sym.core.memory.snapshot import Snapshot, discard
-
     path = directory / "items.sqlite"
     snapshot = Snapshot(path)
     if snapshot.current():
@@ -208,8 +192,6 @@ def _snapshot(name: str, directory: Path, embedder: str | None) -> Snapshot:
 
 
 def _fill_from_chroma(name: str, directory: Path, snapshot: Snapshot) -> None:
-    from sym.core.memory.local import broken
-
     try:
         client = connect(path=directory / "chroma")
         probe = ChromaStore(client, name, _NO_EMBEDDER)
@@ -241,9 +223,6 @@ _NO_EMBEDDER = _Named("")   # for a store that is only asked what it holds (its 
 def repair(name: str, progress: Progress | None = None) -> int:
     """`sym repair NAME`: rebuild the workspace's vector store from its snapshot (the old Chroma
     files are moved aside); returns the records written. Raises UserError when it cannot."""
-    from sym.core.memory.embedders import make_embedder
-    from sym.core.memory.snapshot import Snapshot
-
     check_workspace_name(name)
     directory = workspace_dir(name)
     if not directory.is_dir():
@@ -306,8 +285,6 @@ def _forget_chroma_client(path: Path) -> None:
     """chromadb keeps one client per folder for the life of the process; a workspace made again
     under a deleted one's name must get a new one, not the deleted files' (chromadb is not
     imported here when nothing opened it)."""
-    import sys
-
     if "chromadb" not in sys.modules:
         return
     from chromadb.api.shared_system_client import SharedSystemClient
@@ -325,9 +302,6 @@ def _forget_chroma_client(path: Path) -> None:
 def opened(memory: WorkingMemory) -> WorkspaceOpened:
     """What a front-end is shown of a workspace that opened: a snapshot of its items, schema and
     documents, taken on the thread that owns the memory."""
-    from sym.core.events import ItemShown, WorkspaceOpened
-    from sym.core.memory.library import documents
-
     items = tuple(ItemShown(it.id, it.kind, it.text, it.source, it.nl) for it in list(memory.items.values()))
     predicates = tuple((p.key, p.count, p.template) for p in list(memory.schema.predicates.values()))
     return WorkspaceOpened(memory.workspace, memory.counts(), tuple(documents(memory.store)), items, predicates)
@@ -345,9 +319,6 @@ class Workspaces:
 
     def open(self, name: str) -> WorkingMemory:
         """Open a workspace and rebuild its memory; the previous one is released only on success."""
-        from sym.core.events import ignore
-        from sym.core.memory.working import WorkingMemory
-
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host, emit=self.emit,
                             background=self.background)
         try:
@@ -438,16 +409,12 @@ class Workspaces:
     def reindex(self, spec: str, memory: WorkingMemory, progress: Progress | None = None) -> tuple[WorkingMemory, int]:
         """Rebuild the current workspace's vectors with another embedder; returns (memory, records).
         An embedded workspace re-embeds in the background; a server's is rebuilt here."""
-        from sym.core.memory.embedders import make_embedder
-
         ws = self.current
         assert ws is not None
         embedder = make_embedder(spec, ollama_host=self.ollama_host)
         if not isinstance(ws.store, ChromaStore):
             return memory, ws.store.reindex(embedder)
-        from sym.core.events import ignore
         from sym.core.memory.persist import rebuild
-        from sym.core.memory.working import WorkingMemory
 
         new_store = ChromaStore(ws.store.client, ws.name, embedder)
         count = rebuild(ws.store, new_store, progress)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.logic.terms import Atom, Naf, Rule
+from sym.core.memory.working import item_id
+from sym.core.reason.pot.check_horn import support
 
 if TYPE_CHECKING:
     from sym.core.logic.engine import Engine, Violation
@@ -103,9 +105,6 @@ def new_clashes(memory: WorkingMemory, earlier: frozenset[Violation] | None, add
 
 
 def _support(memory: WorkingMemory, violation: Violation) -> set[str]:
-    from sym.core.memory.working import item_id
-    from sym.core.reason.pot.check_horn import support
-
     def fact_id(atom: Atom) -> str | None:
         iid = item_id(atom)
         return iid if iid in memory.items else None

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
+from sym.core.llm import LLMError
+from sym.core.memory import library
 from sym.core.memory.library import citation
 
 if TYPE_CHECKING:
@@ -79,8 +81,6 @@ class DocsAnswer:
 def retrieve(store: ChromaStore | LocalStore | None, question: str, k: int, *, wait: float | None = 2.0,
              cancel: Event | None = None) -> list[Cited]:
     """The K passages that best match QUESTION (keyword and meaning, fused)."""
-    from sym.core.memory import library
-
     hits: list[RankedHit] = library.search(store, question, kinds=("docs",), k=k, wait=wait, cancel=cancel)
     return [Cited(citation(h.meta), h.text, str(h.meta.get("heading") or ""), h.score, h.id, h.snippet)
             for h in hits]
@@ -134,7 +134,6 @@ def answer(question: str, store: ChromaStore | LocalStore | None, llm: Callable[
     if llm is None:
         result.why_no_answer = "no model to answer with"
         return result
-    from sym.core.llm import LLMError
 
     try:
         model = llm()

@@ -7,18 +7,22 @@ every job runs in a worker process (core.reason.math_worker) with time and memor
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import resource
+import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from sym.core.errors import UserError
+from sym.core.errors import Cancelled, TimedOut, UserError
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -106,8 +110,6 @@ class _Build:
 
     def number(self, token: Token) -> Basic:
         """A number, exactly: 2.5e-3 is 1/400 and 1e10 the integer 10000000000."""
-        from fractions import Fraction
-
         text = str(token)
         _, _, exponent = text.lower().partition("e")
         if exponent and abs(int(exponent)) > MAX_EXPONENT:
@@ -197,8 +199,6 @@ def compute(operation: str, text: str, *, timeout: float = 10.0, memory_mb: int 
             cancel: Event | None = None) -> MathResult:
     """Run one /math operation in the worker process: at most `timeout` seconds and `memory_mb`
     MB, stopped at once when the `cancel` event is set. Raises UserError (TimedOut, Cancelled)."""
-    from sym.core.errors import Cancelled, TimedOut
-
     with _LOCK:
         conn = _warm_worker(memory_mb, cancel)
         conn.send_bytes(json.dumps({"operation": operation, "text": text}).encode())
@@ -342,13 +342,9 @@ def _stderr_with_fd() -> Iterator[None]:
 
 def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
     """The warm worker's connection, starting one (about a second the first time) if needed."""
-    from sym.core.errors import Cancelled
-
     if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
         _stop_worker()
     if not _WORKER:
-        import multiprocessing
-
         mp = multiprocessing.get_context("forkserver")
         mp.set_forkserver_preload(["sym.core.reason.math", "sympy", "lark"])   # later forks start warm
         parent, child = mp.Pipe()
@@ -386,9 +382,6 @@ def _stop_worker() -> None:
 
 def _serve(conn: Connection, memory_mb: int) -> None:
     """The worker's loop: limits itself, then answers {operation, text} requests until EOF."""
-    import resource
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl+C is the shell's; it stops us by kill
     null = os.open(os.devnull, os.O_WRONLY)          # a worker dying of its memory limit would print a
     os.dup2(null, 2)                                 # traceback on the user's terminal; the shell says

@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
+from sym.core.llm import LLMError
+from sym.core.memory.working import WorkingMemory
+from sym.core.reason.swm.datasets import Problem
+from sym.core.reason.swm.english import split_sentences
 from sym.core.reason.swm.evaluate import Score, _counts
 from sym.core.run import Run
 
@@ -154,16 +158,12 @@ class Outcome:
 
 
 def _failure(err: UserError) -> Outcome:
-    from sym.core.llm import LLMError
-
     return Outcome(reason=err.message, failed_call=isinstance(err, LLMError) and err.reason != "bad-output")
 
 
 def ask_item(item: Item, llm: LLM | None) -> Outcome:
     """Through the English bridge: tell the context, ask the claim (or each option) in a fresh
     working memory, as /tell and /ask do. "unknown" counts only when every sentence was read."""
-    from sym.core.memory.working import WorkingMemory
-    from sym.core.reason.swm.english import split_sentences
     from sym.core.reason.swm.reasoner import SWM
 
     if item.kind == YES_NO or not item.context.strip():
@@ -205,9 +205,7 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
     run = Run.using(llm, f"bench-{item.id}")      # the model's settings: proof timeout, attempts
     try:
         if item.kind == CHOICE:
-            from sym.core.reason.swm.datasets import Problem
-            from sym.core.reason.swm.english import split_sentences
-            from sym.core.reason.swm.lsat import answer_lsat
+            from sym.core.reason.swm.lsat import answer_lsat  # the proof DSL: loaded for a choice item
 
             problem = Problem("outside", item.id, split_sentences(item.context), [], item.question, "",
                               options=list(item.options), context=item.context)

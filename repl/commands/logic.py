@@ -10,11 +10,13 @@ import re
 from dataclasses import replace
 
 from sym.core.errors import ParseError, UserError
+from sym.core.files import read_text_file
 from sym.core.logic.engine import FALSE, TRUE
 from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse_program, parse_query
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
 from sym.core.memory.working import Item, item_id
+from sym.core.reason import clashes
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option, last_word, positional
 from sym.repl.context import Context
@@ -149,7 +151,6 @@ def assert_text(ctx: Context, run: Run, text: str, *, only: str | None = None, f
     if only and not stored:
         example = "/fact father_of(joshua, don)." if only == "fact" else "/rule p(X) :- q(X)."
         raise UserError(f"no {only} given", hint=f"e.g. {example}")
-    from sym.core.reason import clashes
 
     earlier = clashes.before(_bounded(ctx, run), run.settings.max_steps, [c for c, _ in stored])
     outcome = ctx.memory.add(stored, merge=run.settings.schema_merge, progress=stoppable(run, "storing"))
@@ -161,8 +162,6 @@ def assert_text(ctx: Context, run: Run, text: str, *, only: str | None = None, f
 def clash_warnings(ctx: Context, run: Run, earlier, added: list[Item]) -> list[str]:
     """One line naming a clash the added items brought (none that memory had before them); the
     items stay stored. `earlier`: core.reason.clashes.before, taken before they were added."""
-    from sym.core.reason import clashes
-
     try:
         found = clashes.new_clashes(_bounded(ctx, run), earlier, added, run.settings.max_steps)
     except UserError as err:      # max_facts, or Esc: what was added stays; only the check is missing
@@ -203,7 +202,6 @@ def consult(ctx: Context, arg: str, run: Run) -> Added:
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/consult family.pl")
-    from sym.core.files import read_text_file
 
     path = ctx.path(name)
     text = read_text_file(path, run.settings.max_file_mb)

@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.reason.policy.loader import load_yaml
+from sym.core.reason.policy.stats import combination_stats, rule_stats
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.render import to_text
 from sym.repl.results import Message, Result
+from sym.repl.steering import book, policy_state, store
 
 DEFAULT_THRESHOLD = 0.5
 
@@ -116,14 +119,10 @@ def _(r: Suggestions) -> str:
 
 
 def _state(ctx: Context):
-    from sym.repl.steering import book, policy_state
-
     return policy_state(ctx), book(ctx)
 
 
 def _store(ctx: Context):
-    from sym.repl.steering import store
-
     return store(ctx)
 
 
@@ -149,7 +148,6 @@ def _listing(book) -> PolicyList:
 
 
 def _add(book, text: str) -> Message:
-    from sym.core.reason.policy.loader import load_yaml
     from sym.core.reason.policy.rules import rule_from_data
 
     if not text:
@@ -174,8 +172,6 @@ def _add(book, text: str) -> Message:
 
 def _show(ctx, state, book, name: str) -> Message:
     import yaml
-
-    from sym.core.reason.policy.stats import rule_stats
 
     rule = book.get(name)
     text = yaml.safe_dump(rule.to_yaml_dict(), sort_keys=False, allow_unicode=True).rstrip()
@@ -206,8 +202,6 @@ def _classify(book, rest: str) -> Message:
 
 
 def _stats(ctx, state, book, rest: list[str], threshold: float) -> PolicyStats:
-    from sym.core.reason.policy.stats import combination_stats, rule_stats
-
     if rest:
         raise UserError(f"unexpected {' '.join(rest)!r}", hint="/policy stats [--threshold 0.6]")
     records = _store(ctx).runs()

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
-from sym.core.events import ModelShown
+from sym.core.events import CoreEntry, ModelShown
+from sym.core.reason.math import OPERATIONS, compute
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option, positional
 from sym.repl.context import Context
@@ -226,8 +227,6 @@ def check(ctx: Context, arg: str, run: Run) -> Result:
 
 def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
     """The verdict in Trace, the core's items by their text in Trace and Models."""
-    from sym.core.events import CoreEntry
-
     o = outcome
     by = "by Z3" if o.method == "z3" else "by the engine"
     label, status = (f"consistent: {o.checked} items checked {by}", "ok") if o.consistent else \
@@ -256,8 +255,6 @@ def program_cmd(ctx: Context, arg: str) -> Result:
 
 
 def _operations() -> tuple[str, ...]:
-    from sym.core.reason.math import OPERATIONS  # late: the module is for /math only
-
     return OPERATIONS
 
 
@@ -269,8 +266,6 @@ def math_cmd(ctx: Context, args: Args, run: Run) -> Result:
 
     `/math factor x**2 - 1`, `/math solve x**2 = 4`, `/math diff sin(x) wrt x --latex`.
     Only arithmetic and whitelisted functions are read; --latex prints LaTeX."""
-    from sym.core.reason.math import OPERATIONS, compute
-
     text, latex = args.text, args.latex
     op, _, expr = text.partition(" ")
     if not op:

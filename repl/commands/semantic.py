@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.reason.semantic.cluster import workspace_embedder
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
+from sym.repl.commands.swm import _tell_source
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.render import to_text
@@ -42,7 +44,6 @@ def _source_text(ctx: Context, run: Run, text: str, ref: str | None, usage: str)
     names it; words after it belong to the text)."""
     if ref is None:
         return text, "", "extract"
-    from sym.repl.commands.swm import _tell_source
 
     try:
         words = shlex.split(ref)
@@ -57,8 +58,6 @@ def _source_text(ctx: Context, run: Run, text: str, ref: str | None, usage: str)
 
 
 def _embedder(ctx: Context):
-    from sym.core.reason.semantic.cluster import workspace_embedder
-
     return workspace_embedder(ctx.memory)
 
 

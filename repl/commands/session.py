@@ -7,11 +7,13 @@ import time
 from pathlib import Path
 
 from sym.core.errors import UserError
+from sym.core.memory.ops import restore, resumable
 from sym.core.memory.store import check_workspace_name
 from sym.repl.arguments import Args, Option, completer
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Message, Table
+from sym.sessions.log import final_state, find_session, list_sessions, read_session, sessions_dir
 
 
 def _session(ctx: Context):
@@ -24,8 +26,6 @@ def _session(ctx: Context):
          options=(Option("--script", metavar="FILE", values="file", help="write the session's inputs as a .sym script"),))
 def save(ctx: Context, args: Args) -> Message:
     """Name the current session (it is always being recorded), or write its inputs as a .sym script."""
-    from sym.sessions.log import read_session
-
     try:
         words = shlex.split(args.text) if args.text else []
     except ValueError as err:  # an unclosed quote, a trailing backslash
@@ -60,8 +60,6 @@ def sessions(ctx: Context, args: Args) -> Table | Message:
 
     Sessions nobody named are rotated: the oldest go once there are more than 200 of them or
     more than 100 MB together. A name given with /save keeps a session for good."""
-    from sym.sessions.log import list_sessions, read_session
-
     words = args.words
     if words and words[0] == "rm":
         return _remove_session(ctx, words[1:], args.yes)
@@ -82,8 +80,6 @@ def sessions(ctx: Context, args: Args) -> Table | Message:
 
 
 def _remove_session(ctx: Context, words: tuple[str, ...], yes: bool) -> Message:
-    from sym.sessions.log import find_session, sessions_dir
-
     if len(words) != 1:
         raise UserError("name one session to delete", hint="/sessions rm NAME  (/sessions lists them)")
     path = find_session(words[0])
@@ -113,8 +109,6 @@ def _size(path: Path) -> str:
          options=(Option("--fresh", bool, help="rebuild it in a new workspace named after the session"),))
 def resume(ctx: Context, args: Args) -> Message:
     """Rebuild the memory a session ended with: in its workspace, or with --fresh in a new one named after it."""
-    from sym.sessions.log import final_state, find_session, read_session
-
     words, fresh = args.words, args.fresh
     if len(words) != 1:
         raise UserError("name one session", hint="/resume kinship-study  (/sessions lists them)")
@@ -125,7 +119,6 @@ def resume(ctx: Context, args: Args) -> Message:
     target = check_workspace_name(rec.path.stem if fresh else workspace)
     if fresh and target in ctx.workspaces.names():
         raise UserError(f"workspace {target!r} exists already", hint=f"/workspace {target}, or /resume without --fresh")
-    from sym.core.memory.ops import restore, resumable
 
     wanted = resumable(items, source=rec.path.name)     # refused before the workspace changes
     if target != ctx.memory.workspace:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 from sym.core.errors import UserError
 from sym.core.events import SettingChanged
+from sym.core.settings import save_setting
 from sym.repl.arguments import Args, Option, last_word, positional, setting_values
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -72,10 +75,6 @@ _FROM_ENVIRONMENT = {"model": "SYM_MODEL", "ollama_host": "OLLAMA_HOST", "backen
 def _save(ctx: Context, key: str, raw: str) -> Message:
     """Check the value on a copy, write it to the config file, then set it in this session: a bad
     value or an unwritable file changes neither."""
-    import os
-
-    from sym.core.settings import save_setting
-
     value = ctx.settings.model_copy().set(key, raw)
     key = key.replace("-", "_").replace(".", "_")
     path = save_setting(key, value)

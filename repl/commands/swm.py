@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.errors import UserError
+from sym.core.files import read_text_file
+from sym.core.memory.documents import read_document
+from sym.core.reason import clashes
+from sym.core.reason.swm.outcomes import TellIncomplete
+from sym.core.reason.swm.relevance import relevant_items
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
+from sym.repl.documents import ask_documents
 from sym.repl.registry import command
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
@@ -164,11 +171,7 @@ def _tell_source(ctx: Context, ref: str, max_mb: float) -> tuple[str, str]:
     path = ctx.path(ref)
     if os.path.lexists(path):    # a name on disk is read as a file: a FIFO, /dev/zero or huge file is refused
         if path.suffix.lower() == ".pdf":
-            from sym.core.memory.documents import read_document
-
             return _statements(read_document(path, max_mb)), path.name
-        from sym.core.files import read_text_file
-
         return _statements(read_text_file(path, max_mb)), path.name
     store = ctx.memory.store
     if store is not None:
@@ -200,8 +203,6 @@ def tell(ctx: Context, args: Args, run: Run) -> TellResult | TellFailure:
         source = f"tell:{name}"
     if not text:
         raise UserError("nothing to tell", hint="/tell Bob is big. If something is big then it is red.")
-    from sym.core.reason import clashes
-    from sym.core.reason.swm.outcomes import TellIncomplete
     from sym.repl.commands.logic import clash_warnings
 
     swm = reasoner(ctx, run)
@@ -250,8 +251,6 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
     if args.docs:      # from the documents' passages, cited (repl/documents.py, core/reason/docs_answer.py)
         if args.given - {"docs"}:
             raise UserError("--docs answers from the documents: the other /ask options do not apply")
-        from sym.repl.documents import ask_documents
-
         return ask_documents(ctx, question, run)
     hinted = str(run.hints.get("mode") or "hybrid")      # a steering policy may pick the mode
     opts["mode"] = opts["mode"] or (hinted if hinted in ("hybrid", "paper") else "hybrid")
@@ -267,10 +266,7 @@ def chat(ctx: Context, arg: str, run: Run) -> Chatted:
     """Talk to the model (also: type a sentence without a slash), citing memory items by id.
 
     Relevant memory items are put in the prompt; the reply cites the ones it used."""
-    import re
-
     from sym.core.reason.swm import prompts
-    from sym.core.reason.swm.relevance import relevant_items
 
     text = arg.strip()
     if not text:

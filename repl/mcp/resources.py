@@ -5,9 +5,13 @@ keeps a read-only server's memory as it is. Read on the shell's thread; nothing 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sym.core.errors import UserError
+from sym.repl.commands.memory import schema_table
+from sym.repl.render import to_text
+from sym.repl.results import Listing
 
 RESOURCES = {
     "sym://memory": ("memory", "Every fact, rule and constraint in the working memory, with its id (as /listing)."),
@@ -21,16 +25,10 @@ RESOURCES = {
 
 def read(uri: str, shell: Any, last_proof: Any) -> tuple[str, dict[str, Any] | None]:
     """(text, JSON object or None) of the resource at `uri`."""
-    from sym.repl.render import to_text
-
     if uri == "sym://memory":
-        from sym.repl.results import Listing
-
         listing = Listing(list(shell.memory.items.values()))
         return to_text(listing), listing.to_dict()
     if uri == "sym://schema":
-        from sym.repl.commands.memory import schema_table
-
         table = schema_table(shell.memory)
         return to_text(table), table.to_dict()
     if uri == "sym://program":
@@ -43,18 +41,12 @@ def read(uri: str, shell: Any, last_proof: Any) -> tuple[str, dict[str, Any] | N
 
 
 def _program(shell: Any, last_proof: Any) -> tuple[str, dict[str, Any] | None]:
-    from sym.repl.render import to_text
-
-    ctx = shell.ctx
-    recall = getattr(ctx, "recall", None)          # what commands remember between runs
-    last = recall.program if recall is not None else getattr(ctx, "last_program", None)
+    last = shell.ctx.recall.program                # what commands remember between runs
     if last is None:
         return "no program yet: prove one first", {"program": None}
     program = last.program.model_dump(exclude_defaults=True)
     shown = program["smt2"] if set(program) == {"smt2"} else None
     if shown is None:
-        import json
-
         shown = json.dumps(program, indent=2)
     text = f"% {last.source}\n{shown}"
     data: dict[str, Any] = {"source": last.source, "program": program}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sym.core.errors import UserError
+from sym.core.memory.documents import document_paths
 from sym.repl.arguments import Option
 from sym.repl.mcp.schema import Slot, check, describe, input_schema, slots
 from sym.repl.registry import Command, Registry
@@ -89,8 +90,6 @@ class Allowed:
             if document and not os.path.lexists(path):
                 return
             if several:
-                from sym.core.memory.documents import document_paths
-
                 found = document_paths(name)
                 if found is not None:
                     if not all(self.inside(p) for p, _ in found):

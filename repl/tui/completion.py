@@ -19,7 +19,7 @@ def candidates(shell, text: str) -> list[str]:
     if text.startswith("/"):
         found = shell.registry.complete(shell.ctx, text)
     else:
-        from sym.repl.dispatcher import route
+        from sym.repl.route import route
 
         name, _ = route(text)
         cmd = shell.registry.get(name) if name.startswith("/") and text.lstrip().startswith("?-") else None

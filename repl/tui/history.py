@@ -12,7 +12,7 @@ from pathlib import Path
 
 def history_path() -> Path:
     """`<data dir>/history` (the same file FileHistory uses in `sym --plain`)."""
-    from sym.core.memory.workspace import data_dir
+    from sym.core.home import data_dir
 
     return data_dir() / "history"
 

@@ -14,7 +14,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 
+from sym.core.errors import UserError
 from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged, WorkspaceOpened
+from sym.core.memory.schema import Predicate
 from sym.repl.tui.item_table import ItemTable
 
 KEY_TURNS = {"explain": "/why {}", "forget": "/forget {}"}   # what a row key types
@@ -239,9 +241,7 @@ class MemoryPane(Vertical):
     def _in_words(self, kind: str, text: str) -> str:
         """A fact through its predicate's template (as the schema was last shown)."""
         if kind == "fact":
-            from sym.core.errors import UserError
             from sym.core.logic.parser import parse_atom  # the grammar: loaded when a fact is first described
-            from sym.core.memory.schema import Predicate
 
             try:
                 atom = parse_atom(text.rstrip().removesuffix("."))

@@ -125,7 +125,7 @@ def server(sym_exe, place):
 # -- listing -------------------------------------------------------------------------------------
 
 def test_tools_and_resources_are_listed_with_schemas_from_the_registry(server):
-    from sym.repl.registry import builtin_registry
+    from sym.repl.commands import builtin_registry
 
     listed = {t.name: t for t in server.run(lambda s: s.list_tools()).tools}
     assert set(listed) == WRITES | READS

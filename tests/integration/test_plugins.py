@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from sym.plugins.loader import load_plugins
-from sym.repl.registry import builtin_registry
+from sym.repl.commands import builtin_registry
 
 GREETER = '''
 from sym.repl.registry import Command

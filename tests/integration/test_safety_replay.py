@@ -163,7 +163,7 @@ def test_files_inside_the_scratch_directory_are_allowed(sym_home, tmp_path):
 ])
 def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
     from sym.plugins.loader import load_plugins
-    from sym.repl.registry import builtin_registry
+    from sym.repl.commands import builtin_registry
     from sym.sessions.guard import ReplayGuard
 
     registry = builtin_registry()
@@ -174,7 +174,8 @@ def test_the_guard_allows_only_what_stays_inside(tmp_path, text, allowed):
 
 
 def test_a_command_the_guard_does_not_know_is_skipped(tmp_path):
-    from sym.repl.registry import Command, builtin_registry
+    from sym.repl.commands import builtin_registry
+    from sym.repl.registry import Command
     from sym.sessions.guard import ReplayGuard
 
     registry = builtin_registry()

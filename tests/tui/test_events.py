@@ -198,7 +198,7 @@ async def test_an_event_emitted_while_the_ui_is_busy_returns_at_once(make_app):
 
 async def test_the_tui_names_no_command():
     """Commands reach the app as events; only the keys' own inputs (KEY_TURNS) name one."""
-    from sym.repl.registry import builtin_registry
+    from sym.repl.commands import builtin_registry
 
     names = set(builtin_registry().names())
     found = []

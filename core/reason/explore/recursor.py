@@ -15,6 +15,7 @@ from string import Template
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, UserError
+from sym.core.llm import LLMError
 from sym.core.logic.horn import HornModel
 from sym.core.reason.explore.items import atom_of, clean_label, parse_items
 from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
@@ -116,8 +117,6 @@ class Recursor:
 
     def ask(self, prompts: list[str], purpose: str, system: str | None = None) -> list[str]:
         """Replies to independent prompts, in order (in parallel when the llm can)."""
-        from sym.core.llm import LLMError
-
         if not prompts:
             return []
         self.run.check()

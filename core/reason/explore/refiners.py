@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from string import Template
 from typing import TYPE_CHECKING, Protocol
 
+from sym.core.memory.embedders import HashEmbedder, cosine
+from sym.core.memory.library import settled_search
 from sym.core.reason.explore.items import read_decision, read_pairs, read_score
 
 if TYPE_CHECKING:
@@ -96,13 +98,9 @@ def memory_search(memory: WorkingMemory, *, embedder: Embedder | None = None) ->
     store = getattr(memory, "store", None)
     if store is not None:
         def via_store(text: str, k: int) -> list[tuple[str, float]]:
-            from sym.core.memory.library import settled_search
-
             hits = settled_search(store, text, ("facts", "rules", "docs"), k)
             return [(h.meta.get("nl") or h.text, h.score) for h in hits]
         return via_store
-
-    from sym.core.memory.embedders import HashEmbedder, cosine
 
     emb = embedder or HashEmbedder()
     texts = [it.nl or it.text for it in memory.items.values()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sym.core.logic.terms import Atom, Rule
 from sym.core.reason.explore.program import CONSTRAINT, FAIL
 
 if TYPE_CHECKING:
@@ -16,8 +17,6 @@ if TYPE_CHECKING:
 
 def exploration_clauses(exploration: Exploration) -> list[tuple[Atom | Rule, str]]:
     """(clause, source) pairs for the program's clauses (failing clauses add nothing)."""
-    from sym.core.logic.terms import Atom, Rule
-
     source = f"explore:{exploration.run}"
     clauses: list[tuple[Atom | Rule, str]] = []
     for c in exploration.program.clauses:

@@ -11,6 +11,7 @@ are hints for the command. With no rules this costs one stat().
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from sym.core.errors import Cancelled, UserError
 from sym.core.events import Warning
 from sym.core.reason.policy.rules import PolicyBook, PolicyRule
+from sym.core.reason.policy.store import PolicyStore, score_result
+from sym.core.settings import Settings
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -73,8 +76,6 @@ def ordered(rules: list[PolicyRule]) -> list[PolicyRule]:
 
 def plan(rules: list[PolicyRule], attributes: dict[str, Any]) -> Plan:
     """Which enabled rules match `attributes`, what each changes, and the conflicts."""
-    from sym.core.settings import Settings
-
     matched = [r for r in ordered([r for r in rules if r.enabled]) if r.matches(attributes)]
     values: dict[str, Any] = {}
     setter: dict[str, PolicyRule] = {}
@@ -128,8 +129,6 @@ class PolicyState:
     def store_for(self, workspace: str, directory: Path | None, emit: Warn) -> PolicyStore:
         """The run log of `workspace` (policy.sqlite in `directory`; in memory when None)."""
         if self.store is None:
-            from sym.core.reason.policy.store import PolicyStore
-
             self.book_for(workspace, directory, emit)
             self.store = PolicyStore(directory / "policy.sqlite" if directory is not None else None)
         return self.store
@@ -168,8 +167,6 @@ def effective(settings: Settings, steps: Plan) -> dict[str, Any]:
 
 def finish(store: PolicyStore, run_row: int, result: object, error: BaseException | None, seconds: float) -> bool:
     """Record how a run ended (its automatic score); True when it succeeded (worth judging)."""
-    from sym.core.reason.policy.store import score_result
-
     if error is None:
         score, detail = score_result(result)
         ok = bool(getattr(result, "ok", True))
@@ -196,8 +193,6 @@ Reply with JSON {"score": N, "reason": "one sentence"}."""
 def judge(llm: LLM, model: str, text: str, answer: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     """(score 0..1, detail) for `answer` (a result as data) to the request `text`, from `model`
     through `llm`; raises UserError (LLMError) when the judge fails."""
-    import json
-
     from pydantic import BaseModel, Field
 
     class Judgement(BaseModel):

@@ -21,6 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from sym.core.errors import UserError
+from sym.core.reason.policy.loader import load_yaml
+from sym.core.settings import Settings
 
 Scalar = bool | int | float | str | None
 TARGETS = ("llm", "prompter", "reasoner")
@@ -156,8 +158,6 @@ class PolicyRule(BaseModel):
     @field_validator("attributes")
     @classmethod
     def _attributes(cls, v: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
-        from sym.core.settings import Settings
-
         if not v:
             raise ValueError("a rule must set at least one attribute")
         fields = Settings.model_fields
@@ -223,8 +223,6 @@ _PROBES = threading.local()
 
 def _probe() -> Any:
     """A Settings to check attribute values on (one per thread: building one per rule costs more than the rule)."""
-    from sym.core.settings import Settings
-
     probe = getattr(_PROBES, "settings", None)
     if probe is None:
         probe = _PROBES.settings = Settings()
@@ -267,8 +265,6 @@ def rule_from_data(data: object, *, where: str = "rule") -> PolicyRule:
 
 def parse_policies(text: str, *, source: str = "policies.yaml") -> tuple[PolicyFile, list[PolicyRule]]:
     """Parse and validate a whole file. A top-level list is read as the rules alone."""
-    from sym.core.reason.policy.loader import load_yaml
-
     data = load_yaml(text, source=source)
     if data is None:
         data = {}

@@ -10,12 +10,14 @@ disabled. With an LLM, the model rewrites the rule (validated like any typed rul
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from sym.core.errors import UserError
+from sym.core.events import Warning
 from sym.core.reason.policy.rules import PolicyBook, PolicyRule, Scalar, rule_from_data
 from sym.core.reason.policy.stats import RuleStats, rule_stats
 from sym.core.reason.policy.store import PolicyStore, RunRecord
@@ -127,8 +129,6 @@ class RuleRewrite(BaseModel):
 
 def rewritten(llm: LLM, book: PolicyBook, records: list[RunRecord], threshold: float, emit: Emit | None = None) -> list[Proposal]:
     """Ask the model to rewrite each under-performing rule; invalid rewrites are dropped."""
-    import json
-
     out: list[Proposal] = []
     for stats in rule_stats(records, [r.name for r in book.rules], threshold):
         try:
@@ -153,8 +153,6 @@ def rewritten(llm: LLM, book: PolicyBook, records: list[RunRecord], threshold: f
             checked = rule_from_data(body, where="suggested rule")
         except UserError as err:
             if emit is not None:
-                from sym.core.events import Warning
-
                 emit(Warning(f"the model's rewrite of {rule.name!r} was invalid: {err.message}"))
             continue
         out.append(Proposal("replace", rule.name, checked.to_yaml_dict(),

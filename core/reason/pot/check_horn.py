@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.engine import Engine, Violation
-from sym.core.logic.terms import Atom, Naf, Query, Rule, is_anonymous
+from sym.core.logic.terms import Atom, Naf, Query, Rule, clause_atoms, is_anonymous
+from sym.core.memory.working import item_id
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -119,8 +120,6 @@ class _FactIds:
         self.by_clause: dict[Atom | Rule, str] | None = None
 
     def __call__(self, atom: Atom) -> str | None:
-        from sym.core.memory.working import item_id
-
         iid = item_id(atom)
         it = self.memory.items.get(iid)
         if it is not None and it.clause == atom:
@@ -198,8 +197,6 @@ def relevant_part(items: list[Item], seeds: Iterable[Item]) -> list[Item]:
         return k
 
     def keys(clause: Atom | Rule) -> list[str]:
-        from sym.core.logic.terms import clause_atoms
-
         return [f"{a.pred}/{len(a.args)}" for a in clause_atoms(clause)]
 
     for it in items:

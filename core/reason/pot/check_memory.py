@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled
 from sym.core.logic.terms import Atom, Compare, Const, Naf, Rule, Term, Var, clause_atoms, format_const
+from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 from sym.core.reason.pot.interpret import gave_up, interruptible
 
 if TYPE_CHECKING:
@@ -160,8 +161,6 @@ class Theory:
 def check_memory(memory: WorkingMemory, *, timeout_ms: int, cancel: threading.Event | None = None,
                  minimise: bool = True) -> Consistency:
     """Is the memory's (hard) theory consistent? If not, which items clash (a core)."""
-    from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
-
     items = [it for it in memory.items.values() if not it.soft]
     horn = check_horn(memory, items, cancel=cancel, minimise=minimise)
     if horn.violations:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from sym.core.memory.documents import chunk_text
+
 if TYPE_CHECKING:
     from sym.core.run import Run
 
@@ -20,8 +22,6 @@ T = TypeVar("T")
 def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
     """TEXT as chunks of at most MAX_CHARS characters, cut at paragraph, sentence or word ends
     (core.memory.documents.chunk_text, without overlap: a sentence is read once)."""
-    from sym.core.memory.documents import chunk_text
-
     return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom
+from sym.core.memory.embedders import HashEmbedder, cosine
 
 if TYPE_CHECKING:
     from sym.core.memory.embedders import Embedder
@@ -26,7 +27,6 @@ def workspace_embedder(memory: WorkingMemory) -> Embedder:
     if store is not None and getattr(store, "embedder", None) is not None:
         embedder: Embedder = store.embedder
         return embedder
-    from sym.core.memory.embedders import HashEmbedder
 
     return HashEmbedder()
 
@@ -39,16 +39,12 @@ def mean(vectors: list[list[float]]) -> list[float]:
 
 def similarity(embedder: Embedder, a: list[str], b: list[str]) -> float:
     """Cosine of two texts, each given as its chunks (their vectors are averaged)."""
-    from sym.core.memory.embedders import cosine
-
     vectors = embedder.embed([*a, *b])
     return cosine(mean(vectors[:len(a)]), mean(vectors[len(a):]))
 
 
 def nearest(embedder: Embedder, text: str, choices: list[str]) -> tuple[int, list[float]]:
     """(index of the choice nearest to TEXT, every choice's cosine); ties go to the earlier choice."""
-    from sym.core.memory.embedders import cosine
-
     vectors = embedder.embed([text, *choices])
     scores = [cosine(vectors[0], v) for v in vectors[1:]]
     best = max(range(len(choices)), key=lambda i: (scores[i], -i))
@@ -76,7 +72,6 @@ def merge_facts(facts: list[Atom], embedder: Embedder, threshold: float = ARG_SI
     exact = len(facts) - len(unique)
     words = sorted({_text(a) for f in unique for a in f.args if isinstance(a, str)})
     vectors = dict(zip(words, embedder.embed(words))) if words else {}
-    from sym.core.memory.embedders import cosine
 
     def same(a: Atom, b: Atom) -> bool:
         if a == b:

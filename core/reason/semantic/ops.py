@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
-from sym.core.llm.jsonout import M
+from sym.core.llm.jsonout import BadJSON, M, extract_json
 from sym.core.reason.semantic import prompts
 from sym.core.reason.semantic.chunks import CHUNK_CHARS, each_chunk, split
 from sym.core.reason.semantic.cluster import nearest, similarity
@@ -285,8 +285,6 @@ def rank(items: list[str], criterion: str, run: Run, *, embedder: Embedder) -> R
 
 
 def _better(text: str) -> str | None:
-    from sym.core.llm.jsonout import BadJSON, extract_json
-
     try:
         value = extract_json(text, want=dict)
     except BadJSON:

@@ -16,6 +16,7 @@ from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Violation
 from sym.core.logic.parser import parse_query
 from sym.core.logic.terms import Atom, Naf, Var
 from sym.core.memory.working import WorkingMemory, item_id
+from sym.core.reason.pot.check_horn import support
 from sym.core.reason.swm import english, naming
 from sym.core.reason.swm.grounding import ground
 from sym.core.reason.swm.justification import add_steps
@@ -170,8 +171,6 @@ def derivations(memory: WorkingMemory, atoms: list[Atom]) -> list[tuple[str, lis
 
 def clash_items(memory: WorkingMemory, violation: Violation) -> list[dict[str, str]]:
     """The stored items a clash was derived from (facts and rules, in memory order): id, text, nl."""
-    from sym.core.reason.pot.check_horn import support
-
     def fact_id(atom: Atom) -> str | None:
         iid = item_id(atom)
         return iid if iid in memory.items else None

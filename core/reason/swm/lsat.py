@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sym.core.errors import UserError
+from sym.core.errors import TimedOut, UserError
+from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.tasks import Encoding
 
 if TYPE_CHECKING:
@@ -170,8 +171,6 @@ def puzzle_text(problem: Problem, letters: str | list[str] | None = None) -> str
 
 
 def program_messages(problem: Problem, fmt: str = "json") -> list[dict[str, Any]]:
-    from sym.core.reason.pot.prompts import SYSTEM
-
     system, example = (f"{SYSTEM}\n\n{PUZZLE}", EXAMPLE_PROGRAM) if fmt == "json" else (PUZZLE_SMT2, EXAMPLE_SCRIPT)
     return [{"role": "system", "content": system},
             {"role": "user", "content": EXAMPLE_PUZZLE},
@@ -221,7 +220,6 @@ def write_program(problem: Problem, run: Run, *, attempts: int, detail: dict[str
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.authoring's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
-    from sym.core.errors import TimedOut
     from sym.core.reason.pot.authoring import NoProgram, error_kind
     from sym.core.reason.pot.tasks import Task, encode
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, overload
 from sym.core.errors import Cancelled, ParseError, UserError
 from sym.core.events import TraceNode, ignore
 from sym.core.llm import LLMError
+from sym.core.llm.jsonout import parse_json_reply
 from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
 from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
@@ -455,7 +456,6 @@ class SWM:
         replies = llm.chat_many(batches, purpose="ask.rule", format=prompts.Implementation.model_json_schema())
         self.llm_calls += len(replies)
         out: list[tuple[Atom, str]] = []
-        from sym.core.llm.jsonout import parse_json_reply
 
         used = [(r.prompt_tokens, r.completion_tokens) for r in replies]
         self._settle(parent, f"{len(replies)} model call(s), {sum(p for p, _ in used)}+{sum(c for _, c in used)} "

@@ -12,6 +12,7 @@ from sym.core.logic.terms import Atom, Var, format_const
 from sym.core.reason.swm.english import lexicon, parse, state
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
+from sym.core.reason.swm.english.statements import meanings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -99,8 +100,6 @@ def _constant(words: str) -> str | None:
 
 
 def _truth(statement_text: str, question: str) -> Goal | None:
-    from sym.core.reason.swm.english.statements import meanings
-
     found = meanings(statement_text)
     if len(found) != 1:
         return None

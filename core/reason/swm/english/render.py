@@ -5,6 +5,7 @@ controlled-English form (arity > 2, numbers, comparisons, negation as failure) g
 
 from __future__ import annotations
 
+from sym.core.errors import ParseError
 from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.english import lexicon
 
@@ -106,8 +107,7 @@ def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
 def render_clause(clause: object) -> str | None:
     """A clause (text or parsed) → one English sentence, or None."""
     if isinstance(clause, str):
-        from sym.core.errors import ParseError
-        from sym.core.logic.parser import parse_program
+        from sym.core.logic.parser import parse_program  # the grammar: only for a clause given as text
 
         try:
             parsed = [loc.clause for loc in parse_program(clause if clause.rstrip().endswith(".") else clause + ".")]

@@ -21,8 +21,16 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_cache_dir
+
+try:
+    import fcntl
+except ImportError:                           # Windows: no flock
+    fcntl = None  # type: ignore[assignment]
 
 FILE = "english-shapes.json"
 TAG = "sym english shapes"
@@ -40,8 +48,6 @@ def key_of(grammar: str, *versions: object) -> str:
 
 def _lark_version() -> str:
     """lark's version, read from its source (importing lark here would cost what the cache saves)."""
-    from importlib.util import find_spec
-
     try:
         spec = find_spec("lark")
         origin = spec.origin if spec is not None else None
@@ -57,7 +63,6 @@ def default_path() -> Path:
     home = os.environ.get("SYM_HOME")
     if home:
         return Path(home).expanduser() / "cache" / FILE
-    from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("sym", appauthor=False)) / FILE
 
@@ -162,9 +167,7 @@ class Store:
 @contextlib.contextmanager
 def _locked(path: Path, wait: float = 2.0) -> Iterator[None]:
     """An exclusive lock on `path` for a read-merge-write; TimeoutError after `wait` seconds."""
-    try:
-        import fcntl
-    except ImportError:                       # no flock (Windows): os.replace alone keeps the file whole
+    if fcntl is None:                         # no flock (Windows): os.replace alone keeps the file whole
         yield
         return
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
