@@ -52,9 +52,10 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
         chroma_url: str | None, embedder: str | None, model: str | None, ollama_host: str | None,
         backend: str | None, base_url: str | None, debug: bool, plain: bool) -> None:
     """Start the interactive shell, or run a script with --batch."""
-    if ctx.invoked_subcommand is not None:
-        return
     given = _llm_options(model, ollama_host, backend, base_url)
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = dict(given)           # `sym --model M bench …`: a subcommand's defaults
+        return
     from sym.repl.memory_options import MemoryOptions
 
     options = MemoryOptions(memory, chroma_url, embedder, settings=given)
@@ -75,6 +76,12 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     from sym.repl.tui import run_tui
 
     raise SystemExit(run_tui(debug=debug, memory=options))
+
+
+def _top_level(model: str | None, host: str | None) -> tuple[str | None, str | None]:
+    """A subcommand's --model / --ollama-host, else what was given before it (`sym --model M bench …`)."""
+    given = click.get_current_context().find_root().obj or {}
+    return model or given.get("model"), host or given.get("base_url") or given.get("ollama_host")
 
 
 def _llm_options(model: str | None, host: str | None, backend: str | None = None,
@@ -226,6 +233,7 @@ def bench_app() -> None:
 def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, llm: str, model: str | None,
               ollama_host: str | None, json_lines: bool, limit: int | None, baseline: str, fallback: bool) -> None:
     """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
+    model, ollama_host = _top_level(model, ollama_host)
     from sym.core.errors import UserError
     from sym.repl.bench import run_swm
 
@@ -263,6 +271,8 @@ def bench_logic(data: str, fmt: str, path: str, llm: str, baseline: str, fallbac
     LogicalDeduction, AR-LSAT, StrategyQA), for sym and the model alone."""
     from sym.core.errors import UserError
     from sym.repl.bench import run_logic
+
+    model, ollama_host = _top_level(model, ollama_host)
 
     try:
         raise SystemExit(run_logic(data, fmt=fmt, path=path, llm_mode=llm, baseline=baseline, limit=limit,

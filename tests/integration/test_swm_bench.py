@@ -101,3 +101,15 @@ def test_fallbacks_that_fail_are_counted_under_one_reason(ollama_server, tmp_pat
     assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 0, 0)
     [(reason, count)] = [(k, v) for k, v in sym["failures"].items() if k.startswith("fallback: ")]
     assert count == 2, sym["failures"]
+
+
+def test_top_level_model_options_reach_the_bench(sym_exe, tmp_path):
+    """`sym --ollama-host URL bench swm …` asks that server (the options before a subcommand are its
+    defaults), as the README's examples write it."""
+    import subprocess
+
+    dead = "http://127.0.0.1:9"
+    done = subprocess.run([*sym_exe, "--ollama-host", dead, "bench", "swm", "--data", _data(tmp_path),
+                           "--llm", "on"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 3, done.stderr
+    assert "127.0.0.1:9" in done.stderr
