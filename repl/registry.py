@@ -45,9 +45,12 @@ class Command:
     leading: bool = False               # options only before the text (free text after them is the user's)
     steerable: bool = True              # policies apply to it and it counts as a run (not for managing the shell)
     takes_run: bool = field(default=False, init=False)
+    function: Callable = field(default=None, init=False, repr=False, compare=False)   # the handler as written
 
     def __post_init__(self):
         object.__setattr__(self, "takes_run", "run" in _parameters(self.handler))
+        object.__setattr__(self, "function", getattr(self.handler, "__wrapped__", self.handler)
+                           if getattr(self.handler, "parses_arguments", False) else self.handler)
         if self.options and not getattr(self.handler, "parses_arguments", False):
             fn = self.handler
 
@@ -59,8 +62,10 @@ class Command:
             object.__setattr__(self, "handler", parsing)    # callers keep calling handler(ctx, text)
 
     def call(self, ctx, arg: str, run: Run):
-        """Run the handler on the argument text, with `run` when it takes one."""
-        return self.handler(ctx, arg, run) if self.takes_run else self.handler(ctx, arg)
+        """Run the command on the argument text (read against its options when it declares them),
+        with `run` when it takes one."""
+        given = self.parse(arg) if self.options else arg
+        return self.function(ctx, given, run) if self.takes_run else self.function(ctx, given)
 
     def parse(self, arg: str) -> Args:
         """The argument text read against the declared options (UserError naming a bad one)."""
