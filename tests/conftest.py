@@ -89,6 +89,14 @@ def sym_exe() -> list[str]:
 @contextmanager
 def chroma_server(folder):
     """A real `chroma run` on a free port of 127.0.0.1, storing under `folder`; yields its URL."""
+    with chroma_run(folder) as (url, _proc):
+        yield url
+
+
+@contextmanager
+def chroma_run(folder):
+    """A real `chroma run` on a free port of 127.0.0.1, storing under `folder`; yields (its URL, the
+    process), so that a test can stop the server under a running command."""
     exe = shutil.which("chroma", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
     if exe is None:
         pytest.skip("the chroma executable is missing")
@@ -107,7 +115,7 @@ def chroma_server(folder):
                 if proc.poll() is not None:
                     pytest.fail("chroma run exited early")
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", proc
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -9,48 +9,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
-import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import fails
+from tests.conftest import chroma_run, fails
 
 
 def run(sym_exe, *args, stdin: str = "", timeout: float = 180):
     return subprocess.run([*sym_exe, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
-
-
-@contextmanager
-def chroma_run(folder: Path):
-    """`chroma run` on a free port, storing under FOLDER; yields (url, the process) so a test can stop it."""
-    exe = shutil.which("chroma", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-    if exe is None:
-        pytest.skip("the chroma executable is missing")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([exe, "run", "--path", str(folder), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("chroma run did not start")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", proc
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def one_line_errors(stderr: str) -> list[str]:
