@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.memory.library import DocumentInfo, citation
 from sym.core.reason.docs_answer import answer
-from sym.repl.render import to_text
+from sym.repl.render import search_heading, to_text
 from sym.repl.results import Hits, Result, Table
 
 if TYPE_CHECKING:
@@ -51,11 +51,9 @@ def _ranks(hit: object) -> str:
 
 @to_text.register
 def _(r: Found) -> str:
-    behind = (f"({r.embedded[0]:,} of {r.embedded[1]:,} records embedded so far; the rest follow in the background)"
-              if r.embedded else "")
-    if not r.hits:
-        return "no matches" + (f" {behind}" if behind else "")
-    lines = [behind] if behind else []
+    lines, empty = search_heading(r)
+    if empty is not None:
+        return empty
     for h in r.hits:
         ranks = _ranks(h)
         if h.kind == "docs":

@@ -165,13 +165,21 @@ def _(r: HelpText) -> str:
     return "\n".join(["commands:"] + lines + ["", "facts, rules and ?- queries can also be typed directly; /? CMD for details"])
 
 
-@to_text.register
-def _(r: Hits) -> str:
+def search_heading(r: Hits) -> tuple[list[str], str | None]:
+    """The lines a search result starts with (how far embedding is behind) and, with no hit, its
+    whole text."""
     behind = (f"({r.embedded[0]:,} of {r.embedded[1]:,} records embedded so far; the rest follow in the background)"
               if r.embedded else "")
     if not r.hits:
-        return "no matches" + (f" {behind}" if behind else "")
-    lines = [behind] if behind else []
+        return [], "no matches" + (f" {behind}" if behind else "")
+    return ([behind] if behind else []), None
+
+
+@to_text.register
+def _(r: Hits) -> str:
+    lines, empty = search_heading(r)
+    if empty is not None:
+        return empty
     for h in r.hits:
         if h.kind == "docs":
             where = f"{h.meta.get('name', '?')}:{h.meta.get('start', 0)}-{h.meta.get('end', 0)}"
