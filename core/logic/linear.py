@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
-from sym.core.logic.plan import Filter, Join, Plan, Relation, Row, Runner, make_plan
+from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, make_plan
 from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
 
 if TYPE_CHECKING:
@@ -114,14 +114,7 @@ def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callab
         for st in rest:
             if not rows:
                 return
-            if isinstance(st, Join):
-                rows = runner.join_rows(rows, st, None)
-            elif isinstance(st, Filter):
-                test = st.make(runner)
-                rows = [r for r in rows if test(r)]
-            else:
-                value = st.value
-                rows = [r + (value(r),) for r in rows]
+            rows = runner.through(rows, st, None, chunked=False)
         for row in rows:
             h = head_of(row)
             if h not in have and h not in found:

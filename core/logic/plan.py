@@ -324,15 +324,20 @@ class Runner:
             if not rows:
                 return rows
             self.budget.check(len(rows))
-            if isinstance(step, Join):
-                rows = self._join(rows, step, delta)
-            elif isinstance(step, Filter):
-                test = step.make(self)
-                rows = [r for r in rows if test(r)]
-            else:
-                value = step.value
-                rows = [r + (value(r),) for r in rows]
+            rows = self.through(rows, step, delta)
         return rows
+
+    def through(self, rows: list[Row], step: Any, delta: dict[str, Relation] | None = None, *,
+                chunked: bool = True) -> list[Row]:
+        """Rows through one step of a plan: a join (with `delta` where the plan says; in budgeted
+        chunks unless `chunked` is False), a filter, or a computed value appended."""
+        if isinstance(step, Join):
+            return self._join(rows, step, delta) if chunked else self.join_rows(rows, step, delta)
+        if isinstance(step, Filter):
+            test = step.make(self)
+            return [r for r in rows if test(r)]
+        value = step.value
+        return [r + (value(r),) for r in rows]
 
     def _join(self, rows: list[Row], step: Join, delta: dict[str, Relation] | None) -> list[Row]:
         """Join in chunks of about STRIDE output rows, checking the budget after each, so that a

@@ -15,7 +15,7 @@ from typing import Any
 from sym.core.logic.fused import Tail, derive_fused, derive_rows, fused_tail
 from sym.core.logic.linear import linear, run_queue
 from sym.core.logic.pause import Budget
-from sym.core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, make_plan
+from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, make_plan
 from sym.core.logic.terms import Atom, Rule, Var
 
 
@@ -129,14 +129,7 @@ def _fire_small(runner: Runner, entry: Compiled, delta: dict[str, Relation] | No
     plan, tail, head_of = entry
     rows: list[Row] = [()]
     for st in plan.steps if tail is None else plan.steps[:tail.at]:
-        if isinstance(st, Join):
-            rows = runner.join_rows(rows, st, delta)
-        elif isinstance(st, Filter):
-            test = st.make(runner)
-            rows = [r for r in rows if test(r)]
-        else:
-            value = st.value
-            rows = [r + (value(r),) for r in rows]
+        rows = runner.through(rows, st, delta, chunked=False)
         if not rows:
             return
     hk = head.key
