@@ -25,9 +25,9 @@ from sym.core.logic.linear import PER_FACT
 from sym.core.logic.pause import Budget, gc_paused
 from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes, make_plan
 from sym.core.logic.rounds import Firing, run_rounds
-from sym.core.logic.slice import Dependencies
+from sym.core.logic.slice import Dependencies, body_keys
 from sym.core.logic.strata import Strata
-from sym.core.logic.terms import Atom, Literal, Naf, Query, Rule, Var, literal_atoms, relation_key
+from sym.core.logic.terms import Atom, Literal, Query, Rule, Var, literal_atoms, relation_key
 
 if TYPE_CHECKING:
     from threading import Event
@@ -49,6 +49,8 @@ class Engine:
         self._indexes: dict[str, Indexes] = {}   # indexes of asserted relations, kept current, that goal models share
         self._shared_indexes: dict[str, Indexes] | None = None   # a goal model's: its engine's `_indexes`
         self._rules: dict[str, Rule] = {}
+        self._mentioned: dict[str, int] = {}      # relation -> how many rules mention it, kept as rules come and go
+        self._constraints: dict[str, Rule] = {}
         self._stratification = Strata()   # kept as rules are added, updated from the new ones where it can
         self._strata: dict[str, int] = {}
         self._deps: Dependencies | None = None
@@ -140,7 +142,9 @@ class Engine:
             self._stratification = Strata([*(r for rid, r in self._rules.items() if rid not in rules), *rules.values()])
         else:
             self._stratification.add(rules.values())    # raises before any change
+        self._mention([(rid, self._rules[rid]) for rid in rules if rid in self._rules], -1)
         self._rules.update(rules)
+        self._mention(rules.items(), +1)
         self._strata = self._stratification.levels
         deps = self._deps
         self._program_changed(rules.values())
@@ -178,14 +182,33 @@ class Engine:
         rule = self._rules.pop(rule_id, None)
         if rule is None:
             return False
+        self._mention([(rule_id, rule)], -1)
         self._stratification = Strata(self._rules.values())
         self._strata = self._stratification.levels
         self._program_changed([rule])
         return True
 
+    def _mention(self, rules: Iterable[tuple[str, Rule]], sign: int) -> None:
+        """Count the relations these rules mention in (+1) or out (-1), and keep the constraints."""
+        mentioned = self._mentioned
+        for rid, rule in rules:
+            for key in ([rule.head.key] if rule.head is not None else []) + [k for k, _ in body_keys(rule.body)]:
+                count = mentioned[key] = mentioned.get(key, 0) + sign
+                if count <= 0:
+                    del mentioned[key]
+            if rule.head is None:
+                if sign > 0:
+                    self._constraints[rid] = rule
+                else:
+                    self._constraints.pop(rid, None)
+
     @property
     def rules(self) -> dict[str, Rule]:
         return dict(self._rules)
+
+    def constraints(self) -> dict[str, Rule]:
+        """The integrity constraints (rules without a head), by id."""
+        return dict(self._constraints)
 
     def dependencies(self) -> Dependencies:
         """Who reads whom among the rules (kept until the rules change)."""
@@ -226,14 +249,7 @@ class Engine:
     def relation_keys(self) -> set[str]:
         """Every relation mentioned by a fact or a rule."""
         keys = {k for k, v in self._base.items() if v} | {k for k, v in self._shared.items() if v}
-        for rule in self._rules.values():
-            if rule.head is not None:
-                keys.add(rule.head.key)
-            for lit in rule.body:
-                if isinstance(lit, Atom):
-                    keys.add(lit.key)
-                elif isinstance(lit, Naf):
-                    keys.add(lit.atom.key)
+        keys.update(self._mentioned)
         return keys
 
     # -- inference ---------------------------------------------------------------

@@ -121,7 +121,7 @@ class Goals:
     def violations(self) -> list[Violation]:
         """Constraint violations and p / ~p clashes, from the slice of the relations they read."""
         deps = self.engine.dependencies()
-        constraints = {rid: r for rid, r in self.engine.rules.items() if r.head is None}
+        constraints = self.engine.constraints()
         keys = self.engine.relation_keys()
         wanted = {k for k in keys if k.startswith("~") and k[1:] in keys}
         wanted |= {k[1:] for k in wanted}

@@ -30,6 +30,7 @@ class Dependencies:
         self.reads: dict[str, set[str]] = {}        # head -> relations its bodies read
         self.readers: dict[str, set[str]] = {}      # relation -> heads of rules reading it
         self.negated: set[str] = set()              # relations some rule reads under `not`
+        self.position: dict[str, int] = {}          # rule id -> where it was given among the rules with heads
         self._read(rules)
 
     def added(self, rules: dict[str, Rule]) -> None:
@@ -41,6 +42,7 @@ class Dependencies:
             if rule.head is None:
                 continue
             head = rule.head.key
+            self.position.setdefault(rid, len(self.position))
             self.by_head.setdefault(head, []).append((rid, rule))
             reads = self.reads.setdefault(head, set())
             for key, neg in body_keys(rule.body):
@@ -81,5 +83,6 @@ class Dependencies:
 
     def rules_for(self, keys: Iterable[str]) -> dict[str, Rule]:
         """The rules deriving any of `keys`, by id, in the order they were given."""
-        wanted = set(keys)
-        return {rid: rule for rid, rule in self.rules.items() if rule.head is not None and rule.head.key in wanted}
+        found = [entry for key in set(keys) for entry in self.by_head.get(key, ())]
+        position = self.position
+        return dict(sorted(found, key=lambda entry: position[entry[0]]))

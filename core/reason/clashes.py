@@ -18,6 +18,8 @@ from sym.core.memory.working import item_id
 from sym.core.reason.pot.check_horn import support
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sym.core.logic.engine import Engine, Violation
     from sym.core.memory.working import Item, WorkingMemory
 
@@ -35,7 +37,7 @@ def _clause_keys(clause: Atom | Rule) -> set[str]:
     return _body_keys(clause) | ({clause.head.key} if clause.head is not None else set())
 
 
-def _clashing_keys(keys: set[str], constraints: list[Rule]) -> set[str]:
+def _clashing_keys(keys: set[str], constraints: Iterable[Rule]) -> set[str]:
     """Relations a clash can be in: those whose strong negation is a relation too, and those a
     constraint reads (empty: nothing can clash)."""
     out = {k for k in keys if (k[1:] if k.startswith("~") else "~" + k) in keys}
@@ -48,8 +50,8 @@ def could_clash(engine: Engine, clauses: list[Atom | Rule]) -> bool:
     """Whether adding these clauses (facts, formal rules, constraints) to the engine's program can
     bring a clash: a new constraint, or a relation they reach (through rules, `not` included)
     that can clash. The same answer before they are added as after."""
-    rules = [*engine.rules.values(), *(c for c in clauses if isinstance(c, Rule))]
-    constraints = [r for r in rules if r.head is None]
+    new = [c for c in clauses if isinstance(c, Rule)]
+    constraints = [*engine.constraints().values(), *(r for r in new if r.head is None)]
     keys = engine.relation_keys().union(*(_clause_keys(c) for c in clauses))
     clashing = _clashing_keys(keys, constraints)
     if not clashing:
@@ -58,9 +60,13 @@ def could_clash(engine: Engine, clauses: list[Atom | Rule]) -> bool:
         return True                                  # a new constraint may be violated already
     reached = {c.key for c in clauses if isinstance(c, Atom)} | {
         c.head.key for c in clauses if isinstance(c, Rule) and c.head is not None}
-    heads = [(r.head.key, _body_keys(r)) for r in rules if r.head is not None]
+    # what reads what is reached, to the fixpoint: through the engine's rules (who reads whom,
+    # kept as rules are added) and the new ones, which it may not hold yet
+    heads = [(r.head.key, _body_keys(r)) for r in new if r.head is not None]
+    deps = engine.dependencies()
     grew = True
-    while grew:                      # the heads of rules that read what is reached, to the fixpoint
+    while grew:
+        reached = deps.upward(reached)
         grew = False
         for head, body in heads:
             if head not in reached and body & reached:
@@ -77,8 +83,7 @@ def before(memory: WorkingMemory, max_steps: int | None = None,
     unless a schema merge renamed them) or fails (max_facts): then a clash derived from an added
     item counts as new."""
     engine = memory.engine
-    constraints = [r for r in engine.rules.values() if r.head is None]
-    if not _clashing_keys(engine.relation_keys(), constraints):
+    if not _clashing_keys(engine.relation_keys(), engine.constraints().values()):
         return frozenset()
     if clauses is not None and not could_clash(engine, clauses):
         return None

@@ -135,3 +135,61 @@ def test_rules_added_one_at_a_time_between_questions_give_the_whole_programs_ans
     assert engine.dependencies().reads == Dependencies(engine.rules).reads
     engine.infer()
     assert set(engine.facts()) == expected
+
+
+def _mentioned(rules) -> set[str]:
+    keys = set()
+    for rule in rules:
+        keys |= {rule.head.key} if rule.head is not None else set()
+        keys |= {(lit.atom if isinstance(lit, Naf) else lit).key for lit in rule.body if isinstance(lit, (Atom, Naf))}
+    return keys
+
+
+def _reaches_a_clash(engine: Engine, clauses) -> bool:
+    """could_clash as it read every rule each time, to compare with."""
+    from sym.core.reason.clashes import _body_keys, _clashing_keys, _clause_keys
+
+    rules = [*engine.rules.values(), *(c for c in clauses if isinstance(c, Rule))]
+    clashing = _clashing_keys(engine.relation_keys().union(*(_clause_keys(c) for c in clauses)),
+                              [r for r in rules if r.head is None])
+    if not clashing:
+        return False
+    if any(isinstance(c, Rule) and c.head is None for c in clauses):
+        return True
+    reached = {c.key if isinstance(c, Atom) else c.head.key for c in clauses}
+    grew = True
+    while grew:
+        grew = False
+        for rule in rules:
+            if rule.head is not None and rule.head.key not in reached and _body_keys(rule) & reached:
+                reached.add(rule.head.key)
+                grew = True
+    return bool(reached & clashing)
+
+
+@settings(max_examples=80, deadline=None)
+@given(programs(), st.data())
+def test_what_rules_mention_and_what_can_clash_stay_current_as_rules_come_and_go(program, data):
+    from sym.core.reason.clashes import could_clash
+
+    _domain, _arity, facts, rules = program
+    engine = Engine()
+    engine.add_facts(facts)
+    ids = []
+    for number, rule in enumerate(rules):
+        ids.append(f"r{number}")
+        engine.add_rules({ids[-1]: rule})
+        engine.dependencies()                 # kept, and brought up to date by the next additions
+        if data.draw(st.booleans()):
+            gone = data.draw(st.sampled_from(ids))
+            engine.remove_rule(gone)
+            ids.remove(gone)
+        kept = engine.rules
+        assert engine.relation_keys() == {a.key for a in facts} | _mentioned(kept.values())
+        assert engine.constraints() == {rid: r for rid, r in kept.items() if r.head is None}
+        deps = engine.dependencies()
+        for keys in ({r.head.key for r in kept.values() if r.head is not None}, {a.key for a in facts}):
+            assert list(deps.rules_for(keys)) == [rid for rid, r in kept.items() if r.head is not None
+                                                  and r.head.key in keys]
+        clauses = data.draw(st.lists(st.sampled_from([*facts, *rules]), max_size=3))
+        assert could_clash(engine, clauses) == _reaches_a_clash(engine, clauses)
