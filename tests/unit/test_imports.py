@@ -52,7 +52,6 @@ NOT_YET = {
     "sym.core.reason.swm.choice": "inner imports (reading-check work)",
     "sym.core.reason.swm.prompts": "inner imports (reading-check work)",
     "sym.core.memory.working": "inner imports (goal-directed queries)",
-    "sym.core.memory.snapshot": "inner imports (documents work)",
     "sym.core.memory.library": "inner imports (documents work)",
     "sym.core.memory.retrieval": "inner imports (documents work)",
     "sym.repl.commands.memory": "inner imports (documents work)",
