@@ -108,11 +108,30 @@ def document_paths(spec: str, base_dir: Path | None = None) -> list[tuple[Path, 
         folder = base_dir / folder
     if not os.path.isdir(folder):      # (False for a name the OS refuses: reading it says why)
         return None
-    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in FOLDER_SUFFIXES and p.is_file()
-                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    files = _folder_files(folder, shown)
     if not files:
         raise UserError(f"{shown} holds no .txt, .md or .pdf files")
     return _bounded([(p, p.relative_to(folder).as_posix()) for p in files], shown)
+
+
+MAX_SCAN = 50_000      # entries a folder load looks at before it says the folder is too big
+
+
+def _folder_files(folder: Path, shown: str) -> list[Path]:
+    """The .txt/.md/.pdf files under `folder`, hidden ones and hidden folders left out, sorted. An
+    entry that vanishes or cannot be read while the walk runs is skipped (/proc, a busy folder); a
+    walk past MAX_SCAN entries is refused."""
+    out: list[Path] = []
+    seen = 0
+    for root, dirs, names in os.walk(folder, onerror=lambda _err: None):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        seen += len(names) + len(dirs)
+        if seen > MAX_SCAN:
+            raise UserError(f"{shown} holds more than {MAX_SCAN:,} entries",
+                            hint="load a smaller folder, or a pattern such as 'notes/**/*.md'")
+        out += [Path(root) / n for n in names if not n.startswith(".") and Path(n).suffix.lower() in FOLDER_SUFFIXES
+                and (Path(root) / n).is_file()]
+    return sorted(out)
 
 
 def _fixed_start(parts: tuple[str, ...]) -> list[str]:
