@@ -153,7 +153,7 @@ def _build(text: str) -> object:
 
     try:
         while True:
-            event = loader.get_event()
+            event = loader.get_event()  # type: ignore[no-untyped-call]
             kind = type(event)
             if kind is ScalarEvent:
                 total += 1
@@ -164,7 +164,7 @@ def _build(text: str) -> object:
                     else:
                         cached = scalars.get(value)
                         if cached is None:
-                            tag = loader.resolve(yaml.ScalarNode, value, event.implicit)
+                            tag = loader.resolve(yaml.ScalarNode, value, event.implicit)  # type: ignore[no-untyped-call]
                             if tag in (_MERGE, _VALUE):
                                 built = value
                             else:
