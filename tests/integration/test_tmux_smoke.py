@@ -11,6 +11,9 @@ import uuid
 
 import pytest
 
+from sym.core.logic.parser import parse_atom
+from sym.core.memory.working import item_id
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
@@ -55,9 +58,6 @@ def test_sym_in_a_real_terminal(sym_exe, sym_home, args, ready):
         assert "parent_of(ann, ben)." in pane
         if not args:   # the side panes, built after the first frame, are on screen with the fact's row
             assert all(tab in pane for tab in ("Memory", "Trace", "Models"))
-            from sym.core.logic.parser import parse_atom
-            from sym.core.memory.working import item_id
-
             assert pane.count(item_id(parse_atom("parent_of(ann, ben)"))) >= 2   # "added fact ID" and a row
         tmux("send-keys", "-t", session, "-l", "?- parent_of(ann, Who).")
         tmux("send-keys", "-t", session, "Enter")
@@ -84,7 +84,9 @@ def test_a_pasted_three_line_buffer_with_cr_endings_adds_three_facts_once_each(s
         tmux("set-buffer", "-b", buffer, "edge(a, b).\redge(b, c).\redge(c, d).\r")
         tmux("paste-buffer", "-p", "-d", "-b", buffer, "-t", session)     # -p: bracketed, as terminals paste
         tmux("send-keys", "-t", session, "Enter")
-        wait_for(session, "edge(c, d).")
+        # the input line takes keys again when the turn's result is shown (keys typed while a job runs,
+        # here the first add, which also starts the vector store, are not the next turn's)
+        wait_for(session, f"added fact {item_id(parse_atom('edge(c, d)'))}")
         tmux("send-keys", "-t", session, "-l", "?- edge(X, Y).")
         tmux("send-keys", "-t", session, "Enter")
         pane = wait_for(session, "3 answers")
