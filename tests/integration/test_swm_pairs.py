@@ -38,11 +38,11 @@ def test_the_model_picks_a_way_round_and_sym_writes_the_facts(llm_sym):
     assert {"son_of(francisco, james).", "daughter_of(natasha, francisco).", "father_of(james, francisco)."} <= stored
     assert "daughter_of(francisco, natasha)." not in stored   # the same word back is a copy, not taken
     first, repair, back = [c for c in llm_sym.server.chats if not verifying(c)][-3:]
-    checks = [c.last_user for c in llm_sym.server.chats if verifying(c)]
-    assert checks == ["Sentence: James took his son Francisco hunting.\nReading: Francisco is the son of James. "
+    checks = sorted(c.last_user for c in llm_sym.server.chats if verifying(c))   # checks run side by side
+    assert checks == sorted(["Sentence: James took his son Francisco hunting.\nReading: Francisco is the son of James. "
                       "James is the father of Francisco.\nDoes the sentence say or clearly imply what the reading says?",
                       "Sentence: Francisco's daughter stayed home, as Natasha was too young.\nReading: Natasha is the "
-                      "daughter of Francisco.\nDoes the sentence say or clearly imply what the reading says?"]
+                      "daughter of Francisco.\nDoes the sentence say or clearly imply what the reading says?"])
     (field,) = first.format["properties"].values()           # "his son Francisco" says itself: not asked
     assert field["enum"] == ["Natasha is Francisco's daughter", "Francisco is Natasha's daughter", "neither"]
     assert "Story: James took his son Francisco hunting." in first.last_user
