@@ -1,5 +1,6 @@
 """`sym bench swm` / `sym bench logic`: accuracy, LLM calls, tokens and time per dataset or item file
-(`sym bench trajectory`: a run scored against reference trajectories)."""
+(`sym bench trajectory`: a run scored against reference trajectories). The chat path of `bench
+logic` is driven here (a chat turn of the agent needs a shell, which core must not import)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from sym.core.settings import load_settings
 from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
+    from sym.core.llm.facade import LLM
+    from sym.core.reason.outside import Item, LogicScore, Outcome
     from sym.core.reason.swm.evaluate import Score
 
 
@@ -125,14 +128,14 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
     from sym.core.reason.outside import PATHS, load_items, score_items
 
     if path not in PATHS:
-        raise UserError(f"unknown path {path!r}", hint="ask, prove or auto")
+        raise UserError(f"unknown path {path!r}", hint="ask, prove, auto or chat")
     if baseline not in ("none", "llm"):
         raise UserError(f"unknown baseline {baseline!r}", hint="--baseline llm (the model alone) or none")
     _, items = load_items(data, fmt)
     items = items[:limit] if limit else items
     llm = make_llm("on" if baseline == "llm" and llm_mode == "auto" else llm_mode, model, host, err)
     name = Path(data).stem
-    runs = [(f"sym {path}", dict(path=path, fallback=fallback))]
+    runs = [(f"sym {path}", dict(path=path, fallback=fallback, answer=chat_item if path == "chat" else None))]
     if baseline == "llm":
         runs.append(("llm alone", dict(baseline=True)))
     if not as_json:
@@ -145,9 +148,62 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
             out.write(f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} "
                       f"{score.programs_ran:>5}{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}"
                       f"{score.seconds_per_item:>9.2f}\n")
+            _chat_notes(name, label, score, err)
             _notes(name, label, score, err, top=5)
         out.flush()
     return 0
+
+
+def chat_item(item: Item, llm: LLM | None) -> Outcome:
+    """One chat turn of the agent on an item (the line a user would type, core.reason.outside.chat_text),
+    in a fresh in-process shell: a copy of the bench model's settings, its backend, the model's
+    memory changes approved. Its calls count as the bench model's (Outcome.turn)."""
+    from sym.core.llm.clients import Clients
+    from sym.core.reason.outside import Outcome, TurnUse, chat_outcome, chat_text
+    from sym.repl.agent.results import Conversed
+    from sym.repl.dispatcher import Shell
+    from sym.repl.render import to_text
+    from sym.repl.results import Failure
+
+    if llm is None:
+        return Outcome(reason="no model")
+    shell = Shell(plugins=False, settings=llm.settings.model_copy())
+    shell.ctx.settings.agent_approve = "auto"
+    shell.ctx.clients = Clients(fixed=llm.backend)
+    try:
+        # "/chat" typed out: a context with a "(" in it would otherwise be read as logic text
+        _, result = shell.execute("/chat " + chat_text(item), source=f"bench:{item.id}")
+    finally:
+        shell.close()
+    used = shell.ctx.clients.counts()
+    calls, cached, tokens = used["calls"], used["cached"], used["prompt_tokens"] + used["completion_tokens"]
+    failed = used["failed"] > 0
+    if isinstance(result, Conversed):
+        turn = TurnUse(calls, cached, tokens, tool_calls=sum(1 for c in result.calls if c.tool != "model"),
+                       steps=result.steps, route_steps=result.steps if result.style == "route" else 0,
+                       invalid=result.invalid)
+        verdicts = [c.verdict for c in result.calls if c.tool == "ask" and c.verdict]
+        out = chat_outcome(item, verdicts, result.reply, turn)
+        out.failed_call = failed
+        return out
+    turn = TurnUse(calls, cached, tokens)
+    if isinstance(result, Failure):
+        return Outcome(reason="chat: " + result.message, failed_call=failed, turn=turn)
+    out = chat_outcome(item, [], to_text(result), turn)      # agent.style plain: the model's words alone
+    out.failed_call = failed
+    return out
+
+
+def _chat_notes(name: str, label: str, score: LogicScore, err) -> None:
+    """Under a chat row: where the answers came from, the tools called, how often a menu reply fit."""
+    if score.mode != "chat" or score.system != "sym" or not (score.model_steps or score.tool_calls):
+        return
+    err.write(f"  {name} {label}: {score.verified} answered from a verified call, {score.from_text} from the "
+              f"model's text (unverified); {score.tool_calls} tool calls in {score.model_steps} model steps\n")
+    if score.route_steps:
+        valid = score.route_steps - score.route_invalid
+        err.write(f"  {name} {label}: the menu (route): {valid} of {score.route_steps} model replies were a valid "
+                  f"command ({valid / score.route_steps:.0%})\n")
 
 
 # -- sym bench trajectory ------------------------------------------------------------------

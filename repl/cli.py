@@ -250,8 +250,10 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
 @click.option("--data", required=True, metavar="FILE", help="A JSON list of items (logic or strategyqa format).")
 @click.option("--format", "fmt", default="auto", type=click.Choice(["auto", "logic", "strategyqa"]),
               help="auto: from the first item's keys.")
-@click.option("--path", "path", default="auto", type=click.Choice(["ask", "prove", "auto"]),
-              help="ask: the English bridge (/tell + /ask); prove: a program checked by Z3; auto: ask, then prove.")
+@click.option("--path", "path", default="auto", type=click.Choice(["ask", "prove", "auto", "chat"]),
+              help="ask: the English bridge (/tell + /ask); prove: a program checked by Z3; auto: ask, then prove; "
+                   "chat: one chat turn of the agent per item (the model calls sym's commands; agent_style in "
+                   "the config file picks tools or route).")
 @click.option("--llm", default="auto", type=click.Choice(["auto", "on", "off"]), help="auto: use the model if it answers.")
 @click.option("--baseline", default="none", type=click.Choice(["none", "llm"]),
               help="llm: also run the model alone (one chain-of-thought call per item).")

@@ -1,6 +1,8 @@
 """Items of suites sym was not tuned on (FOLIO, LogicalDeduction, AR-LSAT, StrategyQA) for
 `sym bench logic`: loading and checking the two file formats, and answering one item through the
 English bridge (ask), a checked program (prove), both (auto), or the model alone (the baseline).
+The chat path (one chat turn of the agent per item) is driven from repl/bench.py, which passes its
+`answer` to `score_items`; what such a turn typed and how its answer is read are here.
 
 Knows nothing of screens or the command line; the gold answer never reaches the model, and of a
 StrategyQA item only the question does (its facts and decomposition are gold too).
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
 
 FORMATS = ("logic", "strategyqa")
-PATHS = ("ask", "prove", "auto")
+PATHS = ("ask", "prove", "auto", "chat")
 LETTERS = "ABCDEFG"
 TRUE, FALSE, UNCERTAIN = "true", "false", "uncertain"
 TRUTH = "truth"            # an item whose options are True / False / Uncertain (or Unknown)
@@ -155,6 +157,23 @@ class Outcome:
     ran: bool = False
     reason: str = ""
     failed_call: bool = False       # a model call failed (not a reply that never fit)
+    verified: bool = False          # chat: the answer is a verified call's (an /ask verdict), not the model's text
+    turn: TurnUse | None = None     # chat: what the item's turn did
+
+
+@dataclass(frozen=True)
+class TurnUse:
+    """What one chat turn used through its own shell's model client (counted into the score as the
+    bench model's calls are), the commands it called, and its model steps; `route_steps` and
+    `invalid` are the steps of a menu (route) turn and its replies that did not fit the menu."""
+
+    calls: int = 0
+    cached: int = 0
+    tokens: int = 0
+    tool_calls: int = 0
+    steps: int = 0
+    route_steps: int = 0
+    invalid: int = 0
 
 
 def _failure(err: UserError) -> Outcome:
@@ -233,8 +252,41 @@ def answer_item(item: Item, llm: LLM | None, path: str, **encoding: str) -> Outc
         return ask_item(item, llm)
     if path == "prove":
         return prove_item(item, llm, **encoding)
+    if path != "auto":     # chat: a turn of the shell's agent, which core cannot run (score_items' `answer`)
+        raise UserError(f"the {path} path needs its own answer function", hint="sym bench logic --path " + path)
     asked = ask_item(item, llm)
     return asked if asked.answer is not None else prove_item(item, llm, **encoding)
+
+
+def chat_text(item: Item) -> str:
+    """What the chat path types for an item: its context, a blank line, then the question as a
+    user would ask it (a truth item's claim, a choice item's lettered options)."""
+    if item.kind == TRUTH:
+        claim = claim_of(item.question).strip().rstrip(".?!").strip()
+        question = f"Question: Is it true that {claim}? Answer true, false or uncertain."
+    elif item.kind == CHOICE:
+        options = "\n".join(f"{x}) {o}" for x, o in zip(item.letters, item.options, strict=True))
+        question = f"Question: {item.question.strip()}\n{options}\nAnswer with the letter."
+    else:
+        question = item.question.strip()
+    return f"{item.context.strip()}\n\n{question}" if item.context.strip() else question
+
+
+def chat_outcome(item: Item, verdicts: list[str], reply: str | None, turn: TurnUse) -> Outcome:
+    """A chat turn's answer to an item: a truth item's last /ask verdict (`verdicts`, in order),
+    else what the model's own text says (unverified)."""
+    verdict = next((v for v in reversed(verdicts) if v in (TRUE, FALSE, "unknown")), "")
+    if item.kind == TRUTH and verdict:
+        return Outcome(UNCERTAIN if verdict == "unknown" else verdict, verified=True, turn=turn)
+    text = reply or ""
+    answer = (truth_word(text) if item.kind == TRUTH else yes_no(text) if item.kind == YES_NO
+              else pick_letter(text, item.letters) or None)
+    if answer is not None:
+        return Outcome(answer, turn=turn)
+    why = "the turn ended with no reply" if reply is None else "the reply named no answer"
+    if verdicts and verdicts[-1] == "inconsistent":
+        why += "; /ask found the context derives both the claim and its negation"
+    return Outcome(reason="chat: " + why, turn=turn)
 
 
 PICK = ("Solve the problem. Think it through, then give the letter of the right option on the last line, "
@@ -259,6 +311,19 @@ def yes_no(text: str) -> str | None:
     return None if not found else TRUE if found[0] in ("yes", "true") else FALSE
 
 
+def truth_word(text: str) -> str | None:
+    """true/false/uncertain from a reply's final answer (uncertain/unknown, or yes/no when it says
+    none of the three); None when it says none."""
+    from sym.core.reason.swm.prompts import final_answer
+
+    said = final_answer(text).lower()
+    found = re.findall(r"\b(not true|true|false|uncertain|unknown|yes|no)\b", said)
+    words = [w for w in found if w not in ("yes", "no")] or found
+    if not words:
+        return None
+    return {"not true": FALSE, "no": FALSE, "false": FALSE, "true": TRUE, "yes": TRUE}.get(words[0], UNCERTAIN)
+
+
 def baseline_item(item: Item, llm: LLM) -> str | None:
     """The model alone: one chain-of-thought call; its answer, normalised as the gold is."""
     if item.kind == YES_NO:
@@ -278,9 +343,29 @@ def baseline_item(item: Item, llm: LLM) -> str | None:
 @dataclass
 class LogicScore(Score):
     programs_ran: int = 0      # items where a program passed the interpreter
+    verified: int = 0          # chat: items answered from a verified call
+    from_text: int = 0         # chat: items answered from the model's own text (unverified)
+    tool_calls: int = 0        # chat: commands the turns called
+    model_steps: int = 0       # chat: model calls the turns made
+    route_steps: int = 0       # chat: of those, menu (route) steps …
+    route_invalid: int = 0     # … and menu replies that were not a valid command
 
     def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "programs_ran": self.programs_ran}
+        out = {**super().to_dict(), "programs_ran": self.programs_ran}
+        if self.mode == "chat":
+            out.update(verified=self.verified, from_text=self.from_text, tool_calls=self.tool_calls,
+                       model_steps=self.model_steps, route_steps=self.route_steps, route_invalid=self.route_invalid)
+        return out
+
+    def count_turn(self, turn: TurnUse, out: Outcome) -> None:
+        """A chat item: where its answer came from, and what its turn did."""
+        if out.answer is not None:
+            self.verified += out.verified
+            self.from_text += not out.verified
+        self.tool_calls += turn.tool_calls
+        self.model_steps += turn.steps
+        self.route_steps += turn.route_steps
+        self.route_invalid += turn.invalid
 
 
 def short_reason(text: str) -> str:
@@ -292,13 +377,16 @@ def short_reason(text: str) -> str:
 
 def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "auto", baseline: bool = False,
                 fallback: bool = True, progress: Callable[[int, int], object] | None = None,
-                **encoding: str) -> LogicScore:
+                answer: Callable[[Item, LLM | None], Outcome] | None = None, **encoding: str) -> LogicScore:
     """One system over the items: sym by `path` (with `fallback`, an item it leaves undecided is
-    answered by the model alone, counted apart), or with `baseline` the model alone."""
+    answered by the model alone, counted apart), or with `baseline` the model alone. `answer`
+    answers an item in place of `answer_item` (the chat path's turn, run by the shell); the
+    calls its turns made through their own clients (Outcome.turn) count as the model's."""
     if baseline and llm is None:
         raise UserError("the model-alone baseline needs a model", hint="--llm on, or --baseline none")
     score = LogicScore(name, "-" if baseline else path, "llm" if baseline else "sym")
     before = _counts(llm)
+    turns = [0, 0, 0]          # calls, cached, tokens of the chat turns' own clients
     start = time.perf_counter()
     for n, item in enumerate(items, start=1):
         score.n += 1
@@ -306,24 +394,29 @@ def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "a
         if baseline:
             assert llm is not None
             try:
-                answer = baseline_item(item, llm)
-                out = Outcome(answer, reason="" if answer else "the model named no answer")
+                said = baseline_item(item, llm)
+                out = Outcome(said, reason="" if said else "the model named no answer")
             except UserError as err:
                 out = _failure(err)
         else:
-            out = answer_item(item, llm, path, **encoding)
+            out = answer(item, llm) if answer is not None else answer_item(item, llm, path, **encoding)
             score.programs_ran += out.ran
+            if out.turn is not None:
+                score.count_turn(out.turn, out)
+                turns = [a + b for a, b in zip(turns, (out.turn.calls, out.turn.cached, out.turn.tokens), strict=True)]
         score.failed_calls += out.failed_call
-        answer = out.answer
-        if answer is None:
+        said = out.answer
+        if said is None:
             score.fail(short_reason(out.reason))
             if fallback and not baseline and llm is not None:
                 try:
-                    answer, guessed = baseline_item(item, llm), True
+                    said, guessed = baseline_item(item, llm), True
                 except UserError as err:
                     score.fail("fallback: " + short_reason(err.message))
-        score.scored(answer is not None and answer == item.gold, guessed)
+        score.scored(said is not None and said == item.gold, guessed)
         if progress is not None:
             progress(n, len(items))
     score.finish(llm, before, start)
+    score.llm_calls, score.cached_calls, score.tokens = (a + b for a, b in zip(
+        (score.llm_calls, score.cached_calls, score.tokens), turns, strict=True))
     return score

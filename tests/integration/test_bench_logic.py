@@ -160,3 +160,56 @@ def test_a_strategyqa_question_is_a_claim_with_no_context(ollama_server, tmp_pat
     (sym, alone), _ = run(file, ollama_server, path="auto", baseline="llm")
     assert (sym["correct"], sym["programs_ran"], alone["correct"]) == (1, 1, 0)
     assert not any("GOLD" in json.dumps(c.messages) for c in chats(ollama_server))
+
+
+# -- the chat path: one chat turn of the agent per item ---------------------------------------
+
+def table(file: str, server, **options) -> tuple[list[str], str]:
+    """The rows and notes `sym bench logic` prints (not --json)."""
+    out, err = io.StringIO(), io.StringIO()
+    assert run_logic(file, llm_mode="on", model=MODEL, host=server.url, out=out, err=err, **options) == 0
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def tool_results(n: int):
+    """A chat step offered tools after exactly `n` tool results (the turn's step n+1)."""
+    return lambda r: bool(r.body.get("tools")) and sum(1 for m in r.messages if m.get("role") == "tool") == n
+
+
+def test_a_chat_turn_is_scored_from_the_verified_ask_not_the_models_words(ollama_server, tmp_path):
+    ollama_server.reply(tool_calls=[{"name": "tell", "arguments": {"text": CATS}}], when=tool_results(0))
+    ollama_server.reply(tool_calls=[{"name": "ask", "arguments": {"question": "Is Tom an animal?"}}],
+                        when=tool_results(1))
+    ollama_server.reply("I am not sure.\nAnswer: uncertain", when=tool_results(2))    # unverified, and wrong
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False"))])
+    [sym], _ = run(file, ollama_server, path="chat")
+    assert (sym["mode"], sym["n"], sym["correct"], sym["fallback"], sym["failures"]) == ("chat", 1, 1, 0, {})
+    assert (sym["verified"], sym["from_text"], sym["tool_calls"], sym["model_steps"]) == (1, 0, 2, 3)
+    assert sym["llm_calls"] == 3 and sym["tokens"] > 0            # the turn's own client, counted as the bench's
+    first = chats(ollama_server)[0]
+    assert first.last_user == (f"{CATS}\n\nQuestion: Is it true that Tom is an animal? "
+                               "Answer true, false or uncertain.")
+    told = [m["content"] for m in chats(ollama_server)[-1].messages if m.get("role") == "tool"]
+    assert told[-1].startswith("true")                              # /ask ran, and the memory held the context
+    rows, notes = table(file, ollama_server, path="chat")
+    assert rows[1].split()[:6] == ["folio_tiny", "sym", "chat", "1", "1", "100.0%"]
+    assert "1 answered from a verified call, 0 from the model's text (unverified); 2 tool calls in 3 model steps" in notes
+
+
+def test_a_chat_turn_answered_in_text_only_is_counted_unverified(ollama_server, tmp_path):
+    ollama_server.reply("Tom is a cat and every cat is an animal.\nAnswer: true",
+                        when=lambda r: bool(r.body.get("tools")) and "Tom is an animal" in r.last_user)
+    ollama_server.reply("Ben must sit first.\nAnswer: B",
+                        when=lambda r: bool(r.body.get("tools")) and "Ann does not sit" in r.last_user)
+    options = [f"{x}) " + ", ".join(p.title() for p in names) for x, names in ORDERS.items()]
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "A"),
+                            {"id": "s1", "context": SEATING, "question": SEATING_Q, "options": options,
+                             "answer": "B"}], "mixed.json")
+    [sym], _ = run(file, ollama_server, path="chat")
+    assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 2, 0)
+    assert (sym["verified"], sym["from_text"], sym["tool_calls"], sym["model_steps"], sym["llm_calls"]) == (0, 2, 0, 2, 2)
+    seating = chats(ollama_server)[1].last_user
+    assert seating.startswith(SEATING + "\n\nQuestion: " + SEATING_Q)
+    assert "\nB) Ben, Ann, Cal\n" in seating and seating.endswith("Answer with the letter.")
+    _, notes = table(file, ollama_server, path="chat")
+    assert "0 answered from a verified call, 2 from the model's text (unverified); 0 tool calls in 2 model steps" in notes
