@@ -19,15 +19,14 @@ from typing import TYPE_CHECKING, Any
 from sym.core.logic.derivation import Derivation as Derivation  # callers import these three from here
 from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
-from sym.core.logic.derivation import instantiate, instantiate_atom, unbound_names
-from sym.core.logic.fused import full_row
-from sym.core.logic.linear import PER_FACT
+from sym.core.logic.derivation import instantiate, unbound_names
 from sym.core.logic.pause import Budget, gc_paused
-from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes, make_plan
+from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies, body_keys
 from sym.core.logic.strata import Strata
-from sym.core.logic.terms import Atom, Literal, Query, Rule, Var, literal_atoms, relation_key
+from sym.core.logic.terms import Atom, Literal, Query, Rule, Var, relation_key
+from sym.core.logic.violations import firing_derivation, model_violations
 
 if TYPE_CHECKING:
     from threading import Event
@@ -487,41 +486,11 @@ class Engine:
             rule_id, step, binding = found
             rule = self._rules[rule_id]
             return Derivation(atom, rule_id, rule, step, tuple(instantiate(lit, binding) for lit in rule.body))
-        number, *payload = prov
-        firing = self._firings[number]
-        step = firing.step
-        if step == PER_FACT:       # derived fact by fact: the step is the fact's own
-            step = payload.pop()
-        binding = dict(zip(firing.plan.variables, full_row(firing.plan, tuple(payload))))
-        rule = self._rules[firing.rule_id]
-        premises = tuple(instantiate(lit, binding) for lit in rule.body)
-        return Derivation(atom, firing.rule_id, rule, step, premises)
+        return firing_derivation(self._firings, self._rules, atom, prov)
 
     def violations(self) -> list[Violation]:
         """Integrity-constraint violations and p / ~p contradictions in the model."""
         if self._goal_directed():
             return self.goals.violations()
         self._current()
-        relations = self._runner.relations
-        out: list[Violation] = []
-        for key, rel in relations.items():
-            if key.startswith("~") and key[1:] in relations:
-                positive = relations[key[1:]]
-                pred = key[1:key.rindex("/")]
-                if self._dense is not None:
-                    from sym.core.logic.dense_query import contradictions
-
-                    both = contradictions(self._dense, key)
-                else:
-                    both = [args for args in rel if args in positive]
-                out += [Violation((Atom(pred, args), Atom(pred, args, True))) for args in both]
-        for rid, rule in self._rules.items():
-            if rule.head is not None:
-                continue
-            plan = make_plan(rule.body, lambda k: len(relations.get(k, ())))
-            found = self._dense_rows(rule.body, plan.variables)
-            for row in self._runner.run(plan) if found is None else found:
-                binding = dict(zip(plan.variables, row))
-                facts = tuple(instantiate_atom(a, binding) for a in literal_atoms(rule.body))
-                out.append(Violation(facts, rid, rule))
-        return out
+        return model_violations(self._runner.relations, self._rules, self._dense, self._runner.run, self._dense_rows)
