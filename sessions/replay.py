@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from sym.core.events import ItemAdded, ItemRemoved
-from sym.core.llm import LLMError, Reply
+from sym.core.llm import LLMError, Reply, recorded_tool_calls
 from sym.core.llm.calllog import request_key
 from sym.sessions.log import VOLATILE, Recording, bound_payload, is_bounded, normalise  # noqa: F401
 
@@ -37,8 +37,8 @@ class OfflineBackend:
                 self._outcomes[event["key"]].append(event)
         self._served: dict[str, int] = defaultdict(int)
 
-    def _outcome(self, model: str, messages: list, format, options: dict | None) -> dict:
-        key = request_key(model, messages, format, options)
+    def _outcome(self, model: str, messages: list, format, options: dict | None, tools: list | None = None) -> dict:
+        key = request_key(model, messages, format, options, tools)
         outcomes = self._outcomes.get(key)
         if not outcomes:
             raise LLMError(f"the recording has no reply for this request to {model}", reason="offline",
@@ -46,7 +46,8 @@ class OfflineBackend:
         n = self._served[key]
         self._served[key] = n + 1
         event = outcomes[min(n, len(outcomes) - 1)]
-        if isinstance(event.get("reply"), dict) and is_bounded(event["reply"].get("text")):
+        if isinstance(event.get("reply"), dict) and (is_bounded(event["reply"].get("text"))
+                                                     or _any_bounded(event["reply"].get("tool_calls"))):
             raise LLMError("the recording keeps only the start of this reply (it was too long to log whole)",
                            reason="offline", hint="replay without --offline to ask the model")
         error = event.get("error")
@@ -56,10 +57,10 @@ class OfflineBackend:
                            hint=error.get("hint") if isinstance(error.get("hint"), str) else None)
         return event["reply"]
 
-    def chat(self, messages, *, model, format=None, options=None, timeout=None):
-        reply = self._outcome(model, messages, format, options)
+    def chat(self, messages, *, model, format=None, options=None, timeout=None, tools=None):
+        reply = self._outcome(model, messages, format, options, tools or None)
         return Reply(str(reply.get("text") or ""), model, _count(reply.get("prompt_tokens")),
-                     _count(reply.get("completion_tokens")))
+                     _count(reply.get("completion_tokens")), tool_calls=recorded_tool_calls(reply.get("tool_calls")))
 
     def stream(self, messages, *, model, options=None, timeout=None) -> Iterator:
         reply = self.chat(messages, model=model, options=options)
@@ -77,6 +78,15 @@ class OfflineBackend:
 
     def ping(self) -> bool:
         return False
+
+
+def _any_bounded(value) -> bool:
+    """Whether a recorded structure holds a bounded text anywhere (a tool call's long argument)."""
+    if isinstance(value, dict):
+        return any(_any_bounded(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_any_bounded(v) for v in value)
+    return is_bounded(value)
 
 
 def _count(value) -> int:

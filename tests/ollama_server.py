@@ -29,6 +29,13 @@ normally, but one byte every `delay` seconds — streamed or not — so only a t
 Output cap: a request whose options carry `num_predict` gets at most that many tokens (words)
 of its reply, with `done_reason: "length"` when the cap cut it (as Ollama does).
 
+Tool calling: `reply(tool_calls=[{"name": "ask", "arguments": {"question": "..."}}], when=...)`
+answers with a message whose `tool_calls` are those (Ollama's wire form, `[{"function": {name,
+arguments}}]`, content "" unless texts are given too), streamed or not; `Request.tools` is the
+`tools` a request sent (None when none). `server.no_tools = True` (or a model name in
+`server.no_tools_models`) answers a chat that offers tools with Ollama's 400
+`{"error": "registry.ollama.ai/library/<model> does not support tools"}`.
+
 Models: `server.models` lists what /api/tags shows; a chat for a model not in it gets the
 404 Ollama sends (set `server.strict_models = False` to accept any name). Token counts are
 word counts, so they are predictable. `server.requests` holds every request, in order.
@@ -101,6 +108,12 @@ class Request:
         # Ollama streams unless told not to
         return bool((self.body or {}).get("stream", True))
 
+    @property
+    def tools(self) -> list | None:
+        """The `tools` the request offered (None when it sent none)."""
+        tools = (self.body or {}).get("tools")
+        return tools if isinstance(tools, list) else None
+
 
 Matcher = Callable[[Request], bool] | str | None
 
@@ -124,6 +137,7 @@ class Rule:
     chunks: list[str] | None = None
     chunk_delay: float = 0.0
     used: int = 0
+    tool_calls: list[dict] | None = None   # [{"name": str, "arguments": dict, "id"?: str}]
 
     def next_text(self) -> str:
         text = self.texts[min(self.used, len(self.texts) - 1)]
@@ -192,6 +206,8 @@ class OllamaServer:
         self.models: list[str] = list(models)
         self.strict_models = True
         self.default = "ok"
+        self.no_tools = False                  # every model answers a request with tools: "does not support tools"
+        self.no_tools_models: set[str] = set()   # … or only these
         self.requests: list[Request] = []
         self.rules: list[Rule] = []
         self.faults: list[Fault] = []
@@ -254,17 +270,22 @@ class OllamaServer:
     # -- scripting --------------------------------------------------------------------
 
     def reply(self, *texts: str, when: Matcher = None, json: object = None, model: str | None = None,
-              times: int | None = None, chunks: list[str] | None = None, chunk_delay: float = 0.0) -> Rule:
+              times: int | None = None, chunks: list[str] | None = None, chunk_delay: float = 0.0,
+              tool_calls: list[dict] | None = None) -> Rule:
         """Answer requests matching `when` with `texts` in turn (the last one repeats), or with
         `json` serialised. `chunks` fixes how a streamed reply is split; `chunk_delay` waits
-        between streamed chunks."""
+        between streamed chunks. `tool_calls` ([{"name", "arguments"}]) go with every reply of
+        the rule (its text "" unless given)."""
         import json as _json
 
         if json is not None:
             texts = (*texts, _json.dumps(json))
+        if not texts and tool_calls:
+            texts = ("",)
         if not texts:
-            raise ValueError("reply() needs a text or json=")
-        rule = Rule(when, list(texts), model, times, list(chunks) if chunks else None, chunk_delay)
+            raise ValueError("reply() needs a text, json= or tool_calls=")
+        rule = Rule(when, list(texts), model, times, list(chunks) if chunks else None, chunk_delay,
+                    tool_calls=[dict(c) for c in tool_calls] if tool_calls else None)
         with self._lock:
             self.rules.append(rule)
         return rule
@@ -323,6 +344,9 @@ class OllamaServer:
                 if not rule.spent and _matches(rule.when, rule.model, req):
                     return rule.next_text(), rule
             return self.default, None
+
+    def _refuses_tools(self, req: Request) -> bool:
+        return bool(req.tools) and (self.no_tools or req.model in self.no_tools_models)
 
     def _has_model(self, name: str) -> bool:
         if not self.strict_models:
@@ -394,6 +418,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return None
             if not state._has_model(req.model):
                 return self._json(404, {"error": f'model "{req.model}" not found, try pulling it first'})
+            if state._refuses_tools(req):
+                return self._json(400, {"error": f"registry.ollama.ai/library/{req.model} does not support tools"})
         return route(req)
 
     # -- faults -------------------------------------------------------------------------
@@ -442,7 +468,10 @@ class _Handler(BaseHTTPRequestHandler):
         text, reason = _capped(text, req.options.get("num_predict"))
         if req.stream:
             return self._stream(req, text, rule, reason)
-        return self._json(200, self._chat_body(req, text, done=True, reason=reason))
+        body = self._chat_body(req, text, done=True, reason=reason)
+        if rule is not None and rule.tool_calls:
+            body["message"]["tool_calls"] = _ollama_calls(rule.tool_calls)
+        return self._json(200, body)
 
     def _trickle(self, req: Request, text: str, per_byte: float) -> None:
         """The whole answer, one byte every `per_byte` seconds (a body or an NDJSON stream)."""
@@ -521,6 +550,10 @@ class _Handler(BaseHTTPRequestHandler):
         delay = rule.chunk_delay if rule is not None else 0.0
         self._start_stream()
         try:
+            if rule is not None and rule.tool_calls:   # as Ollama does: the calls in one chunk of their own
+                chunk = self._chunk(req, "")
+                chunk["message"]["tool_calls"] = _ollama_calls(rule.tool_calls)
+                self._write_chunk(json.dumps(chunk).encode() + b"\n")
             for piece in pieces:
                 self._write_chunk(json.dumps(self._chunk(req, piece)).encode() + b"\n")
                 self.wfile.flush()
@@ -559,6 +592,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+
+def _ollama_calls(calls: list[dict]) -> list[dict]:
+    """Scripted tool calls in Ollama's wire form (no ids: Ollama gives none)."""
+    return [{"function": {"name": c["name"], "arguments": c.get("arguments") or {}}} for c in calls]
 
 
 def unused_url() -> str:

@@ -16,6 +16,14 @@ accept any). Faults are those of the Ollama test server ("no-model", "server", "
 "truncated", "context", "disconnect", "refused", "trickle") plus "rate-limit" (429) and
 "unauthorized" (401). Token counts are word counts. `requests` holds every request; each has
 `headers` (lower-case names) so a test can see what the client sent.
+
+Tool calling, as on the Ollama test server: `reply(tool_calls=[{"name": "ask", "arguments": {...}}])`
+answers with `choices[0].message.tool_calls` (`id` — "call_<n>" unless scripted —, `type:
+"function"`, `function.arguments` as a JSON string), content null unless texts are given, and
+`finish_reason: "tool_calls"`; streamed, the calls come as `delta.tool_calls` (name, then the
+arguments). `Request.tools` is what a request offered. `no_tools = True` (or a model in
+`no_tools_models`) answers a request with tools with a `tools_refusal_status` (400) OpenAI-style
+error naming tool choice, as vLLM does without --enable-auto-tool-choice.
 """
 
 from __future__ import annotations
@@ -70,6 +78,7 @@ class OpenAIServer(OllamaServer):
         self.json_object = True       # accepts response_format {"type": "json_object"}
         self.refusal_status = 400     # how a refused response_format is answered (llama-cpp-python: 500)
         self.streams = True           # False: a streamed request is answered whole, as some servers do
+        self.tools_refusal_status = 400   # how a request with tools is refused under `no_tools` (some servers: 422)
 
     @property
     def url(self) -> str:
@@ -132,6 +141,10 @@ class _OpenAIHandler(_Handler):
                 return self._json(state.refusal_status, _error(
                     f"1 validation error: body.response_format.type: Input should be 'text' or 'json_object', "
                     f"not {kind!r}"))
+            if state._refuses_tools(req):
+                return self._json(state.tools_refusal_status, _error(
+                    '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+                    kind="BadRequestError"))
         return route(req)
 
     # -- faults -------------------------------------------------------------------------
@@ -177,14 +190,23 @@ class _OpenAIHandler(_Handler):
     def _chat(self, req: OpenAIRequest) -> None:
         text, rule = self.server_state._rule_for(req)
         text, reason = _capped(text, (req.body or {}).get("max_tokens"))
+        calls = _openai_calls(rule.tool_calls) if rule is not None and rule.tool_calls else None
+        if calls:
+            reason = "tool_calls"
         if not req.stream or not self.server_state.streams:
-            return self._json(200, self._completion(req, text, reason))
+            return self._json(200, self._completion(req, text, reason, calls))
         pieces = rule.chunks if rule is not None and rule.chunks and reason != "length" else _chunks(text)
         delay = rule.chunk_delay if rule is not None else 0.0
         try:
             self._start_sse()
             self._event({**self._delta(req, ""), "choices": [{"index": 0, "delta": {"role": "assistant"},
                                                               "finish_reason": None}]})
+            for n, call in enumerate(calls or []):   # the name first, then the arguments, as OpenAI streams them
+                head = {**call, "index": n, "function": {"name": call["function"]["name"], "arguments": ""}}
+                tail = {"index": n, "function": {"arguments": call["function"]["arguments"]}}
+                for part in (head, tail):
+                    self._event({**self._delta(req, ""), "choices": [{"index": 0, "delta": {"tool_calls": [part]},
+                                                                      "finish_reason": None}]})
             for piece in pieces:
                 self._event(self._delta(req, piece))
                 if delay and self.server_state.sleep(delay):
@@ -244,9 +266,12 @@ class _OpenAIHandler(_Handler):
         prompt, completion = _words(req.text), _words(text)
         return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
-    def _completion(self, req: OpenAIRequest, text: str, reason: str) -> dict:
+    def _completion(self, req: OpenAIRequest, text: str, reason: str, calls: list[dict] | None = None) -> dict:
+        message: dict = {"role": "assistant", "content": text}
+        if calls:
+            message.update(content=text or None, tool_calls=calls)
         return {"id": "chatcmpl-test", "object": "chat.completion", "created": 1735689600, "model": req.model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": reason}],
+                "choices": [{"index": 0, "message": message, "finish_reason": reason}],
                 "usage": self._usage(req, text)}
 
     def _delta(self, req: OpenAIRequest, piece: str) -> dict:
@@ -265,3 +290,12 @@ class _OpenAIHandler(_Handler):
     def _raw(self, data: bytes) -> None:
         self._write_chunk(data)
         self.wfile.flush()
+
+
+def _openai_calls(calls: list[dict]) -> list[dict]:
+    """Scripted tool calls in the chat-completions wire form: ids, and the arguments as a JSON string
+    (a scripted string is sent as it is, to script arguments that do not parse)."""
+    return [{"id": c.get("id") or f"call_{n}", "type": "function",
+             "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(c.get("arguments"), str)
+                          else json.dumps(c.get("arguments") or {})}}
+            for n, c in enumerate(calls)]

@@ -21,12 +21,17 @@ from sym.core.errors import UserError
 if TYPE_CHECKING:
     from sym.core.settings import Settings
 
-Message = dict[str, Any]  # {"role": "system" | "user" | "assistant", "content": str}
+# {"role": "system" | "user" | "assistant" | "tool", "content": str}; an assistant message may also carry
+# "tool_calls": [{"id": str, "name": str, "arguments": dict}] (what it asked for), a "tool" message
+# "name" and "tool_call_id" (whose result it is). Each backend turns these into its wire form.
+Message = dict[str, Any]
+Tool = dict[str, Any]     # {"type": "function", "function": {"name", "description", "parameters": JSON schema}}
 
 
 class LLMError(UserError):
     """A failed model call. `reason` is one of: unreachable, no-model, timeout, context,
-    bad-output, server, cancelled, offline, auth (a key the server refused)."""
+    bad-output, server, cancelled, offline, auth (a key the server refused), no-tools (the model
+    or server does not support tool calling; a retry cannot help)."""
 
     transient: bool = False   # a retry may succeed (core/llm/failures.py sets it)
     problems: list[str]       # a reply that never fit the schema: why (set by core/llm/repair.py)
@@ -39,6 +44,29 @@ class LLMError(UserError):
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """A tool the model asked for: its `name`, the `arguments` parsed into a dict, and the id a
+    server gave the call ("" where it gives none, as Ollama does)."""
+
+    name: str
+    arguments: dict[str, Any]
+    id: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The neutral form: what a follow-up assistant message carries in "tool_calls"."""
+        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+
+
+def recorded_tool_calls(recorded: object) -> tuple[ToolCall, ...]:
+    """The ToolCalls of a recorded reply (a call-log row's or a session event's list of
+    {id, name, arguments}); what is not in that shape is left out."""
+    if not isinstance(recorded, list):
+        return ()
+    return tuple(ToolCall(str(c.get("name") or ""), dict(c.get("arguments") or {}), str(c.get("id") or ""))
+                 for c in recorded if isinstance(c, dict) and isinstance(c.get("arguments", {}), dict))
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str
     model: str
@@ -48,6 +76,7 @@ class Reply:
     cached: bool = False
     call_id: int | None = None      # row in the call log
     done_reason: str = ""           # "length": the output cap (num_predict) ended the reply
+    tool_calls: tuple[ToolCall, ...] = ()   # what the model asked for, when the call offered `tools`
 
     @property
     def truncated(self) -> bool:
@@ -70,7 +99,11 @@ class Backend(Protocol):
     name: str
 
     def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
-             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply: ...
+             options: dict[str, Any] | None = None, timeout: float | None = None,
+             tools: list[Tool] | None = None) -> Reply:
+        """One whole reply. With `tools` (OpenAI function format) the reply's `tool_calls` holds
+        what the model asked for; a model or server without tool calling raises reason no-tools."""
+        ...
 
     def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
                timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:

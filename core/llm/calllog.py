@@ -1,8 +1,9 @@
 """The call log: every model call in SQLite under the data dir, and the temperature-0 cache.
 
-One row per call (time, model, purpose, options, messages, format, output, tokens, latency,
-error, cached flag, session). A request's key is the sha256 of the canonical JSON of
-(model, messages, format, options); the cache answers a key from its latest good row.
+One row per call (time, model, purpose, options, messages, format, tools, output, tool calls,
+tokens, latency, error, cached flag, session). A request's key is the sha256 of the canonical JSON
+of (model, messages, format, options, and tools when given); the cache answers a key from its
+latest good row.
 The log must never break a call: if the database cannot be written, logging stops quietly.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from sym.core.home import data_dir
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATIONS = {
     1: """
     CREATE TABLE calls (
@@ -43,19 +44,28 @@ _MIGRATIONS = {
     CREATE INDEX calls_key ON calls(key);
     CREATE INDEX calls_session ON calls(session);
     """,
+    2: """
+    ALTER TABLE calls ADD COLUMN tools TEXT;
+    ALTER TABLE calls ADD COLUMN tool_calls TEXT;
+    """,
 }
 COLUMNS = ("id", "ts", "key", "model", "purpose", "host", "options", "messages", "format", "output",
-           "prompt_tokens", "completion_tokens", "seconds", "error", "reason", "cached", "session")
-_JSON_COLUMNS = ("options", "messages", "format")
+           "prompt_tokens", "completion_tokens", "seconds", "error", "reason", "cached", "session", "tools",
+           "tool_calls")
+_JSON_COLUMNS = ("options", "messages", "format", "tools", "tool_calls")
 
 
 def canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
 
 
-def request_key(model: str, messages: list[Any], format: object, options: dict[str, Any] | None) -> str:
-    """The cache key of a request: all of model, messages, format and options."""
-    body = {"model": model, "messages": messages, "format": format, "options": options or {}}
+def request_key(model: str, messages: list[Any], format: object, options: dict[str, Any] | None,
+                tools: list[Any] | None = None) -> str:
+    """The cache key of a request: all of model, messages, format and options, and the tools
+    offered when there are any (a request without them keeps the key it always had)."""
+    body: dict[str, Any] = {"model": model, "messages": messages, "format": format, "options": options or {}}
+    if tools:
+        body["tools"] = tools
     return hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
@@ -81,7 +91,13 @@ class CallLog:
                 db.execute("PRAGMA busy_timeout=10000")
                 version = db.execute("PRAGMA user_version").fetchone()[0]
                 for step in range(version + 1, SCHEMA_VERSION + 1):
-                    db.executescript(f"BEGIN; {_MIGRATIONS[step]} PRAGMA user_version={step}; COMMIT;")
+                    try:
+                        db.executescript(f"BEGIN; {_MIGRATIONS[step]} PRAGMA user_version={step}; COMMIT;")
+                    except sqlite3.Error:   # another process may have just taken this step
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
+                        if db.execute("PRAGMA user_version").fetchone()[0] < step:
+                            raise
                 self._db = db
             except (sqlite3.Error, OSError):
                 self._broken = True   # a log we cannot open must not stop the call
@@ -103,11 +119,14 @@ class CallLog:
     def record(self, *, key: str, model: str, purpose: str, messages: list[Any], options: dict[str, Any] | None,
                format: object = None, output: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0,
                seconds: float = 0.0, error: str | None = None, reason: str | None = None, cached: bool = False,
-               session: str | None = None, host: str | None = None) -> int | None:
-        """Append one call; returns its row id (None when the log cannot be written)."""
+               session: str | None = None, host: str | None = None, tools: list[Any] | None = None,
+               tool_calls: list[dict[str, Any]] | None = None) -> int | None:
+        """Append one call; returns its row id (None when the log cannot be written). `tool_calls`
+        (neutral form: id, name, arguments) is what the reply asked for, kept for the cache."""
         values = (time.time(), key, model, purpose, host, canonical(options or {}), canonical(messages),
                   None if format is None else canonical(format), output, prompt_tokens, completion_tokens,
-                  seconds, error, reason, int(cached), session)
+                  seconds, error, reason, int(cached), session, None if not tools else canonical(tools),
+                  None if tool_calls is None else canonical(tool_calls))
         with self._lock:
             db = self._connect()
             if db is None:

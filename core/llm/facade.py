@@ -4,8 +4,10 @@ It adds the model and options from settings (the output cap `llm_max_tokens` as 
 answers identical temperature-0 requests from the call log, retries transient failures with
 backoff, honours the run's cancel flag, streams structured calls (emitting `LLMProgress`), emits
 `LLMToken` events and one complete `LLMExchange` per call (the session log records those), and
-records each call in the call log. It is built for one run (core/run.py) and never changed
-afterwards. It never touches memory; a failed call raises `LLMError` and leaves nothing behind.
+records each call in the call log. A call may offer tools (native tool calling): its reply then
+carries the `tool_calls` the model asked for, cached and logged like its text. It is built for one
+run (core/run.py) and never changed afterwards. It never touches memory; a failed call raises
+`LLMError` and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.events import LLMExchange, LLMProgress, LLMToken
-from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, backend_key
+from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, Tool, backend_key, recorded_tool_calls
 from sym.core.llm.calllog import CallLog, request_key
 from sym.core.llm.jsonout import M
 from sym.core.llm.ollama_backend import transient
@@ -35,6 +37,8 @@ PROGRESS_EVERY = 0.25   # seconds between LLMProgress events of one structured c
 
 T = TypeVar("T")
 Format = dict[str, Any] | str | None   # a JSON schema, "json", or free text
+_MESSAGE_SHAPE = ("messages must be a list of {'role': str, 'content': str} dicts (an assistant one may add "
+                  "'tool_calls': [{'id': str, 'name': str, 'arguments': dict}], a tool one 'name' and 'tool_call_id')")
 
 
 def cancelled() -> LLMError:
@@ -63,10 +67,13 @@ class LLM:
     # -- what callers use -------------------------------------------------------------
 
     def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict[str, Any] | str | None = None,
-             options: dict[str, Any] | None = None, model: str | None = None) -> Reply:
+             options: dict[str, Any] | None = None, model: str | None = None,
+             tools: list[Tool] | None = None) -> Reply:
         """One model call; `format` is a JSON schema (or "json") for structured output.
-        `model` overrides settings.model for this call (e.g. a judge model)."""
-        return self._public(lambda: self._chat(messages, purpose, format, options, model))
+        `model` overrides settings.model for this call (e.g. a judge model). `tools` (OpenAI
+        function format) are offered to the model; the reply's `tool_calls` holds what it asked
+        for (such a call is never streamed). A model without tool calling: LLMError(no-tools)."""
+        return self._public(lambda: self._chat(messages, purpose, format, options, model, tools))
 
     def stream(self, messages: list[Message], *, purpose: str = "chat", options: dict[str, Any] | None = None,
                model: str | None = None) -> Reply:
@@ -162,38 +169,43 @@ class LLM:
     # -- the work ------------------------------------------------------------------------
 
     def _request(self, messages: list[Message], format: Format, options: dict[str, Any] | None,
-                 model: str | None = None) -> tuple[str, list[Any], dict[str, Any], str]:
-        if not isinstance(messages, list) or not all(
-                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
-                for m in messages):
-            raise TypeError("messages must be a list of {'role': str, 'content': str} dicts")
+                 model: str | None = None, tools: list[Tool] | None = None) -> tuple[str, list[Any], dict[str, Any], str]:
+        if not isinstance(messages, list):
+            raise TypeError(_MESSAGE_SHAPE)
+        if tools is not None and not (isinstance(tools, list) and all(
+                isinstance(t, dict) and isinstance(t.get("function"), dict)
+                and isinstance(t["function"].get("name"), str) for t in tools)):
+            raise TypeError("tools must be a list of {'type': 'function', 'function': {'name': str, ...}} dicts")
         model = model or self.settings.model
-        clean = [{"role": m["role"], "content": m["content"]} for m in messages]
+        clean = [_clean(m) for m in messages]
         cap = int(getattr(self.settings, "llm_max_tokens", 0) or 0)
         opts = {"temperature": self.settings.temperature, **({"num_predict": cap} if cap > 0 else {}),
                 **(options or {})}
-        return model, clean, opts, request_key(model, clean, format, opts)
+        return model, clean, opts, request_key(model, clean, format, opts, tools)
 
     def _cacheable(self, opts: dict[str, Any]) -> bool:
         return bool(self.settings.llm_cache) and float(opts.get("temperature", 0) or 0) == 0.0
 
     def _chat(self, messages: list[Message], purpose: str, format: Format, options: dict[str, Any] | None,
-              model: str | None = None) -> Reply:
+              model: str | None = None, tools: list[Tool] | None = None) -> Reply:
         self._check_cancel()
-        model, msgs, opts, key = self._request(messages, format, options, model)
+        tools = tools or None   # no tools offered: the request (and its key) of a plain call
+        model, msgs, opts, key = self._request(messages, format, options, model, tools)
         if self._cacheable(opts):
             hit = self.calllog.lookup(key)
             if hit is not None:
-                return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model))
-        if format is not None and getattr(self.backend, "streams_structured", False):
+                return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model), tools)
+        if format is not None and tools is None and getattr(self.backend, "streams_structured", False):
             def attempt() -> Reply:
                 return self._structured_stream(msgs, model, format, opts, purpose)
         else:
+            extra = {"tools": tools} if tools is not None else {}   # a backend that predates tools still works
+
             def attempt() -> Reply:
                 return self._interruptible(lambda: self.backend.chat(msgs, model=model, format=format, options=opts,
-                                                                     timeout=self.settings.llm_timeout))
-        reply = self._with_retries(key, purpose, model, msgs, format, opts, attempt)
-        return self._finish(key, purpose, model, msgs, format, opts, reply)
+                                                                     timeout=self.settings.llm_timeout, **extra))
+        reply = self._with_retries(key, purpose, model, msgs, format, opts, attempt, tools)
+        return self._finish(key, purpose, model, msgs, format, opts, reply, tools)
 
     def _structured_stream(self, msgs: list[Message], model: str, format: Format, opts: dict[str, Any],
                            purpose: str) -> Reply:
@@ -345,7 +357,7 @@ class LLM:
             stop.set()
 
     def _with_retries(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str,
-                      Any], attempt: Callable[[], Reply]) -> Reply:
+                      Any], attempt: Callable[[], Reply], tools: list[Tool] | None = None) -> Reply:
         retries = max(0, int(self.settings.llm_retries))
         for n in range(retries + 1):
             try:
@@ -354,12 +366,12 @@ class LLM:
                 if err.reason == "offline":
                     err = LLMError(f"{purpose}: {err.message}", reason="offline", hint=err.hint)
                 if not transient(err) or n == retries:
-                    self._failed(key, purpose, model, msgs, format, opts, err)
+                    self._failed(key, purpose, model, msgs, format, opts, err, tools)
                     raise err from None
                 event = self._cancel_event
                 delay = min(MAX_BACKOFF, BACKOFF * 2 ** n)
                 if event is not None and event.wait(delay):
-                    self._failed(key, purpose, model, msgs, format, opts, cancelled())
+                    self._failed(key, purpose, model, msgs, format, opts, cancelled(), tools)
                     raise cancelled() from None
                 if event is None:
                     time.sleep(delay)
@@ -368,32 +380,69 @@ class LLM:
     @staticmethod
     def _cached(row: dict[str, Any], model: str) -> Reply:
         return Reply(row.get("output") or "", row.get("model") or model, row.get("prompt_tokens") or 0,
-                     row.get("completion_tokens") or 0, 0.0, cached=True)
+                     row.get("completion_tokens") or 0, 0.0, cached=True, tool_calls=recorded_tool_calls(row.get("tool_calls")))
 
     def _finish(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
-                reply: Reply) -> Reply:
+                reply: Reply, tools: list[Tool] | None = None) -> Reply:
+        calls = [c.to_dict() for c in reply.tool_calls]
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       output=reply.text, prompt_tokens=reply.prompt_tokens,
                                       completion_tokens=reply.completion_tokens, seconds=reply.seconds,
-                                      cached=reply.cached, session=self.session, host=self.host)
+                                      cached=reply.cached, session=self.session, host=self.host, tools=tools,
+                                      tool_calls=calls if tools is not None or calls else None)
         reply = dataclasses.replace(reply, call_id=call_id)
         with self._stats_lock:
             self._stats["calls"] += 1
             self._stats["cached"] += int(reply.cached)
             self._stats["prompt_tokens"] += reply.prompt_tokens
             self._stats["completion_tokens"] += reply.completion_tokens
+        sent: dict[str, Any] = {"messages": msgs, "format": format, "options": opts}
+        answer: dict[str, Any] = {"text": reply.text, "prompt_tokens": reply.prompt_tokens,
+                                  "completion_tokens": reply.completion_tokens}
+        if tools is not None:   # a call without tools is logged as it always was
+            sent["tools"], answer["tool_calls"] = tools, calls
         self._emit(LLMExchange(call_id, model, purpose, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
-                               reply.cached, key=key, request={"messages": msgs, "format": format, "options": opts},
-                               reply={"text": reply.text, "prompt_tokens": reply.prompt_tokens,
-                                      "completion_tokens": reply.completion_tokens}))
+                               reply.cached, key=key, request=sent, reply=answer))
         return reply
 
     def _failed(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
-                err: LLMError) -> None:
+                err: LLMError, tools: list[Tool] | None = None) -> None:
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
-                                      error=str(err), reason=err.reason, session=self.session, host=self.host)
+                                      error=str(err), reason=err.reason, session=self.session, host=self.host,
+                                      tools=tools)
         with self._stats_lock:
             self._stats["failed"] += 1
-        self._emit(LLMExchange(call_id, model, purpose, error=err.message, key=key,
-                               request={"messages": msgs, "format": format, "options": opts},
+        sent: dict[str, Any] = {"messages": msgs, "format": format, "options": opts}
+        if tools is not None:
+            sent["tools"] = tools
+        self._emit(LLMExchange(call_id, model, purpose, error=err.message, key=key, request=sent,
                                failure={"reason": err.reason, "message": err.message, "hint": err.hint}))
+
+
+def _clean(m: object) -> Message:
+    """One message as the backends and the request key see it: role and content, plus the tool-call
+    keys (neutral form) where they belong; other keys are dropped, a wrong shape is a TypeError."""
+    if not (isinstance(m, dict) and isinstance(m.get("role"), str)):
+        raise TypeError(_MESSAGE_SHAPE)
+    role, content, calls = m["role"], m.get("content"), m.get("tool_calls")
+    if content is None and role == "assistant" and calls:
+        content = ""   # an assistant turn that only called tools
+    if not isinstance(content, str):
+        raise TypeError(_MESSAGE_SHAPE)
+    out: Message = {"role": role, "content": content}
+    if role == "assistant" and calls is not None:
+        if not (isinstance(calls, list) and all(
+                isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("arguments"), dict)
+                and isinstance(c.get("id", ""), str) for c in calls)):
+            raise TypeError(_MESSAGE_SHAPE)
+        if calls:
+            out["tool_calls"] = [{"id": c.get("id", ""), "name": c["name"], "arguments": c["arguments"]}
+                                 for c in calls]
+    if role == "tool":
+        for name in ("name", "tool_call_id"):
+            if name in m:
+                if not isinstance(m[name], str):
+                    raise TypeError(_MESSAGE_SHAPE)
+                out[name] = m[name]
+    return out
+

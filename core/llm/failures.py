@@ -1,7 +1,12 @@
 """What the backends share when a call fails: the error constructor, one-line server messages,
-and the failures every backend reads the same way (already an LLMError; out of time)."""
+the failures every backend reads the same way (already an LLMError; out of time; a model without
+tool calling) and the check of a tool call's arguments."""
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from sym.core.llm import LLMError
 
@@ -28,3 +33,24 @@ def common_failure(err: BaseException, *, model: str, seconds: float) -> LLMErro
         return error(f"{model or 'the server'} did not answer within {seconds:g} s", reason="timeout",
                      hint="/set llm_timeout SECONDS to wait longer", exit_code=4)
     return None
+
+
+def no_tools(model: str, host: str, detail: str = "") -> LLMError:
+    """A model or server that does not do tool calling: not transient, a retry gets the same answer."""
+    return error(f'model "{model}" at {host} does not support tool calling' + (f" ({detail})" if detail else ""),
+                 reason="no-tools", hint="pick a model that supports tools (/set model NAME), e.g. llama3.1 or qwen2.5")
+
+
+def tool_arguments(raw: object, *, name: str, host: str) -> dict[str, Any]:
+    """A tool call's arguments as a dict: a dict as it came, a JSON string (the OpenAI wire form)
+    parsed; anything else is LLMError(bad-output)."""
+    value = dict(raw) if isinstance(raw, Mapping) else raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            value = None
+    if not isinstance(value, dict):
+        raise error(f"the model at {host} called tool {name!r} with arguments that are not a JSON object: "
+                    f"{one_line(raw, 80)}", reason="bad-output", hint="try again, or use a model better at tools")
+    return value

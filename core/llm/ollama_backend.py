@@ -3,7 +3,9 @@
 It turns every way a call can fail (no server, model not pulled, timeout, context overflow,
 5xx, a body that is not Ollama's protocol, a stream cut short) into one `LLMError` with a
 specific `reason` and a one-line hint. `timeout` is a total deadline for a call, however slowly
-the server trickles its reply (core/llm/deadline.py). It knows nothing of settings, caching or retries.
+the server trickles its reply (core/llm/deadline.py). Tool calls go as Ollama's `tools=` (the
+OpenAI function form; the client keeps what Ollama's Tool type holds). It knows nothing of
+settings, caching or retries.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from sym.core.llm import LLMError, Message, ModelInfo, Reply
-from sym.core.llm.failures import common_failure
+from sym.core.llm import LLMError, Message, ModelInfo, Reply, Tool, ToolCall
+from sym.core.llm.failures import common_failure, no_tools, tool_arguments
 from sym.core.llm.failures import error as _error
 from sym.core.llm.failures import one_line as _one_line
 
@@ -28,6 +30,7 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 TRANSIENT = ("unreachable", "server")   # reasons worth a retry (see `transient`)
 _CONTEXT = re.compile(r"context (length|window|size)|exceeds? .*context|too many tokens|prompt is too long", re.I)
 _NO_MODEL = re.compile(r"model .*not found|not found.*pull|no such model|pull(ing)? it first", re.I)
+_NO_TOOLS = re.compile(r"does not support tools", re.I)   # "registry.ollama.ai/library/gemma:2b does not support tools"
 
 
 def resolve_host(host: str | None = None) -> str:
@@ -60,20 +63,24 @@ class OllamaBackend:
     # -- the protocol ----------------------------------------------------------------
 
     def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
-             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
+             options: dict[str, Any] | None = None, timeout: float | None = None,
+             tools: list[Tool] | None = None) -> Reply:
         from sym.core.llm.deadline import within
 
         client = self._client(timeout)
         started = time.perf_counter()
         try:
             with within(timeout or self.timeout):
-                response = client.chat(model=model, messages=messages, format=format, options=options,  # type: ignore[call-overload]  # format: "json" or a schema, as ollama takes
-                                       stream=False)
+                response = client.chat(model=model, messages=wire_messages(messages), format=format,  # type: ignore[call-overload]  # format: "json" or a schema, as ollama takes
+                                       options=options, tools=tools or None, stream=False)
             text = response.message.content or ""
+            calls = tuple(ToolCall(c.function.name, tool_arguments(c.function.arguments, name=c.function.name,
+                                                                    host=self.host))
+                          for c in response.message.tool_calls or ())
         except Exception as err:  # noqa: BLE001 — every failure becomes one LLMError
             raise self.failure(err, model=model, timeout=timeout) from None
         return Reply(text, response.model or model, response.prompt_eval_count or 0, response.eval_count or 0,
-                     time.perf_counter() - started, done_reason=response.done_reason or "")
+                     time.perf_counter() - started, done_reason=response.done_reason or "", tool_calls=calls)
 
     def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
                timeout: float | None = None, format: dict[str, Any] | str | None = None) -> Iterator[str | Reply]:
@@ -84,7 +91,7 @@ class OllamaBackend:
         limit = timeout or self.timeout
         parts: list[str] = []
         try:
-            chunks = client.chat(model=model, messages=messages, format=format, options=options,  # type: ignore[call-overload]  # as above
+            chunks = client.chat(model=model, messages=wire_messages(messages), format=format, options=options,  # type: ignore[call-overload]  # as above
                                  stream=True)
             with within(limit):   # the request goes out with the first chunk
                 first = next(chunks, None)
@@ -176,6 +183,8 @@ class OllamaBackend:
             return known
         if isinstance(err, ollama.ResponseError):
             status, detail = err.status_code, _one_line(err.error)
+            if status == 400 and _NO_TOOLS.search(detail):
+                return no_tools(model, host)
             if _CONTEXT.search(detail):
                 return _error(f"the request is too long for the context window of {model}", reason="context",
                               hint="shorten the input, or use a model with a longer context")
@@ -198,3 +207,18 @@ class OllamaBackend:
             return _error(f"the server at {host} sent a reply that is not Ollama's protocol", reason="server",
                           hint="is OLLAMA_HOST pointing at an Ollama server?")
         return _error(f"the call to {host} failed: {type(err).__name__}: {_one_line(err)}", reason="server")
+
+
+def wire_messages(messages: list[Message]) -> list[Message]:
+    """Messages in Ollama's form: an assistant's tool calls as `{"function": {name, arguments}}`,
+    a tool result naming its tool as `tool_name` (Ollama has no call ids)."""
+    out: list[Message] = []
+    for m in messages:
+        if m.get("tool_calls"):
+            m = {"role": m["role"], "content": m.get("content") or "",
+                 "tool_calls": [{"function": {"name": c["name"], "arguments": c["arguments"]}} for c in m["tool_calls"]]}
+        elif m.get("role") == "tool":
+            m = {"role": "tool", "content": m.get("content") or "",
+                 **({"tool_name": m["name"]} if m.get("name") else {})}
+        out.append(m)
+    return out

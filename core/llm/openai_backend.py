@@ -3,6 +3,7 @@ LM Studio, hosted endpoints), spoken with `httpx` directly.
 
 Like the Ollama backend it turns every way a call can fail into one `LLMError` with a specific
 `reason` and a one-line hint, and `timeout` is a total deadline for a call (core/llm/deadline.py).
+Tools go as `tools`; the reply's `tool_calls` come back with their JSON-string arguments parsed.
 The API key comes from $SYM_API_KEY or $OPENAI_API_KEY, goes only into the Authorization header
 and is scrubbed from anything a server echoes back; it is never part of a request key, a log line
 or an error. It knows nothing of settings, caching or retries.
@@ -19,8 +20,8 @@ import urllib.parse
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sym.core.llm import LLMError, Message, ModelInfo, Reply
-from sym.core.llm.failures import common_failure
+from sym.core.llm import LLMError, Message, ModelInfo, Reply, Tool, ToolCall
+from sym.core.llm.failures import common_failure, no_tools, tool_arguments
 from sym.core.llm.failures import error as _error
 from sym.core.llm.failures import one_line as _one_line
 from sym.core.llm.repair import with_note
@@ -42,6 +43,7 @@ _CONTEXT = re.compile(r"context.?(length|window|size)|maximum context|exceeds? .
 _NO_MODEL = re.compile(r"model.*(not found|does not exist|not exist|unknown|no such)|model_not_found|"
                        r"unknown model|invalid model", re.I)
 _FORMAT = re.compile(r"response_format|json_schema|json_object", re.I)
+_TOOLS = re.compile(r"tool|function", re.I)   # a 400/422 naming tools, tool_choice or function(s): no tool calling
 _KEY_HINT = "set SYM_API_KEY (or OPENAI_API_KEY) to a key this server accepts"
 
 
@@ -85,13 +87,31 @@ def with_schema(messages: list[Message], schema: dict[str, Any]) -> list[Message
                      + json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
 
 
+def wire_messages(messages: list[Message]) -> list[Message]:
+    """Messages in the chat-completions form: an assistant's tool calls with `type` and JSON-string
+    arguments (its content null when it has none), a tool result as `tool_call_id` + content."""
+    out: list[Message] = []
+    for m in messages:
+        if m.get("tool_calls"):
+            m = {"role": m["role"], "content": m.get("content") or None,
+                 "tool_calls": [{"id": c.get("id") or "", "type": "function",
+                                 "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
+                                for c in m["tool_calls"]]}
+        elif m.get("role") == "tool":
+            m = {"role": "tool", "tool_call_id": m.get("tool_call_id") or "", "content": m.get("content") or ""}
+        out.append(m)
+    return out
+
+
 def request_body(messages: list[Message], *, model: str, options: dict[str, Any] | None, format: dict[str,
                  Any] | str | None, level: str,
-                 stream: bool) -> dict[str, Any]:
+                 stream: bool, tools: list[Tool] | None = None) -> dict[str, Any]:
     """The chat-completions body for one call; `level` is how structured output is asked for."""
     if isinstance(format, dict) and level != "json_schema":
         messages = with_schema(messages, format)
-    body: dict[str, Any] = {"model": model, "messages": messages, "stream": stream}
+    body: dict[str, Any] = {"model": model, "messages": wire_messages(messages), "stream": stream}
+    if tools:
+        body["tools"] = tools
     for name, value in (options or {}).items():
         mapped = OPTION_NAMES.get(name)
         if mapped is not None and value is not None and not (mapped == "max_tokens" and int(value) <= 0):
@@ -127,7 +147,8 @@ class OpenAIBackend:
     # -- the protocol ----------------------------------------------------------------
 
     def chat(self, messages: list[Message], *, model: str, format: dict[str, Any] | str | None = None,
-             options: dict[str, Any] | None = None, timeout: float | None = None) -> Reply:
+             options: dict[str, Any] | None = None, timeout: float | None = None,
+             tools: list[Tool] | None = None) -> Reply:
         from sym.core.llm.deadline import within
 
         started = time.perf_counter()
@@ -135,15 +156,20 @@ class OpenAIBackend:
             with within(timeout or self.timeout):
                 data = self._structured(lambda level: self._post_json(
                     "/chat/completions", request_body(messages, model=model, options=options, format=format,
-                                                      level=level, stream=False), timeout), format)
+                                                      level=level, stream=False, tools=tools), timeout), format)
             choice = data["choices"][0]
-            text = (choice.get("message") or {}).get("content") or ""
+            message = choice.get("message") or {}
+            text = message.get("content") or ""
+            calls = tuple(ToolCall(str(c["function"]["name"]), tool_arguments(
+                              c["function"].get("arguments"), name=str(c["function"]["name"]), host=self.host),
+                              str(c.get("id") or ""))
+                          for c in message.get("tool_calls") or ())
             usage = data.get("usage") or {}
             reply = Reply(str(text), str(data.get("model") or model), int(usage.get("prompt_tokens") or 0),
                           int(usage.get("completion_tokens") or 0), time.perf_counter() - started,
-                          done_reason=str(choice.get("finish_reason") or ""))
+                          done_reason=str(choice.get("finish_reason") or ""), tool_calls=calls)
         except Exception as err:  # noqa: BLE001 — every failure becomes one LLMError
-            raise self.failure(err, model=model, timeout=timeout) from None
+            raise self.failure(err, model=model, timeout=timeout, tools=bool(tools)) from None
         return reply
 
     def stream(self, messages: list[Message], *, model: str, options: dict[str, Any] | None = None,
@@ -354,8 +380,10 @@ class OpenAIBackend:
 
         close_clients(self)
 
-    def failure(self, err: BaseException, *, model: str, timeout: float | None = None) -> LLMError:
-        """The LLMError for an exception raised while calling the server."""
+    def failure(self, err: BaseException, *, model: str, timeout: float | None = None,
+                tools: bool = False) -> LLMError:
+        """The LLMError for an exception raised while calling the server (`tools`: the request
+        offered tools, so a 400/422 naming them means the model or server has no tool calling)."""
         import httpx
 
         host = self.host
@@ -363,7 +391,7 @@ class OpenAIBackend:
         if known is not None:
             return known
         if isinstance(err, _Refused):
-            return self._status_error(err, model)
+            return self._status_error(err, model, tools)
         if isinstance(err, (httpx.RemoteProtocolError, httpx.ReadError)):
             return _error(f"the server at {host} closed the connection mid-reply", reason="server",
                           hint="try again; check the server's log", retry=True)
@@ -376,7 +404,7 @@ class OpenAIBackend:
         return _error(f"the call to {host} failed: {type(err).__name__}: {self._scrub(_one_line(err))}",
                       reason="server")
 
-    def _status_error(self, err: _Refused, model: str) -> LLMError:
+    def _status_error(self, err: _Refused, model: str, tools: bool = False) -> LLMError:
         host, status, detail = self.host, err.status, err.detail
         if status in (401, 403):
             return _error(f"the server at {host} refused the API key ({status})", reason="auth", exit_code=2,
@@ -388,6 +416,8 @@ class OpenAIBackend:
         if status in (400, 404) and model and _NO_MODEL.search(f"{detail} {err.code}"):
             return _error(f'model "{model}" is not served at {host}', reason="no-model",
                           hint="/models lists what the server has; /set model NAME")
+        if tools and status in (400, 422) and _TOOLS.search(f"{detail} {err.code}"):
+            return no_tools(model, host, detail)
         if status == 404:
             return _error(f"no OpenAI-compatible API at {host} (404)", reason="server",
                           hint="check --base-url: it usually ends in /v1")
