@@ -22,8 +22,9 @@ from sym.core.home import data_dir
 from sym.core.memory.embedders import default_embedder, make_embedder
 from sym.core.memory.library import documents
 from sym.core.memory.local import LocalStore, broken
-from sym.core.memory.snapshot import FORMAT, Snapshot, Summary, discard, stamp_created, summary
+from sym.core.memory.snapshot import FORMAT, Snapshot, discard, stamp_created
 from sym.core.memory.store import KINDS, ChromaStore, check_workspace_name, connect
+from sym.core.memory.summary import Summary, summary
 from sym.core.memory.working import WorkingMemory
 
 if TYPE_CHECKING:
