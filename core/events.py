@@ -69,6 +69,17 @@ class Warning:
 
 
 @dataclass(frozen=True)
+class Approval:
+    """A memory change a model proposed in a chat turn, and whether it was allowed (by the user,
+    by `agent.approve`, or refused); the session log records it, a replay answers from it."""
+
+    run: str
+    line: str
+    allowed: bool
+    by: str = "user"              # user, setting, nobody
+
+
+@dataclass(frozen=True)
 class SettingChanged:
     key: str
     value: object

@@ -110,6 +110,15 @@ class Settings:
             "a runaway reply ends there.")
     repair_temperature: float = setting(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False,
         doc="Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong).")
+    agent_style: Literal["auto", "tools", "route", "plain"] = setting(default="auto",
+        doc="How a chat turn reaches sym's commands: tools = the model calls them (native tool calling), "
+            "route = the model picks the next command from a menu, auto = tools unless the model has none, "
+            "plain = no commands (the model answers from memory items, unverified).")
+    agent_max_steps: int = setting(default=6, ge=1, le=50,
+        doc="Most model steps (calls) one chat turn may take before it answers with what it has.")
+    agent_approve: Literal["ask", "auto", "refuse"] = setting(default="ask",
+        doc="A command the model proposes that changes memory (tell, fact, rule, forget, extract, load): "
+            "ask = y/n in the TUI (refused where no one can answer), auto = run it, refuse = never.")
 
     model_fields: ClassVar[dict[str, FieldInfo]]
 

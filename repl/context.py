@@ -62,6 +62,7 @@ class Context:
     policy_state: PolicyState | None  # the workspace's loaded policies and run log, once touched
     streams: bool                   # the front-end shows LLMToken events as they arrive
     patient: bool                   # batch mode: wait for background work (embedding) instead of answering early
+    approver: Callable[[str], bool] | None   # asks the user to allow a memory change a model proposed (TUI)
 
     def __init__(self, memory: WorkingMemory, registry: Registry, settings: Settings | None = None,
                  stream: EventStream | None = None, *, base_dir: Path | None = None,
@@ -78,6 +79,7 @@ class Context:
         self.policy_state = None
         self.streams = False
         self.patient = False
+        self.approver = None
         self._runs = itertools.count(1)
 
     # -- the event stream and the session log -------------------------------------------

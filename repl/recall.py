@@ -27,3 +27,4 @@ class Recall:
     program: LastProgram | None = None
     exploration: Exploration | None = None
     chat: list[Message] = field(default_factory=list)
+    no_tools: set[str] = field(default_factory=set)     # models that refused tool calls: chat routes

@@ -85,6 +85,7 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                     pass  # a setting this sym does not know: the outputs will tell
             if offline:
                 answer_offline(rec, shell.ctx)
+            shell.ctx.approver = recorded_approvals(rec)
             try:
                 inputs = rec.inputs()
                 for n, event in enumerate(inputs, start=1):
@@ -119,6 +120,20 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 os.environ["SYM_HOME"] = old_home
     report.seconds = time.perf_counter() - started
     return report
+
+
+def recorded_approvals(rec: Recording):
+    """Answers to a chat turn's y/n questions as the user gave them in the recording, in order,
+    matched by the command line (a line never asked then is declined)."""
+    given: dict[str, list[bool]] = {}
+    for e in rec.events:
+        if e["t"] == "note" and e.get("kind") == "approval" and e.get("by") == "user":
+            given.setdefault(str(e.get("line")), []).append(bool(e.get("allowed")))
+
+    def answer(line: str) -> bool:
+        answers = given.get(line)
+        return answers.pop(0) if answers else False
+    return answer
 
 
 def _shown(text: str) -> str:

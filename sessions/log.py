@@ -23,6 +23,7 @@ from typing import IO
 from sym.core import __version__
 from sym.core.errors import UsageError, UserError
 from sym.core.events import (
+    Approval,
     InputReceived,
     ItemAdded,
     ItemRemoved,
@@ -209,6 +210,9 @@ class SessionLog:
             self.write("llm", input=self.current_input, key=event.key, purpose=event.purpose, model=event.model,
                        request=bound_payload(event.request), reply=bound_payload(event.reply), cached=event.cached,
                        error=event.failure)
+        elif isinstance(event, Approval):
+            self.write("note", kind="approval", input=self.current_input, run=event.run, line=event.line,
+                       allowed=event.allowed, by=event.by)
         elif isinstance(event, PolicyApplied):
             self.write("note", kind="policy", input=self.current_input, run=event.run, rule=event.rule,
                        target=event.target, changes=event.changes, overridden=event.overridden)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -12,7 +11,6 @@ from sym.core.files import read_text_file
 from sym.core.memory.documents import read_document
 from sym.core.reason import clashes
 from sym.core.reason.swm.outcomes import TellIncomplete
-from sym.core.reason.swm.relevance import relevant_items
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
@@ -262,20 +260,18 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
 
 
 @command("/chat", args="TEXT", group="llm")
-def chat(ctx: Context, arg: str, run: Run) -> Chatted:
-    """Talk to the model (also: type a sentence without a slash), citing memory items by id.
+def chat(ctx: Context, arg: str, run: Run) -> Result:
+    """Talk to sym (also: type a sentence without a slash): the model runs sym's commands as tools.
 
-    Relevant memory items are put in the prompt; the reply cites the ones it used."""
-    from sym.core.reason.swm import prompts
+    Statements go to /tell (after your y/n: `/set agent.approve auto|ask|refuse`), questions to
+    /ask, algebra to /math, claims to /prove; each call is shown with its result, and the
+    model's own words are marked unverified. `/set agent.style tools|route|auto|plain` picks how
+    the model calls commands (route: it picks from a menu — for small models; plain: no
+    commands); `/set agent.max_steps N` bounds a turn. With no model server, what the grammar
+    reads is told and asked offline."""
+    from sym.repl.agent.loop import converse
 
     text = arg.strip()
     if not text:
-        raise UserError("say something", hint="e.g. what do you know about Bob?")
-    items = relevant_items(ctx.memory, text, k=run.settings.search_k + 3)
-    lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]
-    history = ctx.recall.chat
-    reply = run.llm.stream(prompts.chat_messages(text, lines, history), purpose="chat")
-    history += [{"role": "user", "content": text}, {"role": "assistant", "content": reply.text}]
-    known = {it.id for it in items} | set(ctx.memory.items)
-    cited = [i for i in dict.fromkeys(re.findall(r"\[([a-z][0-9a-f]{12})\]", reply.text)) if i in known]
-    return Chatted(reply.text, cited, streamed=getattr(ctx, "streams", False))
+        raise UserError("say something", hint="e.g. Penguins are birds. Is Tweety a bird?")
+    return converse(ctx, text, run)

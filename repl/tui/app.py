@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from sym.core.events import WorkspaceOpened
 
 from sym.core.errors import UserError
+from sym.repl.tui.approval import Approvals
 from sym.repl.tui.bridge import Bus
 from sym.repl.tui.entry import Entry
 from sym.repl.tui.history import History
@@ -94,6 +95,7 @@ class SymApp(App):
         self._panes: dict = {}
         self._drained_at = 0.0
         self._drain_timer = None
+        self.approvals = Approvals(self)     # y/n on a memory change a chat turn's model proposes
 
     # -- layout ---------------------------------------------------------------------
 
@@ -175,6 +177,7 @@ class SymApp(App):
 
     def _opened(self, shell, snapshot) -> None:
         self.shell = shell
+        shell.ctx.approver = self.approvals.ask
         shell.ctx.streams = True          # LLMToken text is shown as it arrives: results need not repeat it
         pane = self.pane("memory")
         if pane is None or pane.workspace is None:    # no WorkspaceOpened came (it opened before we ran)
@@ -419,6 +422,13 @@ class SymApp(App):
             pass
 
     # -- keys ------------------------------------------------------------------------------
+
+    def on_key(self, event) -> None:
+        """y / n answer a chat turn's question whether the model may change memory."""
+        if self.approvals.pending is not None and event.key in ("y", "n"):
+            self.approvals.answer(event.key == "y")
+            event.stop()
+            event.prevent_default()
 
     def action_cancel_job(self) -> None:
         """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back;

@@ -70,6 +70,7 @@ def test_chat_streams_the_reply_and_cites_memory(osym):
     fid = osym("/fact likes(bob, jazz).").items[0].id
     osym.server.reply(f"Bob likes jazz [{fid}].", when="Bob", chunks=["Bob likes ", "jazz ", f"[{fid}]."])
     osym.shell.ctx.streams = True
+    osym.shell.ctx.settings.agent_style = "plain"     # the model alone, streamed, citing memory
     out = osym("What does Bob like?")
     assert out.text == f"Bob likes jazz [{fid}]." and out.cited == [fid]
     assert [e.text for e in osym.events if isinstance(e, LLMToken)] == ["Bob likes ", "jazz ", f"[{fid}]."]
@@ -83,6 +84,7 @@ def test_a_server_that_answers_a_streamed_call_whole_still_gives_the_reply(osym)
     osym.server.streams = False
     osym.server.reply("Bob likes jazz.", when="Bob")
     osym.shell.ctx.streams = True
+    osym.shell.ctx.settings.agent_style = "plain"
     assert osym("What does Bob like?").text == "Bob likes jazz."
     assert osym.server.chats[-1].stream
 

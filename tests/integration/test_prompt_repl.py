@@ -133,7 +133,7 @@ def test_a_streamed_chat_reply_is_printed_exactly_once(ollama_server):
     ollama_server.reply(f"Yes: Socrates is mortal [{fid}].", when="Socrates")
     ollama_server.reply("Plato taught Aristotle.", when="Plato")
     with create_pipe_input() as pipe:
-        pipe.send_text("mortal(socrates).\n/chat Is Socrates mortal?\nWho did Plato teach?\n\x04")
+        pipe.send_text("mortal(socrates).\n/set agent.style plain\n/chat Is Socrates mortal?\nWho did Plato teach?\n\x04")
         code = run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err, stream=stream)
     text = out.getvalue()
     assert code == 0 and shell.ctx.streams is True

@@ -51,6 +51,7 @@ def llm_leaves(pane) -> list[str]:
 
 async def test_a_chat_reply_appears_exactly_once(llm_app, ollama_server):
     app = llm_app()
+    app.shell.ctx.settings.agent_style = "plain"      # the model alone, streamed (no commands)
     fid = item_id(parse_atom("mortal(socrates)"))
     ollama_server.reply(f"Socrates is **mortal** [{fid}].", when="Socrates")
     ollama_server.reply("Plato taught Aristotle.", when="Plato")
@@ -72,6 +73,7 @@ async def test_a_chat_reply_appears_exactly_once(llm_app, ollama_server):
 
 async def test_the_status_line_shows_the_running_job_from_its_events(llm_app, ollama_server):
     app = llm_app()
+    app.shell.ctx.settings.agent_style = "plain"      # the model alone, streamed (no commands)
     ollama_server.reply("Socrates is mortal.", chunks=["Socrates ", "is ", "mortal."], chunk_delay=0.3)
     async with app.run_test(size=SIZE) as pilot:
         await type_turn(pilot, "Is Socrates mortal?")
@@ -84,6 +86,7 @@ async def test_the_status_line_shows_the_running_job_from_its_events(llm_app, ol
 
 async def test_escape_cancels_a_streaming_chat(llm_app, ollama_server):
     app = llm_app()
+    app.shell.ctx.settings.agent_style = "plain"      # the model alone, streamed (no commands)
     ollama_server.reply("one two three four five six seven eight nine ten", chunk_delay=0.5)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await type_turn(pilot, "/chat count slowly")

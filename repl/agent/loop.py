@@ -1,0 +1,265 @@
+"""A chat turn that reasons: the model calls sym's commands and answers from what they return.
+
+`converse` picks the way by `agent.style`: native tool calls (`tools`), a menu the model chooses
+the next command from (`route`, for small models: enums and short strings, sym writes the
+command), or `auto` (tools, then the menu when the model has no tool calling). With no model
+server a turn the grammar can read is told and asked offline (offline.py). Every call runs as
+the command would run in this job (its cancel flag, events and session log), is shown and
+recorded; a call that changes memory runs only when approved (`agent.approve`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+from sym.core.errors import Cancelled, UserError
+from sym.core.events import Approval
+from sym.core.llm import LLMError, Message
+from sym.repl.agent import prompts
+from sym.repl.agent.results import Call, Conversed
+from sym.repl.agent.tools import AgentTool, agent_tools
+from sym.repl.results import Failure, Result
+
+if TYPE_CHECKING:
+    from sym.core.run import Run
+    from sym.repl.context import Context
+
+DOWN = ("unreachable", "no-model")       # no model to talk to: the turn is read offline
+RESULT_CHARS = 2000                      # of a command's output, given back to the model
+
+
+class Turn:
+    """One chat turn's state: the calls made so far and how to run another."""
+
+    def __init__(self, ctx: Context, run: Run, text: str) -> None:
+        from sym.core.memory.workspace import workspace_dir
+        from sym.repl.mcp.tools import Allowed
+
+        self.ctx, self.run, self.text = ctx, run, text
+        self.tools = agent_tools(ctx.registry)
+        self.calls: list[Call] = []
+        self.routed = False          # the menu was used (route_turn)
+        self.steps = 0               # model calls the turn made
+        self.invalid = 0             # menu replies that did not fit (repaired or given up)
+        self.allowed = Allowed([ctx.base_dir or _cwd()])
+        self.programs = workspace_dir(ctx.memory.workspace) / "agent"
+        run.trace("turn", None, "agent.turn", text)
+
+    def call(self, name: str, arguments: object) -> Call:
+        """Run one tool call (or refuse it, one line) and keep it."""
+        self.run.check()
+        n = len(self.calls) + 1
+        tool = self.tools.get(name)
+        try:
+            if tool is None:
+                raise UserError(f"there is no tool {name!r}", hint="tools: " + ", ".join(self.tools))
+            line = tool.line(arguments, self.allowed, self.programs)
+        except UserError as err:
+            done = Call(name, f"({name} {_shown_args(arguments)})", Failure(err.message, err.hint), status="bad call")
+            return self._keep(n, done)
+        if tool.writes:
+            allowed, by = self._approve(line)
+            if not allowed:
+                why = ("declined" if by == "user" else
+                       "refused: agent.approve is refuse" if by == "setting" else
+                       "not run: it changes memory and no one is here to approve it (/set agent.approve auto)")
+                return self._keep(n, Call(name, line, None, status="declined" if by == "user" else "refused",
+                                          note=why))
+            status = "approved" if by == "user" else "ran"
+        else:
+            status = "ran"
+        command, result = run_line(self.ctx, line, self.run.source)
+        return self._keep(n, Call(name, line, result, status=status))
+
+    def _approve(self, line: str) -> tuple[bool, str]:
+        mode = self.run.settings.agent_approve
+        if mode in ("auto", "refuse"):
+            allowed, by = mode == "auto", "setting"
+        elif self.ctx.approver is None:
+            allowed, by = False, "nobody"
+        else:
+            allowed, by = bool(self.ctx.approver(line)), "user"
+        self.run.emit(Approval(self.run.id, line, allowed, by))
+        return allowed, by
+
+    def _keep(self, n: int, call: Call) -> Call:
+        self.calls.append(call)
+        self.run.trace(f"c{n}", "turn", "agent.call", call.line, call.summary, call.trace_status)
+        return call
+
+    def result_text(self, call: Call) -> str:
+        """What the model is told a call gave."""
+        return call.for_model(RESULT_CHARS)
+
+
+def run_line(ctx: Context, line: str, source: str) -> tuple[str, Result]:
+    """Run one command line inside the current job, as the shell would (its own run, the same
+    cancel flag and events); a user error becomes a Failure; a cancel stops the whole turn."""
+    from sym.repl.dispatcher import one_line
+    from sym.repl.route import route
+
+    name, arg = route(line)
+    try:
+        cmd = ctx.registry.lookup(name)
+        return cmd.name, cmd.call(ctx, arg, ctx.start_run(cmd.name.lstrip("/"), source=source))
+    except Cancelled:
+        raise
+    except LLMError as err:
+        if err.reason == "cancelled":
+            raise
+        return name, Failure(one_line(err.message), err.hint and one_line(err.hint), err.exit_code)
+    except UserError as err:
+        return name, Failure(one_line(err.message), err.hint and one_line(err.hint), err.exit_code)
+
+
+def converse(ctx: Context, text: str, run: Run) -> Result:
+    """One chat turn (see the module's docstring)."""
+    from sym.repl.agent.offline import offline_turn
+
+    style = run.settings.agent_style
+    if style == "plain":
+        from sym.repl.agent.plain import plain_chat
+
+        return plain_chat(ctx, text, run)
+    if not run.has_model:
+        return offline_turn(ctx, text, run, None)
+    turn = Turn(ctx, run, text)
+    try:
+        if style == "route" or (style == "auto" and run.settings.model in ctx.recall.no_tools):
+            reply = route_turn(turn)
+        else:
+            try:
+                reply = tools_turn(turn)
+            except LLMError as err:
+                if err.reason != "no-tools" or style == "tools":
+                    raise
+                ctx.recall.no_tools.add(run.settings.model)     # remembered: the next turn routes at once
+                reply = route_turn(turn)
+    except LLMError as err:
+        if err.reason in DOWN and not turn.calls:
+            return offline_turn(ctx, text, run, err)
+        if err.reason == "cancelled" or not turn.calls:
+            raise
+        reply = None                 # what the commands found still stands; the model's failure is said
+        turn.calls.append(Call("model", "(the model)", Failure(err.message, err.hint), status="failed"))
+    ctx.recall.chat += [{"role": "user", "content": text},
+                        {"role": "assistant", "content": reply or ""}]
+    done = Conversed.of(text, turn.calls, reply, style="route" if turn.routed else "tools")
+    done.steps, done.invalid = turn.steps, turn.invalid
+    return done
+
+
+def tools_turn(turn: Turn) -> str:
+    """Native tool calling: offer the tools, run what the model calls, until it answers."""
+    run = turn.run
+    defs = [t.definition for t in turn.tools.values()]
+    messages: list[Message] = prompts.tools_messages(turn.text, context(turn), turn.ctx.recall.chat)
+    for step in range(run.settings.agent_max_steps):
+        run.check()
+        turn.steps += 1
+        reply = run.llm.chat(messages, tools=defs, purpose="agent")
+        if not reply.tool_calls:
+            written = written_calls(reply.text, turn.tools)
+            if not written:
+                return reply.text.strip()
+            # a model whose server ignores `tools` may write the call as JSON text: run it, and
+            # give the results back as text too (such a server may not take tool messages)
+            done = [turn.call(name, arguments) for name, arguments in written]
+            messages += [{"role": "assistant", "content": reply.text},
+                         {"role": "user", "content": prompts.results_as_text(
+                             [(d.line, turn.result_text(d)) for d in done])}]
+            continue
+        messages.append({"role": "assistant", "content": reply.text or "",
+                         "tool_calls": [{"id": c.id or f"call_{step}_{i}", "name": c.name, "arguments": c.arguments}
+                                        for i, c in enumerate(reply.tool_calls)]})
+        for i, tc in enumerate(reply.tool_calls):
+            done = turn.call(tc.name, tc.arguments)
+            messages.append({"role": "tool", "content": turn.result_text(done), "name": tc.name,
+                             "tool_call_id": tc.id or f"call_{step}_{i}"})
+    return ""       # out of steps: the results stand on their own
+
+
+def written_calls(text: str, offered: dict[str, AgentTool]) -> list[tuple[str, dict]]:
+    """Tool calls a reply wrote as JSON text instead of calling: the whole reply (bare, in a code
+    fence or in <tool_call> tags) is one call {"name": TOOL, "arguments": {...}} or a list of
+    them, naming offered tools; anything else is an answer."""
+    body = text.strip()
+    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", body)
+    body = re.sub(r"</?tool_call>", "\n", body).strip()
+    found = []
+    decoder = json.JSONDecoder()
+    at = 0
+    while at < len(body):
+        try:
+            value, end = decoder.raw_decode(body, at)
+        except ValueError:
+            return []
+        found += value if isinstance(value, list) else [value]
+        at = end
+        while at < len(body) and body[at] in " \n\r\t,":
+            at += 1
+    calls = []
+    for call in found:
+        if not (isinstance(call, dict) and call.get("name") in offered):
+            return []
+        arguments = call.get("arguments", call.get("parameters", {}))
+        if not isinstance(arguments, dict):
+            return []
+        calls.append((str(call["name"]), arguments))
+    return calls
+
+
+def route_turn(turn: Turn) -> str:
+    """The menu: each step the model picks an action from an enum and its argument from the turn's
+    sentences (or writes a short expression for /math); sym writes the command."""
+    from sym.repl.agent.route import RouteStep, check_step, step_schema, to_call
+
+    turn.routed = True
+    run = turn.run
+    sentences = prompts.sentences(turn.text)
+    schema = step_schema(sentences)
+    seen: set[str] = set()
+    for _ in range(run.settings.agent_max_steps):
+        run.check()
+        messages = prompts.route_messages(turn.text, sentences, context(turn),
+                                          [(c.line, turn.result_text(c)) for c in turn.calls])
+        turn.steps += 1
+
+        def counted(n: int, problems: list[str]) -> None:
+            if problems:
+                turn.invalid += 1
+        step = run.llm.json_with_repair(messages, RouteStep, check=lambda s: check_step(s, sentences),
+                                        format=schema, purpose="agent.route", attempts=1, on_attempt=counted)
+        if step.action == "answer":
+            return (step.answer or "").strip()
+        name, arguments = to_call(step)
+        key = json.dumps([name, arguments], sort_keys=True)
+        if key in seen:          # the same command again would give the same result
+            break
+        seen.add(key)
+        turn.call(name, arguments)
+    return ""
+
+
+def context(turn: Turn) -> list[str]:
+    """Memory items that may bear on the turn, as the model sees them."""
+    from sym.core.reason.swm.relevance import relevant_items
+
+    items = relevant_items(turn.ctx.memory, turn.text, k=turn.run.settings.search_k)
+    return [it.text + (f"  ({it.nl})" if it.nl else "") for it in items]
+
+
+def _cwd():
+    from pathlib import Path
+
+    return Path.cwd()
+
+
+def _shown_args(arguments: object) -> str:
+    try:
+        shown = json.dumps(arguments, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        shown = repr(arguments)
+    return shown if len(shown) <= 80 else shown[:79] + "…"
