@@ -23,6 +23,9 @@ from sym.core.reason.semantic.trajectory import (
 from sym.core.reason.swm import datasets as ds
 from sym.core.run import Run
 from sym.core.settings import load_settings
+from sym.repl.agent.results import Conversed
+from sym.repl.render import to_text
+from sym.repl.results import Failure
 from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
@@ -160,10 +163,7 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     memory changes approved. Its calls count as the bench model's (Outcome.turn)."""
     from sym.core.llm.clients import Clients
     from sym.core.reason.outside import Outcome, TurnUse, chat_outcome, chat_text
-    from sym.repl.agent.results import Conversed
     from sym.repl.dispatcher import Shell
-    from sym.repl.render import to_text
-    from sym.repl.results import Failure
 
     if llm is None:
         return Outcome(reason="no model")

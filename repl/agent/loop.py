@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sym.core.errors import Cancelled, UserError
+from sym.core.errors import UserError
 from sym.core.events import Approval
 from sym.core.llm import LLMError, Message
+from sym.core.reason.swm.relevance import relevant_items
 from sym.repl.agent import prompts
+from sym.repl.agent.lines import run_line
+from sym.repl.agent.offline import offline_turn
+from sym.repl.agent.plain import plain_chat
 from sym.repl.agent.results import Call, Conversed
 from sym.repl.agent.tools import AgentTool, agent_tools
 from sym.repl.results import Failure, Result
@@ -94,34 +99,10 @@ class Turn:
         return call.for_model(RESULT_CHARS)
 
 
-def run_line(ctx: Context, line: str, source: str) -> tuple[str, Result]:
-    """Run one command line inside the current job, as the shell would (its own run, the same
-    cancel flag and events); a user error becomes a Failure; a cancel stops the whole turn."""
-    from sym.repl.dispatcher import one_line
-    from sym.repl.route import route
-
-    name, arg = route(line)
-    try:
-        cmd = ctx.registry.lookup(name)
-        return cmd.name, cmd.call(ctx, arg, ctx.start_run(cmd.name.lstrip("/"), source=source))
-    except Cancelled:
-        raise
-    except LLMError as err:
-        if err.reason == "cancelled":
-            raise
-        return name, Failure(one_line(err.message), err.hint and one_line(err.hint), err.exit_code)
-    except UserError as err:
-        return name, Failure(one_line(err.message), err.hint and one_line(err.hint), err.exit_code)
-
-
 def converse(ctx: Context, text: str, run: Run) -> Result:
     """One chat turn (see the module's docstring)."""
-    from sym.repl.agent.offline import offline_turn
-
     style = run.settings.agent_style
     if style == "plain":
-        from sym.repl.agent.plain import plain_chat
-
         return plain_chat(ctx, text, run)
     if not run.has_model:
         return offline_turn(ctx, text, run, None)
@@ -245,15 +226,11 @@ def route_turn(turn: Turn) -> str:
 
 def context(turn: Turn) -> list[str]:
     """Memory items that may bear on the turn, as the model sees them."""
-    from sym.core.reason.swm.relevance import relevant_items
-
     items = relevant_items(turn.ctx.memory, turn.text, k=turn.run.settings.search_k)
     return [it.text + (f"  ({it.nl})" if it.nl else "") for it in items]
 
 
-def _cwd():
-    from pathlib import Path
-
+def _cwd() -> Path:
     return Path.cwd()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sym.repl.agent.lines import run_line
+from sym.repl.agent.prompts import sentences
 from sym.repl.agent.results import Call, Conversed
 
 if TYPE_CHECKING:
@@ -16,9 +18,6 @@ if TYPE_CHECKING:
 def offline_turn(ctx: Context, text: str, run: Run, down: LLMError | None) -> Conversed:
     """Statements in a row go to one /tell (the user typed them: no approval), each question to
     /ask --no-fallback; the first that fails ends the turn."""
-    from sym.repl.agent.loop import run_line
-    from sym.repl.agent.prompts import sentences
-
     lines: list[tuple[str, str]] = []
     told: list[str] = []
     for sentence in sentences(text):

@@ -4,19 +4,38 @@ id; no command runs, so nothing it says is verified."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.reason.swm.relevance import relevant_items
+from sym.repl.render import to_text
+from sym.repl.results import Result
 
 if TYPE_CHECKING:
     from sym.core.run import Run
-    from sym.repl.commands.swm import Chatted
     from sym.repl.context import Context
+
+
+@dataclass
+class Chatted(Result):
+    kind: ClassVar[str] = "chat"
+    text: str = ""
+    cited: list[str] = field(default_factory=list)
+    streamed: bool = False
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "cited": self.cited}
+
+
+@to_text.register
+def _(r: Chatted) -> str:
+    if r.streamed:      # the front-end already showed the text as it arrived
+        return f"(cites {', '.join(r.cited)})" if r.cited else ""
+    return r.text + (f"\n(cites {', '.join(r.cited)})" if r.cited else "")
 
 
 def plain_chat(ctx: Context, text: str, run: Run) -> Chatted:
     from sym.core.reason.swm import prompts
-    from sym.repl.commands.swm import Chatted
 
     items = relevant_items(ctx.memory, text, k=run.settings.search_k + 3)
     lines = [f"[{it.id}] {it.text}" + (f"  ({it.nl})" if it.nl else "") for it in items]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sym.core.llm import Message
+from sym.core.reason.swm.english.sentences import split_sentences
 
 TOOLS_SYSTEM = """You are the assistant inside sym, a reasoning shell with a working memory of facts
 and rules. sym verifies; you decide which command to run. Use the tools:
@@ -26,8 +27,6 @@ Tell the statements before you ask the questions. Reply with JSON only."""
 
 def sentences(text: str) -> list[str]:
     """The sentences of a turn, as the menu offers them."""
-    from sym.core.reason.swm.english.sentences import split_sentences
-
     found = [s.strip() for s in split_sentences(text) if s.strip()]
     return found or [text.strip()]
 

@@ -65,17 +65,6 @@ class Asked(Result):
         return answer if answer in ("true", "false", "unknown", "inconsistent") else ("solved" if answer else "unknown")
 
 
-@dataclass
-class Chatted(Result):
-    kind: ClassVar[str] = "chat"
-    text: str = ""
-    cited: list[str] = field(default_factory=list)
-    streamed: bool = False
-
-    def to_dict(self) -> dict:
-        return {"text": self.text, "cited": self.cited}
-
-
 _PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": "state change", "none": "—"}
 
 
@@ -130,13 +119,6 @@ def _(r: Asked) -> str:
              "mode paper" if o.mode == "paper" else "", o.note]
     lines.append("(" + ", ".join(e for e in extra if e) + ")")
     return "\n".join(lines)
-
-
-@to_text.register
-def _(r: Chatted) -> str:
-    if r.streamed:      # the front-end already showed the text as it arrived
-        return f"(cites {', '.join(r.cited)})" if r.cited else ""
-    return r.text + (f"\n(cites {', '.join(r.cited)})" if r.cited else "")
 
 
 def reasoner(ctx: Context, run: Run):
