@@ -136,7 +136,8 @@ def tools_turn(turn: Turn) -> str:
     """Native tool calling: offer the tools, run what the model calls, until it answers."""
     run = turn.run
     defs = [t.definition for t in turn.tools.values()]
-    messages: list[Message] = prompts.tools_messages(turn.text, context(turn), turn.ctx.recall.chat)
+    messages: list[Message] = prompts.tools_messages(turn.text, context(turn), turn.ctx.recall.chat,
+                                                     {n: t.schema for n, t in turn.tools.items()})
     for step in range(run.settings.agent_max_steps):
         run.check()
         turn.steps += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sym.core.llm import Message
 from sym.core.reason.swm.english.sentences import split_sentences
 
@@ -35,8 +37,20 @@ def _memory(lines: list[str]) -> str:
     return "\n".join(f"- {line}" for line in lines) or "(nothing relevant yet)"
 
 
-def tools_messages(text: str, memory: list[str], history: list[Message]) -> list[Message]:
-    system = f"{TOOLS_SYSTEM}\n\nWorking memory that may be relevant:\n{_memory(memory)}"
+def signatures(tools: dict[str, dict[str, Any]]) -> str:
+    """One line per tool, `name(arg, arg?)`: for a server that drops the tool definitions."""
+    out = []
+    for name, schema in tools.items():
+        required = set(schema.get("required", []))
+        args = [k if k in required else k + "?" for k in schema.get("properties", {})]
+        out.append(f"{name}({', '.join(args)})")
+    return ", ".join(out)
+
+
+def tools_messages(text: str, memory: list[str], history: list[Message],
+                   tools: dict[str, dict[str, Any]]) -> list[Message]:
+    system = (f"{TOOLS_SYSTEM}\n\nThe tools: {signatures(tools)}. If you cannot call tools, reply with only "
+              f'{{"name": TOOL, "arguments": {{...}}}}.\n\nWorking memory that may be relevant:\n{_memory(memory)}')
     return [{"role": "system", "content": system}, *history[-8:], {"role": "user", "content": text}]
 
 

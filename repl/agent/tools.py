@@ -81,6 +81,8 @@ def agent_tools(registry: Registry) -> dict[str, AgentTool]:
         required = [k for k in tool.schema.get("required", []) if k in props]
         if name == "prove":     # the question or a program: at least one (the command says which)
             required = []
+        elif name in ("tell", "extract", "forget"):    # no --from FILE, no --derived here: the text it is
+            required = [next(iter(props)), *required]
         if required:
             schema["required"] = required
         out[name] = AgentTool(name, tool, schema)
