@@ -24,7 +24,7 @@ from sym.repl.agent.lines import run_line
 from sym.repl.agent.offline import offline_turn
 from sym.repl.agent.plain import plain_chat
 from sym.repl.agent.results import Call, Conversed
-from sym.repl.agent.tools import AgentTool, agent_tools
+from sym.repl.agent.tools import WRITES, AgentTool, agent_tools
 from sym.repl.results import Failure, Result
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 DOWN = ("unreachable", "no-model")       # no model to talk to: the turn is read offline
 RESULT_CHARS = 2000                      # of a command's output, given back to the model
+ANSWER_TOKENS = 160                      # the menu's closing sentence
 
 
 class Turn:
@@ -194,35 +195,53 @@ def written_calls(text: str, offered: dict[str, AgentTool]) -> list[tuple[str, d
 
 
 def route_turn(turn: Turn) -> str:
-    """The menu: each step the model picks an action from an enum and its argument from the turn's
-    sentences (or writes a short expression for /math); sym writes the command."""
-    from sym.repl.agent.route import RouteStep, check_step, step_schema, to_call
+    """The menu (agent/route.py): the model sorts the turn's sentences by action, from an enum;
+    sym runs the commands; a last call may put the results in words."""
+    from sym.repl.agent.route import (
+        MathStep,
+        Sorted,
+        actions,
+        check_math,
+        check_sorted,
+        math_schema,
+        sort_schema,
+        to_call,
+    )
 
     turn.routed = True
     run = turn.run
     sentences = prompts.sentences(turn.text)
-    schema = step_schema(sentences)
-    seen: set[str] = set()
-    for _ in range(run.settings.agent_max_steps):
-        run.check()
-        messages = prompts.route_messages(turn.text, sentences, context(turn),
-                                          [(c.line, turn.result_text(c)) for c in turn.calls])
-        turn.steps += 1
 
-        def counted(n: int, problems: list[str]) -> None:
-            if problems:
-                turn.invalid += 1
-        step = run.llm.json_with_repair(messages, RouteStep, check=lambda s: check_step(s, sentences),
-                                        format=schema, purpose="agent.route", attempts=1, on_attempt=counted)
-        if step.action == "answer":
-            return (step.answer or "").strip()
-        name, arguments = to_call(step)
-        key = json.dumps([name, arguments], sort_keys=True)
-        if key in seen:          # the same command again would give the same result
-            break
-        seen.add(key)
-        turn.call(name, arguments)
-    return ""
+    def counted(n: int, problems: list[str]) -> None:
+        if problems:
+            turn.invalid += 1
+
+    def step() -> bool:
+        run.check()
+        if turn.steps >= run.settings.agent_max_steps:
+            return False
+        turn.steps += 1
+        return True
+
+    if not step():
+        return ""
+    found = run.llm.json_with_repair(prompts.sort_messages(turn.text, sentences, context(turn)), Sorted,
+                                     check=lambda f: check_sorted(f, sentences), format=sort_schema(sentences),
+                                     purpose="agent.route", attempts=1, on_attempt=counted)
+    for action, sentence in actions(found, sentences):
+        worked = None
+        if action == "math":
+            if not step():
+                break
+            worked = run.llm.json_with_repair(prompts.math_messages(sentence), MathStep, check=check_math,
+                                              format=math_schema(), purpose="agent.math", attempts=1,
+                                              on_attempt=counted)
+        turn.call(*to_call(action, sentence, worked))
+    if not any(c.ok and c.tool not in WRITES for c in turn.calls) or not step():
+        return ""           # nothing verified to put in words: no model text beside failures
+    reply = run.llm.chat(prompts.answer_messages(turn.text, [(c.line, turn.result_text(c)) for c in turn.calls]),
+                         purpose="agent.answer", options={"num_predict": ANSWER_TOKENS})
+    return reply.text.strip()
 
 
 def context(turn: Turn) -> list[str]:

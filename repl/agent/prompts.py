@@ -16,15 +16,31 @@ and rules. sym verifies; you decide which command to run. Use the tools:
 Call a tool before you answer whenever one applies. Then answer in one or two short sentences,
 using only what the tools returned; when memory cannot settle a question, say it is unknown."""
 
-ROUTE_SYSTEM = """You are the assistant inside sym, a reasoning shell. You do not answer from your own
-knowledge when sym can check: each step you pick one action.
-- tell: store a statement of the user's message in memory (pick the sentence);
-- ask: answer a question from memory (pick the sentence); sym says true, false or unknown;
-- prove: prove or refute a claim with the Z3 solver (pick the sentence);
-- math: algebra (pick the operation and write the expression, e.g. x**2 - 1);
-- search: find memory items about a sentence;
-- answer: you are done; write a short answer using only the results so far.
-Tell the statements before you ask the questions. Reply with JSON only."""
+SORT_SYSTEM = """You sort the sentences of a user's message for sym, a reasoning shell that checks
+answers against its memory. For each numbered sentence choose one action:
+- tell: a statement of fact or a rule to remember ("Penguins are birds.", "Tom is a cat.");
+- ask: a question about the facts ("Is Tweety a bird?", "Who likes Ann?");
+- prove: a claim to prove or refute with a solver (logic puzzles, arithmetic claims);
+- math: algebra or arithmetic to compute ("Factor x**2 - 1.");
+- search: a request to find what memory holds about something;
+- none: greetings, thanks, anything else.
+A sentence that ends with "?" is usually ask; a statement that ends with "." is usually tell.
+Reply with JSON only: each numbered sentence as a key, its action as the value.
+
+Sentences:
+1. Cats are animals.
+2. Felix is a cat.
+3. Is Felix an animal?
+4. Expand (x + 1)**2.
+5. Thanks!
+{"1. Cats are animals.": "tell", "2. Felix is a cat.": "tell", "3. Is Felix an animal?": "ask",
+ "4. Expand (x + 1)**2.": "math", "5. Thanks!": "none"}"""
+
+MATH_SYSTEM = """Turn the request into one sympy operation: choose the operation and write only the
+expression in Python syntax (x**2 for x squared, * for products). Reply with JSON only."""
+
+ANSWER_SYSTEM = """Answer the user in one or two short sentences using only sym's results below.
+When a result says unknown, say that memory cannot settle it."""
 
 
 def sentences(text: str) -> list[str]:
@@ -54,14 +70,20 @@ def tools_messages(text: str, memory: list[str], history: list[Message],
     return [{"role": "system", "content": system}, *history[-8:], {"role": "user", "content": text}]
 
 
-def route_messages(text: str, offered: list[str], memory: list[str],
-                   results: list[tuple[str, str]]) -> list[Message]:
-    done = "\n".join(f"{line}\n  → {result}" for line, result in results) or "(no command has run yet)"
+def sort_messages(text: str, offered: list[str], memory: list[str]) -> list[Message]:
     listed = "\n".join(f"{i}. {s}" for i, s in enumerate(offered, 1))
-    user = (f"User's message: {text}\n\nIts sentences:\n{listed}\n\nWorking memory:\n{_memory(memory)}\n\n"
-            f"Commands run so far and their results:\n{done}\n\nThe next action?")
-    return [{"role": "system", "content": ROUTE_SYSTEM}, {"role": "user", "content": user}]
+    user = f"Working memory:\n{_memory(memory)}\n\nThe user's message: {text}\n\nIts sentences:\n{listed}"
+    return [{"role": "system", "content": SORT_SYSTEM}, {"role": "user", "content": user}]
 
+
+def math_messages(sentence: str) -> list[Message]:
+    return [{"role": "system", "content": MATH_SYSTEM}, {"role": "user", "content": sentence}]
+
+
+def answer_messages(text: str, results: list[tuple[str, str]]) -> list[Message]:
+    done = "\n".join(f"{line}\n  → {result}" for line, result in results)
+    return [{"role": "system", "content": ANSWER_SYSTEM},
+            {"role": "user", "content": f"The user's message: {text}\n\nsym ran:\n{done}"}]
 
 
 def results_as_text(results: list[tuple[str, str]]) -> str:

@@ -1,58 +1,73 @@
-"""The menu a small model chooses from: an action from an enum, a sentence of the turn from an
-enum, an operation from /math's enum and a short expression; sym writes the command."""
+"""The menu, for models that do not call tools well: the model chooses, sym writes.
+
+One structured call sorts the turn's sentences: each one's action is an enum (tell, ask, prove,
+math, search, none). Statements are told first (consecutive ones in one /tell, so that "it"
+finds its antecedent), then each question runs as its command; a math sentence gets one more
+call that picks /math's operation from an enum and writes only the expression. A last call may
+put the results in a sentence — marked unverified like every word the model writes.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel
 
-ACTIONS = ("tell", "ask", "prove", "math", "search", "answer")
+ACTIONS = ("tell", "ask", "prove", "math", "search", "none")
 OPERATIONS = ("simplify", "factor", "expand", "solve", "diff", "integrate")
 
 
-class RouteStep(BaseModel):
-    action: Literal["tell", "ask", "prove", "math", "search", "answer"]
-    sentence: str | None = Field(default=None, max_length=2000)
-    operation: Literal["simplify", "factor", "expand", "solve", "diff", "integrate"] | None = None
-    expression: str | None = Field(default=None, max_length=200)
-    answer: str | None = Field(default=None, max_length=600)
+class Sorted(RootModel[dict[str, str]]):
+    """Each numbered sentence of the turn → its action."""
 
 
-def step_schema(sentences: list[str]) -> dict[str, Any]:
-    """The JSON schema sent as `format`: every choice an enum but the expression and the answer."""
-    return {"type": "object", "properties": {
-        "action": {"type": "string", "enum": list(ACTIONS)},
-        "sentence": {"type": "string", "enum": sentences},
-        "operation": {"type": "string", "enum": list(OPERATIONS)},
-        "expression": {"type": "string", "maxLength": 200},
-        "answer": {"type": "string", "maxLength": 600}},
-        "required": ["action"]}
+class MathStep(BaseModel):
+    operation: Literal["simplify", "factor", "expand", "solve", "diff", "integrate"]
+    expression: str = Field(min_length=1, max_length=200)
 
 
-def check_step(step: RouteStep, sentences: list[str]) -> list[str]:
-    """What is wrong with a step (sent back to the model once)."""
-    if step.action in ("tell", "ask", "prove", "search"):
-        if step.sentence is None:
-            return [f"{step.action} needs a sentence: one of " + "; ".join(sentences)]
-        if step.sentence.strip() not in sentences:
-            return ["the sentence must be copied from the list: one of " + "; ".join(sentences)]
-    if step.action == "math" and not (step.operation and (step.expression or "").strip()):
-        return ["math needs an operation and an expression"]
-    if step.action == "math" and "\n" in (step.expression or ""):
-        return ["the expression must be one line"]
-    return []
+def keys(sentences: list[str]) -> list[str]:
+    return [f"{i}. {s}" for i, s in enumerate(sentences, 1)]
 
 
-def to_call(step: RouteStep) -> tuple[str, dict[str, Any]]:
-    """The tool and arguments a step stands for."""
-    sentence = (step.sentence or "").strip()
-    if step.action == "tell":
-        return "tell", {"text": sentence}
-    if step.action == "ask":
-        return "ask", {"question": sentence}
-    if step.action == "prove":
-        return "prove", {"question": sentence}
-    if step.action == "search":
-        return "search", {"text": sentence}
-    return "math", {"operation": step.operation, "expr": (step.expression or "").strip()}
+def sort_schema(sentences: list[str]) -> dict[str, Any]:
+    named = keys(sentences)
+    return {"type": "object", "properties": {k: {"type": "string", "enum": list(ACTIONS)} for k in named},
+            "required": named}
+
+
+def check_sorted(found: Sorted, sentences: list[str]) -> list[str]:
+    """What is wrong with a sorting (sent back to the model once)."""
+    named = keys(sentences)
+    problems = [f"unknown key {k!r}: use the numbered sentences as keys" for k in found.root if k not in named]
+    problems += [f"{k!r} is missing" for k in named if k not in found.root]
+    problems += [f"{k!r}: the action must be one of {', '.join(ACTIONS)}, not {v!r}"
+                 for k, v in found.root.items() if k in named and v not in ACTIONS]
+    return problems
+
+
+def actions(found: Sorted, sentences: list[str]) -> list[tuple[str, str]]:
+    """(action, sentence) in the order they run: statements first, in one /tell per run of them."""
+    picked = [(found.root.get(k, "none"), s) for k, s in zip(keys(sentences), sentences, strict=True)]
+    told = [s for a, s in picked if a == "tell"]
+    out = [("tell", " ".join(told))] if told else []
+    return out + [(a, s) for a, s in picked if a not in ("tell", "none")]
+
+
+def math_schema() -> dict[str, Any]:
+    return {"type": "object", "properties": {"operation": {"type": "string", "enum": list(OPERATIONS)},
+                                             "expression": {"type": "string", "maxLength": 200}},
+            "required": ["operation", "expression"]}
+
+
+def check_math(step: MathStep) -> list[str]:
+    return ["the expression must be one line"] if "\n" in step.expression else []
+
+
+def to_call(action: str, sentence: str, step: MathStep | None = None) -> tuple[str, dict[str, Any]]:
+    """The tool and arguments an action on a sentence stands for."""
+    if action == "math":
+        assert step is not None
+        return "math", {"operation": step.operation, "expr": step.expression.strip()}
+    key = {"tell": "text", "ask": "question", "prove": "question", "search": "text"}[action]
+    return action, {key: sentence}

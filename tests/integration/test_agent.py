@@ -133,36 +133,42 @@ def test_the_step_limit_ends_a_turn_that_never_answers(llm_sym):
     assert len([c for c in llm_sym.server.chats if c.body.get("tools")]) == 2
 
 
-def test_a_model_with_no_tool_calling_picks_from_the_menu(llm_sym, asked):
+def test_a_model_with_no_tool_calling_sorts_the_sentences_from_the_menu(llm_sym, asked):
     llm_sym.server.no_tools = True
-    steps = ['{"action": "tell", "sentence": "Penguins are birds."}',
-             '{"action": "tell", "sentence": "Tweety is a penguin."}',
-             '{"action": "ask", "sentence": "Is Tweety a bird?"}',
-             '{"action": "answer", "answer": "Tweety is a bird."}']
-    llm_sym.server.reply(*steps, when="The next action?")
+    llm_sym.server.reply('{"1. Penguins are birds.": "tell", "2. Tweety is a penguin.": "tell", '
+                         '"3. Is Tweety a bird?": "ask"}', when="Its sentences:")
+    llm_sym.server.reply("Tweety is a bird.", when="sym ran:")
     r = llm_sym(TURN)
-    assert r.style == "route"
-    assert [c.line for c in r.calls] == ["/tell Penguins are birds.", "/tell Tweety is a penguin.",
+    assert r.style == "route" and r.invalid == 0
+    assert [c.line for c in r.calls] == ["/tell Penguins are birds. Tweety is a penguin.",     # one /tell: "it" reads on
                                          "/ask Is Tweety a bird? --no-fallback"]
-    assert r.calls[2].verdict == "true" and r.reply == "Tweety is a bird."
+    assert r.calls[1].verdict == "true" and r.reply == "Tweety is a bird."
     menu = [c for c in llm_sym.server.chats if c.format][0].format
-    assert menu["properties"]["sentence"]["enum"] == ["Penguins are birds.", "Tweety is a penguin.",
-                                                      "Is Tweety a bird?"]
+    assert list(menu["properties"]) == ["1. Penguins are birds.", "2. Tweety is a penguin.", "3. Is Tweety a bird?"]
+    assert menu["properties"]["3. Is Tweety a bird?"]["enum"] == ["tell", "ask", "prove", "math", "search", "none"]
     llm_sym.server.clear()
-    before = len(llm_sym.server.chats)
-    llm_sym.server.reply('{"action": "answer", "answer": "Hello."}', when="The next action?")
-    assert llm_sym("Hello there.").reply == "Hello."
-    assert not any(c.body.get("tools") for c in llm_sym.server.chats[before:])   # remembered: no tools tried
+    llm_sym.server.reply('{"1. Hello there.": "none"}', when="Its sentences:")
+    again = llm_sym("Hello there.")
+    assert again.calls == [] and again.reply == ""
+    assert not any(c.body.get("tools") for c in llm_sym.server.chats)       # remembered: no tools tried
+
+
+def test_the_menu_writes_math_from_an_operation_enum_and_an_expression(llm_sym):
+    llm_sym("/set agent.style route")
+    llm_sym.server.reply('{"1. Factor x**2 - 1.": "math"}', when="Its sentences:")
+    llm_sym.server.reply('{"operation": "factor", "expression": "x**2 - 1"}', when=lambda r: "sympy" in r.system)
+    llm_sym.server.reply("It is (x - 1)(x + 1).", when="sym ran:")
+    r = llm_sym("Factor x**2 - 1.")
+    assert [c.line for c in r.calls] == ["/math factor x**2 - 1"] and to_text(r.calls[0].result) == "(x - 1)*(x + 1)"
 
 
 def test_a_menu_pick_outside_the_enum_is_repaired_never_run(llm_sym):
     llm_sym("/set agent.style route")
     llm_sym("/set agent.approve auto")
-    llm_sym.server.reply('{"action": "tell", "sentence": "Bob is evil."}',
-                         '{"action": "answer", "answer": "ok"}', when="The next action?")
-    llm_sym.server.reply('{"action": "answer", "answer": "I will not."}', when="copied from the list")
+    llm_sym.server.reply('{"1. Bob is kind.": "none"}', when="must be one of")
+    llm_sym.server.reply('{"1. Bob is kind.": "delete everything"}', when="Its sentences:")
     r = llm_sym("Bob is kind.")
-    assert texts(llm_sym.shell.memory) == set() and r.calls == [] and r.reply == "I will not."
+    assert texts(llm_sym.shell.memory) == set() and r.calls == [] and r.invalid == 1
 
 
 def test_with_no_model_a_statement_and_a_question_are_read_offline(sym):
