@@ -40,6 +40,16 @@ COMPLETION_WAIT = 0.25   # seconds the input line waits for completions from the
 # what F1 and Ctrl+S type for the user: inputs like any other, never looked at again
 KEY_TURNS = {"save": "/save tui-%Y%m%d-%H%M%S"}
 SIDE_MIN_WIDTH = 100   # below this many columns the side pane starts hidden (F9 shows it)
+QUIT_WITHIN = 2.0      # seconds: a second Ctrl+C with nothing to stop quits
+ECHO_LINES = 6         # a longer input (a paste) is echoed as its first lines and a count
+
+
+def shorten(text: str, lines: int = 1) -> str:
+    """An input as the transcript echoes it: its first `lines` lines, then how many more."""
+    parts = text.split("\n")
+    if len(parts) <= lines:
+        return text
+    return "\n".join(parts[:lines]) + f"\n… {len(parts) - lines} more lines ({len(parts)} in all)"
 
 
 class ShellEvents(Message):
@@ -65,6 +75,7 @@ class SymApp(App):
     """
     BINDINGS = [
         Binding("escape", "cancel_job", "Cancel job", show=False),
+        Binding("ctrl+c", "interrupt", "Cancel the job, or clear the input; twice: quit", show=False, priority=True),
         Binding("f1", "help", "Help", show=False),
         Binding("f9", "toggle_side", "Side pane", show=False),
         Binding("ctrl+s", "save", "Save session", show=False),
@@ -96,6 +107,7 @@ class SymApp(App):
         self._drained_at = 0.0
         self._drain_timer = None
         self.approvals = Approvals(self)     # y/n on a memory change a chat turn's model proposes
+        self._interrupted = -QUIT_WITHIN     # when Ctrl+C last found nothing to stop
 
     # -- layout ---------------------------------------------------------------------
 
@@ -219,14 +231,15 @@ class SymApp(App):
         """Run one input in a worker thread, or queue it while another is still running."""
         if self.shell is None or self.job is not None:
             self.queue.append(text)
-            if self.job is not None and self.cancelling:
-                self.transcript.add_note(f"queued until the cancelled job stops: {text}")
+            if self.job is not None:          # typed ahead: it waits, in order, and says so
+                shown = shorten(text)
+                self.transcript.add_note(f"queued until the cancelled job stops: {shown}" if self.cancelling
+                                         else f"queued: {shown}")
             return
-        self.transcript.add_input(text)
+        self.transcript.add_input(shorten(text, ECHO_LINES))
         self.pane("trace").start_job(text)
         self.shell.ctx.cancel.clear()
         self.cancelling = False
-        self.entry.disabled = True
         self.jobs = []
         self.status.show(job=text.split(None, 1)[0] if text.startswith("/") else text)
         self.job = self.run_worker(self.in_shell_thread(self.shell.execute, text), name=text, group="job",
@@ -458,6 +471,25 @@ class SymApp(App):
 
     def action_save(self) -> None:
         self.run_turn(time.strftime(KEY_TURNS["save"]))
+
+    async def action_interrupt(self) -> None:
+        """Ctrl+C: cancel the running job; idle, clear the input; with nothing to clear, a second
+        Ctrl+C within QUIT_WITHIN seconds quits (as Ctrl+Q does)."""
+        if self.job is not None:
+            self.action_cancel_job()
+            return
+        entry = self.entry
+        if entry.value or entry.assembler.pending or entry.assembler.in_block:
+            entry.value = ""
+            entry.assembler.reset()
+            entry._show_pending()
+            return
+        now = time.monotonic()
+        if now - self._interrupted < QUIT_WITHIN:
+            await self.action_quit()
+            return
+        self._interrupted = now
+        self.transcript.add_note("Ctrl+C again (or Ctrl+Q) quits")
 
     async def action_quit(self) -> None:
         if self.shell is not None and self.job is not None:

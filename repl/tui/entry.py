@@ -14,6 +14,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input
 
 from sym.repl.assemble import Assembler
+from sym.repl.route import route
 from sym.repl.tui.completion import BlockLines, CompletionMenu, replace_word
 from sym.repl.tui.history import History
 
@@ -200,17 +201,41 @@ class Entry(Input):
                             f"… line {waiting + 1} (end the clause with .)" if asm.pending else
                             "a fact, a rule, ?- a query, or /help")
 
-    def _on_paste(self, event) -> None:
-        """A multi-line paste is one turn (whatever is already typed comes first). Terminals end
-        pasted lines with CR, some with CRLF: all read as line ends. A one-line paste is left to
-        Input's own handler, which Textual calls after this one (calling it here too pasted twice)."""
-        text = (event.text or "").replace("\r\n", "\n").replace("\r", "\n")
-        if "\n" in text.strip():
-            whole = (self.value + text).strip()
-            self.value = ""
+    async def _on_key(self, event) -> None:
+        """y / n on an empty input answer a chat turn's question whether the model may change
+        memory (the input stays open while a job runs: anything else is typed ahead)."""
+        approvals = getattr(self.app, "approvals", None)
+        if approvals is not None and approvals.pending is not None and not self.value and event.key in ("y", "n"):
+            approvals.answer(event.key == "y")
             event.stop()
             event.prevent_default()
-            self.assembler.reset()
-            self._emit(whole)
-            self._show_pending()
+            return
+        await super()._on_key(event)
 
+    def _on_paste(self, event) -> None:
+        """A multi-line paste is read as `--batch` reads a script (repl/assemble.py): clauses
+        across lines, each /command and English line a turn of its own; consecutive clauses go
+        as one turn (one program, all or nothing, one echo). Whatever is typed already comes
+        first; an unfinished clause stays pending. Terminals end pasted lines with CR, some with
+        CRLF: all read as line ends. A one-line paste is left to Input's own handler, which
+        Textual calls after this one (calling it here too pasted twice)."""
+        text = (event.text or "").replace("\r\n", "\n").replace("\r", "\n")
+        if "\n" not in text.strip():
+            return
+        event.stop()
+        event.prevent_default()
+        lines = (self.value + text).split("\n")
+        self.value = ""
+        clauses: list[str] = []
+        for line in lines:
+            for item in self.assembler.feed(line):
+                if not route(item.text)[0]:          # logic text: gathered into one program
+                    clauses.append(item.text)
+                    continue
+                if clauses:
+                    self._emit("\n".join(clauses))
+                    clauses = []
+                self._emit(item.text)
+        if clauses:
+            self._emit("\n".join(clauses))
+        self._show_pending()
