@@ -211,6 +211,7 @@ def test_chat_cites_memory_items(llm_sym):
     r = llm_sym("/fact likes(bob, jazz).")
     fid = r.items[0].id
     llm_sym.server.reply(f"Bob likes jazz [{fid}], and nothing else is known [fzzzzzzzzzzzz].", when="Bob")
+    llm_sym("/set agent.style plain")        # the model alone, memory items in its prompt
     out = llm_sym("What does Bob like?")
     assert out.text.startswith("Bob likes jazz") and out.cited == [fid]
     assert f"[{fid}]" in llm_sym.server.chats[-1].system     # retrieved items went into the prompt
