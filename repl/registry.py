@@ -9,7 +9,6 @@ registry through `Registry.add`.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 from collections.abc import Callable
@@ -154,8 +153,8 @@ class Registry:
     def lookup(self, name: str) -> Command:
         cmd = self.get(name)
         if cmd is None:
-            close = difflib.get_close_matches(name, self.names(), n=1)
-            hint = f"did you mean {close[0]}?" if close else "/help lists commands"
+            close = suggestions(name, self.names())
+            hint = f"did you mean {' or '.join(close)}?" if close else "/help lists commands"
             raise UserError(f"unknown command {name}", hint=hint)
         return cmd
 
@@ -180,3 +179,26 @@ def registry_of_builtins() -> Registry:
         reg.add(cmd)
     reg.exporters.update(_EXPORTERS)
     return reg
+
+
+def suggestions(typed: str, names: list[str], most: int = 3) -> list[str]:
+    """Commands the user may have meant: those `typed` begins (shortest first), else those
+    within a few edits of it (about one per three letters), nearest first."""
+    if len(typed) > 2:
+        begun = sorted((n for n in names if n.startswith(typed)), key=len)
+        if begun:
+            return begun[:most]
+    limit = max(1, (len(typed) - 1) // 3)
+    near = sorted((d, n) for n in names if (d := edits(typed, n)) <= limit)
+    return [n for _, n in near[:most]]
+
+
+def edits(a: str, b: str) -> int:
+    """Edit distance: insertions, deletions, substitutions and swaps of two neighbours."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[-1][-1]
