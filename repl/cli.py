@@ -13,6 +13,7 @@ from typing import NoReturn
 import click
 
 from sym.core import __version__
+from sym.core.words import count
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True}
 
@@ -152,12 +153,12 @@ def repair_command(workspace: str) -> None:
             sys.stderr.flush()
 
     try:
-        count = repair(workspace, progress=progress)
+        repaired = repair(workspace, progress=progress)
     except UserError as err:
         _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)   # a server that is down: 3
     except KeyboardInterrupt:
         _fail("sym: interrupted; what is left is embedded on the next start", 130)
-    click.echo(f"repaired workspace {workspace}: {count} records embedded again")
+    click.echo(f"repaired workspace {workspace}: {count(repaired, 'record')} embedded again")
 
 
 @app.command("replay", context_settings=CONTEXT)
@@ -191,7 +192,7 @@ def replay_command(file: str, offline: bool, verify: bool, until: int | None, ec
             click.echo(f"… and {more} more differences", err=True)
         verdict = "equal" if not report.differences else f"{len(report.differences)} differences"
         skipped = f", {len(report.skipped)} skipped (not verified; --trust runs them)" if report.skipped else ""
-        click.echo(f"replayed {report.commands} commands{skipped} in {report.seconds:.2f} s: {verdict}", err=True)
+        click.echo(f"replayed {count(report.commands, 'command')}{skipped} in {report.seconds:.2f} s: {verdict}", err=True)
         raise SystemExit(0 if not report.differences and not report.skipped else 1)
 
 

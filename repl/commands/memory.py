@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from sym.core.errors import UserError
 from sym.core.logic.terms import clause_text
 from sym.core.memory import library
+from sym.core.words import count
 from sym.repl.arguments import Args, Option, last_word, positional, values
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
@@ -49,7 +50,7 @@ def workspace(ctx: Context, args: Args) -> Message:
         return Message(f"already in workspace {name}", {"workspace": name})
     ctx.memory = _workspaces(ctx).open(name)
     counts = ctx.memory.counts()
-    return Message(f"workspace {name}: {counts['fact']} facts, {counts['rule']} rules, "
+    return Message(f"workspace {name}: {count(counts['fact'], 'fact')}, {count(counts['rule'], 'rule')}, "
                    f"{counts['constraint']} constraints", {"workspace": name, **counts})
 
 
@@ -178,8 +179,8 @@ def load(ctx: Context, arg: str) -> Message:
     done = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
                         limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
     info = done.info
-    verb = f"reloaded (replacing {done.before} chunks)" if done.before else "loaded"
-    text = f"{verb} {info.name}: {info.chunks} chunks, {info.chars} characters"
+    verb = f"reloaded (replacing {count(done.before, 'chunk')})" if done.before else "loaded"
+    text = f"{verb} {info.name}: {count(info.chunks, 'chunk')}, {count(info.chars, 'character')}"
     if done.before:
         text += "; unchanged" if done.unchanged else (f"; {done.added} new or changed, {done.kept} unchanged, "
                                                      f"{done.removed} removed")
@@ -212,7 +213,7 @@ def _load_many(ctx: Context, name: str, paths: list) -> Message:
     chunks, chars = sum(d.info.chunks for d in done), sum(d.info.chars for d in done)
     again = [d for d in done if d.before]
     same = sum(1 for d in again if d.unchanged)
-    text = (f"loaded {len(done)} {'document' if len(done) == 1 else 'documents'} from {name}: {chunks} chunks, "
+    text = (f"loaded {len(done)} {'document' if len(done) == 1 else 'documents'} from {name}: {count(chunks, 'chunk')}, "
             f"{chars} characters")
     if again:
         text += f" ({len(again)} reloaded, {same} of them unchanged)"
@@ -276,10 +277,10 @@ def _remove(ctx: Context, rest: str, yes: bool) -> Message:
     kept = f"; the {_plural(told, 'item')} told from it stay" if told else ""
     data = {"removed": yes, **doc.to_dict()}
     if not yes:
-        return Message(f"this removes {doc.name} ({doc.chunks} chunks, {size(doc.chars)}){kept}; "
+        return Message(f"this removes {doc.name} ({count(doc.chunks, 'chunk')}, {size(doc.chars)}){kept}; "
                        f"to go ahead: /docs rm {rest} --yes", data)
     ids = library.remove(store, doc, emit=ctx.emit)
-    return Message(f"removed {doc.name} ({len(ids)} chunks){kept}", {**data, "ids": ids})
+    return Message(f"removed {doc.name} ({count(len(ids), 'chunk')}){kept}", {**data, "ids": ids})
 
 
 SEARCH_OPTIONS = (
@@ -391,7 +392,7 @@ def reindex(ctx: Context, arg: str) -> Message:
     """Rebuild the workspace's collections with an embedder: hash, ollama:MODEL or st:NAME."""
     ws = _workspaces(ctx)
     spec = arg.strip() or (ctx.memory.store.embedder.name if ctx.memory.store is not None else "hash")
-    memory, count = ws.reindex(spec, ctx.memory, progress=ctx.progress("reindexing"))
+    memory, records = ws.reindex(spec, ctx.memory, progress=ctx.progress("reindexing"))
     ctx.memory = memory
     later = " (embedded in the background; /search says how far)" if memory.embedding_backlog() else ""
-    return Message(f"reindexed {count} records with {spec}{later}", {"records": count, "embedder": spec})
+    return Message(f"reindexed {count(records, 'record')} with {spec}{later}", {"records": records, "embedder": spec})

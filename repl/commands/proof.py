@@ -15,6 +15,7 @@ from sym.core.errors import UserError
 from sym.core.events import CoreEntry, ModelShown
 from sym.core.reason.math import OPERATIONS, compute
 from sym.core.run import Run
+from sym.core.words import count
 from sym.repl.arguments import Args, Option, positional
 from sym.repl.context import Context
 from sym.repl.recall import LastProgram
@@ -117,11 +118,11 @@ def _(r: CheckResult) -> str:
     o = r.outcome
     by = f"; Z3 read {o.sent} of them classically" if o.sent else ""
     if o.consistent:
-        return f"consistent ({o.checked} items{by})"
+        return f"consistent ({count(o.checked, 'item')}{by})"
     if o.consistent is None:
         return f"undecided: Z3 says {o.reason}"
     found = "by the engine" if o.method == "engine" else "by Z3"
-    lines = [f"inconsistent: {len(o.core)} items clash ({'a minimal core' if o.minimal else 'a core'}, found {found})"]
+    lines = [f"inconsistent: {count(len(o.core), 'item')} clash ({'a minimal core' if o.minimal else 'a core'}, found {found})"]
     if o.clash:
         lines.append(f"  {o.clash}")
     lines += [f"  {i}: {r.texts.get(i, '')}" for i in o.core]
@@ -229,8 +230,8 @@ def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
     """The verdict in Trace, the core's items by their text in Trace and Models."""
     o = outcome
     by = "by Z3" if o.method == "z3" else "by the engine"
-    label, status = (f"consistent: {o.checked} items checked {by}", "ok") if o.consistent else \
-        (f"undecided: {o.checked} items checked {by}", "unknown") if o.consistent is None else \
+    label, status = (f"consistent: {count(o.checked, 'item')} checked {by}", "ok") if o.consistent else \
+        (f"undecided: {count(o.checked, 'item')} checked {by}", "unknown") if o.consistent is None else \
         (f"inconsistent: {len(o.core)} of {o.checked} items clash (found {by})", "failed")
     run.trace("check", None, "check", label, o.clash or o.reason, status)
     entries = tuple(CoreEntry(i, texts.get(i, i)) for i in outcome.core)
@@ -242,7 +243,7 @@ def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
         run.emit(ModelShown("z3.core", f"{title} ({len(entries)})", "\n".join(f"{e.text}  ({e.name})" for e in entries),
                             entries))
     elif outcome.consistent:      # an earlier core of the memory no longer holds
-        run.emit(ModelShown("z3.core", "memory: consistent", f"no clash among {outcome.checked} items", ()))
+        run.emit(ModelShown("z3.core", "memory: consistent", f"no clash among {count(outcome.checked, 'item')}", ()))
 
 
 @command("/program", group="reason")

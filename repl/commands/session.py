@@ -9,6 +9,7 @@ from pathlib import Path
 from sym.core.errors import UserError
 from sym.core.memory.ops import restore, resumable
 from sym.core.memory.store import check_workspace_name
+from sym.core.words import count
 from sym.repl.arguments import Args, Option, completer
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -75,7 +76,7 @@ def sessions(ctx: Context, args: Args) -> Table | Message:
             rows.append((path.stem, "unreadable", f"{size}{current}"))
             continue
         rows.append((path.stem, _when(rec.header.get("started")),
-                     f"{len(rec.inputs())} commands, {size}, workspace {rec.header.get('workspace')}{current}"))
+                     f"{count(len(rec.inputs()), 'command')}, {size}, workspace {rec.header.get('workspace')}{current}"))
     return Table("sessions, newest first" if rows else "no sessions recorded yet", rows)
 
 
@@ -124,7 +125,7 @@ def resume(ctx: Context, args: Args) -> Message:
     if target != ctx.memory.workspace:
         ctx.memory = ctx.workspaces.open(target)
     added, removed = restore(ctx.memory, wanted, keep=items)
-    return Message(f"resumed {rec.path.stem} in workspace {target}: {added} items added, "
+    return Message(f"resumed {rec.path.stem} in workspace {target}: {count(added, 'item')} added, "
                    f"{removed} removed, {len(ctx.memory.items)} in all",
                    {"workspace": target, "added": added, "removed": removed})
 

@@ -20,7 +20,7 @@ from tests.ollama_server import unused_url
 
 RUNAWAY = "/math expand (x+y+z+w)**999"          # grows to gigabytes if left alone
 # a cancelled /consult or /load is a rollback of the snapshot's transaction (Chroma follows in the background)
-WRITE_STOPPED_WITHIN = 5.0
+WRITE_STOPPED_WITHIN = 20.0   # a bound against hanging, not a speed: benchmarks/cancel_bench.py measures
 
 
 class Child:
@@ -56,7 +56,7 @@ def test_ctrl_c_stops_math_in_a_plain_child_and_the_next_command_runs(sym_exe, s
         child.wait_for(child.out, "math_timeout = 600", 10)
         time.sleep(1.0)                                        # the worker is expanding now
         child.proc.send_signal(signal.SIGINT)
-        child.wait_for(child.err, "error: cancelled", 5)
+        child.wait_for(child.err, "error: cancelled", WRITE_STOPPED_WITHIN)
         assert any("cancelling" in line for line in child.err)
         child.send("/math expand (x + 1)**3", "/bye")
         child.proc.wait(60)
@@ -132,7 +132,7 @@ def test_ctrl_c_stops_a_big_load_in_a_plain_child_and_keeps_nothing_of_it(sym_ex
     big.write_text("".join(" ".join(f"{words[(i + j) % 10]}{(i * j) % 89}" for j in range(80)) + f" part {i}.\n\n"
                            for i in range(60_000)), encoding="utf-8")    # ~60,000 chunks: seconds to store
     small.write_text("Anne is kind.\n\nBob is tall.\n", encoding="utf-8")
-    ctrl_c_a_write(sym_exe, sym_home, f"/load {big}", f"/load {small}", "loaded small.txt: 1 chunks")
+    ctrl_c_a_write(sym_exe, sym_home, f"/load {big}", f"/load {small}", "loaded small.txt: 1 chunk,")
     assert stored() == (1, 1, 1, ["small.txt"], ["p/1"])
 
 

@@ -98,7 +98,7 @@ def test_a_damaged_vector_store_is_one_line_and_sym_repair_rebuilds_it(sym_exe, 
     lines = broken.stderr.strip().splitlines()
     assert len(lines) == 1 and f"run: sym repair {WS}" in lines[0], broken.stderr
     repaired = run(sym_exe, "repair", WS)
-    assert repaired.returncode == 0 and "1 records" in repaired.stdout, repaired.stderr
+    assert repaired.returncode == 0 and "1 record embedded again" in repaired.stdout, repaired.stderr
     found = run(sym_exe, "--batch", "-", stdin="/search father\n")
     assert found.returncode == 0 and "father_of(joshua, don)." in found.stdout
     assert run(sym_exe, "repair", "nosuch").returncode == 2

@@ -15,7 +15,7 @@ from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
 
-STOPPED_WITHIN = 5.0      # seconds from Esc to the job's end: generous; "cancelling…" forever failed it
+STOPPED_WITHIN = 20.0     # seconds from Esc to the job's end: a bound against hanging ("cancelling…" forever), not a speed
 # /consult and /load write the snapshot's one transaction in the foreground (Chroma follows in the
 # background), so a cancelled write is a rollback: the same bound applies.
 WRITE_STOPPED_WITHIN = STOPPED_WITHIN
@@ -149,5 +149,5 @@ async def test_escape_stops_a_big_load_and_keeps_nothing_of_it(stored_app, tmp_p
         assert stored(app.shell) == before and before[3:] == (1, ["small.txt"])
         await type_turn(pilot, f"/load {small}")                 # the next command runs (a reload: same chunk count)
         await idle(pilot)
-        assert transcript_text(app).splitlines()[-1].startswith("reloaded (replacing 1 chunks) small.txt")
+        assert transcript_text(app).splitlines()[-1].startswith("reloaded (replacing 1 chunk) small.txt")
         assert stored(app.shell) == before
