@@ -65,7 +65,11 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
 
         raise SystemExit(run_batch(batch, json_lines=json_lines, bail=bail, echo=echo, debug=debug, memory=options))
     if json_lines or bail or echo:
-        _fail("sym: --json, --bail and --echo only apply with --batch FILE")
+        if not sys.stdin.isatty():      # a pipe with batch flags is read as `--batch -`
+            from sym.repl.batch import run_batch
+
+            raise SystemExit(run_batch("-", json_lines=json_lines, bail=bail, echo=echo, debug=debug, memory=options))
+        _fail("sym: --json, --bail and --echo apply to --batch FILE or to piped input")
     if not sys.stdin.isatty():  # a pipe: read lines, print results (no terminal to draw on)
         from sym.repl.piped import run_piped
 

@@ -1,0 +1,27 @@
+"""A pipe behaves like --batch: --json, --echo and --bail work on piped input too."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+
+def piped(sym_exe, sym_home, text: str, *flags: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SYM_HOME": str(sym_home)}
+    return subprocess.run([*sym_exe, *flags], input=text, capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_json_and_echo_on_piped_input(sym_exe, sym_home):
+    proc = piped(sym_exe, sym_home, "p(a).\n?- p(X).\n", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["command"] for r in rows] == ["/assert", "/query"] and all(r["ok"] for r in rows)
+    proc = piped(sym_exe, sym_home, "q(b).\n", "--echo")
+    assert proc.returncode == 0 and proc.stdout.splitlines()[0].endswith("q(b).")
+
+
+def test_bail_stops_a_pipe_at_the_first_error(sym_exe, sym_home):
+    proc = piped(sym_exe, sym_home, "/frobnicate\nr(c).\n", "--bail")
+    assert proc.returncode == 1 and "unknown command /frobnicate" in proc.stderr
+    assert "r(c)" not in proc.stdout
