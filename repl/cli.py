@@ -194,8 +194,9 @@ def replay_command(file: str, offline: bool, verify: bool, until: int | None, ec
         more = len(report.differences) - 20
         if more > 0:
             click.echo(f"… and {more} more differences", err=True)
-        verdict = "equal" if not report.differences else f"{len(report.differences)} differences"
-        skipped = f", {len(report.skipped)} skipped (not verified; --trust runs them)" if report.skipped else ""
+        verdict = (count(len(report.differences), "difference") if report.differences else
+                   "not verified: some inputs were skipped (--trust runs them)" if report.skipped else "equal")
+        skipped = f", {len(report.skipped)} skipped" if report.skipped else ""
         click.echo(f"replayed {count(report.commands, 'command')}{skipped} in {report.seconds:.2f} s: {verdict}", err=True)
         raise SystemExit(0 if not report.differences and not report.skipped else 1)
 

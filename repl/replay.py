@@ -136,6 +136,24 @@ def recorded_approvals(rec: Recording):
     return answer
 
 
+def first_difference(expected: object, got: object, where: str = "") -> str:
+    """Where two outputs first differ, with the expected and the actual value (each cut short)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in list(expected) + [k for k in got if k not in expected]:
+            if expected.get(key) != got.get(key):
+                return first_difference(expected.get(key), got.get(key), f"{where}.{key}" if where else str(key))
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+        for i, (a, b) in enumerate(zip(expected, got, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{where}[{i}]")
+    return f"{where or 'the output'}: expected {_cut(expected)}, got {_cut(got)}"
+
+
+def _cut(value: object, limit: int = 80) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
 def _shown(text: str) -> str:
     one = " ".join(text.split())
     return repr(one if len(one) <= 60 else one[:57] + "…")
@@ -148,8 +166,9 @@ def _compare(n: int, text: str, name: str, result, recorded: dict | None, record
     out = []
     try:
         got = normalise(bound_payload({"command": name, "ok": result.ok, "kind": result.kind, **result.to_dict()}))
-        if normalise(recorded.get("result")) != got:
-            out.append(f"{label}: output differs")
+        expected = normalise(recorded.get("result"))
+        if expected != got:
+            out.append(f"{label}: output differs: {first_difference(expected, got)}")
     except RecursionError:
         out.append(f"{label}: the recorded output is nested too deeply to compare")
     if recorded_changes != changes:

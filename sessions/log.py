@@ -274,6 +274,10 @@ def read_session(path: Path) -> Recording:
     elif lines:
         truncated = True   # no final newline: the writer died mid-line
         lines.pop()
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if path.suffix != ".jsonl" and first and not first.startswith("{"):     # a .sym script, not a log
+        raise UserError(f"{path.name} is a script or text, not a session log (its lines are not JSON events)",
+                        hint=f"run a script with: sym --batch {path}")
     events: list[dict] = []
     for number, line in enumerate(lines, start=1):
         try:
