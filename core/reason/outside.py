@@ -125,7 +125,8 @@ def _logic_item(record: dict[str, Any], where: str) -> Item:
     if gold not in LETTERS[:len(texts)]:
         raise UserError(f"{where}: answer {record['answer']!r} is not one of its option letters")
     words = [_TRUTH_WORDS.get(t.lower().rstrip(".")) for t in texts]
-    if None not in words and set(words) == {TRUE, FALSE, UNCERTAIN} and len(words) == 3:
+    if None not in words and len(set(words)) == len(words) and set(words) in ({TRUE, FALSE, UNCERTAIN}, {TRUE, FALSE}):
+        # True / False / Uncertain (FOLIO), or True / False alone (ProntoQA): the claim is asked
         values = tuple(w for w in words if w)
         return Item(pid, TRUTH, context, question, values[LETTERS.index(gold)], texts, values)
     return Item(pid, CHOICE, context, question, gold, texts)
@@ -192,7 +193,8 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
         told = swm.tell(split_sentences(item.context), partial=True)
         unread = sum(1 for t in told if t.problem)
         if item.kind == TRUTH:
-            answer = swm.ask(claim_of(item.question), mode="hybrid", open_world=True,
+            # no Uncertain option (ProntoQA's True / False): the suite poses a closed world
+            answer = swm.ask(claim_of(item.question), mode="hybrid", open_world=UNCERTAIN in item.values,
                              fallback=False).answer.strip().lower()
             if answer in (TRUE, FALSE):
                 return Outcome(answer)

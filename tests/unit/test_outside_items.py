@@ -141,3 +141,18 @@ def test_an_empty_letter_is_no_answer_not_an_option():
 
     item = Item("x", CHOICE, "ctx", "Which is true?", "A", options=("one", "two"))
     assert item.value_of("") is None and item.value_of("A") == "A" and item.value_of("C") is None
+
+
+def test_a_two_option_true_false_item_is_a_truth_item_asked_in_a_closed_world(tmp_path):
+    from sym.core.reason.outside import ask_item
+
+    question = "Is the following statement true or false? Max is not a wumpus."
+    data = [{"id": "p1", "context": "Every cat is a feline. Max is a cat.", "question": question,
+             "options": ["A) True", "B) False"], "answer": "A"},
+            {"id": "p2", "context": "Every cat is a feline. Max is a cat.",
+             "question": "Is the following statement true or false? Max is a feline.",
+             "options": ["A) True", "B) False"], "answer": "A"}]
+    _, items = load_items(write(tmp_path, data))
+    assert [(i.kind, i.gold, i.values) for i in items] == [(TRUTH, TRUE, (TRUE, FALSE))] * 2
+    assert ask_item(items[1], None).answer == TRUE           # the claim is asked, not the word "True"
+    assert ask_item(items[0], None).answer == TRUE           # closed world: no wumpus is derivable
