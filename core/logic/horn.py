@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Clause", "HornModel", "Inconsistent", "minimal_model"]
 
-_BARE_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*")
+_BARE_ATOM = re.compile(r"[^\W\dA-Z_\u00C0-\u00D6\u00D8-\u00DE\u0391-\u03A9\u0410-\u042F]\w*")   # as grammar.lark's NAME
 
 
 def _show_atom(atom: str) -> str:

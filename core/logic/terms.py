@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 Const = str | int | float
 
-_BARE_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+_BARE_ATOM = re.compile(r"[^\W\dA-Z_\u00C0-\u00D6\u00D8-\u00DE\u0391-\u03A9\u0410-\u042F]\w*\Z")   # as grammar.lark's NAME
 RESERVED = frozenset({"not", "false"})
 
 

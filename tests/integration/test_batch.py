@@ -106,7 +106,16 @@ def test_missing_batch_file_is_a_usage_error(sym_exe, tmp_path):
 
 def test_unknown_option_is_a_usage_error(sym_exe):
     assert run(sym_exe, "--frobnicate").returncode == 2
-    assert run(sym_exe, "--json").returncode == 2        # --json needs --batch
+    import os
+    import pty
+
+    main, terminal = pty.openpty()
+    try:                                                  # --json needs --batch or a pipe: not a terminal
+        proc = subprocess.run([*sym_exe, "--json"], stdin=terminal, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(main)
+        os.close(terminal)
+    assert proc.returncode == 2 and "--json, --bail and --echo apply to --batch FILE or to piped input" in proc.stderr
 
 
 def test_version_and_help(sym_exe):
