@@ -265,10 +265,10 @@ def chat_text(item: Item) -> str:
     user would ask it (a truth item's claim, a choice item's lettered options)."""
     if item.kind == TRUTH:
         claim = claim_of(item.question).strip().rstrip(".?!").strip()
-        question = f"Question: Is it true that {claim}? Answer true, false or uncertain."
+        question = f"Is it true that {claim}? Answer true, false or uncertain."
     elif item.kind == CHOICE:
         options = "\n".join(f"{x}) {o}" for x, o in zip(item.letters, item.options, strict=True))
-        question = f"Question: {item.question.strip()}\n{options}\nAnswer with the letter."
+        question = f"{item.question.strip()}\n{options}\nAnswer with the letter."
     else:
         question = item.question.strip()
     return f"{item.context.strip()}\n\n{question}" if item.context.strip() else question

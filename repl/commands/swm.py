@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -207,6 +208,19 @@ ASK_OPTIONS = (
 )
 
 
+_CLAIM = re.compile(r"\s*is it (?:true|the case|so) that\s+(.+?)[\s?.!]*", re.I | re.S)
+
+
+def as_claim(question: str) -> str:
+    """"Is it true that Rock is a turtle?" asks the statement itself: "Rock is a turtle." (which
+    /ask reads as a yes/no claim)."""
+    m = _CLAIM.fullmatch(question)
+    if m is None or not m.group(1).strip():
+        return question
+    claim = m.group(1).strip()
+    return claim[0].upper() + claim[1:] + "."
+
+
 @command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
 def ask(ctx: Context, args: Args, run: Run) -> Result:
     """Answer a question from memory: true/false/unknown/inconsistent or the values, with the steps that justify them.
@@ -221,7 +235,7 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
     reads what is not derivable as false (and "not p" as true when p is not derivable), --open
     as unknown, for one question; `/set world closed|open` for every question. --docs answers from
     the loaded documents instead: the passages that match, and a model's answer citing them."""
-    question = " ".join(args.words)
+    question = as_claim(" ".join(args.words))
     if args.closed and args.open:
         raise UserError("give --closed or --open, not both")
     opts = {"mode": args.mode, "fallback": not args.no_fallback,

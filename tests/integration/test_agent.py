@@ -244,3 +244,9 @@ def test_text_that_is_not_wholly_a_call_of_an_offered_tool_is_an_answer(text):
     from sym.repl.agent.loop import written_calls
 
     assert written_calls(text, {"ask": None, "tell": None}) == []
+
+
+@pytest.mark.parametrize("question", ["Is it true that Rock is a turtle?", "is it the case that rock is a turtle ?"])
+def test_is_it_true_that_asks_the_statement_itself(sym, question):
+    assert sym("/tell Rock is a turtle.").ok
+    assert sym(f"/ask --no-fallback {question}").status == "true"

@@ -187,7 +187,7 @@ def test_a_chat_turn_is_scored_from_the_verified_ask_not_the_models_words(ollama
     assert (sym["verified"], sym["from_text"], sym["tool_calls"], sym["model_steps"]) == (1, 0, 2, 3)
     assert sym["llm_calls"] == 3 and sym["tokens"] > 0            # the turn's own client, counted as the bench's
     first = chats(ollama_server)[0]
-    assert first.last_user == (f"{CATS}\n\nQuestion: Is it true that Tom is an animal? "
+    assert first.last_user == (f"{CATS}\n\nIs it true that Tom is an animal? "
                                "Answer true, false or uncertain.")
     told = [m["content"] for m in chats(ollama_server)[-1].messages if m.get("role") == "tool"]
     assert told[-1].startswith("true")                              # /ask ran, and the memory held the context
@@ -209,7 +209,7 @@ def test_a_chat_turn_answered_in_text_only_is_counted_unverified(ollama_server, 
     assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 2, 0)
     assert (sym["verified"], sym["from_text"], sym["tool_calls"], sym["model_steps"], sym["llm_calls"]) == (0, 2, 0, 2, 2)
     seating = chats(ollama_server)[1].last_user
-    assert seating.startswith(SEATING + "\n\nQuestion: " + SEATING_Q)
+    assert seating.startswith(SEATING + "\n\n" + SEATING_Q)
     assert "\nB) Ben, Ann, Cal\n" in seating and seating.endswith("Answer with the letter.")
     _, notes = table(file, ollama_server, path="chat")
     assert "0 answered from a verified call, 2 from the model's text (unverified); 0 tool calls in 2 model steps" in notes
