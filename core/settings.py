@@ -40,6 +40,15 @@ def _backend_default() -> Literal["ollama", "openai"]:
     return "openai" if chosen == "openai" else "ollama"   # the two BACKENDS
 
 
+GROUPS = ("schema", "proof", "agent")     # settings shown, and typed, as GROUP.NAME (schema.merge)
+
+
+def dotted(key: str) -> str:
+    """A setting's name as the user sees it: schema_merge → schema.merge, max_steps stays."""
+    group, _, rest = key.partition("_")
+    return f"{group}.{rest}" if group in GROUPS and rest else key
+
+
 def setting(*, doc: str, default: Any = dataclasses.MISSING, default_factory: Callable[[], Any] | None = None,
             **constraints: Any) -> Any:
     """One field: its default, its help line and its pydantic constraints (ge, le, gt, min_length …)."""
@@ -149,7 +158,7 @@ class Settings:
         """Set a setting from its text form; raises UserError and changes nothing on bad input."""
         typed, key = key, key.replace("-", "_").replace(".", "_")   # schema.merge == schema_merge
         if key not in type(self).model_fields:
-            known = ", ".join(type(self).model_fields)
+            known = ", ".join(map(dotted, type(self).model_fields))
             raise UserError(f"unknown setting {typed!r}", hint=f"settings: {known}")
         text = raw.strip()
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":   # /set model "qwen2.5:7b"

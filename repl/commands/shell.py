@@ -6,7 +6,7 @@ import os
 
 from sym.core.errors import UserError
 from sym.core.events import SettingChanged
-from sym.core.settings import save_setting
+from sym.core.settings import dotted, save_setting
 from sym.repl.arguments import Args, Option, last_word, positional, setting_values
 from sym.repl.context import Context
 from sym.repl.registry import command
@@ -54,17 +54,18 @@ def set_(ctx: Context, args: Args) -> Table | Message:
     if args.save:
         return _save(ctx, parts[0], parts[1])
     if not parts:
-        return Table("settings", [(k, v, doc) for k, (v, doc) in ctx.settings.describe().items()])
+        return Table("settings", [(dotted(k), v, doc) for k, (v, doc) in ctx.settings.describe().items()])
     if len(parts) == 1:
-        key = parts[0].replace("-", "_")
+        key = parts[0].replace("-", "_").replace(".", "_")
         described = ctx.settings.describe()
         if key not in described:
-            raise UserError(f"unknown setting {parts[0]!r}", hint="settings: " + ", ".join(described))
+            raise UserError(f"unknown setting {parts[0]!r}", hint="settings: " + ", ".join(map(dotted, described)))
         value, doc = described[key]
-        return Table("", [(key, value, doc)])
+        return Table("", [(dotted(key), value, doc)])
     value = ctx.settings.set(parts[0], parts[1])
-    ctx.emit(SettingChanged(parts[0].replace("-", "_").replace(".", "_"), value))
-    return Message(f"{parts[0]} = {'none' if value is None else value}", {"key": parts[0], "value": value})
+    key = parts[0].replace("-", "_").replace(".", "_")
+    ctx.emit(SettingChanged(key, value))
+    return Message(f"{dotted(key)} = {'none' if value is None else value}", {"key": parts[0], "value": value})
 
 
 # settings an environment variable (what sym's --model, --ollama-host … set) decides over the file
@@ -83,7 +84,7 @@ def _save(ctx: Context, key: str, raw: str) -> Message:
     env = _FROM_ENVIRONMENT.get(key)
     note = f" (${env} is set and wins over it when sym starts)" if env and os.environ.get(env) else ""
     shown = "none" if value is None else value
-    return Message(f"{key} = {shown}, saved to {path}{note}", {"key": key, "value": value, "saved": str(path)})
+    return Message(f"{dotted(key)} = {shown}, saved to {path}{note}", {"key": key, "value": value, "saved": str(path)})
 
 
 _SECTIONS = ("facts", "rules", "derived", "violations", "settings")
