@@ -49,7 +49,7 @@ class Turn:
         self.routed = False          # the menu was used (route_turn)
         self.steps = 0               # model calls the turn made
         self.invalid = 0             # menu replies that did not fit (repaired or given up)
-        self.allowed = Allowed([ctx.base_dir or _cwd()])
+        self.allowed = Allowed([ctx.base_dir or Path.cwd()])
         self.programs = workspace_dir(ctx.memory.workspace) / "agent"
         run.trace("turn", None, "agent.turn", text)
 
@@ -76,7 +76,7 @@ class Turn:
             status = "approved" if by == "user" else "ran"
         else:
             status = "ran"
-        command, result = run_line(self.ctx, line, self.run.source)
+        _, result = run_line(self.ctx, line, self.run.source)
         return self._keep(n, Call(name, line, result, status=status))
 
     def _approve(self, line: str) -> tuple[bool, str]:
@@ -248,10 +248,6 @@ def context(turn: Turn) -> list[str]:
     """Memory items that may bear on the turn, as the model sees them."""
     items = relevant_items(turn.ctx.memory, turn.text, k=turn.run.settings.search_k)
     return [it.text + (f"  ({it.nl})" if it.nl else "") for it in items]
-
-
-def _cwd() -> Path:
-    return Path.cwd()
 
 
 def _shown_args(arguments: object) -> str:

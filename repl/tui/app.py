@@ -33,7 +33,7 @@ from sym.repl.tui.bridge import Bus
 from sym.repl.tui.entry import Entry
 from sym.repl.tui.history import History
 from sym.repl.tui.status import StatusLine
-from sym.repl.tui.transcript import Transcript
+from sym.repl.tui.transcript import ECHO_LINES, Transcript, shorten
 
 DRAIN_EVERY = 0.1    # seconds between takes of a running job's events (see _shell_events)
 COMPLETION_WAIT = 0.25   # seconds the input line waits for completions from the shell's thread
@@ -41,15 +41,6 @@ COMPLETION_WAIT = 0.25   # seconds the input line waits for completions from the
 KEY_TURNS = {"save": "/save tui-%Y%m%d-%H%M%S"}
 SIDE_MIN_WIDTH = 100   # below this many columns the side pane starts hidden (F9 shows it)
 QUIT_WITHIN = 2.0      # seconds: a second Ctrl+C with nothing to stop quits
-ECHO_LINES = 6         # a longer input (a paste) is echoed as its first lines and a count
-
-
-def shorten(text: str, lines: int = 1) -> str:
-    """An input as the transcript echoes it: its first `lines` lines, then how many more."""
-    parts = text.split("\n")
-    if len(parts) <= lines:
-        return text
-    return "\n".join(parts[:lines]) + f"\n… {len(parts) - lines} more lines ({len(parts)} in all)"
 
 
 class ShellEvents(Message):

@@ -14,6 +14,17 @@ from textual.widgets import Static
 # results, rendering and memory load with the first result, not with the first paint
 
 
+ECHO_LINES = 6         # a longer input (a paste) is echoed as its first lines and a count
+
+
+def shorten(text: str, lines: int = 1) -> str:
+    """An input as the transcript echoes it: its first `lines` lines, then how many more."""
+    parts = text.split("\n")
+    if len(parts) <= lines:
+        return text
+    return "\n".join(parts[:lines]) + f"\n… {len(parts) - lines} more lines ({len(parts)} in all)"
+
+
 class Passage(Static):
     """A block of the transcript's text (an input, a note, a result)."""
 
