@@ -16,6 +16,9 @@ from typing import Any
 
 from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.candidates import Const, shown
+from sym.core.reason.swm.english import lexicon
+from sym.core.reason.swm.english.lexicon import PREPOSITIONS
+from sym.core.reason.swm.english.render import render_clause
 
 VARIABLES = ("X", "Y", "Z")
 OTHER = "other"
@@ -239,8 +242,6 @@ def _said(term: object) -> str:
 def render_atom(atom: Atom, templates: dict[str, str]) -> str:
     """`atom` in English: the schema's template, else the grammar's controlled English, else
     `pred(args)`. Negation is always written ("not", or "it is not so that …")."""
-    from sym.core.reason.swm.english.render import render_clause
-
     args = [_said(a) for a in atom.args]
     template = templates.get(f"{atom.pred}/{len(atom.args)}", "")
     controlled = render_clause(atom)
@@ -269,8 +270,6 @@ def render_reading(clauses: list[tuple[str, Atom | Rule]], templates: dict[str, 
 
 
 def _lemmas(word: str) -> set[str]:
-    from sym.core.reason.swm.english import lexicon
-
     low = word.lower()
     return {low, lexicon.noun_lemma(low), lexicon.verb_lemma(low)}
 
@@ -284,8 +283,6 @@ def check_reading(clauses: list[tuple[str, Atom | Rule]], sentence: str, templat
     """`clauses` when their rendering keeps to the sentence: every content word of the rendering
     is a word of the sentence (or of `context`, the sentence shown before it), lemma-wise, and
     the rendering says NOT exactly when the sentence does. Raises Invalid naming what it adds."""
-    from sym.core.reason.swm.english.lexicon import PREPOSITIONS
-
     rendered = render_reading(clauses, templates, soft=False)
     said = f"the model's reading {rendered!r} does not say what the sentence says"
     known: set[str] = set()

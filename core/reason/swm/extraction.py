@@ -15,13 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sym.core.llm.jsonout import CUT_OFF, BadJSON, extract_json
+from sym.core.logic.parser import parse_program
 from sym.core.logic.terms import Atom, Rule
 from sym.core.reason.swm import choice, pairs, prompts
 from sym.core.reason.swm.candidates import Const, candidates, choices, clashing, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from sym.core.reason.swm.choice import goal as check_goal
 from sym.core.reason.swm.choice import statements as check_statements
+from sym.core.reason.swm.english import lexicon, translate
+from sym.core.reason.swm.replies import Tally, parse_reply
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -52,25 +54,6 @@ class Reading:
     sentence: str
     clauses: list[tuple[str, Atom | Rule]] = field(default_factory=list)
     problem: str = ""
-
-
-@dataclass
-class Tally:
-    calls: int = 0
-    repairs: int = 0
-
-
-def parse_reply(text: str) -> dict[str, Any]:
-    """The reply's JSON object; a reply cut off before its end is said to be so (a complete
-    object nested inside it is not taken for the answer: extract_json reports the cut)."""
-    try:
-        found: dict[str, Any] = extract_json(text, want=dict)
-        return found
-    except BadJSON as err:
-        message = str(err)
-        if message.startswith(CUT_OFF):
-            message += "; answer with fewer, shorter statements"
-        raise Invalid(message) from None
 
 
 def choose(llm: LLM, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
@@ -286,8 +269,6 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple[list[str], list[str]]:
     """(relations, properties) the model may use: the words of the known `r_of/2` predicates
     ("mother-in-law") and of the one-place ones that read as adjectives."""
-    from sym.core.reason.swm.english import lexicon
-
     relations, properties = [], []
     for name in sorted(predicates):
         if 2 in predicates[name] and name.endswith("_of") and name != "_of":
@@ -300,9 +281,6 @@ def fact_words(predicates: dict[str, tuple[int, ...]], limit: int = 40) -> tuple
 def read_restated(text: str, allowed: set[Const], sentence: str) -> tuple[list[Atom], list[str]]:
     """Facts from a model's restatement: each line read by the grammar (never evaluated); a fact
     counts only when it is ground and names things from the sentences. → (facts, lines not used)."""
-    from sym.core.logic.parser import parse_program
-    from sym.core.reason.swm.english import translate
-
     facts: list[Atom] = []
     unused: list[str] = []
     for raw in text.splitlines():

@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom
+from sym.core.reason.swm import prompts
 from sym.core.reason.swm.candidates import names
 from sym.core.reason.swm.choice import Invalid
+from sym.core.reason.swm.english import lexicon
+from sym.core.reason.swm.replies import Tally, parse_reply
 
 if TYPE_CHECKING:
     from sym.core.llm import Message
     from sym.core.llm.facade import LLM
-    from sym.core.reason.swm.extraction import Tally
 
 NONE = "none"
 MAX_QUESTIONS = 40          # ordered pairs in one call (a bigger story takes several calls)
@@ -93,8 +95,6 @@ def relations(predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
 def _is_name(written: str, sentence: str, elsewhere: set[str]) -> bool:
     """A capitalised word that opens a sentence may be an ordinary word ("Put", "Rose"): it is a
     name when the lexicon does not know it, or when the story writes it capitalised elsewhere."""
-    from sym.core.reason.swm.english import lexicon
-
     opens = sentence.lstrip(" [\"'").startswith(written)
     known = any(lexicon.parts_of_speech(w) for w in written.split())
     return not opens or not known or written in elsewhere
@@ -196,8 +196,6 @@ _OWNS = ("'s", "’s", "s'")
 
 
 def _noun(word: str) -> bool:
-    from sym.core.reason.swm.english import lexicon
-
     return "NOUN" in lexicon.parts_of_speech(word) or word.endswith("-in-law")
 
 
@@ -205,8 +203,6 @@ def relation_words(sentence: str, menu: list[Relation]) -> list[tuple[str, int]]
     """Relation nouns a sentence uses, with their token positions: a noun after a possessive
     ("her husband Louis", "Nicole's grandfather", "his younger brother") and the memory's own
     relation words wherever they occur — singular, in order of mention."""
-    from sym.core.reason.swm.english import lexicon
-
     tokens = _WORD.findall(sentence)
     known = {r.word for r in menu if r.word}
     out: list[tuple[str, int]] = []
@@ -245,8 +241,6 @@ def said(tokens: list[str], at: int, people: list[tuple[str, str]]) -> tuple[int
     def name_at(i: int) -> int | None:
         here = where.get(i, []) if 0 <= i < len(tokens) else []
         return here[0] if len(here) == 1 and not tokens[i].endswith(_OWNS) else None
-
-    from sym.core.reason.swm.english import lexicon
 
     before = at - 1
     if before >= 1 and lexicon.can_be_adjective(tokens[before].lower()) and not _noun(tokens[before].lower()):
@@ -347,7 +341,6 @@ def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Ta
     """Step 1: for each candidate, which way round the story states it (or neither). Step 2: for
     each statement chosen, the word for the other direction ("so Zell is Tarn's ___"). Facts are
     kept when their word is one of the memory's relations."""
-    from sym.core.reason.swm import prompts
 
     out = Chosen()
     every = statements(sentences, menu)
@@ -388,7 +381,6 @@ def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Ta
 def _ask(llm: LLM, messages: list[Message], keys: list[str], shapes: list[dict[str, Any]],
          tally: Tally, purpose: str, out: Chosen) -> dict[int, object]:
     """One call for all `keys` (a field each, shaped by `shapes`); an unusable reply is asked once more."""
-    from sym.core.reason.swm.extraction import parse_reply
 
     props = {f"{i}. {k}": shape for i, (k, shape) in enumerate(zip(keys, shapes), 1)}
     fmt = {"type": "object", "properties": props, "required": list(props)}
@@ -412,8 +404,6 @@ def choose(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Tally
     """Every question answered by the model, MAX_QUESTIONS a call; a reply that leaves some
     unanswered or off the list gets one repair call for those alone. Relation nouns go by
     `two_steps`; other phrases ("likes", "is afraid of") one blank per ordered pair."""
-    from sym.core.reason.swm import prompts
-    from sym.core.reason.swm.extraction import parse_reply
 
     if possessive(menu):
         return two_steps(llm, sentences, menu, tally=tally, purpose=purpose)

@@ -9,6 +9,7 @@ Nothing a model returns is evaluated.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
@@ -305,8 +306,6 @@ def baseline_messages(context: str, question: str, hint: str = "") -> list[dict[
 
 def final_answer(text: str) -> str:
     """What follows the last "Answer:" in a chain-of-thought reply (else its last non-empty line)."""
-    import re
-
     found: list[str] = re.findall(r"answer\s*[:：]\s*(.+)", text, flags=re.I)
     if found:
         return found[-1].strip().strip("*").strip()
