@@ -26,6 +26,16 @@ def run_piped(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return 2 if e.exit_code == 1 else e.exit_code
+    try:
+        return _loop(shell, renderer)
+    finally:
+        # the background writer may be opening the vector store for what an earlier run left
+        # pending: stopped here after its batch, not cut off by interpreter shutdown (which made
+        # a sound store look broken: "can't register atexit after shutdown; run: sym repair")
+        shell.close()
+
+
+def _loop(shell, renderer: TextRenderer) -> int:
     interactive = sys.stdin.isatty()
     if interactive:
         print("sym — type /help for commands, /bye to leave")

@@ -1,4 +1,5 @@
-"""A pipe behaves like --batch: --json, --echo and --bail work on piped input too."""
+"""A pipe behaves like --batch: --json, --echo and --bail work on piped input too, and a run ends
+without a false alarm about the workspace it leaves."""
 
 from __future__ import annotations
 
@@ -25,3 +26,13 @@ def test_bail_stops_a_pipe_at_the_first_error(sym_exe, sym_home):
     proc = piped(sym_exe, sym_home, "/frobnicate\nr(c).\n", "--bail")
     assert proc.returncode == 1 and "unknown command /frobnicate" in proc.stderr
     assert "r(c)" not in proc.stdout
+
+
+def test_a_second_piped_run_on_a_workspace_warns_of_nothing(sym_exe, sym_home):
+    """The run before left records for the background writer; the next run must not end while
+    the writer opens the vector store (interpreter shutdown made it "cannot be opened … sym repair")."""
+    for n in range(3):
+        proc = piped(sym_exe, sym_home, f"a({n}).\n")
+        assert proc.returncode == 0 and f"a({n})" in proc.stdout, proc.stderr
+        assert "cannot be opened" not in proc.stderr and "repair" not in proc.stderr, proc.stderr
+    assert "a(0)" in piped(sym_exe, sym_home, "/listing a\n").stdout
