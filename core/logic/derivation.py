@@ -12,6 +12,8 @@ from sym.core.errors import UserError
 from sym.core.logic.plan import Plan, make_plan
 from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
 
+TRUE, FALSE, UNKNOWN = "true", "false", "unknown"   # a literal's truth in a model
+
 
 @dataclass(frozen=True)
 class Derivation:

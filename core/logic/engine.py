@@ -16,10 +16,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from sym.core.logic.derivation import FALSE as FALSE  # the three truth values, from here too
+from sym.core.logic.derivation import TRUE as TRUE
+from sym.core.logic.derivation import UNKNOWN as UNKNOWN
 from sym.core.logic.derivation import Derivation as Derivation  # callers import these three from here
 from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
 from sym.core.logic.derivation import instantiate, unbound_names
+from sym.core.logic.goal import Goals
 from sym.core.logic.pause import Budget, gc_paused
 from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes
 from sym.core.logic.rounds import Firing, run_rounds
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
     from sym.core.logic.dense import DenseModel
     from sym.core.logic.goal import Goals
 
-TRUE, FALSE, UNKNOWN = "true", "false", "unknown"
 DENSE_FROM = 2_000     # from this many asserted facts inference runs set-at-a-time; below, the tuple path answers in ~1 ms
 DENSE_AFTER = 50_000   # a tuple-path inference that has derived this many facts starts again set-at-a-time
 
@@ -219,8 +222,6 @@ class Engine:
     def goals(self) -> Goals:
         """Goal-directed answers: each question evaluates only what it needs (see `goal`)."""
         if self._goals is None:
-            from sym.core.logic.goal import Goals
-
             self._goals = Goals(self)
         return self._goals
 

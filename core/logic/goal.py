@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import StratificationError
-from sym.core.logic.derivation import Derivation, Violation, unbound_names
-from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
+from sym.core.logic.derivation import FALSE, TRUE, UNKNOWN, Derivation, Violation, unbound_names
 from sym.core.logic.magic import Demand, Rewrite
 from sym.core.logic.plan import Row
 from sym.core.logic.slice import body_keys
 from sym.core.logic.terms import Atom, Literal, Var
 
 if TYPE_CHECKING:
+    from sym.core.logic.engine import Engine
     from sym.core.logic.slice import Dependencies
 
 KEPT = 8              # goal models kept
@@ -166,7 +166,7 @@ class Goals:
         return model
 
     def _make(self, demand: Demand) -> GoalModel:
-        engine = Engine(goal_directed=False)
+        engine = type(self.engine)(goal_directed=False)   # the same engine, over a slice
         base = self.engine.base()
         engine.share({k: base[k] for k in demand.keys if k in base}, self.engine.shared_indexes())
         narrow = bool(demand.guarded) or demand.answer is not None

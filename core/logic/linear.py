@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
-from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, make_plan
+from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, head_getter, make_plan
 from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
 
 if TYPE_CHECKING:
@@ -104,8 +104,6 @@ def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callab
     first: Join = plan.steps[0]
     hk = head.key
     have = _have(runner, hk)
-    from sym.core.logic.rounds import head_getter
-
     head_of = head_getter(head, plan)
     rest = plan.steps[1:]
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from sym.core.errors import Cancelled, UserError
+
 if TYPE_CHECKING:
     from threading import Event
-
-    from sym.core.errors import UserError
 
 
 @contextmanager
@@ -51,16 +51,12 @@ class Budget:
 
     def check(self, rows: int = 0) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            from sym.core.errors import Cancelled
-
             self.cancel.clear()     # the job has stopped; the next one starts afresh
             raise Cancelled()
         if self.max_facts is not None and rows > self.max_facts:
             raise self.exceeded()
 
     def exceeded(self) -> UserError:
-        from sym.core.errors import UserError
-
         relation = self.relation
         if relation is not None and self.label is not None:
             relation = self.label(relation)

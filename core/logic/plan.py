@@ -424,3 +424,17 @@ def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tup
         p = positions[0]
         return lambda t: (t[p],)
     return itemgetter(*positions)
+
+
+def head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    slots = {v: i for i, v in enumerate(plan.variables)}
+    if not head.args:
+        return lambda row: ()
+    if all(isinstance(a, Var) for a in head.args):
+        idx = [slots[a] for a in head.args]
+        if len(idx) == 1:
+            i = idx[0]
+            return lambda row: (row[i],)
+        return itemgetter(*idx)
+    parts = [(True, slots[a]) if isinstance(a, Var) else (False, a) for a in head.args]
+    return lambda row: tuple(row[v] if is_slot else v for is_slot, v in parts)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
-from typing import Any
 
 from sym.core.logic.fused import Tail, derive_fused, derive_rows, fused_tail
 from sym.core.logic.linear import linear, run_queue
 from sym.core.logic.pause import Budget
-from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, make_plan
-from sym.core.logic.terms import Atom, Rule, Var
+from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, head_getter, make_plan
+from sym.core.logic.terms import Atom, Rule
 
 
 @dataclass(slots=True)
@@ -26,20 +24,6 @@ class Firing:
     rule_id: str
     step: int
     plan: Plan
-
-
-def head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    slots = {v: i for i, v in enumerate(plan.variables)}
-    if not head.args:
-        return lambda row: ()
-    if all(isinstance(a, Var) for a in head.args):
-        idx = [slots[a] for a in head.args]
-        if len(idx) == 1:
-            i = idx[0]
-            return lambda row: (row[i],)
-        return itemgetter(*idx)
-    parts = [(True, slots[a]) if isinstance(a, Var) else (False, a) for a in head.args]
-    return lambda row: tuple(row[v] if is_slot else v for is_slot, v in parts)
 
 
 SMALL = 64     # a round of at most this many new facts skips the chunking a large join needs

@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -20,8 +21,9 @@ from sym.core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, Sch
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from sym.core.logic.plan import compare_op
 from sym.core.logic.provenance import ProofNode, proof_tree
+from sym.core.logic.strata import stratify
 from sym.core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
-from sym.core.memory.schema import Schema
+from sym.core.memory.schema import Schema, check_template, parse_key
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -135,8 +137,6 @@ class WorkingMemory:
     def unit(self) -> AbstractContextManager[object]:
         """Changes made inside one `with memory.unit():` are stored as one transaction (all or
         nothing under a crash); memory without a local store needs none."""
-        from contextlib import nullcontext
-
         store = self.store
         return store.command() if store is not None and hasattr(store, "command") else nullcontext()
 
@@ -264,8 +264,6 @@ class WorkingMemory:
         replacement = [(rename_predicates(it.clause, renames), it.source) for it in affected]
         rules = {item_id(c): c for c, _ in replacement if isinstance(c, Rule)}
         remaining = {i: it.clause for i, it in self.items.items() if isinstance(it.clause, Rule) and it not in affected}
-        from sym.core.logic.strata import stratify
-
         stratify([*remaining.values(), *rules.values()])  # refuse before changing anything
         template = self.schema.predicates[old].template
         with self.unit():       # the rewritten items and the schema they leave: one transaction
@@ -282,8 +280,6 @@ class WorkingMemory:
     def set_templates(self, templates: dict[str, str]) -> None:
         """Give predicates (`name/arity`) their NL templates ("" removes one), stored with the
         schema in one transaction; a bad template or a failed write changes nothing."""
-        from sym.core.memory.schema import check_template, parse_key
-
         keys = {}
         for key, template in templates.items():
             name, arity = parse_key(key)

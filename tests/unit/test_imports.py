@@ -41,18 +41,8 @@ STARTUP = frozenset({"sym.repl.cli", "sym.repl.tui", "sym.repl.tui.app", "sym.re
 # modules other work was changing when issue 28 landed: their cycles and inner imports are theirs
 # to remove (each names the cycle or the habit it still has); nothing else may join this list
 NOT_YET = {
-    "sym.core.logic.engine": "engine ↔ goal (goal-directed queries)",
-    "sym.core.logic.goal": "engine ↔ goal (goal-directed queries)",
-    "sym.core.logic.linear": "linear ↔ rounds",
-    "sym.core.logic.rounds": "linear ↔ rounds",
-    "sym.core.memory.documents": "documents ↔ passages (documents work)",
-    "sym.core.memory.passages": "documents ↔ passages (documents work)",
-    "sym.core.memory.working": "inner imports (goal-directed queries)",
-    "sym.core.memory.library": "inner imports (documents work)",
-    "sym.core.memory.retrieval": "inner imports (documents work)",
-    "sym.repl.commands.memory": "inner imports (documents work)",
 }
-NOT_YET_PACKAGES = ("sym.core.logic.",)      # the logic engine: goal-directed query work
+NOT_YET_PACKAGES: tuple[str, ...] = ()
 
 
 def module_name(path: Path) -> str:
