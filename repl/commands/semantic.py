@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.errors import UserError
 from sym.core.reason.semantic.cluster import workspace_embedder
@@ -21,6 +21,10 @@ from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
+
+if TYPE_CHECKING:
+    from sym.core.reason.semantic.extract import Extraction
+    from sym.core.reason.semantic.ops import Classification, Comparison, Ranking
 
 # option values run to the next option: --by how sweet it is
 FROM = Option("--from", metavar="FILE|DOC", words=True, values="file", help="read a file or a loaded document")
@@ -66,7 +70,7 @@ def _embedder(ctx: Context):
 @dataclass
 class Extracted(Result):
     kind: ClassVar[str] = "extracted"
-    extraction: object = None                       # core.reason.semantic.extract.Extraction
+    extraction: Extraction | None = None
     items: list = field(default_factory=list)       # the memory items added
     known: int = 0                                  # facts memory already held
     notes: list[str] = field(default_factory=list)
@@ -150,7 +154,7 @@ def extract(ctx: Context, args: Args, run: Run) -> Extracted | Failure:
 @dataclass
 class Classified(Result):
     kind: ClassVar[str] = "classified"
-    result: object = None               # core.reason.semantic.ops.Classification
+    result: Classification | None = None
 
     def to_dict(self) -> dict:
         c = self.result
@@ -209,7 +213,7 @@ def classify(ctx: Context, args: Args, run: Run) -> Classified:
 @dataclass
 class Compared(Result):
     kind: ClassVar[str] = "compared"
-    result: object = None               # core.reason.semantic.ops.Comparison
+    result: Comparison | None = None
 
     def to_dict(self) -> dict:
         c = self.result
@@ -259,7 +263,7 @@ def compare(ctx: Context, arg: str, run: Run) -> Compared:
 @dataclass
 class Ranked(Result):
     kind: ClassVar[str] = "ranked"
-    result: object = None               # core.reason.semantic.ops.Ranking
+    result: Ranking | None = None
     criterion: str = ""
 
     def to_dict(self) -> dict:
