@@ -9,7 +9,9 @@ Each change emits DocumentsChanged with the documents held after it.
 
 from __future__ import annotations
 
+import difflib
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from sym.core.errors import Cancelled, DiskFull, UserError
 from sym.core.events import DocumentsChanged, Emit, ignore
 from sym.core.files import DEFAULT_LIMIT_MB
+from sym.core.memory.documents import load_document, passage_ids
+from sym.core.memory.retrieval import RankedHit, hybrid_search, with_similarity
 from sym.core.memory.store import BackendUnavailable, ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
@@ -25,7 +29,6 @@ if TYPE_CHECKING:
     from threading import Event
 
     from sym.core.memory.local import LocalStore
-    from sym.core.memory.retrieval import RankedHit
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,6 @@ def load_many(store: ChromaStore | LocalStore | None, paths: Sequence[Path | tup
 
 def _store(store: ChromaStore | LocalStore, path: Path, progress: Callable[[int, int], object] | None,
            limit_mb: float, name: str | None = None) -> Loaded:
-    from sym.core.memory.documents import load_document, passage_ids
-
     doc = load_document(path, limit_mb=limit_mb, progress=progress, name=name)
     total = len(doc.passages)
     step = progress if progress is not None else (lambda done, total: None)
@@ -138,8 +139,6 @@ def _store(store: ChromaStore | LocalStore, path: Path, progress: Callable[[int,
 
 
 def _unit(store: ChromaStore | LocalStore) -> AbstractContextManager[object]:
-    from contextlib import nullcontext
-
     return store.unit() if hasattr(store, "unit") else nullcontext()
 
 
@@ -184,8 +183,6 @@ def find(store: ChromaStore | LocalStore | None, ref: str) -> DocumentInfo:
             raise UserError(f"{len(found)} loaded documents are named {ref!r} ({paths})",
                             hint="name one by more of its path, or by its id (/docs lists them)")
     names = [d.name for d in held]
-    import difflib
-
     close = difflib.get_close_matches(ref, names, n=1)
     hint = f"did you mean {close[0]}?" if close else ("/docs lists them" if names else "none is loaded (/load FILE)")
     raise UserError(f"no loaded document {ref!r}", hint=hint)
@@ -241,8 +238,6 @@ SETTLED_WAIT = 60.0
 def settled_search(store: ChromaStore | LocalStore | None, text: str, kinds: tuple[str, ...], k: int) -> list[Hit]:
     """`search` after the background writer has embedded what is pending (up to SETTLED_WAIT s),
     each hit scored by its cosine similarity to TEXT (callers compare it with thresholds)."""
-    from sym.core.memory.retrieval import with_similarity
-
     hits = search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT)
     return list(with_similarity(hits, text, require_store(store).embedder))
 
@@ -253,8 +248,6 @@ def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[st
     """The K best records for TEXT: document passages ranked by keyword (BM25) and by meaning,
     fused, facts and rules by meaning. An embedded workspace first waits up to `wait` seconds
     (None: until done, or `cancel` is set) for its background writer to embed what is pending."""
-    from sym.core.memory.retrieval import hybrid_search
-
     if not text.strip():
         raise UserError("nothing to search for", hint="/search who is the father of don")
     return hybrid_search(require_store(store), text, kinds, k, wait=wait, cancel=cancel, progress=progress)

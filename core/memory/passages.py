@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sym.core.memory.chunking import chunk_text
+
 Progress = Callable[[int, int], object]   # (characters done, characters in all); it may raise to stop
 
 MAX_CHARS = 1000     # a passage is at most this long, not counting the headings that open it
@@ -182,8 +184,6 @@ def _split_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[i
     (word ends inside a sentence that will not fit)."""
     if end - start <= max_chars:
         return [(start, end)]
-    from sym.core.memory.documents import chunk_text
-
     pieces = math.ceil((end - start) / max_chars)
     size = min(max_chars, math.ceil((end - start) / pieces * 1.15))
     return [(start + c.start, start + c.end) for c in chunk_text(text[start:end], max_chars=size, overlap=0)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -19,14 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.memory.embedders import STOPWORDS, cosine
-from sym.core.memory.store import Hit, Record
+from sym.core.memory.store import ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
     from threading import Event
     from typing import TypeAlias
 
     from sym.core.memory.local import LocalStore
-    from sym.core.memory.store import ChromaStore
 
     Store: TypeAlias = ChromaStore | LocalStore
 
@@ -118,8 +118,6 @@ def keyword_ranking(store: Store, text: str, depth: int = DEPTH) -> list[tuple[R
     if snapshot is not None and snapshot.count("docs") == 0:
         return []
     if snapshot is not None and snapshot.fts:
-        import sqlite3
-
         try:
             return list(snapshot.keyword_search(fts_query(terms), depth))
         except sqlite3.OperationalError:     # a query FTS5 will not parse: rank without it
@@ -166,8 +164,6 @@ def meaning_ranking(store: Store, text: str, kinds: Iterable[str], depth: int = 
                     progress: Callable[[int, int], object] | None = None) -> list[Hit]:
     """Records nearest TEXT by the workspace's embedder, best first (an embedded workspace waits
     up to `wait` seconds for its background writer first)."""
-    from sym.core.memory.store import ChromaStore
-
     if isinstance(store, ChromaStore):
         return store.search(text, kinds, depth)
     return store.search(text, kinds, depth, wait=wait, cancel=cancel, progress=progress)

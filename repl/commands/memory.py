@@ -6,10 +6,14 @@ import time
 from dataclasses import dataclass, field
 
 from sym.core.errors import UserError
+from sym.core.files import check_file
 from sym.core.logic.terms import clause_text
-from sym.core.memory import library
+from sym.core.memory import library, ops
+from sym.core.memory.documents import document_paths, refuse_url
+from sym.core.run import Run
 from sym.core.words import count
 from sym.repl.arguments import Args, Option, last_word, positional, values
+from sym.repl.commands.logic import stoppable
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
 from sym.repl.documents import Found, Preview, document_table, size
@@ -156,28 +160,23 @@ LOAD_USAGE = "/load notes.md  or  /load docs/  or  /load 'docs/**/*.md'"
 
 
 @command("/load", args="FILE|FOLDER|PATTERN", group="memory", completer=positional("file"))
-def load(ctx: Context, arg: str) -> Message:
+def load(ctx: Context, arg: str, run: Run) -> Message:
     """Load a .txt, .md or .pdf document (or other UTF-8 text), or every such file of a folder or a
     glob pattern: cut into passages (paragraphs, headings, list items), stored with their heading
     path and offsets, embedded in the background. Loading a file again stores only what changed.
     A URL is refused: nothing is downloaded."""
-    from sym.core.memory.documents import document_paths, refuse_url
-
     name = _unquoted(arg.strip())
     if not name:
         raise UserError("no file given", hint=LOAD_USAGE)
     refuse_url(name)            # before ctx.path, which would read http://x as the file http:/x
     paths = document_paths(name, ctx.base_dir)
     if paths is not None:
-        return _load_many(ctx, name, paths)
-    from sym.core.files import check_file
-    from sym.repl.commands.logic import cancellable
-
+        return _load_many(ctx, run, name, paths)
     path = ctx.path(name)
-    check_file(path, ctx.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
-    ctx.check_cancel()
-    done = library.load(ctx.memory.store, path, progress=cancellable(ctx, f"loading {name}"),
-                        limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
+    check_file(path, run.settings.max_file_mb)     # a FIFO or /dev/zero is refused before any read
+    run.check()
+    done = library.load(ctx.memory.store, path, progress=stoppable(run, f"loading {name}"),
+                        limit_mb=run.settings.max_file_mb, emit=run.emit)
     info = done.info
     verb = f"reloaded (replacing {count(done.before, 'chunk')})" if done.before else "loaded"
     text = f"{verb} {info.name}: {count(info.chunks, 'chunk')}, {count(info.chars, 'character')}"
@@ -198,14 +197,12 @@ def _unquoted(name: str) -> str:
 SKIPPED_SHOWN = 3      # files a folder load names as skipped before "and N more"
 
 
-def _load_many(ctx: Context, name: str, paths: list) -> Message:
-    from sym.repl.commands.logic import cancellable
-
-    ctx.check_cancel()
+def _load_many(ctx: Context, run: Run, name: str, paths: list) -> Message:
+    run.check()
     done, skipped = library.load_many(
-        ctx.memory.store, paths, progress=lambda file, i, n: cancellable(ctx, f"loading {i}/{n} {file}"),
-        limit_mb=ctx.settings.max_file_mb, emit=ctx.emit)
-    ctx.check_cancel()
+        ctx.memory.store, paths, progress=lambda file, i, n: stoppable(run, f"loading {i}/{n} {file}"),
+        limit_mb=run.settings.max_file_mb, emit=run.emit)
+    run.check()
     why = "; ".join(reason for _, reason in skipped[:SKIPPED_SHOWN]) + (
         f"; and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else "")
     if not done:
@@ -235,7 +232,7 @@ DOCS_USAGE = "/docs, /docs show NAME [N], /docs rm NAME [--yes]"
 @command("/docs", args="[show NAME [N] | rm NAME]", group="memory",
          completer=positional(("show", "rm"), _document_names),
          options=(Option("--yes", bool, help="with rm: remove without asking"),))
-def docs(ctx: Context, args: Args) -> Result:
+def docs(ctx: Context, args: Args, run: Run) -> Result:
     """List the loaded documents (chunks and size); show one's passages, or passage N whole; remove
     one and its passages (shown first, done with --yes)."""
     action, _, rest = args.text.strip().partition(" ")
@@ -247,7 +244,7 @@ def docs(ctx: Context, args: Args) -> Result:
     if action == "show" and rest:
         return _show(ctx, rest)
     if action == "rm" and rest:
-        return _remove(ctx, rest, args.yes)
+        return _remove(ctx, run, rest, args.yes)
     if action in ("show", "rm"):
         raise UserError(f"/docs {action} needs a document name", hint=DOCS_USAGE)
     raise UserError(f"unknown /docs form {action!r}", hint=DOCS_USAGE)
@@ -270,7 +267,7 @@ def _show(ctx: Context, rest: str) -> Preview:
     return Preview(doc, found, number)
 
 
-def _remove(ctx: Context, rest: str, yes: bool) -> Message:
+def _remove(ctx: Context, run: Run, rest: str, yes: bool) -> Message:
     store = library.require_store(ctx.memory.store)
     doc = library.find(store, rest)
     told = sum(1 for it in ctx.memory.items.values() if it.source == f"tell:{doc.name}")
@@ -279,7 +276,7 @@ def _remove(ctx: Context, rest: str, yes: bool) -> Message:
     if not yes:
         return Message(f"this removes {doc.name} ({count(doc.chunks, 'chunk')}, {size(doc.chars)}){kept}; "
                        f"to go ahead: /docs rm {rest} --yes", data)
-    ids = library.remove(store, doc, emit=ctx.emit)
+    ids = library.remove(store, doc, emit=run.emit)
     return Message(f"removed {doc.name} ({count(len(ids), 'chunk')}){kept}", {**data, "ids": ids})
 
 
@@ -291,10 +288,10 @@ SEARCH_OPTIONS = (
 
 
 @command("/search", args="TEXT", options=SEARCH_OPTIONS, group="memory")
-def search(ctx: Context, args: Args) -> Found:
+def search(ctx: Context, args: Args, run: Run) -> Found:
     """Find facts, rules and document passages: passages by keyword (BM25) and by meaning, fused,
     facts and rules by meaning; each hit with its ranks, and a snippet at its best sentence."""
-    k = ctx.settings.search_k if args.k is None else args.k
+    k = run.settings.search_k if args.k is None else args.k
     kinds, text = ("facts", "rules", "docs"), args.words
     if args.kind is not None:
         chosen = [library.KIND_NAMES.get(x) for x in args.kind.split(",")]
@@ -304,8 +301,8 @@ def search(ctx: Context, args: Args) -> Found:
     # batch mode waits for the background writer (a script's output should not depend on its pace);
     # an interactive shell answers from what is embedded after a short wait, and says how much that is
     hits = library.search(ctx.memory.store, " ".join(text), kinds=kinds, k=k,
-                          wait=None if ctx.patient else 2.0, cancel=ctx.cancel, progress=ctx.progress("embedding"))
-    ctx.check_cancel()
+                          wait=None if ctx.patient else 2.0, cancel=run.cancel, progress=run.progress("embedding"))
+    run.check()
     coverage = ctx.memory.embedding_backlog()
     return Found(" ".join(text), hits, coverage if coverage and coverage[0] < coverage[1] else None)
 
@@ -353,8 +350,6 @@ def _counted(counts: dict[str, int]) -> str:
 
 
 def _merge(ctx: Context, old: str, into: str, yes: bool) -> Message:
-    from sym.core.memory import ops
-
     if yes:
         plan, items = ops.merge(ctx.memory, old, into)
         dropped = f" ({plan.duplicates} already there)" if plan.duplicates else ""
@@ -378,8 +373,6 @@ def _merge(ctx: Context, old: str, into: str, yes: bool) -> Message:
 
 
 def _undo(ctx: Context) -> Message:
-    from sym.core.memory import ops
-
     done = ops.undo_merge(ctx.memory)
     return Message(f"undid the merge of {done.old} into {done.into}: {_plural(len(done.restored), 'item')} back "
                    f"as they were, {_plural(len(done.removed), 'rewritten item')} removed",
@@ -388,11 +381,11 @@ def _undo(ctx: Context) -> Message:
 
 
 @command("/reindex", args="[EMBEDDER]", group="memory")
-def reindex(ctx: Context, arg: str) -> Message:
+def reindex(ctx: Context, arg: str, run: Run) -> Message:
     """Rebuild the workspace's collections with an embedder: hash, ollama:MODEL or st:NAME."""
     ws = _workspaces(ctx)
     spec = arg.strip() or (ctx.memory.store.embedder.name if ctx.memory.store is not None else "hash")
-    memory, records = ws.reindex(spec, ctx.memory, progress=ctx.progress("reindexing"))
+    memory, records = ws.reindex(spec, ctx.memory, progress=run.progress("reindexing"))
     ctx.memory = memory
     later = " (embedded in the background; /search says how far)" if memory.embedding_backlog() else ""
     return Message(f"reindexed {count(records, 'record')} with {spec}{later}", {"records": records, "embedder": spec})

@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sym.core.errors import UserError
+from sym.core.memory.chunking import Chunk, chunk_text
 from sym.core.memory.documents import (
-    Chunk,
     Document,
-    chunk_text,
     document_id,
     document_paths,
     is_url,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from sym.core.memory.documents import chunk_text
+from sym.core.memory.chunking import chunk_text
 
 if TYPE_CHECKING:
     from sym.core.run import Run
@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 def split(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
     """TEXT as chunks of at most MAX_CHARS characters, cut at paragraph, sentence or word ends
-    (core.memory.documents.chunk_text, without overlap: a sentence is read once)."""
+    (core.memory.chunking.chunk_text, without overlap: a sentence is read once)."""
     return [c.text for c in chunk_text(text, max_chars=max_chars, overlap=0)]
 
 
