@@ -306,3 +306,17 @@ def test_the_passage_a_told_fact_came_from_is_found_by_its_source(docs_shell, tm
     found = library.passage_for(store, tall.source, tall.nl)
     assert found is not None and library.citation(found.meta) == "people.txt ¶1" and "Bob is tall." in found.text
     assert library.passage_for(store, "typed", tall.nl) is None
+
+
+# -- memory commands run with the run's settings --------------------------------------------
+
+def test_a_steering_policy_sets_how_many_hits_search_shows_for_that_run_only(docs_shell, tmp_path):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    assert len(docs_shell("/search field team").hits) == 5          # search_k 5, the default
+    added = docs_shell("/policy add {name: brief, target: reasoner, filter: {command: /search}, "
+                       "attributes: {search_k: 2}}")
+    assert added.ok, to_text(added)
+    assert len(docs_shell("/search field team").hits) == 2
+    assert docs_shell.shell.ctx.settings.search_k == 5               # the shell keeps its own
+    assert len(docs_shell("/search field team --k 4").hits) == 4     # what is typed still wins

@@ -39,7 +39,7 @@ TARGET_ATTRIBUTES: dict[str, frozenset[str]] = {
                       "judge_model"}),
     "prompter": frozenset({*_MODEL, "prompter"}),
     "reasoner": frozenset({*_MODEL, "mode", "max_steps", "world", "max_answers", "proof_depth", "proof_attempts",
-                           "proof_timeout", "math_timeout", "max_facts"}),
+                           "proof_timeout", "math_timeout", "max_facts", "search_k"}),
 }
 
 
