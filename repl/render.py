@@ -128,6 +128,10 @@ def _(r: Proofs) -> str:
     rules = [f"  {i}  {it.text}" for i, it in r.items.items() if it.kind != "fact"]
     if rules:
         blocks.append("rules used:\n" + "\n".join(rules))
+    if r.passages:
+        blocks.append("read from documents:\n" + "\n".join(
+            f"  {r.items[i].text if i in r.items else i}  ← [{p['cite']}]" + (f" · {p['heading']}" if p.get("heading") else "")
+            + f"\n      {p['snippet']}" for i, p in r.passages.items()))
     return "\n".join(blocks)
 
 

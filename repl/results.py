@@ -91,10 +91,12 @@ class Proofs(Result):
     trees: list[ProofNode]
     items: dict[str, Item]             # ids of the asserted facts and rules the trees use
     open_world: bool = False
+    passages: dict[str, dict] = field(default_factory=dict)   # item id -> the document passage it was read from
 
     def to_dict(self) -> dict:
-        return {"proofs": [t.to_dict() for t in self.trees],
-                "rules": {i: it.text for i, it in self.items.items() if it.kind != "fact"}}
+        out = {"proofs": [t.to_dict() for t in self.trees],
+               "rules": {i: it.text for i, it in self.items.items() if it.kind != "fact"}}
+        return out | ({"passages": self.passages} if self.passages else {})
 
 
 @dataclass

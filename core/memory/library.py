@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import time
+from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,11 +21,11 @@ from sym.core.errors import Cancelled, DiskFull, UserError
 from sym.core.events import DocumentsChanged, Emit, ignore
 from sym.core.files import DEFAULT_LIMIT_MB
 from sym.core.memory.documents import load_document, passage_ids
-from sym.core.memory.retrieval import RankedHit, hybrid_search, with_similarity
+from sym.core.memory.retrieval import RankedHit, best_snippet, hybrid_search, matches, query_terms, stem, with_similarity
 from sym.core.memory.store import BackendUnavailable, ChromaStore, Hit, Record
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
     from contextlib import AbstractContextManager
     from threading import Event
 
@@ -207,18 +208,58 @@ def remove(store: ChromaStore | LocalStore | None, doc: DocumentInfo, *, emit: E
     return ids
 
 
-def passage_for(store: ChromaStore | LocalStore | None, source: str, sentence: str) -> Record | None:
-    """The passage a fact told from a loaded document was read from: for an item whose source is
-    `tell:NAME` (NAME a loaded document) and whose NL form is its sentence; None when not found."""
-    if store is None or not source.startswith("tell:") or not sentence.strip():
+def source_document(source: str) -> str | None:
+    """The document an item's source names: `tell:NAME` (/tell --from), `llm:extract:NAME`
+    (/extract --from), either behind `soft:`; None for any other source."""
+    for prefix in ("soft:", "llm:"):
+        source = source[len(prefix):] if source.startswith(prefix) else source
+    for prefix in ("tell:", "extract:"):
+        if source.startswith(prefix) and source[len(prefix):].strip():
+            return source[len(prefix):]
+    return None
+
+
+def passage_for(store: ChromaStore | LocalStore | None, source: str, sentence: str,
+                words: Sequence[str] = ()) -> Record | None:
+    """The passage of a loaded document an item was read from: the one holding its sentence (an
+    item told from the document keeps it as its NL form), else the one holding the most of WORDS
+    (an extracted fact's names), at least one; None when the source names no loaded document or
+    no passage fits."""
+    name = source_document(source)
+    if store is None or name is None:
         return None
     try:
-        doc = find(store, source[len("tell:"):])
+        doc = find(store, name)
     except UserError:
         return None
+    held = passages(store, doc.id)
     wanted = " ".join(sentence.split())
-    found = [r for r in passages(store, doc.id) if wanted in " ".join(r.text.split())]
-    return found[0] if found else None
+    if wanted:
+        found = [r for r in held if wanted in " ".join(r.text.split())]
+        if found:
+            return found[0]
+    terms = query_terms(" ".join(words))
+    scored = [(len({stem(r.text[s:e]) for s, e in matches(r.text, terms)}), -n, r) for n, r in enumerate(held)]
+    best = max(scored, key=lambda x: x[:2], default=None)
+    return best[2] if best is not None and best[0] > 0 else None
+
+
+def read_from(store: ChromaStore | LocalStore | None, items: Iterable[Any]) -> dict[str, dict[str, str]]:
+    """For each of ITEMS (working-memory items: id, source, nl, text) read from a loaded document,
+    the passage it came from: {item id: {cite, heading, snippet, passage (its id), document}}, the
+    snippet at the item's sentence (or, for an extracted fact, its names) with matched words «marked»."""
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        if source_document(item.source) is None:
+            continue
+        words = [item.text]
+        found = passage_for(store, item.source, item.nl, words)
+        if found is None:
+            continue
+        snippet = best_snippet(found.text, query_terms(item.nl or item.text))[0]
+        out[item.id] = {"cite": citation(found.meta), "heading": str(found.meta.get("heading") or ""),
+                        "snippet": snippet, "passage": found.id, "document": str(found.meta.get("name", ""))}
+    return out
 
 
 def citation(meta: Any) -> str:

@@ -15,6 +15,7 @@ from sym.core.logic.engine import FALSE, TRUE
 from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse_program, parse_query
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
+from sym.core.memory.library import read_from
 from sym.core.memory.working import Item, item_id
 from sym.core.reason import clashes
 from sym.core.run import Run
@@ -256,7 +257,8 @@ def why(ctx: Context, arg: str, run: Run) -> Proofs:
         if tree.status == ABSENT and memory.engine.holds(target.negate()):
             trees.append(proof_tree(memory.engine, target.negate(), max_depth=s.proof_depth))
     _trace_why(ctx, run, arg, trees)
-    return Proofs(trees, _used_items(ctx, trees), s.world == "open")
+    used = _used_items(ctx, trees)
+    return Proofs(trees, used, s.world == "open", read_from(ctx.memory.store, used.values()))
 
 
 TRACED_PROOF_NODES = 200   # a /why's proof trees in Trace stop here (the transcript has them whole)

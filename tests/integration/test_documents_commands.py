@@ -293,19 +293,45 @@ def test_ask_docs_without_a_model_shows_the_best_passages_with_citations(docs_sh
     fails(docs_shell("/ask --docs --closed when?"), "--docs answers from the documents")
 
 
-def test_the_passage_a_told_fact_came_from_is_found_by_its_source(docs_shell, tmp_path):
-    from sym.core.memory import library
-
-    write(tmp_path, "people.txt", "Anne is kind.\n\nCarl is big. Bob is tall.\n")
+def test_why_of_a_fact_told_from_a_document_shows_its_passage(docs_shell, tmp_path):
+    write(tmp_path, "people.txt", "# People\n\nAnne is kind.\n\nCarl is big. Bob is tall.\n\n"
+          "The weather was cold and wet, and the river was high after the storms of last month.\n")
     docs_shell("/load people.txt")
     docs_shell.shell.ctx.settings.ollama_host = "http://127.0.0.1:9"
-    assert docs_shell("/tell --from people.txt").ok
-    store = docs_shell.shell.memory.store
-    tall = next(it for it in docs_shell.shell.memory.items.values() if it.text == "tall(bob).")
-    assert tall.source == "tell:people.txt"
-    found = library.passage_for(store, tall.source, tall.nl)
-    assert found is not None and library.citation(found.meta) == "people.txt ¶1" and "Bob is tall." in found.text
-    assert library.passage_for(store, "typed", tall.nl) is None
+    assert docs_shell("/tell --partial --from people.txt").ok       # the weather needs a model
+    why = docs_shell("/why tall(bob)")
+    out = to_text(why)
+    assert "read from documents:" in out
+    assert "tall(bob).  ← [people.txt ¶1] · People" in out and "Carl is big. «Bob» is «tall»." in out
+    shown = why.to_dict()["passages"]
+    (entry,) = shown.values()
+    assert entry["cite"] == "people.txt ¶1" and entry["document"] == "people.txt"
+    typed = docs_shell("/fact short(dan).")
+    assert typed.ok and "read from documents" not in to_text(docs_shell("/why short(dan)"))
+
+
+def test_why_of_a_derived_fact_shows_the_passages_of_the_facts_under_it(docs_shell, tmp_path):
+    write(tmp_path, "zoo.md", "# Animals\n\nRex is a dog. Rex is brown.\n\n## Rules\n\n"
+          "Tweety is a bird, and it sings every single morning by the window.\n")
+    docs_shell("/load zoo.md")
+    docs_shell.shell.ctx.settings.ollama_host = "http://127.0.0.1:9"
+    assert docs_shell("/tell --partial --from zoo.md").ok
+    assert docs_shell("/rule animal(X) :- dog(X).").ok
+    out = to_text(docs_shell("/why animal(rex)"))
+    assert "dog(rex).  ← [zoo.md ¶1] · Animals" in out
+    assert "animal(X) :- dog(X)" in out       # the rule, typed, has no passage
+
+
+def test_why_of_a_fact_extracted_from_a_loaded_document_shows_its_passage(docs_shell, tmp_path, ollama_server):
+    write(tmp_path, "farm.txt", "The weather was cold and wet, and the river was high after the storms.\n\n"
+          "Mira feeds the goats every morning before the market opens.\n")
+    docs_shell("/load farm.txt")
+    (tmp_path / "farm.txt").unlink()           # --from then names the loaded document
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.reply(json={"facts": [{"predicate": "feeds", "args": ["Mira", "the goats"]}]})
+    assert docs_shell("/extract --from farm.txt --into feeds/2").ok
+    out = to_text(docs_shell("/why feeds(mira, goats)"))
+    assert "feeds(mira, goats).  ← [farm.txt ¶2]" in out and "«Mira» «feeds» the «goats»" in out
 
 
 # -- memory commands run with the run's settings --------------------------------------------
