@@ -117,8 +117,20 @@ class Settings:
     llm_max_tokens: int = setting(default=1024, ge=0, le=1_000_000,
         doc="Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): "
             "a runaway reply ends there.")
+    llm_max_reply_bytes: int = setting(default=4_000_000, ge=1024, le=1_000_000_000,
+        doc="Most bytes one model reply may have as it arrives (streamed or not): reading a longer one stops "
+            "with 'reply too large'.")
     repair_temperature: float = setting(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False,
         doc="Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong).")
+    llm_samples: int = setting(default=1, ge=1, le=20,
+        doc="How many programs /prove QUESTION (and the bench's prove path) has the model write for one question, "
+            "and how many readings /tell takes of a sentence the grammar cannot read: above 1 they are sampled at "
+            "llm_sample_temperature, and sym answers by majority of those the checker accepts, abstaining on a tie.")
+    llm_sample_temperature: float = setting(default=0.7, gt=0.0, le=2.0, allow_inf_nan=False,
+        doc="Sampling temperature of the samples llm_samples draws (each with a seed of its own, so replay is exact).")
+    llm_fallback: bool = setting(default=False,
+        doc="When /prove QUESTION abstains (no program ran, or the samples' verdicts tie): also give the model's "
+            "own answer, labelled unverified.")
     agent_style: Literal["auto", "tools", "route", "plain"] = setting(default="auto",
         doc="How a chat turn reaches sym's commands: tools = the model calls them (native tool calling), "
             "route = the model picks the next command from a menu, auto = tools unless the model has none, "

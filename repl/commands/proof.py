@@ -37,8 +37,35 @@ class ProofResult(Result):
     source: str = ""
     attempts: int = 1
 
+    vote: object = None      # core.reason.pot.vote.Vote, when several programs were sampled
+
     def to_dict(self) -> dict:
-        return {"source": self.source, "attempts": self.attempts, **self.report.to_dict()}
+        out = {"source": self.source, "attempts": self.attempts, **self.report.to_dict()}
+        if self.vote is not None:
+            out["vote"] = self.vote.to_dict()
+        return out
+
+
+@dataclass
+class Abstained(Result):
+    """/prove QUESTION with no verified answer: the sampled programs' verdicts tied, or none ran.
+    `fallback` is the model's own answer (unverified), when llm.fallback allows it."""
+
+    kind: ClassVar[str] = "prove"
+    question: str = ""
+    vote: object = None      # core.reason.pot.vote.Vote, or None when one program was asked for
+    problem: str = ""        # why no program ran (a single sample)
+    fallback: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"source": f"llm: {self.question}", "verdict": "unknown", "abstained": True}
+        if self.vote is not None:
+            out["vote"] = self.vote.to_dict()
+        if self.problem:
+            out["problem"] = self.problem
+        if self.fallback is not None:
+            out["fallback"] = {"answer": self.fallback, "verified": False}
+        return out
 
 
 @dataclass
@@ -110,6 +137,22 @@ def _(r: ProofResult) -> str:
         lines.append("nothing to verify (the knowledge base is consistent)")
     if r.attempts > 1:
         lines.append(f"(program written in {r.attempts} attempts)")
+    if r.vote is not None:
+        lines.append(f"(vote: {r.vote.shown()})")
+    return "\n".join(lines)
+
+
+@to_text.register
+def _(r: Abstained) -> str:
+    from sym.core.reason.pot.vote import DISAGREE
+
+    lines = [DISAGREE if r.vote is not None and r.vote.accepted else "unknown (no program the model wrote ran)"]
+    if r.vote is not None:
+        lines.append(f"  vote: {r.vote.shown()}")
+    if r.problem:
+        lines.append(f"  {r.problem}")
+    if r.fallback is not None:
+        lines.append(f"the model alone (unverified, nothing checked it): {r.fallback}")
     return "\n".join(lines)
 
 
@@ -169,7 +212,10 @@ def export_smt2(ctx: Context) -> str:
 
 @command("/prove", args="QUESTION", group="reason", leading=True,
          options=(Option("--file", metavar="PROGRAM", values="file",
-                         help="check a program file instead: JSON, or SMT-LIB 2 (.smt2)"),))
+                         help="check a program file instead: JSON, or SMT-LIB 2 (.smt2)"),
+                  Option("--samples", int, metavar="K", low=1, high=20,
+                         help="the model writes K programs; the answer is the vote of those that check "
+                              "(default: llm.samples)")))
 def prove(ctx: Context, args: Args, run: Run) -> Result:
     """Prove or refute claims with Z3, from a program file or a question.
 
@@ -177,14 +223,17 @@ def prove(ctx: Context, args: Args, run: Run) -> Result:
     claims are `(check-sat-assuming (GOAL))` (or a `(check-sat)` in a push/pop scope). A QUESTION
     has the LLM write the program (up to proof.attempts tries, errors fed back; /set proof_format
     json|smt2 picks the language). Each verification comes out proved,
-    refuted, unknown (model and counter-model) or inconsistent (unsat core)."""
+    refuted, unknown (model and counter-model) or inconsistent (unsat core). `--samples K` (or
+    /set llm.samples K) draws K programs and answers by the vote of those that check; a tie
+    or none that ran is "unknown (the model's programs disagree)", with the vote shown, and
+    with /set llm.fallback on the model's own answer, labelled unverified."""
     if args.file is not None:
         if args.text:
             raise UserError("usage: /prove --file PROGRAM.json|PROGRAM.smt2")
         return _prove_file(ctx, run, args.file)
     if not args.text:
         raise UserError("nothing to prove", hint="/prove QUESTION or /prove --file PROGRAM.json")
-    return _prove_question(ctx, run, args.text)
+    return _prove_question(ctx, run, args.text, args.samples or run.settings.llm_samples)
 
 
 def _prove_file(ctx: Context, run: Run, name: str) -> Result:
@@ -195,14 +244,30 @@ def _prove_file(ctx: Context, run: Run, name: str) -> Result:
     return ProofResult(report, str(name))
 
 
-def _prove_question(ctx: Context, run: Run, question: str) -> Result:
+def _prove_question(ctx: Context, run: Run, question: str, samples: int) -> Result:
     """The model writes the program (core.reason.pot.prove and authoring: proof.attempts attempts, errors and
-    model timeouts move on to the next one, a Z3 timeout ends it)."""
-    from sym.core.reason.pot.prove import prove_question
+    model timeouts move on to the next one, a Z3 timeout ends it); with `samples` above 1 (whole
+    programs) it writes that many and their vote answers (core.reason.pot.vote)."""
+    from sym.core.reason.pot.authoring import NoProgram
+    from sym.core.reason.pot.prove import model_alone, prove_question, vote_question
 
-    written = prove_question(question, ctx.memory, run)
-    _remember(ctx, run, written.program, f"llm: {question}")
-    return ProofResult(written.report, f"llm: {question}", written.attempts)
+    source = f"llm: {question}"
+    if samples > 1 and run.settings.proof_style == "whole":
+        vote = vote_question(question, ctx.memory, run, samples)
+        chosen = vote.chosen()
+        if chosen is None:
+            fallback = model_alone(question, ctx.memory, run) if run.settings.llm_fallback else None
+            return Abstained(question, vote, fallback=fallback)
+        _remember(ctx, run, chosen.program, source)
+        return ProofResult(chosen.report, source, chosen.attempts, vote)
+    try:
+        written = prove_question(question, ctx.memory, run)
+    except NoProgram as err:
+        if not run.settings.llm_fallback:
+            raise
+        return Abstained(question, problem=err.message, fallback=model_alone(question, ctx.memory, run))
+    _remember(ctx, run, written.program, source)
+    return ProofResult(written.report, source, written.attempts)
 
 
 # -- /check, /program, /math ---------------------------------------------------------

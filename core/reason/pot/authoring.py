@@ -50,7 +50,7 @@ class Written:
 def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, kind: str = "prove.attempt",
                   purpose: str = "prove", accept: Callable[..., Any] | None = None,
                   summary: Callable[[Any], str] | None = None, hint: str | None = HINT,
-                  schema: dict[str, Any] | None = None, fmt: str = "json") -> Written:
+                  schema: dict[str, Any] | None = None, fmt: str = "json", parent: str = "q") -> Written:
     """The first program the run's model writes (in at most `attempts` calls) that builds, runs
     and passes `accept(report)` (which returns what the caller makes of it, or raises UserError to
     send the problem back). Each attempt is traced as a `kind` node under "q" of the run;
@@ -58,7 +58,10 @@ def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, ki
     the program schema by default; a caller may tighten it, as AR-LSAT does with one
     verification per option) or "smt2" (an SMT-LIB script, free text, read by Z3's parser).
     A program Z3 cannot settle within the run's proof timeout goes back as a problem, so the next
-    attempt can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised."""
+    attempt can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised.
+    `parent` is the trace node the attempts go under (a sample's own, when several are drawn:
+    core/reason/pot/vote.py)."""
+    node = (lambda n: f"a{n}") if parent == "q" else (lambda n: f"{parent}.a{n}")
     attempts = max(1, int(attempts))
     checked: dict[str, Any] = {}
     errors: list[str] = []
@@ -83,7 +86,7 @@ def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, ki
         if problems:
             errors.append(_bare(problems[0]))
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            run.trace(f"a{n}", "q", kind, f"attempt {n}", problems[0] + more, "failed")
+            run.trace(node(n), parent, kind, f"attempt {n}", problems[0] + more, "failed")
 
     if fmt == "smt2":
         how: dict[str, Any] = {"parse": script_in_reply, "noun": "SMT-LIB script", "format": schema}
@@ -101,11 +104,11 @@ def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, ki
         # the attempt under way (its model call, or Z3 on its program) ended the loop
         n = checked.get("n", 0) + 1
         status = "cancelled" if isinstance(err, Cancelled) else "failed"
-        run.trace(f"a{n}", "q", kind, f"attempt {n}", err.message, status)
+        run.trace(node(n), parent, kind, f"attempt {n}", err.message, status)
         raise
     n, outcome = checked.get("n", 1), checked["outcome"]
-    run.trace(f"a{n}", "q", kind, f"attempt {n}", (summary or verdicts)(outcome), "ok")
-    trace_report(run, f"a{n}", checked["report"], program)
+    run.trace(node(n), parent, kind, f"attempt {n}", (summary or verdicts)(outcome), "ok")
+    trace_report(run, node(n), checked["report"], program)
     return Written(program, checked["report"], outcome, n, errors)
 
 

@@ -1,6 +1,7 @@
 """`/prove`: a question the run's model writes a program for (from the memory items that bear on
 it), or a program file; each traced as one node with a node per verification. The model loop
-is authoring.py; running a program is programs.py.
+is authoring.py; running a program is programs.py; several sampled programs and their vote,
+vote.py (`DISAGREE` is what an abstention says).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from sym.core.reason.pot.authoring import Written, write_program
 from sym.core.reason.pot.programs import load_any, overall, run_any, trace_report, verdicts
 from sym.core.reason.pot.prompts import first_messages
 from sym.core.reason.pot.tasks import Encoding, Task, encode
+from sym.core.reason.pot.vote import Vote, sample_programs
+from sym.core.reason.swm.prompts import final_answer
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,6 +56,39 @@ def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
     run.trace("q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
               overall(written.report))
     return written
+
+
+def vote_question(question: str, memory: WorkingMemory, run: Run, samples: int) -> Vote:
+    """`/prove QUESTION --samples K` (or llm.samples K): K whole programs in settings.proof_format,
+    each given settings.proof_attempts tries, and the vote over the verdicts of those that check
+    (core/reason/pot/vote.py); the vote's `chosen()` program is the answer, none on a tie."""
+    s = run.settings
+    run.trace("q", None, "prove.question", question)
+    items = bearing_on(memory, question)
+    try:
+        vote = sample_programs(first_messages(question, items, s.proof_format), run, samples=samples,
+                               attempts=s.proof_attempts, verdict_of=verdicts, fmt=s.proof_format)
+    except UserError as err:
+        run.trace("q", None, "prove.question", question, err.message,
+                  "cancelled" if isinstance(err, Cancelled) else "failed")
+        raise
+    chosen = vote.chosen()
+    run.trace("q", None, "prove.question", question, vote.shown(), overall(chosen.report) if chosen else "unknown")
+    return vote
+
+
+ALONE = ("Answer the question from the statements and what you know. Think it through briefly, then give "
+         "your answer on the last line, as: Answer: ...")
+
+
+def model_alone(question: str, memory: WorkingMemory, run: Run) -> str:
+    """The model's own answer to a question (no program, nothing checked): /prove's fallback when
+    it abstains and llm.fallback allows it. The caller labels it unverified."""
+    items = bearing_on(memory, question)
+    user = ("Statements:\n" + "\n".join(items) + "\n\n" if items else "") + f"Question: {question}"
+    reply = run.llm.chat([{"role": "system", "content": ALONE}, {"role": "user", "content": user}],
+                         purpose="prove.fallback")
+    return final_answer(reply.text) or "(the model gave no answer)"
 
 
 def prove_file(path: Path, run: Run) -> tuple[Any, ProofReport]:

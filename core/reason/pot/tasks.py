@@ -17,6 +17,7 @@ from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
 from sym.core.reason.pot.steps import write_stepwise
+from sym.core.reason.pot.vote import sample_programs
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.interpret import ProofReport
@@ -159,15 +160,19 @@ def claim_messages(context: str, claim: str) -> Callable[[str], list[dict[str, A
 
 
 def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | None = None,
-                 attempts: int = 3) -> tuple[str | None, dict[str, Any]]:
+                 attempts: int = 3, samples: int = 1) -> tuple[str | None, dict[str, Any]]:
     """(status, detail): "proved", "refuted" or "unknown" for the statement given the premises,
-    None when no program checked. detail: attempts, errors, ran, error, reason."""
+    None when no program checked. detail: attempts, errors, ran, error, reason. With `samples`
+    above 1 (whole programs), that many are drawn and the verdict is their vote (vote.py);
+    a tie or no accepted program is None, detail's vote and reason say why."""
     encoding = encoding or Encoding()
     if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
         encoding = Encoding(encoding.fmt, "whole")             # the model states what it knows, whole
     detail: dict[str, Any] = {"attempts": 0, "errors": [], "ran": False, "encoding": f"{encoding.fmt}/{encoding.style}"}
     run.trace("q", None, "claim.question", claim)
     task = Task(context, claim, {CLAIM: claim}, claim_messages(context, claim))
+    if samples > 1 and encoding.style == "whole":
+        return _vote_claim(task, encoding, run, attempts=attempts, samples=samples, detail=detail)
     try:
         written = encode(task, encoding, run, attempts=attempts, kind="claim.attempt", purpose="bench.claim.program",
                          accept=lambda report: statuses_by_name(report, [CLAIM]),
@@ -185,3 +190,18 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
         detail.update(reason="undecided", error=f"the claim came out {status}")
         return None, detail
     return status, detail
+
+
+def _vote_claim(task: Task, encoding: Encoding, run: Run, *, attempts: int, samples: int,
+                detail: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    schema = program_json_schema(verifications=[CLAIM]) if encoding.fmt == "json" else None
+    vote = sample_programs(task.messages(encoding.fmt), run, samples=samples, attempts=attempts,
+                           verdict_of=lambda found: found[CLAIM] if found[CLAIM] in ("proved", "refuted", "unknown")
+                           else None, kind="claim.sample", purpose="bench.claim.program",
+                           accept=lambda report: statuses_by_name(report, [CLAIM]),
+                           summary=lambda found: f"claim: {found[CLAIM]}", schema=schema, fmt=encoding.fmt)
+    detail.update(attempts=sum(s.written.attempts if s.written else attempts for s in vote.samples),
+                  errors=vote.problems(), ran=bool(vote.accepted), vote=vote.shown(), tally=vote.tally())
+    if vote.winner is None:
+        detail.update(reason=vote.reason(), error=vote.reason())
+    return vote.winner, detail

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import TimedOut, UserError
 from sym.core.reason.pot.prompts import SYSTEM
+from sym.core.reason.pot.schema import program_json_schema
 from sym.core.reason.pot.tasks import Encoding
+from sym.core.reason.pot.vote import sample_programs
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -256,13 +258,17 @@ def pick(problem: Problem, llm: LLM, letters: list[str]) -> str:
 
 # -- the method -----------------------------------------------------------------------------
 
-def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Encoding | None = None) -> tuple[str, dict[str, Any]]:
+def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Encoding | None = None,
+                samples: int = 1) -> tuple[str, dict[str, Any]]:
     """(letter, detail) for one AR-LSAT problem, with the run's model and proof timeout; the letter
     is '' when no program checked.
 
     `detail`: question_type, attempts, errors (one per failed attempt), statuses (letter →
     proved/refuted/unknown), candidates, verified (False when the model picked among a tie or
-    the question type is not one the solver can decide), and error when it failed."""
+    the question type is not one the solver can decide), and error when it failed. With
+    `samples` above 1 (whole programs), that many programs are drawn and the letter is the vote
+    of those whose statuses leave one candidate (core/reason/pot/vote.py); a tie or no such
+    program is '' with detail's vote and reason (the model does not pick then)."""
     letters = LETTERS[:len(problem.options)]
     qtype = question_type(problem.question)
     detail: dict[str, Any] = {"question_type": str(qtype) if qtype else None, "attempts": 0, "errors": [],
@@ -278,6 +284,9 @@ def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Enco
         if not letter:
             detail["error"] = "the model named no option"
         return letter, detail
+    if samples > 1 and (encoding or Encoding()).style == "whole":
+        return _vote(problem, qtype, run, attempts=max(1, attempts), samples=samples, detail=detail,
+                     fmt=(encoding or Encoding()).fmt), detail
     found = write_program(problem, run, attempts=max(1, attempts), detail=detail, encoding=encoding)
     if found is None:
         detail["error"] = f"no valid program after {detail['attempts']} attempts; last error: {detail['errors'][-1]}"
@@ -295,3 +304,28 @@ def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Enco
     if not letter:
         detail["error"] = "the model named no option"
     return letter, detail
+
+
+def _vote(problem: Problem, qtype: QuestionType, run: Run, *, attempts: int, samples: int, detail: dict[str, Any],
+          fmt: str) -> str:
+    """The letter most sampled programs leave as the one candidate ('' on a tie or none); `detail`
+    gets the vote."""
+    letters = LETTERS[:len(problem.options)]
+
+    def verdict(outcome: tuple[dict[str, str], frozenset[str]]) -> str | None:
+        chosen = candidates(qtype, *outcome)
+        return chosen[0] if len(chosen) == 1 else None
+
+    schema = program_json_schema(verifications=list(letters)) if fmt == "json" else None
+    vote = sample_programs(program_messages(problem, fmt), run, samples=samples, attempts=attempts,
+                           verdict_of=verdict, kind="lsat.sample", purpose="bench.lsat.program",
+                           accept=lambda report: _statuses(report, letters),
+                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()),
+                           schema=schema, fmt=fmt)
+    detail.update(ran=bool(vote.accepted), vote=vote.shown(), tally=vote.tally(), errors=vote.problems(),
+                  attempts=sum(s.written.attempts if s.written else attempts for s in vote.samples))
+    if vote.winner is None:
+        detail.update(reason=vote.reason(), error=vote.reason())
+        return ""
+    detail.update(verified=True, candidates=[vote.winner])
+    return vote.winner

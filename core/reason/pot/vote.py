@@ -1,0 +1,167 @@
+"""Several programs for one question and a vote over those the checker accepts (settings
+llm.samples): what made small models useful with a solver in the loop (LINC's majority vote).
+
+The model writes K programs at once (`LLM.chat_many`, in parallel where the server allows),
+each sampled at llm.sample_temperature with a seed of its own (SAMPLE_SEED + n), so every
+sample is a request of its own in the call log and the session, and an offline replay answers
+each exactly. A sample that does not parse or that the interpreter (or the caller's `accept`)
+rejects gets the usual typed repairs (authoring.py's loop, its attempts traced under the
+sample's node). Each accepted program is run by Z3 and gives a verdict; the answer is the
+verdict most samples gave. A tie, or no accepted sample, is no answer: the caller abstains
+("unknown (the model's programs disagree)") and shows the vote. Nothing here touches memory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.llm.jsonout import BadJSON, parse_model
+from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
+from sym.core.reason.pot.programs import run_any, trace_report, verdicts
+from sym.core.reason.pot.schema import Program, program_json_schema
+from sym.core.reason.pot.smt2_read import script_in_reply
+
+if TYPE_CHECKING:
+    from sym.core.run import Run
+
+SAMPLE_SEED = 7000         # sample n is drawn with seed SAMPLE_SEED + n: varied, yet replayable
+DISAGREE = "unknown (the model's programs disagree)"
+
+
+@dataclass
+class Sample:
+    """One drawn program: the verdict it gave when accepted (None when rejected, or when it
+    decides nothing), what was written, or why it was rejected."""
+
+    n: int
+    verdict: str | None = None
+    written: Written | None = None
+    problem: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.written is not None
+
+
+@dataclass
+class Vote:
+    samples: list[Sample] = field(default_factory=list)
+    winner: str | None = None
+
+    @property
+    def accepted(self) -> list[Sample]:
+        return [s for s in self.samples if s.accepted]
+
+    def tally(self) -> dict[str, int]:
+        """Verdict → how many accepted samples gave it, most first."""
+        return dict(Counter(s.verdict for s in self.accepted if s.verdict is not None).most_common())
+
+    def chosen(self) -> Written | None:
+        """The first accepted program that gave the winning verdict."""
+        return next((s.written for s in self.accepted if self.winner is not None and s.verdict == self.winner), None)
+
+    def shown(self) -> str:
+        """The vote in a line: "proved 2, refuted 1 (3 of 5 programs accepted)"."""
+        tally = ", ".join(f"{verdict} {n}" for verdict, n in self.tally().items()) or "no verdict"
+        return f"{tally} ({len(self.accepted)} of {len(self.samples)} programs accepted)"
+
+    def problems(self) -> list[str]:
+        return [s.problem for s in self.samples if s.problem]
+
+    def reason(self) -> str:
+        """Why there is no winner, for a bench's failure list."""
+        if self.accepted:
+            return f"{DISAGREE}: {self.shown()}"
+        last = self.problems()[-1] if self.problems() else "no reply"
+        return f"no program: {error_kind(last)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"samples": len(self.samples), "accepted": len(self.accepted), "tally": self.tally(),
+                "winner": self.winner}
+
+
+def majority(said: list[str]) -> str | None:
+    """The verdict said most often; None for no verdict or a tie at the top."""
+    ranked = Counter(said).most_common(2)
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def _read(text: str, fmt: str) -> Any:
+    return script_in_reply(text) if fmt == "smt2" else parse_model(text, Program)
+
+
+def _argue(messages: list[dict[str, Any]], text: str, problem: str, fmt: str) -> list[dict[str, Any]]:
+    noun = "SMT-LIB script" if fmt == "smt2" else "JSON object"
+    return [*messages, {"role": "assistant", "content": text},
+            {"role": "user", "content": f"That reply was rejected:\n- {problem}\nAnswer again with only the corrected "
+                                        f"{noun}, no other text."}]
+
+
+def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, attempts: int,
+                    verdict_of: Callable[[Any], str | None], kind: str = "prove.sample", purpose: str = "prove",
+                    accept: Callable[..., Any] | None = None, summary: Callable[[Any], str] | None = None,
+                    schema: dict[str, Any] | None = None, fmt: str = "json") -> Vote:
+    """`samples` programs for `messages`, each given at most `attempts` tries (the first drawn
+    with the others in parallel, the rest typed repairs), and the vote over the accepted ones:
+    `verdict_of(outcome)` is what an accepted program says (`accept(report)`'s value, the report
+    by default), None when it decides nothing. Each sample is traced as node "sN" under "q",
+    the vote as "vote". The model's failures (LLMError) and the user's cancel propagate."""
+    k = max(1, int(samples))
+    temperature = float(run.settings.llm_sample_temperature)
+    options = [{"temperature": temperature, "seed": SAMPLE_SEED + n} for n in range(1, k + 1)]
+    format = (schema or program_json_schema()) if fmt == "json" else schema
+    replies = run.llm.chat_many([list(messages)] * k, purpose=f"{purpose}.sample", format=format, options=options)
+    vote = Vote()
+    for n, reply in enumerate(replies, start=1):
+        sample = Sample(n)
+        vote.samples.append(sample)
+        node = f"s{n}"
+        run.trace(node, "q", kind, f"sample {n}")
+        try:
+            outcome, report, program = _check(_read(reply.text, fmt), run, accept)
+            sample.written = Written(program, report, outcome)
+            trace_report(run, node, report, program)
+        except (BadJSON, UserError) as err:
+            if isinstance(err, Cancelled):
+                raise
+            sample.problem = str(err) if isinstance(err, BadJSON) else err.message
+        if sample.written is None and attempts > 1:     # typed repairs, traced under the sample
+            run.trace(f"{node}.first", node, kind, "first draw", sample.problem, "failed")
+            try:
+                sample.written = write_program(_argue(messages, reply.text, sample.problem, fmt), run,
+                                               attempts=attempts - 1, kind=kind, purpose=purpose, accept=accept,
+                                               summary=summary, schema=schema, fmt=fmt, parent=node)
+                sample.written.attempts += 1
+                sample.written.errors.insert(0, sample.problem)
+                sample.problem = ""
+            except NoProgram as err:
+                sample.problem = err.errors[-1] if err.errors else err.message
+            except TimedOut as err:
+                sample.problem = err.message
+        if sample.written is not None:
+            sample.verdict = verdict_of(sample.written.outcome)
+        said = (summary or _summary)(sample.written.outcome) if sample.written is not None else sample.problem
+        run.trace(node, "q", kind, f"sample {n}", said, "ok" if sample.written is not None else "failed")
+    vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
+    run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
+    return vote
+
+
+def _summary(outcome: Any) -> str:
+    return verdicts(outcome) if hasattr(outcome, "verifications") else str(outcome)
+
+
+def _check(program: Any, run: Run, accept: Callable[..., Any] | None) -> tuple[Any, Any, Any]:
+    """(what `accept` made of the report, the report, the program); UserError when the interpreter
+    or `accept` rejects it, TimedOut read as a rejection too (a simpler program may settle)."""
+    try:
+        report = run_any(program, run)
+    except TimedOut as err:
+        raise UserError(f"{err.message}: write a simpler program (finite sorts, fewer quantifiers)") from None
+    return (accept(report) if accept is not None else report), report, program
