@@ -50,7 +50,9 @@ def _loop(shell, renderer: TextRenderer) -> int:
             assembler.reset()
             print()
             continue
-        for item in assembler.finish() if line is None else assembler.feed(line):
+        items = assembler.finish() if line is None else [
+            item for part in line.removesuffix("\r").split("\r") for item in assembler.feed(part)]
+        for item in items:   # a lone CR ends a line too (CR-only text from old editors and some pastes)
             try:
                 with _ctrl_c_cancels(shell, renderer):
                     _, result = shell.execute(item.text)

@@ -22,11 +22,12 @@ from itertools import count
 from typing import Any, NoReturn
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 from lark.tree import Meta
 
 from sym.core.errors import ParseError
 from sym.core.logic.pause import gc_paused
+from sym.core.logic.syntax_errors import KEYWORDS, Lines, located_error, position
 from sym.core.logic.terms import (
     ANONYMOUS_PREFIX,
     FAIL_GOAL,
@@ -88,7 +89,15 @@ RESERVED_HEADS = {"true": "a built-in goal (it always holds)", "fail": "a built-
 
 
 class _Build(Transformer[Any, Any]):
-    """Turns the parse tree into terms; anonymous `_` variables become distinct."""
+    """Turns the parse tree into terms; anonymous `_` variables become distinct. Given `lines`
+    (a text with a lone CR, which Lark does not count as a line end), lines are counted by it."""
+
+    def __init__(self, lines: Lines | None = None) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def _at(self, line: int, column: int, pos: int | None) -> tuple[int, int]:
+        return self.lines.locate(pos) if self.lines is not None and pos is not None else (line, column)
 
     def var(self, children: list[Token]) -> Var:
         (tok,) = children
@@ -105,7 +114,8 @@ class _Build(Transformer[Any, Any]):
         try:
             return _number(str(tok))
         except ValueError as err:
-            raise ParseError(str(err), line=tok.line, column=tok.column,
+            line, column = self._at(tok.line or 1, tok.column or 1, tok.start_pos)
+            raise ParseError(str(err), line=line, column=column,
                              hint=f"numbers are integers of at most {MAX_DIGITS} digits or finite floats") from None
 
     def name(self, children: list[Token]) -> str:
@@ -136,21 +146,21 @@ class _Build(Transformer[Any, Any]):
 
     @v_args(meta=True)
     def fact(self, meta: Meta, children: list[Any]) -> Located:
-        return Located(children[0], meta.line, meta.column)
+        return Located(children[0], *self._at(meta.line, meta.column, meta.start_pos))
 
     @v_args(meta=True)
     def rule(self, meta: Meta, children: list[Any]) -> Located:
-        return Located(Rule(children[0], children[-1]), meta.line, meta.column)
+        return Located(Rule(children[0], children[-1]), *self._at(meta.line, meta.column, meta.start_pos))
 
     @v_args(meta=True)
     def constraint(self, meta: Meta, children: list[Any]) -> Located:
-        return Located(Rule(None, children[-1]), meta.line, meta.column)
+        return Located(Rule(None, children[-1]), *self._at(meta.line, meta.column, meta.start_pos))
 
     constraint_false = constraint
 
     @v_args(meta=True)
     def query(self, meta: Meta, children: list[Any]) -> Located:
-        return Located(Query(children[-1]), meta.line, meta.column)
+        return Located(Query(children[-1]), *self._at(meta.line, meta.column, meta.start_pos))
 
     def start(self, children: list[Located]) -> list[Located]:
         return children
@@ -162,56 +172,6 @@ def _lark() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-_TOKEN_WORDS = {
-    "DOT": "'.'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "IF": "':-'",
-    "NAME": "a name", "VAR": "a variable", "QUOTED": "a quoted atom", "NUMBER": "a number",
-    "COMPOP": "a comparison", "NOT": "'not'", "NAF": "'\\+'", "FALSE": "'false'", "NEG": "'~'", "QUERY": "'?-'",
-    "$END": "end of input",
-}
-
-
-def _hint(err: UnexpectedInput, text: str) -> tuple[str, str]:
-    """A one-line description of what went wrong and a hint for fixing it."""
-    expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
-    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        return "unexpected end of input", "every clause ends with '.'"
-    if isinstance(err, UnexpectedCharacters):
-        at = err.pos_in_stream or 0   # always set for UnexpectedCharacters
-        ch = text[at] if at < len(text) else "?"
-        hint = "quote atoms that hold spaces or symbols: 'like this'"
-        if ch in "[{":
-            hint = "lists and compound terms are not part of the language (Datalog)"
-        return f"unexpected character {ch!r}", hint
-    assert isinstance(err, UnexpectedToken)
-    tok = err.token
-    shown = f"'{tok}'" if tok.type != "$END" else "end of input"
-    if tok.type == "LPAR":
-        before = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:tok.start_pos] if tok.start_pos is not None else "")
-        if before and (before.group(1)[0].isupper() or before.group(1)[0] == "_"):
-            return f"unexpected {shown}", "predicate names start with a lower-case letter (or are quoted)"
-        if before and before.group(1) in _KEYWORDS:
-            return f"unexpected {shown}", f"{before.group(1)} is a keyword; quote it to use it as a name: '{before.group(1)}'(…)"
-        return f"unexpected {shown}", "arguments must be constants or variables (no function symbols)"
-    if tok.type == "VAR" and "NAME" in expected and "VAR" not in expected:
-        return f"unexpected variable {shown}", "predicate names start with a lower-case letter (or are quoted)"
-    if "DOT" in expected and tok.type in {"NAME", "VAR", "QUOTED", "NUMBER", "NEG", "IF", "QUERY"}:
-        return f"unexpected {shown}", "missing '.' at the end of the previous clause?"
-    if expected == {"IF"}:      # `false.`: the keyword starts a constraint only
-        return f"unexpected {shown}", "false is built in: it never holds, so it cannot be a fact; false :- BODY. is a constraint"
-    words = sorted(_TOKEN_WORDS.get(e, e) for e in expected)
-    return f"unexpected {shown}", f"expected {', '.join(words[:5])}" if words else "check the syntax"
-
-
-def _located_error(err: UnexpectedInput, text: str, source: str | None, line_offset: int) -> ParseError:
-    message, hint = _hint(err, text)
-    line = getattr(err, "line", None)
-    column = getattr(err, "column", None)
-    if isinstance(err, UnexpectedEOF) or line in (None, -1):
-        lines = text.rstrip().splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
-    return ParseError(message, line=line + line_offset, column=column, source=source, hint=hint)
-
-
 # the fast path takes `name(arg, arg).` with bare-atom or short integer arguments; its spaces and
 # digits are the grammar's (ASCII: `\s` and `\d` would also take U+3000 and other scripts' digits)
 _S = r"[ \t\r\f]*"
@@ -221,7 +181,6 @@ _SIMPLE_FACT = re.compile(
 )
 _NUMBER_ARGUMENT = re.compile(r"(?:^|,)[ \t\r\f]*-?[0-9]")
 _NUMBER_START = frozenset("-0123456789")
-_KEYWORDS = frozenset({"not", "false"})
 
 
 def _fast_fact(line: str) -> Atom | None:
@@ -230,12 +189,12 @@ def _fast_fact(line: str) -> Atom | None:
     if m is None:
         return None
     pred, raw = m.groups()
-    if pred in _KEYWORDS:
+    if pred in KEYWORDS:
         return None  # `false(x).` and `not(x).`: the grammar reads a keyword there and reports it
     parts = raw.split(",")
     if " " in raw or "\t" in raw or "\r" in raw or "\f" in raw:
         parts = [p.strip(" \t\r\f") for p in parts]
-    if _KEYWORDS.intersection(parts):
+    if KEYWORDS.intersection(parts):
         return None  # keywords as arguments: let the grammar report them
     if _NUMBER_ARGUMENT.search(raw):
         parts = [int(p) if p[0] in _NUMBER_START else p for p in parts]
@@ -258,9 +217,7 @@ def _check_encodable(text: str, source: str | None, line_offset: int) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:
-        before = text[:err.start]
-        line = before.count("\n") + 1
-        column = err.start - (before.rfind("\n") + 1) + 1
+        line, column = position(text, err.start)
         raise ParseError(f"character U+{ord(text[err.start]):04X} is half of a surrogate pair, not a character",
                          line=line + line_offset, column=column, source=source,
                          hint="the text was not valid UTF-8; fix its encoding") from None
@@ -269,9 +226,9 @@ def _check_encodable(text: str, source: str | None, line_offset: int) -> None:
 def _parse_lark(text: str, source: str | None, line_offset: int) -> list[Located]:
     try:
         located = _lark().parse(text)
-        located = _Build().transform(located)
+        located = _Build(Lines(text) if "\r" in text.replace("\r\n", "") else None).transform(located)
     except UnexpectedInput as err:
-        raise _located_error(err, text, source, line_offset) from None
+        raise located_error(err, text, source, line_offset) from None
     except VisitError as err:  # a transformer callback refused a token: re-anchor its location
         orig = err.orig_exc
         if isinstance(orig, ParseError):

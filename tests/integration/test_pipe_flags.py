@@ -36,3 +36,10 @@ def test_a_second_piped_run_on_a_workspace_warns_of_nothing(sym_exe, sym_home):
         assert proc.returncode == 0 and f"a({n})" in proc.stdout, proc.stderr
         assert "cannot be opened" not in proc.stderr and "repair" not in proc.stderr, proc.stderr
     assert "a(0)" in piped(sym_exe, sym_home, "/listing a\n").stdout
+
+
+def test_a_pipe_reads_cr_crlf_and_lf_line_ends_alike(sym_exe, sym_home):
+    for end in ("\r", "\r\n", "\n"):
+        proc = piped(sym_exe, sym_home, end.join(["/forget a(X)", "a(1).", "a(2).", "/listing a", "b(2 c)."]) + end)
+        assert "a(1).\n" in proc.stdout and "a(2).\n" in proc.stdout, (end, proc.stdout)
+        assert "column 5: missing ','" in proc.stderr, (end, proc.stderr)

@@ -184,6 +184,49 @@ def test_missing_dot_between_clauses_names_the_next_line():
     assert "'.'" in err.hint
 
 
+def test_two_arguments_side_by_side_say_a_comma_is_missing():
+    err = parse_error("parent_of(ann ben).")
+    assert (err.line, err.column) == (1, 15)
+    assert "missing ','" in err.message and "'.'" not in err.message
+    assert "parent_of(ann, ben)." in err.hint and "'ann ben'" in err.hint
+    assert "missing ',' between arguments" in parse_error("p(a, b 3).").message
+
+
+def test_two_goals_side_by_side_on_a_line_say_a_comma_is_missing():
+    err = parse_error("p(X) :- q(X) r(X).")
+    assert "missing ',' between goals" in err.message and "q(X), r(X)" in err.hint
+    # on the next line it is the previous clause's '.' that is missing
+    assert "'.'" in parse_error("p(X) :- q(X)\nr(a).").hint
+
+
+def test_an_unclosed_parenthesis_is_named_at_the_end_of_its_line():
+    # the shell adds the '.' a typed clause may leave off: no "unexpected '.'" that is not there
+    with pytest.raises(ParseError) as caught:
+        parse_one("bad(1")
+    err = caught.value
+    assert (err.line, err.column) == (1, 6) and "'.'" not in err.message
+    assert "still open at the end of the line" in err.message and "bad(1)" in err.hint
+    err = parse_error("bad(1\nfoo(2).")
+    assert (err.line, err.column) == (1, 6) and "still open" in err.message
+
+
+def test_the_shell_names_an_unclosed_parenthesis_not_a_dot(sym):
+    message = sym("bad(1").message
+    assert message.startswith("column 6:") and "still open" in message and "'.'" not in message
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_line_numbers_count_lf_crlf_and_cr_alike(end):
+    items = parse_program(end.join(["a(1).", "", "q(X) :-", "  a(X).", ""]))
+    assert [item.line for item in items] == [1, 3]
+    err = parse_error(end.join(["a(1).", "", "b(2 c).", ""]))
+    assert (err.line, err.column) == (3, 5)
+    err = parse_error(end.join(["a(1).", "b(2", "c(3)."]))
+    assert (err.line, err.column) == (2, 4) and "still open" in err.message
+    err = parse_error(end.join(["a(1).", "b(99e999)."]))
+    assert (err.line, err.column) == (2, 3)
+
+
 def test_function_symbols_are_rejected():
     err = parse_error("likes(ann, f(a)).")
     assert (err.line, err.column) == (1, 13)
