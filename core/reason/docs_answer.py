@@ -86,6 +86,27 @@ def retrieve(store: ChromaStore | LocalStore | None, question: str, k: int, *, w
             for h in hits]
 
 
+CONTEXT_CHARS = 600      # a passage in a chat's context is cut here
+
+
+def context_passages(store: ChromaStore | LocalStore | None, text: str, k: int, *, wait: float | None = 2.0,
+                     cancel: Event | None = None) -> list[Cited]:
+    """The K passages that best match a chat turn (keyword and meaning, fused), for its context:
+    none when no document is loaded (nothing is embedded for nothing)."""
+    if store is None or not text.strip() or not library.documents(store):
+        return []
+    return retrieve(store, text, k, wait=wait, cancel=cancel)
+
+
+def context_lines(passages: Sequence[Cited]) -> list[str]:
+    """Passages as a chat's context lists them: `[notes.txt ¶3] text`, a long one cut."""
+    out = []
+    for p in passages:
+        body = " ".join(p.text.split())
+        out.append(f"[{p.cite}] " + (body if len(body) <= CONTEXT_CHARS else body[:CONTEXT_CHARS - 1] + "…"))
+    return out
+
+
 def messages(question: str, passages: Sequence[Cited]) -> list[dict[str, str]]:
     """The prompt: the passages numbered (with where they come from), then the question."""
     lines = []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sym.core.errors import UserError
 from sym.core.events import Approval
 from sym.core.llm import LLMError, Message
+from sym.core.reason.docs_answer import context_lines, context_passages
 from sym.core.reason.swm.relevance import relevant_items
 from sym.repl.agent import prompts
 from sym.repl.agent.lines import run_line
@@ -245,9 +246,13 @@ def route_turn(turn: Turn) -> str:
 
 
 def context(turn: Turn) -> list[str]:
-    """Memory items that may bear on the turn, as the model sees them."""
+    """Memory items and document passages that may bear on the turn, as the model sees them (the
+    passages by keyword and meaning, fused: core.memory.retrieval)."""
     items = relevant_items(turn.ctx.memory, turn.text, k=turn.run.settings.search_k)
-    return [it.text + (f"  ({it.nl})" if it.nl else "") for it in items]
+    found = context_passages(turn.ctx.memory.store, turn.text, turn.run.settings.search_k,
+                             wait=None if turn.ctx.patient else 2.0, cancel=turn.run.cancel)
+    return [it.text + (f"  ({it.nl})" if it.nl else "") for it in items] + \
+        [f"(document) {line}" for line in context_lines(found)]
 
 
 def _shown_args(arguments: object) -> str:

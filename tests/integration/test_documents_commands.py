@@ -346,3 +346,37 @@ def test_a_steering_policy_sets_how_many_hits_search_shows_for_that_run_only(doc
     assert len(docs_shell("/search field team").hits) == 2
     assert docs_shell.shell.ctx.settings.search_k == 5               # the shell keeps its own
     assert len(docs_shell("/search field team --k 4").hits) == 4     # what is typed still wins
+
+
+# -- the chat's context --------------------------------------------------------------------------
+
+def test_the_plain_chat_is_given_the_passages_that_match_and_cites_them(docs_shell, tmp_path, ollama_server):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    assert docs_shell("/set agent.style plain").ok
+    ollama_server.reply("The next meeting is on Thursday at nine [notes.txt ¶5].")
+    said = docs_shell("/chat when is the next meeting?")
+    assert said.ok and said.cited == ["notes.txt ¶5"]
+    assert to_text(said).endswith("(cites notes.txt ¶5)")
+    system = ollama_server.chats[0].system
+    assert "cite it like [notes.txt ¶3]" in system
+    assert "[notes.txt ¶5] Next meeting: Thursday at nine, in the library of the research station." in system
+
+
+def test_the_agents_context_holds_the_passages_that_match(docs_shell, tmp_path, ollama_server):
+    write(tmp_path, "notes.txt", NOTES)
+    docs_shell("/load notes.txt")
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    assert docs_shell("/set agent.style tools").ok
+    ollama_server.reply("The notes say Thursday at nine.")
+    assert docs_shell("/chat when is the next meeting?").ok
+    assert "- (document) [notes.txt ¶5] Next meeting: Thursday at nine" in ollama_server.chats[0].system
+
+
+def test_with_no_document_loaded_the_chat_context_has_no_passages(docs_shell, ollama_server):
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    assert docs_shell("/set agent.style plain").ok
+    ollama_server.reply("Hello.")
+    assert docs_shell("/chat hello there").ok
+    assert "Passages of the user's documents" not in ollama_server.chats[0].system
