@@ -208,7 +208,14 @@ def _(r: Exit) -> str:
 
 @to_text.register
 def _(r: Failure) -> str:
-    return f"error: {r.message}" + (f" — {r.hint}" if r.hint else "")
+    return ("" if r.cancelled else "error: ") + r.message + (f" — {r.hint}" if r.hint else "")
+
+
+def _failure_line(line: int, result: Failure) -> str:
+    """A failure as stderr shows it: `error: line N: …`, or a calm `line N: cancelled`."""
+    body = to_text(result).removeprefix("error: ")
+    where = f"line {line}: " if line else ""
+    return f"{where}{body}" if result.cancelled else f"error: {where}{body}"
 
 
 class Renderer(Protocol):
@@ -234,7 +241,7 @@ class TextRenderer:
     def result(self, line: int, text: str, command: str, result: Result) -> None:
         body = to_text(result)
         if isinstance(result, Failure):
-            self.err.write(f"error: line {line}: {body[len('error: '):]}\n" if line else body + "\n")
+            self.err.write(_failure_line(line, result) + "\n")
             self.err.flush()
         elif body:
             self.out.write(body + "\n")
@@ -260,7 +267,7 @@ class JsonRenderer:
         self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
         self.out.flush()
         if isinstance(result, Failure):
-            self.err.write(f"error: line {line}: {result.message}\n")
+            self.err.write(_failure_line(line, Failure(result.message, exit_code=result.exit_code)) + "\n")
             self.err.flush()
 
     def narrate(self, message: str) -> None:

@@ -5,12 +5,17 @@ Every result has a `kind` and a `to_dict()` (the --json form). No result prints 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sym.core.logic.engine import Inference, Violation
 from sym.core.logic.provenance import ProofNode
+from sym.core.memory.bindings import Bindings
 from sym.core.memory.working import Answer, Item
+
+LOG_ROWS = 1_000    # an answer with more bindings is logged bounded (see Answered.log_dict)
 
 
 def _value(v: object) -> object:
@@ -23,6 +28,11 @@ class Result:
 
     def to_dict(self) -> dict:
         return {}
+
+    def log_dict(self) -> dict:
+        """What the session log keeps (and replay compares): the whole `to_dict()` unless a result
+        says how to bound itself as it is produced."""
+        return self.to_dict()
 
     @property
     def ok(self) -> bool:
@@ -68,6 +78,20 @@ class Answered(Result):
             out["bindings"] = [{k: _value(v) for k, v in b.items()} for b in a.bindings]
             out["count"] = len(a.bindings)
         return out
+
+    def log_dict(self) -> dict:
+        """Up to LOG_ROWS bindings as `to_dict()` has them; more are logged as the ones shown, the
+        count and a sha256 of every row, computed from the engine's rows without a dict each."""
+        a = self.answer
+        if a.truth is not None or len(a.bindings) <= LOG_ROWS:
+            return self.to_dict()
+        rows = a.bindings.rows if isinstance(a.bindings, Bindings) else [tuple(b.values()) for b in a.bindings]
+        digest = hashlib.sha256()
+        for start in range(0, len(rows), 10_000):
+            digest.update(json.dumps(rows[start:start + 10_000], default=str, ensure_ascii=True).encode())
+        shown = [{k: _value(v) for k, v in b.items()} for b in a.bindings[:self.max_answers]]
+        return {"query": str(a.query), "complete": a.complete, "variables": a.variables, "bindings": shown,
+                "count": len(rows), "rows_sha256": digest.hexdigest()}
 
 
 @dataclass
@@ -169,6 +193,11 @@ class Failure(Result):
     @property
     def ok(self) -> bool:
         return False
+
+    @property
+    def cancelled(self) -> bool:
+        """The user stopped the job (Esc / Ctrl+C): told as "cancelled", not as an error."""
+        return self.exit_code == 130
 
     def to_dict(self) -> dict:
         out = {"error": self.message}

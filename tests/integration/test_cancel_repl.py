@@ -56,8 +56,8 @@ def test_ctrl_c_stops_math_in_a_plain_child_and_the_next_command_runs(sym_exe, s
         child.wait_for(child.out, "math_timeout = 600", 10)
         time.sleep(1.0)                                        # the worker is expanding now
         child.proc.send_signal(signal.SIGINT)
-        child.wait_for(child.err, "error: cancelled", WRITE_STOPPED_WITHIN)
-        assert any("cancelling" in line for line in child.err)
+        child.wait_for(child.err, "cancelled", WRITE_STOPPED_WITHIN)
+        assert any("cancelling" in line for line in child.err) and "cancelled\n" in child.err   # calm, no "error:"
         child.send("/math expand (x + 1)**3", "/bye")
         child.proc.wait(60)
     finally:
@@ -103,8 +103,8 @@ def ctrl_c_a_write(sym_exe, sym_home, command: str, then: str, answer: str) -> C
             time.sleep(0.02)
         assert child.proc.poll() is None and not any("cancelled" in line for line in child.err)
         child.proc.send_signal(signal.SIGINT)
-        child.wait_for(child.err, "error: cancelled", WRITE_STOPPED_WITHIN)
-        assert any("cancelling" in line for line in child.err)
+        child.wait_for(child.err, "cancelled", WRITE_STOPPED_WITHIN)
+        assert any("cancelling" in line for line in child.err) and "cancelled\n" in child.err   # calm, no "error:"
         child.send(then)
         child.wait_for(child.out, answer, 30)
         child.send("/bye")
@@ -159,7 +159,7 @@ def test_ctrl_c_stops_math_in_the_prompt_toolkit_repl(shell):
         timer.start()
         run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err)
     assert time.monotonic() - started < 60                     # the runaway did not run on
-    assert "cancelling" in err.getvalue() and "error: cancelled" in err.getvalue()
+    assert "cancelling" in err.getvalue() and "cancelled" in err.getvalue().splitlines()   # calm, no "error:"
     assert out.getvalue().strip().splitlines()[-1] == "x**2 + 2*x + 1"
 
 

@@ -104,7 +104,7 @@ def test_ctrl_c_during_a_job_cancels_it(shell):
 
     shell.registry.add(Command("/stubborn", stubborn, group="test"))
     code, out, err = run(shell, "/stubborn\np(a).\n\x04")
-    assert "cancelling" in err and "error: cancelled" in err
+    assert "cancelling" in err and "cancelled" in err.splitlines()   # said calmly: a cancel is no error
     assert "finished" not in out
     assert [it.text for it in shell.memory.items.values()] == ["p(a)."]   # the REPL went on
 
