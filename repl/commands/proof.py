@@ -106,6 +106,39 @@ def _model_lines(model: dict, indent: str = "    ") -> list[str]:
     return lines
 
 
+def _both_models(model: dict, counter: dict) -> list[str]:
+    """A model (the claim holds) beside a counter-model (it fails): where they differ, side by
+    side, and what they share once; two identical tables would hide what tells them apart."""
+    if not model or not counter:
+        return (["  model (holds):", *_model_lines(model)] if model else []) + \
+            (["  counter-model (fails):", *_model_lines(counter)] if counter else [])
+    keys = list(dict.fromkeys([*model, *counter]))
+    differ = [k for k in keys if model.get(k, _NONE) != counter.get(k, _NONE)]
+    shared = {k: model[k] for k in keys if k not in differ}
+    lines = []
+    if differ:
+        rows = [(k, _shown(model.get(k, _NONE)), _shown(counter.get(k, _NONE))) for k in differ]
+        name_w = max(len(k) for k, _, _ in rows)
+        held_w = max(len("model (holds)"), *(len(h) for _, h, _ in rows))
+        lines.append(f"    {'':<{name_w}}   {'model (holds)':<{held_w}}  counter-model (fails)")
+        lines += [f"    {k:<{name_w}} = {h:<{held_w}}  {c}" for k, h, c in rows[:MODEL_LINES]]
+        if len(rows) > MODEL_LINES:
+            lines.append(f"    … {len(rows) - MODEL_LINES} more (the Models pane has them all)")
+        lines.insert(0, f"  model and counter-model differ in {count(len(differ), 'value')}:")
+    else:
+        lines.append("  model and counter-model agree on every value shown; they differ only in values not listed")
+    if shared:
+        lines += [f"  the same in both ({count(len(shared), 'value')}):", *_model_lines(shared)]
+    return lines
+
+
+_NONE = object()
+
+
+def _shown(value: object) -> str:
+    return "(not in this model)" if value is _NONE else str(value)
+
+
 @to_text.register
 def _(r: ProofResult) -> str:
     rep = r.report
@@ -123,10 +156,7 @@ def _(r: ProofResult) -> str:
         elif v.status == "unknown":
             if v.reason:
                 lines.append(f"  {v.reason}")
-            if v.model:
-                lines += ["  model (holds):", *_model_lines(v.model)]
-            if v.counter_model:
-                lines += ["  counter-model (fails):", *_model_lines(v.counter_model)]
+            lines += _both_models(v.model or {}, v.counter_model or {})
     opt = rep.optimization
     if opt is not None:
         lines.append(f"optimization: {opt.status}")

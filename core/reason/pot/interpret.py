@@ -9,6 +9,7 @@ counter-model); KB unsat → inconsistent, with the core named by knowledge-base
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -221,7 +222,7 @@ class Checker:
             c = self.env.constants[name]
             if z3.is_true(model.eval(c == v, model_completion=True)):
                 return name
-        return str(v)
+        return unnamed_value(str(v))
 
     def model_dict(self, model: z3.ModelRef, witnesses: dict[str, z3.ExprRef] | None = None,
                    decisions: bool = False) -> dict[str, Any]:
@@ -405,6 +406,16 @@ def models_shown(report: ProofReport, texts: Callable[[], dict[str, str]]) -> li
     if optimum is not None and optimum.model is not None:
         shown.append(ModelShown("z3.model", "optimum", format_model(optimum.model), optimum.model))
     return shown
+
+
+_Z3_UNNAMED = re.compile(r"(.+)!val!(\d+)")
+
+
+def unnamed_value(text: str) -> str:
+    """Z3's name for an element of a sort that no constant names (`Thing!val!2`), as a user reads
+    it: `some Thing (#2)`; any other value unchanged."""
+    m = _Z3_UNNAMED.fullmatch(text)
+    return f"some {m.group(1)} (#{m.group(2)})" if m else text
 
 
 def format_model(model: dict[str, Any]) -> str:
