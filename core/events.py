@@ -253,6 +253,10 @@ class Outcome(Protocol):
 
     def to_dict(self) -> dict[str, Any]: ...
 
+    def log_dict(self) -> dict[str, Any]:
+        """What the session log keeps of it: `to_dict()`, or a bounded form of a very long result."""
+        ...
+
 
 @dataclass(frozen=True)
 class InputReceived:

@@ -198,7 +198,7 @@ class SessionLog:
             self.current_input = self.seq
         elif isinstance(event, ResultReady):
             result = event.result
-            payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
+            payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.log_dict()}
             self.write("output", input=self.current_input, result=bound_payload(payload))
         elif isinstance(event, ItemAdded):
             self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,

@@ -48,7 +48,7 @@ def rows(model: DenseModel, body: tuple[Any, ...], wanted: list[Var], budget: Bu
     values = symbols.values
     if not wanted:
         return [()]
-    return [tuple(values[i] for i in ids) for ids in zip(*(c.tolist() for c in cols))]
+    return list(zip(*(list(map(values.__getitem__, c.tolist())) for c in cols)))   # decoded a column at a time
 
 
 def contradictions(model: DenseModel, key: str) -> list[tuple[Any, ...]]:

@@ -23,6 +23,7 @@ from sym.core.logic.plan import compare_op
 from sym.core.logic.provenance import ProofNode, proof_tree
 from sym.core.logic.strata import stratify
 from sym.core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
+from sym.core.memory.bindings import Bindings
 from sym.core.memory.schema import Schema, check_template, parse_key
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class Answer:
 
     query: Query
     variables: list[str]
-    bindings: list[dict[str, object]]
+    bindings: Sequence[dict[str, object]]   # a `Bindings` over the engine's rows, or a list
     truth: str | None = None          # true | false | unknown, for ground queries
     complete: bool = True
 
@@ -397,7 +398,7 @@ class WorkingMemory:
             return Answer(query, [], [], self._truth(query, open_world, goals), complete)
         named = query.variables()
         rows = goals.rows(query.body, named) if goals is not None else self.engine.rows(query.body, named)
-        return Answer(query, names, [{v.name: val for v, val in zip(named, row)} for row in rows], None, complete)
+        return Answer(query, names, Bindings(names, rows), None, complete)
 
     def _truth(self, query: Query, open_world: bool, goals: Goals | None = None) -> str:
         model: Engine | Goals = self.engine if goals is None else goals
