@@ -37,7 +37,8 @@ arguments}}]`, content "" unless texts are given too), streamed or not; `Request
 `{"error": "registry.ollama.ai/library/<model> does not support tools"}`.
 
 Models: `server.models` lists what /api/tags shows; a chat for a model not in it gets the
-404 Ollama sends (set `server.strict_models = False` to accept any name). Token counts are
+404 Ollama sends (set `server.strict_models = False` to accept any name). `server.answer_model`
+names another model in every chat reply (a server that routed the call elsewhere). Token counts are
 word counts, so they are predictable. `server.requests` holds every request, in order.
 """
 
@@ -208,6 +209,7 @@ class OllamaServer:
         self.default = "ok"
         self.no_tools = False                  # every model answers a request with tools: "does not support tools"
         self.no_tools_models: set[str] = set()   # … or only these
+        self.answer_model: str | None = None   # the model a chat reply names (None: the one asked for)
         self.requests: list[Request] = []
         self.rules: list[Rule] = []
         self.faults: list[Fault] = []
@@ -532,7 +534,8 @@ class _Handler(BaseHTTPRequestHandler):
     # -- bodies ---------------------------------------------------------------------------
 
     def _chat_body(self, req: Request, text: str, *, done: bool, reason: str = "stop") -> dict:
-        body: dict = {"model": req.model, "created_at": "2025-01-01T00:00:00Z", "done": done}
+        body: dict = {"model": self.server_state.answer_model or req.model, "created_at": "2025-01-01T00:00:00Z",
+                      "done": done}
         if req.path == "/api/generate":
             body["response"] = text
         else:

@@ -270,12 +270,14 @@ class _OpenAIHandler(_Handler):
         message: dict = {"role": "assistant", "content": text}
         if calls:
             message.update(content=text or None, tool_calls=calls)
-        return {"id": "chatcmpl-test", "object": "chat.completion", "created": 1735689600, "model": req.model,
+        return {"id": "chatcmpl-test", "object": "chat.completion", "created": 1735689600,
+                "model": self.server_state.answer_model or req.model,
                 "choices": [{"index": 0, "message": message, "finish_reason": reason}],
                 "usage": self._usage(req, text)}
 
     def _delta(self, req: OpenAIRequest, piece: str) -> dict:
-        return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1735689600, "model": req.model,
+        return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1735689600,
+                "model": self.server_state.answer_model or req.model,
                 "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
 
     def _start_sse(self) -> None:

@@ -31,7 +31,8 @@ Tool = dict[str, Any]     # {"type": "function", "function": {"name", "descripti
 class LLMError(UserError):
     """A failed model call. `reason` is one of: unreachable, no-model, timeout, context,
     bad-output, server, cancelled, offline, auth (a key the server refused), no-tools (the model
-    or server does not support tool calling; a retry cannot help)."""
+    or server does not support tool calling; a retry cannot help), too-large (the reply passed
+    llm_max_reply_bytes; reading stopped)."""
 
     transient: bool = False   # a retry may succeed (core/llm/failures.py sets it)
     problems: list[str]       # a reply that never fit the schema: why (set by core/llm/repair.py)

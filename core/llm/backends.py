@@ -22,7 +22,9 @@ def liveness_url(settings: Settings) -> str:
 
 
 def make_backend(settings: Settings) -> Backend:
-    """The backend `settings.backend` names, at its configured URL, with the call timeout."""
+    """The backend `settings.backend` names, at its configured URL, with the call timeout and the
+    cap on a reply's size."""
+    cap = int(getattr(settings, "llm_max_reply_bytes", 0) or 0) or None
     if getattr(settings, "backend", "ollama") == "openai":
-        return OpenAIBackend(settings.base_url, timeout=settings.llm_timeout)
-    return OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout)
+        return OpenAIBackend(settings.base_url, timeout=settings.llm_timeout, max_reply_bytes=cap)
+    return OllamaBackend(settings.ollama_host, timeout=settings.llm_timeout, max_reply_bytes=cap)

@@ -44,10 +44,11 @@ class Clients:
         return {name: int(self.stats.get(name, 0)) for name in COUNTERS}
 
     def backend(self, run: Run) -> Backend:
-        """The backend `run.settings` name; the last one is kept while the server and model stay."""
+        """The backend `run.settings` name; the last one is kept while the server, the model and the
+        cap on a reply's size stay."""
         if self.fixed is not None:
             return self.fixed
-        key = backend_key(run.settings)
+        key = (*backend_key(run.settings), getattr(run.settings, "llm_max_reply_bytes", None))
         if self._backend is None or key != self._key:
             self._backend, self._key = make_backend(run.settings), key
         return self._backend

@@ -4,6 +4,8 @@ httpx times each read, so a server that trickles a byte a second never times out
 made inside `within(seconds)` get one absolute end instead: every read is given only the time
 left, the body is checked between the pieces that arrive, and a timer shuts the socket when the
 time is up so that a blocked read wakes. Past the end, reads raise `httpx.ReadTimeout`.
+`within(..., max_bytes=N)` also caps the body: past N bytes, reading stops with `ReplyTooLarge`
+(streamed or not), so a runaway reply never fills memory.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ import httpx
 
 _local = threading.local()
 _KEY = "sym.deadline"
+_KEY_BYTES = "sym.max_bytes"
+
+
+class ReplyTooLarge(Exception):
+    """A reply body longer than the cap `within(max_bytes=…)` set; reading stopped there."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the reply is larger than {limit} bytes")
+        self.limit = limit
 
 
 class Pooled(Protocol):
@@ -32,14 +43,16 @@ class Pooled(Protocol):
 
 
 @contextmanager
-def within(seconds: float | None) -> Iterator[None]:
-    """Requests sent by this thread inside the block must be answered within `seconds` in all."""
-    previous = getattr(_local, "end", None)
+def within(seconds: float | None, *, max_bytes: int | None = None) -> Iterator[None]:
+    """Requests sent by this thread inside the block must be answered within `seconds` in all,
+    each with a body of at most `max_bytes` (None: no cap)."""
+    previous = getattr(_local, "end", None), getattr(_local, "max_bytes", None)
     _local.end = time.monotonic() + seconds if seconds else None
+    _local.max_bytes = max_bytes if max_bytes and max_bytes > 0 else None
     try:
         yield
     finally:
-        _local.end = previous
+        _local.end, _local.max_bytes = previous
 
 
 def event_hooks() -> dict[str, Any]:
@@ -48,6 +61,9 @@ def event_hooks() -> dict[str, Any]:
 
 
 def _on_request(request: httpx.Request) -> None:
+    cap = getattr(_local, "max_bytes", None)
+    if cap is not None:
+        request.extensions[_KEY_BYTES] = cap
     end = getattr(_local, "end", None)
     if end is None:
         return
@@ -62,21 +78,24 @@ def _on_request(request: httpx.Request) -> None:
 
 def _on_response(response: httpx.Response) -> None:
     end = response.request.extensions.get(_KEY)
-    if end is not None:
+    cap = response.request.extensions.get(_KEY_BYTES)
+    if end is not None or cap is not None:
         stream = response.extensions.get("network_stream")
         sock = stream.get_extra_info("socket") if stream is not None else None
         assert isinstance(response.stream, httpx.SyncByteStream)   # the hooks are a sync client's
-        response.stream = _Bounded(response.stream, end, sock, response.request)
+        response.stream = _Bounded(response.stream, end, sock, response.request, cap)
 
 
 class _Bounded(httpx.SyncByteStream):
-    """A response body that ends with ReadTimeout at `end`, however slowly it arrives."""
+    """A response body that ends with ReadTimeout at `end`, however slowly it arrives, and with
+    ReplyTooLarge past `cap` bytes."""
 
-    def __init__(self, inner: httpx.SyncByteStream, end: float, sock: socket.socket | None, request: httpx.Request) -> None:
-        self._inner, self._end, self._request = inner, end, request
+    def __init__(self, inner: httpx.SyncByteStream, end: float | None, sock: socket.socket | None,
+                 request: httpx.Request, cap: int | None = None) -> None:
+        self._inner, self._end, self._request, self._cap = inner, end, request, cap
         self._done = threading.Event()
         self._timer = None
-        if sock is not None:
+        if sock is not None and end is not None:
             self._timer = threading.Timer(max(0.0, end - time.monotonic()), self._expire, (sock,))
             self._timer.daemon = True
             self._timer.start()
@@ -92,15 +111,19 @@ class _Bounded(httpx.SyncByteStream):
         return httpx.ReadTimeout("the reply did not end before the deadline", request=self._request)
 
     def __iter__(self) -> Iterator[bytes]:
+        end, cap, read = self._end, self._cap, 0
         try:
             for piece in self._inner:
-                if time.monotonic() > self._end:
+                if end is not None and time.monotonic() > end:
                     raise self._timeout()
+                read += len(piece)
+                if cap is not None and read > cap:
+                    raise ReplyTooLarge(cap)
                 yield piece
-        except httpx.ReadTimeout:
+        except (httpx.ReadTimeout, ReplyTooLarge):
             raise
         except Exception:  # noqa: BLE001 — the timer shut the socket: that is the deadline, not the server
-            if time.monotonic() >= self._end - 0.01:
+            if end is not None and time.monotonic() >= end - 0.01:
                 raise self._timeout() from None
             raise
         finally:

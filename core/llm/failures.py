@@ -27,12 +27,23 @@ def common_failure(err: BaseException, *, model: str, seconds: float) -> LLMErro
     """The LLMError for a failure that means the same on every backend, else None."""
     import httpx
 
+    from sym.core.llm.deadline import ReplyTooLarge
+
     if isinstance(err, LLMError):
         return err
+    if isinstance(err, ReplyTooLarge):
+        return too_large(err.limit)
     if isinstance(err, (httpx.TimeoutException, TimeoutError)):
         return error(f"{model or 'the server'} did not answer within {seconds:g} s", reason="timeout",
                      hint="/set llm_timeout SECONDS to wait longer", exit_code=4)
     return None
+
+
+def too_large(limit: int) -> LLMError:
+    """A reply longer than llm_max_reply_bytes: reading stopped there (not transient: the same
+    request would get the same runaway reply)."""
+    return error(f"reply too large: the model's reply passed llm_max_reply_bytes ({limit:,} bytes), so reading "
+                 "stopped", reason="too-large", hint="/set llm_max_tokens lower, or /set llm_max_reply_bytes higher")
 
 
 def no_tools(model: str, host: str, detail: str = "") -> LLMError:

@@ -6,16 +6,23 @@ values in one linear pass (read with `json.loads` only — never eval), removes 
 outside strings, maps keys to the schema's field names case-insensitively, and validates.
 A reply cut off mid-value is reported as cut off, never answered with a value nested inside it.
 Anything it cannot read becomes a `BadJSON` whose message can be shown to the model in a repair.
+Inside `reading_until(end)` the pass stops at the time `end` (time.monotonic) with LLMError(timeout):
+the call's deadline covers reading its reply, not only receiving it.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.llm import LLMError
+from sym.core.text import valid_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -23,6 +30,28 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound="BaseModel")   # the pydantic model a structured reply is read into
 
 CUT_OFF = "the model's output was cut off"
+CHECK_EVERY = 4096   # brackets and quotes passed between two looks at the clock
+_deadline = threading.local()
+
+
+@contextmanager
+def reading_until(end: float | None, what: str = "the model") -> Iterator[None]:
+    """Replies read in this thread inside the block must be read by `end` (time.monotonic)."""
+    previous = getattr(_deadline, "end", None), getattr(_deadline, "what", "")
+    _deadline.end, _deadline.what = end, what
+    try:
+        yield
+    finally:
+        _deadline.end, _deadline.what = previous
+
+
+def past_deadline() -> None:
+    """Raise LLMError(timeout) when the reading deadline (`reading_until`) has passed."""
+    end = getattr(_deadline, "end", None)
+    if end is not None and time.monotonic() > end:
+        raise LLMError(f"{_deadline.what} did not answer in time: reading and checking its reply ran past "
+                       "llm_timeout", reason="timeout", hint="/set llm_timeout SECONDS to wait longer, or "
+                       "/set llm_max_tokens lower", exit_code=4)
 _CLOSE = {"{": "}", "[": "]"}
 # what may follow an opening bracket (after spaces) when it starts real JSON, not prose like {name}
 _FOLLOWS = {"{": '"}', "[": '{["]-0123456789tfn'}
@@ -61,11 +90,13 @@ def _without_trailing_commas(text: str) -> str:
 
 
 def _loads(text: str) -> Any:
-    # strict=False: a raw tab or line break inside a string (small models write them) is kept as written
+    # strict=False: a raw tab or line break inside a string (small models write them) is kept as written;
+    # a "\ud800" escape decodes to a lone surrogate, made valid here (core/text.py)
     try:
-        return json.loads(text, strict=False)
+        value = json.loads(text, strict=False)
     except ValueError:
-        return json.loads(_without_trailing_commas(text), strict=False)
+        value = json.loads(_without_trailing_commas(text), strict=False)
+    return valid_json(value)[0]
 
 
 def _starts_json(text: str, i: int) -> bool:
@@ -83,7 +114,11 @@ def _span_end(text: str, start: int) -> int:
     in_string = False
     pos = start
     search = _SPECIAL.search
+    seen = 0
     while True:
+        seen += 1
+        if seen % CHECK_EVERY == 0:
+            past_deadline()
         m = search(text, pos)
         if m is None:
             return -1
@@ -134,6 +169,7 @@ def scan(text: str) -> Scan:
         if not _starts_json(text, i):
             i += 1
             continue
+        past_deadline()
         end = _span_end(text, i)
         if end < 0:
             out.cut = i
@@ -250,6 +286,7 @@ def parse_model(text: str, schema_cls: type[M]) -> M:
         raise _failure(found, text)
     first_problem = ""
     for value in picked:
+        past_deadline()
         value = _fix_keys(value, schema, schema.get("$defs", {}))
         try:
             return schema_cls.model_validate(value)

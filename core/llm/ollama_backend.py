@@ -54,9 +54,10 @@ class OllamaBackend:
     name = "ollama"
     streams_structured = True   # stream() takes a JSON-schema `format`
 
-    def __init__(self, host: str | None = None, *, timeout: float = 120.0) -> None:
+    def __init__(self, host: str | None = None, *, timeout: float = 120.0, max_reply_bytes: int | None = None) -> None:
         self.host = resolve_host(host)
         self.timeout = timeout
+        self.max_reply_bytes = max_reply_bytes   # a reply body longer than this stops with reason too-large
         self._clients: dict[float, Any] = {}
         self._lock = threading.Lock()
 
@@ -70,7 +71,7 @@ class OllamaBackend:
         client = self._client(timeout)
         started = time.perf_counter()
         try:
-            with within(timeout or self.timeout):
+            with within(timeout or self.timeout, max_bytes=self.max_reply_bytes):
                 response = client.chat(model=model, messages=wire_messages(messages), format=format,  # type: ignore[call-overload]  # format: "json" or a schema, as ollama takes
                                        options=options, tools=tools or None, stream=False)
             text = response.message.content or ""
@@ -93,7 +94,7 @@ class OllamaBackend:
         try:
             chunks = client.chat(model=model, messages=wire_messages(messages), format=format, options=options,  # type: ignore[call-overload]  # as above
                                  stream=True)
-            with within(limit):   # the request goes out with the first chunk
+            with within(limit, max_bytes=self.max_reply_bytes):   # the request goes out with the first chunk
                 first = next(chunks, None)
             for chunk in itertools.chain([first] if first is not None else [], chunks):
                 text = chunk.message.content or ""

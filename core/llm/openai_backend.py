@@ -133,9 +133,11 @@ class OpenAIBackend:
     name = "openai"
     streams_structured = True   # stream() takes a JSON-schema `format`
 
-    def __init__(self, base_url: str | None = None, *, timeout: float = 120.0, key: str | None = None) -> None:
+    def __init__(self, base_url: str | None = None, *, timeout: float = 120.0, key: str | None = None,
+                 max_reply_bytes: int | None = None) -> None:
         self.host = resolve_base_url(base_url)
         self.timeout = timeout
+        self.max_reply_bytes = max_reply_bytes   # a reply body longer than this stops with reason too-large
         self._key = key if key is not None else api_key()
         self._clients: dict[float, Any] = {}
         self._lock = threading.Lock()
@@ -153,7 +155,7 @@ class OpenAIBackend:
 
         started = time.perf_counter()
         try:
-            with within(timeout or self.timeout):
+            with within(timeout or self.timeout, max_bytes=self.max_reply_bytes):
                 data = self._structured(lambda level: self._post_json(
                     "/chat/completions", request_body(messages, model=model, options=options, format=format,
                                                       level=level, stream=False, tools=tools), timeout), format)
@@ -181,9 +183,10 @@ class OpenAIBackend:
         parts: list[str] = []
         usage: dict[str, Any] = {}
         finish = ""
+        answered = ""   # the model the server says answered
         done = False
         try:
-            with within(limit):   # the body inherits the deadline (deadline.py bounds the response stream)
+            with within(limit, max_bytes=self.max_reply_bytes):   # the body inherits the deadline and the cap
                 events = self._structured(lambda level: self._events(
                     request_body(messages, model=model, options=options, format=format, level=level, stream=True),
                     timeout), format)
@@ -195,6 +198,7 @@ class OpenAIBackend:
                     err = event["error"]
                     raise _Refused(500, str(err.get("message") if isinstance(err, dict) else err))
                 usage = event.get("usage") or usage
+                answered = str(event.get("model") or answered)
                 for choice in event.get("choices") or []:
                     text = (choice.get("delta") or {}).get("content") or ""
                     if text:
@@ -211,7 +215,7 @@ class OpenAIBackend:
         if not (done or finish):
             raise _error(f"the reply from {self.host} stopped before it was complete", reason="server",
                          hint="try again; check the server's log", retry=True)
-        yield Reply("".join(parts), model, int(usage.get("prompt_tokens") or 0),
+        yield Reply("".join(parts), answered or model, int(usage.get("prompt_tokens") or 0),
                     int(usage.get("completion_tokens") or len(parts)), time.perf_counter() - started,
                     done_reason=str(finish))
 

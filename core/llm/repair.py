@@ -4,17 +4,19 @@ A repair sends the parser's (or the caller's checker's) exact messages and hints
 above temperature 0 with a seed that changes per attempt, so the model can answer differently.
 The same wrong reply is never argued with twice: it gets one changed prompt, then a clear
 give-up. A reply cut off by the output cap is not echoed back (it asks for a shorter answer),
-and a model timeout moves on to the next attempt. This room only calls the model through the
+and a model timeout moves on to the next attempt; llm_timeout bounds each call with the reading
+and checking of its reply. This room only calls the model through the
 `LLM` facade; it never touches memory.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sym.core.llm import LLMError, Message, Reply
-from sym.core.llm.jsonout import CUT_OFF, BadJSON, M, parse_model
+from sym.core.llm.jsonout import CUT_OFF, BadJSON, M, parse_model, past_deadline, reading_until
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -94,7 +96,11 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
             opts.update(temperature=llm.settings.repair_temperature, seed=REPAIR_SEED + n)
         try:
             calls += 1
+            end = time.monotonic() + float(llm.settings.llm_timeout)   # the call, then reading and checking its reply
             reply = llm._chat(convo, purpose if n == 0 else f"{purpose}.repair", format, opts, model)
+            with reading_until(end, model or llm.settings.model):
+                value, problems = _problems(reply, schema, check, parse)
+                past_deadline()
         except LLMError as err:
             if err.reason != "timeout" or n == attempts:
                 raise
@@ -103,7 +109,6 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
             convo = with_note(messages, f"Your previous answer took too long. Answer with only the {noun}, "
                                        "as short as it can be, without repeating anything.")
             continue
-        value, problems = _problems(reply, schema, check, parse)
         tell(n + 1, problems)
         if not problems:
             assert value is not None   # no problems: it parsed

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sym.core.errors import UserError
+from sym.core.text import valid_json
 
 MAX_PROGRAM_CHARS = 1_000_000
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -178,6 +179,7 @@ def load_program(data: str | bytes | dict[str, Any], *, source: str = "program")
             raise UserError(f"{source}: not JSON: {err}", hint="a program is one JSON object") from None
     if not isinstance(data, dict):
         raise UserError(f"{source}: a program is a JSON object, not {type(data).__name__}")
+    data = valid_json(data)[0]   # a "\ud800" escape decodes to what no file or solver can take
     try:
         return Program.model_validate(data)
     except ValidationError as err:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.llm.jsonout import BadJSON
 from sym.core.reason.pot.declare import BuildError
+from sym.core.text import valid_text
 
 if TYPE_CHECKING:
     import z3
@@ -285,7 +286,7 @@ def build_smt2(program: Smt2Program, z3_context: z3.Context | None = None) -> tu
     from sym.core.reason.pot.build import Built, Objective
     from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS
 
-    text = program.text
+    text = valid_text(program.text)   # what Z3 can encode: no lone surrogate or NUL, LF line ends
     try:
         if len(text) > MAX_PROGRAM_CHARS:
             raise Smt2Error(f"larger than {MAX_PROGRAM_CHARS} characters")
