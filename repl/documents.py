@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from sym.core.memory.library import DocumentInfo, citation
+from sym.core.memory.library import DocumentInfo, citation, documents
 from sym.core.reason.docs_answer import answer
+from sym.core.reason.docs_check import check
 from sym.repl.render import search_heading, to_text
 from sym.repl.results import Hits, Result, Table
 
@@ -144,20 +145,27 @@ def _plural(n: int, noun: str) -> str:
 
 @dataclass
 class DocsAnswered(Result):
-    """/ask --docs: the passages found and, with a model, its answer citing them; never verified."""
+    """/ask --docs, or an /ask memory could not settle: the passages found and, with a model, its
+    answer citing them; verified only when the facts read from the cited passages let the engine
+    prove the question (core.reason.docs_check)."""
 
     kind: ClassVar[str] = "asked"
     outcome: object = None            # core.reason.docs_answer.DocsAnswer
+    memory: object = None             # core.reason.swm.outcomes.AskOutcome: what memory alone said, when asked first
 
     def to_dict(self) -> dict:
-        return {"from": "documents", **self.outcome.to_dict()}
+        out = {"from": "documents", **self.outcome.to_dict()}
+        return out | ({"memory": self.memory.to_dict()} if self.memory is not None else {})
 
     @property
-    def verified(self) -> bool:       # read by policy scoring: a quoted answer is never a proof
-        return False
+    def verified(self) -> bool:       # read by policy scoring: only what the engine proved
+        return bool(self.outcome.verified)
 
     @property
     def status(self) -> str:
+        if self.outcome.verified:
+            answer = self.outcome.check.answer
+            return answer if answer in ("true", "false") else "solved"
         return "unverified" if self.outcome.text else "passages"
 
 
@@ -166,16 +174,29 @@ SHOWN_CHARS = 220    # a passage under an answer: its snippet, or its start
 
 @to_text.register
 def _(r: DocsAnswered) -> str:
-    a = r.outcome
+    a, check = r.outcome, r.outcome.check
+    lines = []
+    if r.memory is not None:
+        m = r.memory
+        lines.append(f"memory cannot settle it ({m.answer or 'no answer'}"
+                     + (f": {m.settle}" if m.settle else "") + "); from the loaded documents:")
     if a.text:
-        lines = [a.text, "(unverified: read from the documents by the model, not proved from memory)"]
+        lines.append(a.text)
+        if a.verified:
+            lines.append(f"(verified: with the facts read from {', '.join(f'[{c}]' for c in check.read)}, "
+                         f"memory derives: {check.answer})")
+            lines += ["because:", *[f"  {n}. {s}" for n, s in enumerate(check.steps, start=1)]] if check.steps else []
+            lines.append("facts read: " + " ".join(check.facts))
+        else:
+            why = f"; {check.why_not}" if check is not None and check.why_not else ""
+            lines.append(f"(unverified: read from the documents by the model, not proved from memory{why})")
         if a.unknown:
             lines.append(f"(dropped citations of passages not given: {', '.join(f'[{n}]' for n in a.unknown)})")
         lines += ["", "passages:"] if a.passages else []
     elif a.passages:
-        lines = [f"{a.why_no_answer}; the passages that best match the question:"]
+        lines.append(f"{a.why_no_answer}; the passages that best match the question (not an answer, nothing proved):")
     else:
-        lines = [a.why_no_answer]
+        lines.append(a.why_no_answer)
     for p in a.passages:
         shown = p.snippet or " ".join(p.text.split())
         shown = shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS - 1] + "…"
@@ -183,10 +204,19 @@ def _(r: DocsAnswered) -> str:
     return "\n".join(lines)
 
 
-def ask_documents(ctx, question: str, run: Run) -> DocsAnswered:
-    """The command path of /ask --docs: passages for QUESTION, and the model's cited answer when
-    one answers (the passages alone when none does)."""
+def ask_documents(ctx, question: str, run: Run, memory: object = None) -> DocsAnswered:
+    """The command path of /ask --docs, and of an /ask memory could not settle (MEMORY: what it
+    said): passages for QUESTION, the model's cited answer when one answers (the passages alone
+    when none does), checked against the facts read from the passages it cites."""
     found = answer(question, ctx.memory.store, lambda: run.llm, k=run.settings.search_k,
                    wait=None if ctx.patient else 2.0, cancel=run.cancel)
     run.check()
-    return DocsAnswered(found)
+    if found.text and found.cited:
+        found.check = check(question, found.cited_passages(), ctx.memory, run)
+        found.verified = found.check.verified
+    return DocsAnswered(found, memory)
+
+
+def has_documents(ctx) -> bool:
+    """Whether the workspace holds a loaded document (an /ask memory cannot settle goes to them)."""
+    return bool(ctx.memory.store is not None and documents(ctx.memory.store))

@@ -1,5 +1,5 @@
 """Answers from documents: the passages that best match a question and, with a model, an answer
-that cites them (`[notes.txt ¶3]`), always marked unverified.
+that cites them (`[notes.txt ¶3]`), unverified unless a check proves it (core.reason.docs_check).
 
 Passages come from hybrid retrieval (core.memory.retrieval). The model sees them numbered and
 cites numbers, which are turned into the passages' citations here; a number that names no
@@ -64,7 +64,8 @@ class DocsAnswer:
     unknown: list[int] = field(default_factory=list)     # numbers the model cited that name no passage
     model: str = ""
     why_no_answer: str = ""                  # no model answer: why (the passages stand in for it)
-    verified: bool = False                   # never proved here: the engine proves
+    verified: bool = False                   # set by a check (core.reason.docs_check): the engine proves
+    check: Any = None                        # core.reason.docs_check.Check of the cited passages, if made
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"question": self.question, "verified": self.verified,
@@ -75,7 +76,13 @@ class DocsAnswer:
             out["unknown_citations"] = self.unknown
         if self.why_no_answer:
             out["no_answer"] = self.why_no_answer
+        if self.check is not None:
+            out["check"] = self.check.to_dict()
         return out
+
+    def cited_passages(self) -> list[Cited]:
+        """The passages the answer cites, in the order they were retrieved."""
+        return [p for p in self.passages if p.cite in self.cited]
 
 
 def retrieve(store: ChromaStore | LocalStore | None, question: str, k: int, *, wait: float | None = 2.0,

@@ -15,7 +15,7 @@ from sym.core.reason.swm.outcomes import TellIncomplete
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
-from sym.repl.documents import ask_documents
+from sym.repl.documents import ask_documents, has_documents
 from sym.repl.registry import command
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
@@ -234,7 +234,9 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
     rounds; --no-fallback gives no unverified LLM answer when memory cannot decide. --closed
     reads what is not derivable as false (and "not p" as true when p is not derivable), --open
     as unknown, for one question; `/set world closed|open` for every question. --docs answers from
-    the loaded documents instead: the passages that match, and a model's answer citing them."""
+    the loaded documents instead: the passages that match, and a model's answer citing them. With
+    documents loaded, a question memory leaves unknown goes to them before the model's guess: an
+    answer citing passages, verified only when the facts read from them let memory prove it."""
     question = as_claim(" ".join(args.words))
     if args.closed and args.open:
         raise UserError("give --closed or --open, not both")
@@ -252,7 +254,11 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
     if opts["open_world"] is None:      # /set world decides; auto (the default) is open for /ask
         opts["open_world"] = run.settings.world != "closed"
     max_steps = run.settings.max_steps if args.max_steps is None else args.max_steps
-    return Asked(swm.ask(question, max_steps=max_steps, **opts))
+    to_documents = opts["fallback"] and has_documents(ctx)      # they come before the model's guess
+    outcome = swm.ask(question, max_steps=max_steps, **(opts | {"fallback": opts["fallback"] and not to_documents}))
+    if to_documents and outcome.verified and outcome.answer in ("", "unknown"):
+        return ask_documents(ctx, question, run, memory=outcome)     # passages, cited (repl/documents.py)
+    return Asked(outcome)
 
 
 @command("/chat", args="TEXT", group="llm")

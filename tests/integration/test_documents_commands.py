@@ -288,7 +288,8 @@ def test_ask_docs_without_a_model_shows_the_best_passages_with_citations(docs_sh
     asked = docs_shell("/ask --docs when is the next meeting?")
     assert asked.ok and asked.status == "passages"
     lines = to_text(asked).splitlines()
-    assert lines[0].startswith("no model answer (") and lines[0].endswith("the passages that best match the question:")
+    assert lines[0].startswith("no model answer (")
+    assert lines[0].endswith("the passages that best match the question (not an answer, nothing proved):")
     assert lines[1].startswith("  [notes.txt ¶5] «Next» «meeting»")
     fails(docs_shell("/ask --docs --closed when?"), "--docs answers from the documents")
 
@@ -332,6 +333,69 @@ def test_why_of_a_fact_extracted_from_a_loaded_document_shows_its_passage(docs_s
     assert docs_shell("/extract --from farm.txt --into feeds/2").ok
     out = to_text(docs_shell("/why feeds(mira, goats)"))
     assert "feeds(mira, goats).  ← [farm.txt ¶2]" in out and "«Mira» «feeds» the «goats»" in out
+
+
+# -- a question memory cannot settle goes to the documents ------------------------------------------
+
+STAFF = ("# Staff\n\nAnne is tall. Carl is big.\n\n## Weather\n\n"
+         "The weather was cold and wet, and the river was high after the storms of last month.\n")
+
+
+def test_an_unknown_question_is_answered_from_the_passages_and_verified_by_their_facts(docs_shell, tmp_path,
+                                                                                       ollama_server):
+    write(tmp_path, "staff.md", STAFF)
+    docs_shell("/load staff.md")
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.reply("Yes, Anne is tall [1].")
+    asked = docs_shell("/ask Is Anne tall?")
+    assert asked.ok and asked.verified is True and asked.status == "true", to_text(asked)
+    lines = to_text(asked).splitlines()
+    assert lines[0].startswith("memory cannot settle it (unknown") and lines[0].endswith("from the loaded documents:")
+    assert lines[1] == "Yes, Anne is tall [staff.md ¶1]."
+    assert lines[2] == "(verified: with the facts read from [staff.md ¶1], memory derives: true)"
+    assert lines[3:6] == ["because:", "  1. tall(anne).  given (Anne is tall.)", "facts read: tall(anne)."]
+    assert len(ollama_server.chats) == 1          # the answer only: the grammar read the rest, no guess asked
+    shown = asked.to_dict()
+    assert shown["check"]["verified"] is True and shown["memory"]["answer"] == "unknown"
+    assert docs_shell.shell.memory.items == {}    # the check stored nothing
+
+
+def test_an_answer_whose_passages_do_not_settle_it_stays_unverified(docs_shell, tmp_path, ollama_server):
+    write(tmp_path, "staff.md", STAFF)
+    docs_shell("/load staff.md")
+    docs_shell.shell.ctx.settings.ollama_host = ollama_server.url
+    ollama_server.reply("The notes do not say whether Bob is tall [1].")
+    asked = docs_shell("/ask Is Bob tall?")
+    assert asked.ok and asked.verified is False and asked.status == "unverified"
+    out = to_text(asked)
+    assert "(unverified: read from the documents by the model, not proved from memory; the facts read from the " \
+           "passages do not settle it (unknown" in out
+    assert asked.to_dict()["check"]["facts"] == ["tall(anne)."]
+
+
+def test_with_no_model_an_unknown_question_shows_the_passages_labelled_as_no_answer(docs_shell, tmp_path):
+    from tests.ollama_server import unused_url
+
+    write(tmp_path, "staff.md", STAFF)
+    docs_shell("/load staff.md")
+    docs_shell.shell.ctx.settings.ollama_host = unused_url()
+    asked = docs_shell("/ask Is Anne tall?")
+    assert asked.ok and asked.verified is False and asked.status == "passages"
+    lines = to_text(asked).splitlines()
+    assert lines[0].startswith("memory cannot settle it (unknown")
+    assert lines[1].startswith("no model answer (") and lines[1].endswith("(not an answer, nothing proved):")
+    assert lines[2] == "  [staff.md ¶1] # Staff «Anne» is «tall». Carl is big."
+
+
+def test_a_question_memory_settles_or_no_fallback_never_goes_to_the_documents(docs_shell, tmp_path):
+    write(tmp_path, "staff.md", STAFF)
+    docs_shell("/load staff.md")
+    docs_shell.shell.ctx.settings.ollama_host = "http://127.0.0.1:9"
+    assert docs_shell("/fact tall(anne).").ok
+    settled = docs_shell("/ask Is Anne tall?")
+    assert settled.status == "true" and "documents" not in to_text(settled)
+    unknown = docs_shell("/ask --no-fallback Is Carl tall?")
+    assert unknown.status == "unknown" and "documents" not in to_text(unknown)
 
 
 # -- memory commands run with the run's settings --------------------------------------------
