@@ -66,3 +66,16 @@ def test_a_step_limited_model_does_not_answer_ask_or_check(sym):
     assert sym("/ask Is rex mighty?").outcome.answer == "inconsistent"
     assert sym("/infer 1").ok
     assert sym("/check").to_dict()["consistent"] is False
+
+
+def test_how_is_x_related_to_y_asks_each_relation_not_the_whole_model(sym):
+    large_closure(sym)
+    for line in ("parent_of(ann, bob).", "parent_of(bob, carl).",
+                 "grandparent_of(X, Z) :- parent_of(X, Y), parent_of(Y, Z)."):
+        assert sym(line).ok
+    answer = sym("/ask How is Ann related to Carl?")
+    assert answer.ok, answer
+    assert answer.outcome.answer == "Ann is the grandparent of Carl."
+    assert any("grandparent_of(ann, carl)" in step for step in answer.outcome.steps)
+    assert sym("/ask How is Bob related to Carl?").outcome.answer == "Bob is the parent of Carl."
+    assert not sym.shell.memory.engine.complete          # the closure beside it was never computed

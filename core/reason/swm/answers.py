@@ -20,6 +20,7 @@ from sym.core.reason.pot.check_horn import support
 from sym.core.reason.swm import english, naming
 from sym.core.reason.swm.grounding import ground
 from sym.core.reason.swm.justification import add_steps
+from sym.core.reason.swm.symbolic import support as proof_support
 
 if TYPE_CHECKING:
     from sym.core.reason.swm.english import Goal
@@ -54,12 +55,26 @@ def _literals(goal: Goal) -> list[Atom | Naf]:
     return [lit for lit in parse_query(goal.query).body if isinstance(lit, (Atom, Naf))]
 
 
+def relation_facts(engine: Engine, args: tuple[Any, ...]) -> list[Atom]:
+    """The `R_of(A, B)` facts that hold between a relation goal's two arguments, each asked on its
+    own (goal-directed where the engine is: no whole model is computed). Relations the facts
+    mention come first, then those rules derive, in the order the rules were added."""
+    heads = [rule.head.key for rule in engine.rules.values() if rule.head is not None]
+    keys = dict.fromkeys([*engine.base(), *heads, *sorted(engine.relation_keys())])
+    found = []
+    for key in keys:
+        name, _, arity = key.rpartition("/")
+        if arity == "2" and name.endswith("_of") and not name.startswith("~"):
+            atom = Atom(name, tuple(args))
+            if engine.holds(atom):
+                found.append(atom)
+    return found
+
+
 def check(goal: Goal, engine: Engine, memory: WorkingMemory, open_world: bool) -> tuple[str, list[dict[str, Any]]]:
     """The answer to a goal in this model, and the bindings behind a values answer."""
     if goal.kind == "relation":
-        from sym.core.reason.swm.symbolic import support
-
-        found = english.relation_answer(engine.facts(), goal, rank=support(engine))
+        found = english.relation_answer(relation_facts(engine, goal.args), goal, rank=proof_support(engine))
         return (found or ""), []
     query = parse_query(goal.query)
     if query.is_ground:
@@ -124,8 +139,7 @@ def justify(memory: WorkingMemory, goal: Goal, answer: str, values: list[dict[st
     targets: list[Atom] = []
     steps: list[str] = []
     if goal.kind == "relation" and answer:
-        targets = [f for f in engine.facts() if isinstance(f, Atom) and not f.neg and f.pred.endswith("_of")
-                   and tuple(f.args) == tuple(goal.args) and goal.render(f.pred) == answer][:1]
+        targets = [f for f in relation_facts(engine, goal.args) if goal.render(f.pred) == answer][:1]
     elif goal.kind in ("truth", "values") and (answer in (TRUE, FALSE) or values):
         atoms = [lit for lit in parse_query(goal.query).body if isinstance(lit, Atom)]
         for row in (values or [{}])[:limit]:
