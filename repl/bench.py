@@ -5,13 +5,19 @@ logic` is driven here (a chat turn of the agent needs a shell, which core must n
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.memory.embedders import default_embedder, make_embedder
+from sym.core.reason.outside import PATHS, load_items
+from sym.core.reason.outside_score import ItemResult, LogicScore, run_tag, score_items
 from sym.core.reason.semantic.trajectory import (
     KERNEL,
     is_session_log,
@@ -30,7 +36,7 @@ from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
-    from sym.core.reason.outside import Item, LogicScore, Outcome
+    from sym.core.reason.outside import Item, Outcome
     from sym.core.reason.swm.evaluate import Score
 
 
@@ -107,7 +113,11 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
 
 def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
     """Under a score's row: how many items the fallback answered, and the commonest failures."""
-    if score.fallback:
+    if isinstance(score, LogicScore) and score.system == "sym":
+        err.write(f"  {name} {label}: {score.decided} decided by sym ({score.decided_correct} right, precision "
+                  f"{score.precision:.1%}), {score.abstained} abstained, {score.fallback} answered by the model "
+                  f"alone (fallback, unverified: {score.fallback_correct} right)\n")
+    elif score.fallback:
         err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
                   f"({score.correct - score.fallback_correct} right), {score.fallback} answered by the "
                   f"model alone (fallback, {score.fallback_correct} right)\n")
@@ -117,43 +127,124 @@ def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
 
 # -- sym bench logic -----------------------------------------------------------------------
 
-LOGIC_HEADER = (f"{'data':<18}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'ran':>6}{'calls':>7}"
-                f"{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+LOGIC_HEADER = (f"{'data':<18}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'decided':>9}{'precision':>11}"
+                f"{'abstain':>9}{'fallback':>10}{'ran':>6}{'calls':>7}{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+
+
+def _logic_row(name: str, label: str, score: LogicScore) -> str:
+    """accuracy; decided = items sym answered itself (coverage); precision = right when decided."""
+    return (f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.coverage:>8.1%}"
+            f"{score.precision:>10.1%} {score.abstained:>8}{score.fallback:>10}{score.programs_ran:>6}"
+            f"{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
+
+
+def item_line(r: ItemResult) -> str:
+    """One finished item, for stderr: where it stands, what was said by whom, right or not, why
+    sym did not decide, the vote, and what its calls used (from the call log)."""
+    said = r.answer if r.answer is not None else "no answer"
+    by = {"sym": "sym", "llm": "model alone", "fallback": "fallback: the model alone, unverified",
+          "none": "undecided"}[r.by]
+    mark = "right" if r.correct else "wrong"
+    line = (f"[{r.index}/{r.total}] {r.item} {r.system} {r.mode}: {said} ({by}), gold {r.gold}: {mark}"
+            f" · {r.calls} call{'s' if r.calls != 1 else ''}"
+            f"{f' ({r.cached} cached)' if r.cached else ''}, {r.tokens} tokens, {r.seconds:.2f} s")
+    if r.vote:
+        line += f" · vote: {r.vote}"
+    if r.reason:
+        line += f" · {r.reason}"
+    return line + "\n"
+
+
+def pick_items(items: list[Item], *, offset: int = 0, limit: int | None = None, ids: list[str] | None = None) -> list[Item]:
+    """The items a run takes: those named by `ids` (in the file's order; an unknown id is a usage
+    error), else `limit` of them from `offset`."""
+    if ids:
+        wanted = [i.strip() for part in ids for i in part.split(",") if i.strip()]
+        known = {item.id for item in items}
+        missing = [i for i in wanted if i not in known]
+        if missing:
+            raise UserError(f"no item with id {missing[0]!r}", hint=f"ids run from {items[0].id!r} to {items[-1].id!r}")
+        chosen = [item for item in items if item.id in set(wanted)]
+    else:
+        chosen = items[offset:]
+    if offset and not ids and not chosen:
+        raise UserError(f"--offset {offset} is past the last item ({len(items)} in the file)")
+    return chosen[:limit] if limit else chosen
+
+
+@contextmanager
+def stop_on_interrupt(out, err):
+    """Ctrl+C ends the bench at once, even while a model call is under way (the lines already
+    printed stand; exit 130): the call is not waited for."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        out.flush()
+        err.write("interrupted: the items above finished; the rest were not run\n")
+        err.flush()
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str = "auto", baseline: str = "none",
               limit: int | None = None, as_json: bool = False, proof_format: str = "json", style: str = "whole",
-              model: str | None = None, host: str | None = None, fallback: bool = True, out=sys.stdout,
+              model: str | None = None, host: str | None = None, fallback: bool = True, offset: int = 0,
+              ids: list[str] | None = None, samples: int | None = None, quiet: bool = False, out=sys.stdout,
               err=sys.stderr) -> int:
     """Outside-suite items (core/reason/outside.py) through sym by `path` and, with baseline="llm",
-    through the model alone, side by side: accuracy, programs that ran, calls, tokens, s/item,
-    and the commonest reasons sym left an item undecided."""
-    from sym.core.reason.outside import PATHS, load_items, score_items
-
+    through the model alone, side by side: accuracy, decided by sym (coverage) and right when
+    decided (precision), abstained, answered by the fallback, programs that ran, calls, tokens,
+    s/item, and the commonest reasons sym left an item undecided. Each item is told as it
+    finishes: a line on stderr (none with `quiet`), and with `as_json` a JSON line on stdout
+    before the totals' line. `samples` programs per item are voted on (prove, auto; default
+    the model's llm_samples setting)."""
     if path not in PATHS:
         raise UserError(f"unknown path {path!r}", hint="ask, prove, auto or chat")
     if baseline not in ("none", "llm"):
         raise UserError(f"unknown baseline {baseline!r}", hint="--baseline llm (the model alone) or none")
     _, items = load_items(data, fmt)
-    items = items[:limit] if limit else items
+    chosen = pick_items(items, offset=offset, limit=limit, ids=ids)
     llm = make_llm("on" if baseline == "llm" and llm_mode == "auto" else llm_mode, model, host, err)
+    samples = samples or (llm.settings.llm_samples if llm is not None else 1)
     name = Path(data).stem
+    tag = run_tag(name)
     runs = [(f"sym {path}", dict(path=path, fallback=fallback, answer=chat_item if path == "chat" else None))]
     if baseline == "llm":
         runs.append(("llm alone", dict(baseline=True)))
+    if not quiet:
+        err.write(f"{name}: {len(chosen)} of {len(items)} items; calls tagged {tag} (sym logs --run {tag})\n")
     if not as_json:
         out.write(LOGIC_HEADER)
-    for label, how in runs:
-        score = score_items(name, items, llm, proof_format=proof_format, style=style, **how)
+    out.flush()
+
+    def told(r: ItemResult) -> None:
         if as_json:
-            out.write(json.dumps(score.to_dict()) + "\n")
-        else:
-            out.write(f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} "
-                      f"{score.programs_ran:>5}{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}"
-                      f"{score.seconds_per_item:>9.2f}\n")
-            _chat_notes(name, label, score, err)
-            _notes(name, label, score, err, top=5)
-        out.flush()
+            out.write(json.dumps(r.to_dict()) + "\n")
+            out.flush()
+        if not quiet:
+            err.write(item_line(r))
+            err.flush()
+
+    first = 1 + (0 if ids else offset)
+    with stop_on_interrupt(out, err):
+        for label, how in runs:
+            score = score_items(name, chosen, llm, proof_format=proof_format, style=style, samples=samples,
+                                on_item=told, run=tag, total=len(items) if not ids else len(chosen),
+                                first=first if not ids else 1, **how)
+            if as_json:
+                out.write(json.dumps(score.to_dict()) + "\n")
+            else:
+                out.write(_logic_row(name, label, score))
+                _chat_notes(name, label, score, err)
+                _notes(name, label, score, err, top=5)
+            out.flush()
     return 0
 
 

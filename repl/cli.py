@@ -119,12 +119,19 @@ def _llm_options(model: str | None, host: str | None, backend: str | None = None
 @app.command("logs", context_settings=CONTEXT)
 @click.option("-n", "n", default=20, type=click.IntRange(min=1), metavar="N", help="How many of the latest calls to show.")
 @click.option("--json", "json_lines", is_flag=True, help="One JSON object per call (full request and reply).")
-def logs_command(n: int, json_lines: bool) -> None:
+@click.option("--run", "run_tag", metavar="RUN", help="Only the calls of this bench run (its tag, printed at its start).")
+@click.option("--item", metavar="ID", help="Only the calls of this bench item.")
+def logs_command(n: int, json_lines: bool, run_tag: str | None, item: str | None) -> None:
     """Show the latest model calls from the call log (oldest first)."""
     from sym.core.llm.calllog import CallLog, canonical
 
     log = CallLog()
-    rows = log.recent(n) if log.path.exists() else []
+    if not log.path.exists():
+        rows = []
+    elif run_tag is not None or item is not None:
+        rows = log.tagged(run_tag, item, n)
+    else:
+        rows = log.recent(n)
     for row in rows:
         if json_lines:
             click.echo(canonical(row))
@@ -265,8 +272,14 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
               help="llm: also run the model alone (one chain-of-thought call per item).")
 @click.option("--fallback/--no-fallback", default=True,
               help="An item sym leaves undecided is answered by the model alone (counted apart).")
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the first N items.")
-@click.option("--json", "json_lines", is_flag=True, help="One JSON object per system.")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only N items (the first, or from --offset).")
+@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N items.")
+@click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the items with these ids (repeatable).")
+@click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
+              help="prove: K programs per item, the answer by the vote of those that check; a tie abstains "
+                   "(default: llm_samples of the config, 1).")
+@click.option("--quiet", is_flag=True, help="No line per item on stderr.")
+@click.option("--json", "json_lines", is_flag=True, help="One JSON line per item as it finishes, then one per system.")
 @click.option("--proof-format", default="json", type=click.Choice(["json", "smt2"]),
               help="prove: the program's language.")
 @click.option("--style", default="whole", type=click.Choice(["whole", "steps"]),
@@ -274,9 +287,12 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
 @click.option("--model", metavar="NAME", help="The model.")
 @click.option("--ollama-host", metavar="URL", help="The Ollama server.")
 def bench_logic(data: str, fmt: str, path: str, llm: str, baseline: str, fallback: bool, limit: int | None,
-                json_lines: bool, proof_format: str, style: str, model: str | None, ollama_host: str | None) -> None:
-    """Accuracy, programs that ran, LLM calls, tokens and time on outside-suite items (FOLIO,
-    LogicalDeduction, AR-LSAT, StrategyQA), for sym and the model alone."""
+                offset: int, ids: tuple[str, ...], samples: int | None, quiet: bool, json_lines: bool,
+                proof_format: str, style: str, model: str | None, ollama_host: str | None) -> None:
+    """Accuracy, decided by sym (coverage), right when decided (precision), abstained, fallback,
+    programs that ran, LLM calls, tokens and time on outside-suite items (FOLIO,
+    LogicalDeduction, AR-LSAT, StrategyQA, ProntoQA), for sym and the model alone; a line per
+    item on stderr as it finishes. Ctrl+C stops it at once."""
     from sym.core.errors import UserError
     from sym.repl.bench import run_logic
 
@@ -285,7 +301,8 @@ def bench_logic(data: str, fmt: str, path: str, llm: str, baseline: str, fallbac
     try:
         raise SystemExit(run_logic(data, fmt=fmt, path=path, llm_mode=llm, baseline=baseline, limit=limit,
                                    as_json=json_lines, proof_format=proof_format, style=style, model=model,
-                                   host=ollama_host, fallback=fallback))
+                                   host=ollama_host, fallback=fallback, offset=offset, ids=list(ids) or None,
+                                   samples=samples, quiet=quiet))
     except UserError as err:
         _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)
 

@@ -4,8 +4,7 @@ One row per call (time, model, purpose, options, messages, format, tools, output
 tokens, latency, error, cached flag, session). A request's key is the sha256 of the canonical JSON
 of (model, messages, format, options, and tools when given); the cache answers a key from its
 latest good row.
-The log must never break a call: if the database cannot be written, logging stops quietly, and
-text that UTF-8 cannot encode (a lone surrogate in a reply or an error) is made valid first.
+The log must never break a call: if the database cannot be written, logging stops quietly.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from sym.core.home import data_dir
-from sym.core.text import valid_text
 
 SCHEMA_VERSION = 2
 _MIGRATIONS = {
@@ -125,11 +123,10 @@ class CallLog:
                tool_calls: list[dict[str, Any]] | None = None) -> int | None:
         """Append one call; returns its row id (None when the log cannot be written). `tool_calls`
         (neutral form: id, name, arguments) is what the reply asked for, kept for the cache."""
-        values = tuple(valid_text(v, line_ends=False) if isinstance(v, str) else v for v in (
-            time.time(), key, model, purpose, host, canonical(options or {}), canonical(messages),
-            None if format is None else canonical(format), output, prompt_tokens, completion_tokens,
-            seconds, error, reason, int(cached), session, None if not tools else canonical(tools),
-            None if tool_calls is None else canonical(tool_calls)))
+        values = (time.time(), key, model, purpose, host, canonical(options or {}), canonical(messages),
+                  None if format is None else canonical(format), output, prompt_tokens, completion_tokens,
+                  seconds, error, reason, int(cached), session, None if not tools else canonical(tools),
+                  None if tool_calls is None else canonical(tool_calls))
         with self._lock:
             db = self._connect()
             if db is None:
@@ -138,7 +135,7 @@ class CallLog:
                 cur = db.execute(f"INSERT INTO calls ({', '.join(COLUMNS[1:])}) VALUES "
                                  f"({', '.join('?' * (len(COLUMNS) - 1))})", values)
                 return cur.lastrowid
-            except (sqlite3.Error, UnicodeError, OverflowError):   # never the call's failure
+            except sqlite3.Error:
                 return None
 
     def recent(self, n: int = 20) -> list[dict[str, Any]]:
@@ -170,6 +167,48 @@ class CallLog:
         calls, cached, errors, prompt, completion = row or (0, 0, 0, 0, 0)
         return {"calls": calls - errors, "cached": cached, "errors": errors, "failed": errors,
                 "prompt_tokens": prompt, "completion_tokens": completion}
+
+    def usage(self, session: str) -> dict[str, Any]:
+        """What one session's calls used: calls answered (cached ones included), cached, failed,
+        tokens, and seconds, a cached call counted at the seconds its request first took (a
+        bench item run again does not read 0 s)."""
+        with self._lock:
+            db = self._connect()
+            row = None
+            if db is not None:
+                try:
+                    row = db.execute(
+                        "SELECT COUNT(*), COALESCE(SUM(cached), 0), COALESCE(SUM(error IS NOT NULL), 0), "
+                        "COALESCE(SUM(prompt_tokens + completion_tokens), 0), COALESCE(SUM(CASE WHEN c.cached THEN "
+                        "COALESCE((SELECT o.seconds FROM calls o WHERE o.key = c.key AND o.cached = 0 AND o.error IS "
+                        "NULL ORDER BY o.id DESC LIMIT 1), 0) ELSE c.seconds END), 0) FROM calls c WHERE c.session = ?",
+                        (session,)).fetchone()
+                except sqlite3.Error:
+                    row = None
+        calls, cached, failed, tokens, seconds = row or (0, 0, 0, 0, 0.0)
+        return {"calls": calls - failed, "cached": cached, "failed": failed, "tokens": tokens,
+                "seconds": float(seconds)}
+
+    def tagged(self, run: str | None = None, item: str | None = None, n: int = 20) -> list[dict[str, Any]]:
+        """The last `n` calls (oldest first) of sessions tagged RUN/ITEM (a bench's calls: `sym
+        logs --run RUN --item ITEM`); either may be left out."""
+        where, args = [], []
+        if run is not None:
+            where.append("(session = ? OR substr(session, 1, ?) = ?)")
+            args += [run, len(run) + 1, run + "/"]
+        if item is not None:
+            where.append("substr(session, -?) = ?")
+            args += [len(item) + 1, "/" + item]
+        with self._lock:
+            db = self._connect()
+            if db is None:
+                return []
+            try:
+                rows = db.execute(f"SELECT {', '.join(COLUMNS)} FROM calls WHERE {' AND '.join(where) or '1'} "
+                                  "ORDER BY id DESC LIMIT ?", (*args, max(0, min(n, 1 << 62)))).fetchall()
+            except sqlite3.Error:
+                return []
+        return [self._row(r) for r in reversed(rows)]
 
     def summary(self, session: str | None = None) -> str:
         """One line of `totals`: answered calls (to the model / from the cache), failed calls, tokens."""

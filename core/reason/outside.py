@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,11 +21,9 @@ from sym.core.llm import LLMError
 from sym.core.memory.working import WorkingMemory
 from sym.core.reason.swm.datasets import Problem
 from sym.core.reason.swm.english import split_sentences
-from sym.core.reason.swm.evaluate import Score, _counts
 from sym.core.run import Run
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     from sym.core.llm.facade import LLM
 
@@ -160,6 +157,9 @@ class Outcome:
     failed_call: bool = False       # a model call failed (not a reply that never fit)
     verified: bool = False          # chat: the answer is a verified call's (an /ask verdict), not the model's text
     turn: TurnUse | None = None     # chat: what the item's turn did
+    vote: str = ""                  # several programs sampled: the vote (core/reason/pot/vote.py)
+    error: str = ""                 # the whole error behind `reason` (which groups like failures)
+    unverified: bool = False        # the model picked the answer (AR-LSAT's tie or unknown question type)
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class TurnUse:
     invalid: int = 0
 
 
-def _failure(err: UserError) -> Outcome:
+def failed_outcome(err: UserError) -> Outcome:
     return Outcome(reason=err.message, failed_call=isinstance(err, LLMError) and err.reason != "bad-output")
 
 
@@ -207,7 +207,7 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
         holds = [letter for letter, option in zip(item.letters, item.options, strict=True)
                  if swm.ask(option, mode="hybrid", open_world=True, fallback=False).answer.strip().lower() == TRUE]
     except UserError as err:
-        out = _failure(err)
+        out = failed_outcome(err)
         out.reason = "ask: " + out.reason
         return out
     if len(holds) == 1:
@@ -215,8 +215,10 @@ def ask_item(item: Item, llm: LLM | None) -> Outcome:
     return Outcome(reason=f"ask: {len(holds)} options hold" + (f", {unread} sentences not read" if unread else ""))
 
 
-def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole") -> Outcome:
-    """Through a program the model writes and Z3 checks (core/reason/pot): one per item."""
+def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole",
+               samples: int = 1) -> Outcome:
+    """Through a program the model writes and Z3 checks (core/reason/pot): one per item, or
+    `samples` of them and their vote (a tie or none that ran: undecided, the vote in the reason)."""
     if llm is None:
         return Outcome(reason="no model")
     from sym.core.reason.pot.tasks import Encoding, decide_claim
@@ -230,26 +232,30 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
 
             problem = Problem("outside", item.id, split_sentences(item.context), [], item.question, "",
                               options=list(item.options), context=item.context)
-            letter, detail = answer_lsat(problem, run, attempts, encoding=encoding)
+            letter, detail = answer_lsat(problem, run, attempts, encoding=encoding, samples=samples)
             ran = bool(detail.get("ran", detail.get("statuses")))
             if letter and letter in item.letters:
-                return Outcome(letter, ran)
-            return Outcome(None, ran, detail.get("reason") or detail.get("error") or "no answer")
+                return Outcome(letter, ran, vote=detail.get("vote", ""), unverified=bool(detail.get("fallback")),
+                               reason="the model picked among the options the program left" if detail.get("fallback")
+                               else "")
+            return Outcome(None, ran, detail.get("reason") or detail.get("error") or "no answer", vote=detail.get("vote", ""),
+                           error=detail.get("error") or "")
         claim = claim_of(item.question) if item.kind == TRUTH else item.question
-        status, detail = decide_claim(item.context, claim, run, encoding=encoding, attempts=attempts)
+        status, detail = decide_claim(item.context, claim, run, encoding=encoding, attempts=attempts, samples=samples)
     except UserError as err:
-        return _failure(err)
+        return failed_outcome(err)
     ran = bool(detail.get("ran"))
     answer = {"proved": TRUE, "refuted": FALSE}.get(status or "")
     if status == "unknown" and item.kind == TRUTH:
         answer = UNCERTAIN
     if answer is None:
         why = "the program left the claim unknown" if status == "unknown" else "no answer"
-        return Outcome(None, ran, detail.get("reason") or detail.get("error") or why)
-    return Outcome(answer, ran)
+        return Outcome(None, ran, detail.get("reason") or detail.get("error") or why, vote=detail.get("vote", ""),
+                       error=detail.get("error") or "")
+    return Outcome(answer, ran, vote=detail.get("vote", ""))
 
 
-def answer_item(item: Item, llm: LLM | None, path: str, **encoding: str) -> Outcome:
+def answer_item(item: Item, llm: LLM | None, path: str, **encoding: Any) -> Outcome:
     if path == "ask":
         return ask_item(item, llm)
     if path == "prove":
@@ -326,99 +332,22 @@ def truth_word(text: str) -> str | None:
     return {"not true": FALSE, "no": FALSE, "false": FALSE, "true": TRUE, "yes": TRUE}.get(words[0], UNCERTAIN)
 
 
-def baseline_item(item: Item, llm: LLM) -> str | None:
-    """The model alone: one chain-of-thought call; its answer, normalised as the gold is."""
+BASELINE_SEED = 34     # the baseline's own request: never answered by the fallback's cached one
+
+
+def baseline_item(item: Item, llm: LLM, *, own_key: bool = False) -> str | None:
+    """The model alone: one chain-of-thought call; its answer, normalised as the gold is. With
+    `own_key` (the baseline, not the fallback) the request carries a seed of its own, so the
+    call log never serves it the fallback's reply to the same prompt."""
+    sampling = {"seed": BASELINE_SEED} if own_key else None
+    purpose = "bench.baseline" if own_key else "bench.fallback"
     if item.kind == YES_NO:
         reply = llm.chat([{"role": "system", "content": YES_NO_SYSTEM},
-                          {"role": "user", "content": f"Question: {item.question}"}], purpose="bench.baseline")
+                          {"role": "user", "content": f"Question: {item.question}"}], purpose=purpose, options=sampling)
         return yes_no(reply.text)
     options = "\n".join(f"{x}) {o}" for x, o in zip(item.letters, item.options, strict=True))
     user = (f"{item.context.strip()}\n\nQuestion: {item.question.strip()}\n{options}\n\n"
             f"Answer with one of: {', '.join(item.letters)}.")
     reply = llm.chat([{"role": "system", "content": PICK}, {"role": "user", "content": user}],
-                     purpose="bench.baseline")
+                     purpose=purpose, options=sampling)
     return item.value_of(pick_letter(reply.text, item.letters))
-
-
-# -- scoring ---------------------------------------------------------------------------------
-
-@dataclass
-class LogicScore(Score):
-    programs_ran: int = 0      # items where a program passed the interpreter
-    verified: int = 0          # chat: items answered from a verified call
-    from_text: int = 0         # chat: items answered from the model's own text (unverified)
-    tool_calls: int = 0        # chat: commands the turns called
-    model_steps: int = 0       # chat: model calls the turns made
-    route_steps: int = 0       # chat: of those, menu (route) steps …
-    route_invalid: int = 0     # … and menu replies that were not a valid command
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {**super().to_dict(), "programs_ran": self.programs_ran}
-        if self.mode == "chat":
-            out.update(verified=self.verified, from_text=self.from_text, tool_calls=self.tool_calls,
-                       model_steps=self.model_steps, route_steps=self.route_steps, route_invalid=self.route_invalid)
-        return out
-
-    def count_turn(self, turn: TurnUse, out: Outcome) -> None:
-        """A chat item: where its answer came from, and what its turn did."""
-        if out.answer is not None:
-            self.verified += out.verified
-            self.from_text += not out.verified
-        self.tool_calls += turn.tool_calls
-        self.model_steps += turn.steps
-        self.route_steps += turn.route_steps
-        self.route_invalid += turn.invalid
-
-
-def short_reason(text: str) -> str:
-    """A failure message with its particulars (quoted names, numbers) blanked, so like ones group."""
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", " ".join(str(text).split()))
-    text = re.sub(r"\d+(\.\d+)?", "N", text)
-    return text[:80] or "no answer"
-
-
-def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "auto", baseline: bool = False,
-                fallback: bool = True, progress: Callable[[int, int], object] | None = None,
-                answer: Callable[[Item, LLM | None], Outcome] | None = None, **encoding: str) -> LogicScore:
-    """One system over the items: sym by `path` (with `fallback`, an item it leaves undecided is
-    answered by the model alone, counted apart), or with `baseline` the model alone. `answer`
-    answers an item in place of `answer_item` (the chat path's turn, run by the shell); the
-    calls its turns made through their own clients (Outcome.turn) count as the model's."""
-    if baseline and llm is None:
-        raise UserError("the model-alone baseline needs a model", hint="--llm on, or --baseline none")
-    score = LogicScore(name, "-" if baseline else path, "llm" if baseline else "sym")
-    before = _counts(llm)
-    turns = [0, 0, 0]          # calls, cached, tokens of the chat turns' own clients
-    start = time.perf_counter()
-    for n, item in enumerate(items, start=1):
-        score.n += 1
-        guessed = False
-        if baseline:
-            assert llm is not None
-            try:
-                said = baseline_item(item, llm)
-                out = Outcome(said, reason="" if said else "the model named no answer")
-            except UserError as err:
-                out = _failure(err)
-        else:
-            out = answer(item, llm) if answer is not None else answer_item(item, llm, path, **encoding)
-            score.programs_ran += out.ran
-            if out.turn is not None:
-                score.count_turn(out.turn, out)
-                turns = [a + b for a, b in zip(turns, (out.turn.calls, out.turn.cached, out.turn.tokens), strict=True)]
-        score.failed_calls += out.failed_call
-        said = out.answer
-        if said is None:
-            score.fail(short_reason(out.reason))
-            if fallback and not baseline and llm is not None:
-                try:
-                    said, guessed = baseline_item(item, llm), True
-                except UserError as err:
-                    score.fail("fallback: " + short_reason(err.message))
-        score.scored(said is not None and said == item.gold, guessed)
-        if progress is not None:
-            progress(n, len(items))
-    score.finish(llm, before, start)
-    score.llm_calls, score.cached_calls, score.tokens = (a + b for a, b in zip(
-        (score.llm_calls, score.cached_calls, score.tokens), turns, strict=True))
-    return score

@@ -30,18 +30,34 @@ def test_the_bridge_answers_true_false_uncertain_items_with_no_model_from_the_co
     file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "A"),
                             truth_item("t2", "Rex is a cat.", "B"),
                             truth_item("t3", "Rex is an animal.", "A", ("A) Unknown", "B) True", "C) False")),
-                            truth_item("t4", "Tom is a dog.", "A")])      # gold says True: the bridge says False
+                            truth_item("t4", "Tom is a dog.", "A")])      # gold says True: the bridge says Uncertain
     run = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--path", "ask"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     header, row = run.stdout.splitlines()
-    assert header.split()[:6] == ["data", "system", "n", "correct", "accuracy", "ran"]
-    assert row.split()[:6] == ["folio_tiny", "sym", "ask", "4", "3", "75.0%"]
+    assert header.split()[:10] == ["data", "system", "n", "correct", "accuracy", "decided", "precision", "abstain",
+                                   "fallback", "ran"]
+    assert row.split()[:10] == ["folio_tiny", "sym", "ask", "4", "3", "75.0%", "100.0%", "75.0%", "0", "0"]
+    items = [line for line in run.stderr.splitlines() if line.startswith("[")]
+    assert [line.split(" (")[0] for line in items] == ["[1/4] t1 sym ask: true", "[2/4] t2 sym ask: false",
+                                                       "[3/4] t3 sym ask: uncertain", "[4/4] t4 sym ask: uncertain"]
+    assert items[3].split(" · ")[0].endswith("(sym), gold true: wrong")
     assert "Traceback" not in run.stderr
     js = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--path", "ask", "--json",
-                         "--limit", "2"], capture_output=True, text=True, timeout=120)
-    [score] = [json.loads(line) for line in js.stdout.splitlines()]
-    assert (score["n"], score["correct"], score["programs_ran"], score["llm_calls"]) == (2, 2, 0, 0)
+                         "--offset", "1", "--limit", "2"], capture_output=True, text=True, timeout=120)
+    *items, score = [json.loads(line) for line in js.stdout.splitlines()]     # one line per item, then the totals
+    assert [(x["type"], x["index"], x["item"], x["answer"], x["by"], x["correct"]) for x in items] == [
+        ("item", 2, "t2", "false", "sym", True), ("item", 3, "t3", "uncertain", "sym", True)]
+    assert (score["type"], score["n"], score["correct"], score["programs_ran"], score["llm_calls"]) == \
+        ("totals", 2, 2, 0, 0)
+    assert (score["decided"], score["coverage"], score["precision"], score["abstained"]) == (2, 1.0, 1.0, 0)
+    by_id = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--path", "ask", "--json",
+                            "--ids", "t4,t1", "--quiet"], capture_output=True, text=True, timeout=120)
+    assert [json.loads(line).get("item") for line in by_id.stdout.splitlines()] == ["t1", "t4", None]
+    assert by_id.stderr.count("\n[") == 0 and not by_id.stderr.startswith("[")
+    unknown = subprocess.run([*sym_exe, "bench", "logic", "--data", file, "--llm", "off", "--ids", "t9"],
+                             capture_output=True, text=True, timeout=120)
+    assert unknown.returncode == 2 and "no item with id 't9'" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
 def test_a_bad_file_is_one_line_and_exit_2(sym_exe, tmp_path):
@@ -56,8 +72,9 @@ def test_prove_with_no_model_answers_nothing_and_says_why(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     run_logic(write(tmp_path, [truth_item("t1", "Tom is an animal.", "A")]), path="prove", llm_mode="off",
               as_json=True, out=out, err=err)
-    score = json.loads(out.getvalue())
+    item, score = (json.loads(line) for line in out.getvalue().splitlines())
     assert (score["n"], score["correct"], score["failures"]) == (1, 0, {"no model": 1})
+    assert (item["by"], item["reason"], item["calls"], item["seconds"] >= 0) == ("none", "no model", 0, True)
 
 
 # -- the proof path against the scripted server ----------------------------------------------
@@ -97,7 +114,8 @@ def run(file: str, server, **options) -> tuple[list[dict], str]:
     out, err = io.StringIO(), io.StringIO()
     code = run_logic(file, llm_mode="on", model=MODEL, host=server.url, as_json=True, out=out, err=err, **options)
     assert code == 0, err.getvalue()
-    return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    return [x for x in lines if x["type"] == "totals"], err.getvalue()
 
 
 def test_a_checked_claim_answers_a_truth_item_beside_the_model_alone(ollama_server, tmp_path):
@@ -140,7 +158,11 @@ def test_an_item_no_program_checks_is_counted_by_reason_and_answered_by_the_mode
     out, err = io.StringIO(), io.StringIO()
     run_logic(file, path="prove", llm_mode="on", model=MODEL, host=ollama_server.url, out=out, err=err)
     assert out.getvalue().splitlines()[1].split()[:6] == ["folio_tiny", "sym", "prove", "2", "2", "100.0%"]
-    assert "0 decided by sym (0 right), 2 answered by the model alone (fallback, 2 right)" in err.getvalue()
+    assert ("0 decided by sym (0 right, precision 0.0%), 2 abstained, 2 answered by the model alone (fallback, "
+            "unverified: 2 right)") in err.getvalue()
+    lines = [line for line in err.getvalue().splitlines() if line.startswith("[")]
+    assert lines[0].startswith("[1/2] t1 sym prove: true (fallback: the model alone, unverified), gold true: right")
+    assert lines[0].endswith("undefined symbol dan — declare it under constants, functions or variables")   # whole
     assert f"2 × {reason}" in err.getvalue()
     [sym], _ = run(file, ollama_server, path="prove", fallback=False, limit=1)
     assert (sym["n"], sym["correct"], sym["fallback"]) == (1, 0, 0)

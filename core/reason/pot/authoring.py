@@ -61,7 +61,10 @@ def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, ki
     attempt can write a simpler one; when it was the last attempt, TimedOut (exit 4) is raised.
     `parent` is the trace node the attempts go under (a sample's own, when several are drawn:
     core/reason/pot/vote.py)."""
-    node = (lambda n: f"a{n}") if parent == "q" else (lambda n: f"{parent}.a{n}")
+
+    def node(n: int) -> str:
+        return f"a{n}" if parent == "q" else f"{parent}.a{n}"
+
     attempts = max(1, int(attempts))
     checked: dict[str, Any] = {}
     errors: list[str] = []
