@@ -4,7 +4,8 @@ One row per call (time, model, purpose, options, messages, format, tools, output
 tokens, latency, error, cached flag, session). A request's key is the sha256 of the canonical JSON
 of (model, messages, format, options, and tools when given); the cache answers a key from its
 latest good row.
-The log must never break a call: if the database cannot be written, logging stops quietly.
+The log must never break a call: if the database cannot be written, logging stops quietly, and
+text that UTF-8 cannot encode (a lone surrogate in a reply or an error) is made valid first.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sym.core.home import data_dir
+from sym.core.text import valid_text
 
 SCHEMA_VERSION = 2
 _MIGRATIONS = {
@@ -123,10 +125,11 @@ class CallLog:
                tool_calls: list[dict[str, Any]] | None = None) -> int | None:
         """Append one call; returns its row id (None when the log cannot be written). `tool_calls`
         (neutral form: id, name, arguments) is what the reply asked for, kept for the cache."""
-        values = (time.time(), key, model, purpose, host, canonical(options or {}), canonical(messages),
-                  None if format is None else canonical(format), output, prompt_tokens, completion_tokens,
-                  seconds, error, reason, int(cached), session, None if not tools else canonical(tools),
-                  None if tool_calls is None else canonical(tool_calls))
+        values = tuple(valid_text(v, line_ends=False) if isinstance(v, str) else v for v in (
+            time.time(), key, model, purpose, host, canonical(options or {}), canonical(messages),
+            None if format is None else canonical(format), output, prompt_tokens, completion_tokens,
+            seconds, error, reason, int(cached), session, None if not tools else canonical(tools),
+            None if tool_calls is None else canonical(tool_calls)))
         with self._lock:
             db = self._connect()
             if db is None:
@@ -135,7 +138,7 @@ class CallLog:
                 cur = db.execute(f"INSERT INTO calls ({', '.join(COLUMNS[1:])}) VALUES "
                                  f"({', '.join('?' * (len(COLUMNS) - 1))})", values)
                 return cur.lastrowid
-            except sqlite3.Error:
+            except (sqlite3.Error, UnicodeError, OverflowError):   # never the call's failure
                 return None
 
     def recent(self, n: int = 20) -> list[dict[str, Any]]:

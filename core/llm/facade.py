@@ -20,12 +20,14 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sym.core.events import LLMExchange, LLMProgress, LLMToken
+from sym.core.events import LLMExchange, LLMProgress, LLMToken, Warning
 from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, Tool, backend_key, recorded_tool_calls
 from sym.core.llm.calllog import CallLog, request_key
+from sym.core.llm.checks import same_model, valid_reply
 from sym.core.llm.jsonout import M
 from sym.core.llm.ollama_backend import transient
 from sym.core.llm.repair import json_with_repair
+from sym.core.text import replaced_note, valid_json, valid_text
 
 if TYPE_CHECKING:
     from sym.core.run import Run
@@ -63,6 +65,7 @@ class LLM:
             self._stats.setdefault(name, 0)
         self._stats_lock = threading.Lock()
         self._local = threading.local()   # chat_many's workers defer events to the calling thread
+        self._warned: set[str] = set()    # a model that answered for another is said once per run
 
     # -- what callers use -------------------------------------------------------------
 
@@ -255,7 +258,7 @@ class LLM:
                     if isinstance(part, Reply):
                         return part
                     started = True
-                    self._emit(LLMToken(part, purpose))
+                    self._emit(LLMToken(valid_text(part, line_ends=False), purpose))
                     self._check_cancel()
             except LLMError as err:
                 if started:
@@ -394,6 +397,8 @@ class LLM:
 
     def _finish(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
                 reply: Reply, tools: list[Tool] | None = None) -> Reply:
+        reply, replaced = valid_reply(reply)
+        other = not reply.cached and not same_model(reply.model, model)
         calls = [c.to_dict() for c in reply.tool_calls]
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       output=reply.text, prompt_tokens=reply.prompt_tokens,
@@ -408,15 +413,26 @@ class LLM:
             self._stats["completion_tokens"] += reply.completion_tokens
         sent: dict[str, Any] = {"messages": msgs, "format": format, "options": opts}
         answer: dict[str, Any] = {"text": reply.text, "prompt_tokens": reply.prompt_tokens,
-                                  "completion_tokens": reply.completion_tokens}
+                                  "completion_tokens": reply.completion_tokens, "model": reply.model}
         if tools is not None:   # a call without tools is logged as it always was
             sent["tools"], answer["tool_calls"] = tools, calls
+        if replaced:
+            answer["replaced"] = replaced
+            self._emit(Warning(replaced_note(replaced, f"the reply of {reply.model or model}")))
+        if other:
+            answer["other_model"] = True
+            if reply.model not in self._warned:
+                self._warned.add(reply.model)
+                self._emit(Warning(f"answered by {reply.model} (asked for {model}): the server gave the call to "
+                                   "another model"))
         self._emit(LLMExchange(call_id, model, purpose, reply.prompt_tokens, reply.completion_tokens, reply.seconds,
                                reply.cached, key=key, request=sent, reply=answer))
         return reply
 
     def _failed(self, key: str, purpose: str, model: str, msgs: list[Message], format: Format, opts: dict[str, Any],
                 err: LLMError, tools: list[Tool] | None = None) -> None:
+        err.message = valid_text(err.message, line_ends=False)   # a server's own words may be invalid text
+        err.hint = err.hint if err.hint is None else valid_text(err.hint, line_ends=False)
         call_id = self.calllog.record(key=key, model=model, purpose=purpose, messages=msgs, options=opts, format=format,
                                       error=str(err), reason=err.reason, session=self.session, host=self.host,
                                       tools=tools)
@@ -439,14 +455,14 @@ def _clean(m: object) -> Message:
         content = ""   # an assistant turn that only called tools
     if not isinstance(content, str):
         raise TypeError(_MESSAGE_SHAPE)
-    out: Message = {"role": role, "content": content}
+    out: Message = {"role": role, "content": valid_text(content, line_ends=False)}   # sendable, loggable
     if role == "assistant" and calls is not None:
         if not (isinstance(calls, list) and all(
                 isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("arguments"), dict)
                 and isinstance(c.get("id", ""), str) for c in calls)):
             raise TypeError(_MESSAGE_SHAPE)
         if calls:
-            out["tool_calls"] = [{"id": c.get("id", ""), "name": c["name"], "arguments": c["arguments"]}
+            out["tool_calls"] = [{"id": c.get("id", ""), "name": c["name"], "arguments": valid_json(c["arguments"])[0]}
                                  for c in calls]
     if role == "tool":
         for name in ("name", "tool_call_id"):
@@ -455,4 +471,3 @@ def _clean(m: object) -> Message:
                     raise TypeError(_MESSAGE_SHAPE)
                 out[name] = m[name]
     return out
-
