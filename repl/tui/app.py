@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState
@@ -32,15 +31,14 @@ from sym.repl.tui.approval import Approvals
 from sym.repl.tui.bridge import Bus
 from sym.repl.tui.entry import Entry
 from sym.repl.tui.history import History
+from sym.repl.tui.keys import BINDINGS as KEY_BINDINGS
+from sym.repl.tui.keys import QUIT_WITHIN, KeyActions
 from sym.repl.tui.status import StatusLine
 from sym.repl.tui.transcript import ECHO_LINES, Transcript, shorten
 
 DRAIN_EVERY = 0.1    # seconds between takes of a running job's events (see _shell_events)
 COMPLETION_WAIT = 0.25   # seconds the input line waits for completions from the shell's thread
-# what F1 and Ctrl+S type for the user: inputs like any other, never looked at again
-KEY_TURNS = {"save": "/save tui-%Y%m%d-%H%M%S"}
 SIDE_MIN_WIDTH = 100   # below this many columns the side pane starts hidden (F9 shows it)
-QUIT_WITHIN = 2.0      # seconds: a second Ctrl+C with nothing to stop quits
 
 
 class ShellEvents(Message):
@@ -54,7 +52,7 @@ def _registry_commands():
     return RegistryCommands
 
 
-class SymApp(App):
+class SymApp(KeyActions, App):
     TITLE = "sym"
     CSS = """
     #main { height: 1fr; }
@@ -64,13 +62,7 @@ class SymApp(App):
     #side > .note { color: $text-muted; padding: 1 1; }
     Entry { margin: 0 1; }
     """
-    BINDINGS = [
-        Binding("escape", "cancel_job", "Cancel job", show=False),
-        Binding("ctrl+c", "interrupt", "Cancel the job, or clear the input; twice: quit", show=False, priority=True),
-        Binding("f1", "help", "Help", show=False),
-        Binding("f9", "toggle_side", "Side pane", show=False),
-        Binding("ctrl+s", "save", "Save session", show=False),
-    ]
+    BINDINGS = KEY_BINDINGS
     COMMANDS = App.COMMANDS | {_registry_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (SIDE_MIN_WIDTH, "-wide")]
 
@@ -216,6 +208,7 @@ class SymApp(App):
     # -- running turns ----------------------------------------------------------------
 
     def on_entry_turn(self, message: Entry.Turn) -> None:
+        self.transcript.follow()          # the user's own input: back to the end
         self.run_turn(message.text)
 
     def run_turn(self, text: str) -> None:
@@ -425,67 +418,7 @@ class SymApp(App):
         except NoMatches:   # the app is closing
             pass
 
-    # -- keys ------------------------------------------------------------------------------
-
-    def on_key(self, event) -> None:
-        """y / n answer a chat turn's question whether the model may change memory."""
-        if self.approvals.pending is not None and event.key in ("y", "n"):
-            self.approvals.answer(event.key == "y")
-            event.stop()
-            event.prevent_default()
-
-    def action_cancel_job(self) -> None:
-        """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back;
-        with no job, it only brings the focus back to the input (from a pane or a table)."""
-        if self.job is None or self.shell is None:
-            if not self.entry.disabled:
-                self.entry.focus()
-            return
-        self.shell.ctx.cancel.set()
-        if not self.cancelling:
-            self.cancelling = True
-            self.status.show(cancelling=True)
-            self.transcript.add_note("cancelling…")
-        self.entry.disabled = False
-        self.entry.focus()
-
-    def action_help(self) -> None:
-        """F1: the keys and the registry's commands on a screen of their own (Esc, F1 or q closes)."""
-        from sym.repl.tui.help_screen import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.shell.registry if self.shell is not None else None))
-
-    def action_toggle_side(self) -> None:
-        side = self.query_one("#side")
-        side.display = not side.display
-
-    def action_save(self) -> None:
-        self.run_turn(time.strftime(KEY_TURNS["save"]))
-
-    async def action_interrupt(self) -> None:
-        """Ctrl+C: cancel the running job; idle, clear the input; with nothing to clear, a second
-        Ctrl+C within QUIT_WITHIN seconds quits (as Ctrl+Q does)."""
-        if self.job is not None:
-            self.action_cancel_job()
-            return
-        entry = self.entry
-        if entry.value or entry.assembler.pending or entry.assembler.in_block:
-            entry.value = ""
-            entry.assembler.reset()
-            entry._show_pending()
-            return
-        now = time.monotonic()
-        if now - self._interrupted < QUIT_WITHIN:
-            await self.action_quit()
-            return
-        self._interrupted = now
-        self.transcript.add_note("Ctrl+C again (or Ctrl+Q) quits")
-
-    async def action_quit(self) -> None:
-        if self.shell is not None and self.job is not None:
-            self.shell.ctx.cancel.set()
-        self.exit(return_code=0)
+    # -- keys: repl/tui/keys.py ------------------------------------------------------------
 
     def choose_command(self, cmd) -> None:
         """From the palette: run a command that needs nothing, else start typing it."""

@@ -1,6 +1,6 @@
 """The help screen (F1): the keys, then every command's usage and summary as the registry has them.
 
-It only reads the registry and shows it; it runs nothing. Esc, F1 or q closes it.
+It lists the app's keys and each pane's own, then reads the registry; it runs nothing. Esc, F1 or q closes it.
 """
 
 from __future__ import annotations
@@ -14,17 +14,41 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 KEYS = (
-    ("Enter", "run the input (a fact, a rule, ?- a query, /command or a sentence)"),
-    ("Esc", "cancel the running job and give the input back"),
+    ("Enter", "run the input (a fact, a rule, ?- a query, /command or a sentence); typed while a job "
+              "runs, it waits its turn"),
+    ("Esc", "cancel the running job and give the input back; in a pane: back to the input"),
+    ("Ctrl+C", "cancel the running job; idle: clear the input; twice: quit"),
     ("F1", "this help"),
-    ("Ctrl+P", "command palette"),
+    ("F2", "Memory pane (pressed there again: next of Facts, Rules, Schema, Docs)"),
+    ("F3", "Trace pane"),
+    ("F4", "Models pane"),
     ("F9", "hide/show the side pane (hidden at first below 100 columns)"),
+    ("Ctrl+P", "command palette"),
     ("Ctrl+S", "save the session"),
     ("Ctrl+Q", "quit"),
     ("↑/↓", "history (in an open completion menu: move through it); Ctrl+R finds an earlier input"),
     ("Tab / Shift+Tab", "complete: cycle through the menu's candidates; Enter or → takes one, Esc closes it"),
-    ("PageUp/PageDown", "scroll the transcript"),
+    ("PageUp/PageDown", "scroll the transcript (it follows the end again once scrolled back down)"),
     ('"""', "starts and ends a multi-line input"),
+)
+# each pane's own keys, while it has the focus (F2, F3, F4 put it there)
+PANE_KEYS = (
+    ("Memory pane (F2)", None),
+    ("↑/↓ PageUp/PageDown Home/End", "move through the rows; the box below describes the row"),
+    ("Enter", "explain the fact (its proof); on a rule: describe it"),
+    ("Delete", "forget the row: press twice (another row cancels)"),
+    ("c", "copy the row's id"),
+    ("/", "filter facts and rules (Enter in the filter goes back to the table)"),
+    ("Tab / Shift+Tab", "move between the filter, the tabs and the table; ←/→ on the tabs switch them"),
+    ("Trace pane (F3)", None),
+    ("↑/↓", "move through runs and steps"),
+    ("Enter", "read the line in full, wrapped, in the pager"),
+    ("Space", "fold or unfold the step"),
+    ("Models pane (F4)", None),
+    ("↑/↓ PageUp/PageDown", "scroll the models shown"),
+    ("Pager", None),
+    ("Enter on … more lines", "open a long result whole in the pager"),
+    ("Esc / q", "close the pager"),
 )
 GROUPS = ("logic", "memory", "reason", "semantic", "llm", "policy", "session", "shell")
 
@@ -75,6 +99,8 @@ class HelpScreen(ModalScreen):
             scroll.border_title = "help — Esc, F1 or q closes"
             yield Static("keys", classes="heading")
             yield Static(_table(KEYS), id="help-keys")
+            yield Static("pane keys", classes="heading")
+            yield Static(_table(PANE_KEYS), id="help-panes")
             yield Static("commands", classes="heading")
             yield Static(_table(command_rows(self.registry)), id="help-commands")
 

@@ -22,6 +22,7 @@ from sym.repl.tui.item_table import ItemTable
 KEY_TURNS = {"explain": "/why {}", "forget": "/forget {}"}   # what a row key types
 
 DETAIL_LINES = 5   # the detail box's least lines (a fact's description in a narrow pane); it grows to 11
+PLACEHOLDER = "select a row to see its natural-language form, source and provenance"
 
 
 class MemoryPane(Vertical):
@@ -47,6 +48,7 @@ class MemoryPane(Vertical):
         self._docs: list = []
         self._unseen: set[str] = set()
         self._forgetting: str | None = None    # the row Delete was pressed on once (asks first)
+        self._detail_key: str | None = None    # the row the detail box is about
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter facts and rules (/ in a table)", id="mem-filter")
@@ -59,7 +61,7 @@ class MemoryPane(Vertical):
                 yield DataTable(id="schema", cursor_type="row", zebra_stripes=True)
             with TabPane("Docs", id="mem-docs"):
                 yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
-        yield Static("select a row to see its natural-language form, source and provenance", id="detail")
+        yield Static(PLACEHOLDER, id="detail")
 
     COLUMNS = {"schema": ("predicate", "uses", "template"), "docs": ("document", "chunks", "path")}
 
@@ -87,6 +89,8 @@ class MemoryPane(Vertical):
         """Show a (new) workspace from scratch, from the snapshot its opening carried; the events
         that follow say what changed since."""
         self.workspace = opened.workspace
+        self._forgetting = self._detail_key = None     # nothing of the old workspace stays in view
+        self._set_detail(Text(PLACEHOLDER))
         self.facts.clear()
         self.rules.clear()
         self._nl = {it.item_id: it.nl for it in opened.items if it.nl}
@@ -100,8 +104,14 @@ class MemoryPane(Vertical):
         if isinstance(event, ItemAdded):    # thousands in a bulk add: a dict entry each, drawn once per batch
             self.table(event.kind).add_row(event.item_id, event.text, event.source)
         elif isinstance(event, ItemRemoved):
-            self.table(event.kind).remove_row(event.item_id)
+            table = self.table(event.kind)
+            table.remove_row(event.item_id)
             self._nl.pop(event.item_id, None)
+            if self._forgetting == event.item_id:
+                self._forgetting = None
+            if self._detail_key == event.item_id:    # the row described is gone: describe the one now there
+                self._detail_key = None
+                self.call_later(self._after_removal, table)
         elif isinstance(event, SchemaChanged):
             self.show_schema(event.predicates, event.removed)
         elif isinstance(event, DocumentsChanged):
@@ -152,6 +162,14 @@ class MemoryPane(Vertical):
         if event.tabbed_content.id == "memory-tabs" and name in self._unseen:
             self._refill(name)
 
+    def _after_removal(self, table: ItemTable) -> None:
+        if self._detail_key is None:
+            keys = table.keys
+            if keys and self.query_one("#memory-tabs", TabbedContent).active == f"mem-{table.id}":
+                table.move_cursor(row=table.cursor_row)     # says which row the cursor is on now
+            else:
+                self._set_detail(Text(PLACEHOLDER))
+
     # -- the detail box ---------------------------------------------------------------
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -188,32 +206,37 @@ class MemoryPane(Vertical):
             self.query_one("#mem-filter", Input).focus()
         elif event.what == "copy":
             self.app.copy_to_clipboard(key)
-            self._set_detail(Text(f"copied id {key}"))
+            self._set_detail(Text(f"copied id {key}"), key)
         elif event.what == "explain":
             if event.table is self.facts:
                 self.app.run_turn(KEY_TURNS["explain"].format(text.rstrip().removesuffix(".")))
             else:
-                self._set_detail(Text(self.describe(event.table.id, key) + "\n(Enter explains facts: /why)"))
+                self._set_detail(Text(self.describe(event.table.id, key) + "\n(Enter explains facts: /why)"), key)
         elif event.what == "forget":
             if self._forgetting == key:
                 self._forgetting = None
                 self.app.run_turn(KEY_TURNS["forget"].format(key))
             else:
                 self._forgetting = key
-                self._set_detail(Text(f"forget {key}  {text}?\npress Delete again to forget it; any other row cancels"))
+                self._set_detail(Text(f"forget {key}  {text}?\npress Delete again to forget it; any other row cancels"),
+                                 key)
 
     def _show_detail(self, table: str | None, key: str | None) -> None:
         if key is None or self.workspace is None:
             return
         if self.query_one("#memory-tabs", TabbedContent).active != f"mem-{table}":
             return  # a hidden table refilled after a command: keep the user's selection
-        self._set_detail(Text(self.describe(table, key)))
+        self._set_detail(Text(self.describe(table, key)), key)
 
-    def _set_detail(self, text: Text) -> None:
+    def _set_detail(self, text: Text, key: str | None = None) -> None:
         """A description that fits the box as it is is only repainted: a change of its height is a
         screen-wide layout (the box keeps room for a fact's description, so selecting one, or the
         first row of a bulk add, needs none)."""
-        detail = self.query_one("#detail", Static)
+        self._detail_key = key
+        found = self.query("#detail")
+        if not found:       # not composed yet: it shows the placeholder when it is
+            return
+        detail = found.first(Static)
         width = detail.content_region.width
         lines = max(DETAIL_LINES, len(text.wrap(self.app.console, width))) if width else 0
         detail.update(text, layout=lines != self._detail_lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Log, Static
 
@@ -13,30 +14,36 @@ HEAD_LINES = 200      # what the transcript shows of a result; the rest is one k
 
 
 class PagerScreen(ModalScreen[None]):
-    """The whole text of one result; Esc or q closes it."""
+    """The whole text of one result; Esc or q closes it. With `wrap`, long lines wrap (a short text,
+    such as a trace line, drawn as a whole rather than line by line)."""
 
     DEFAULT_CSS = """
     PagerScreen { align: center middle; }
-    PagerScreen > Log { width: 100%; height: 100%; border: round $accent; }
+    PagerScreen > Log, PagerScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; }
     """
     BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close")]
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    def __init__(self, title: str, lines: list[str], *, wrap: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
+        self.wrap = wrap
 
     def compose(self) -> ComposeResult:
-        log = Log(auto_scroll=False)
-        log.border_title = self.title_text
-        log.border_subtitle = "Esc or q closes"
-        yield log
+        if self.wrap:
+            view = VerticalScroll(Static(Text("\n".join(self.lines)), id="pager-text"), id="pager")
+        else:
+            view = Log(auto_scroll=False, id="pager")
+        view.border_title = self.title_text
+        view.border_subtitle = "Esc or q closes"
+        yield view
 
     def on_mount(self) -> None:
-        log = self.query_one(Log)
-        log.write_lines(self.lines)
-        log.scroll_home(animate=False)
-        log.focus()
+        view = self.query_one("#pager")
+        if isinstance(view, Log):
+            view.write_lines(self.lines)
+        view.scroll_home(animate=False)
+        view.focus()
 
     def action_dismiss(self) -> None:     # type: ignore[override]
         self.dismiss(None)

@@ -79,7 +79,8 @@ class StatusLine(Widget):
         workspace = f"workspace {self.workspace}" if brevity < 2 else self.workspace
         counts = f"{self.facts} facts, {self.rules} rules" if brevity < 3 else f"{self.facts}f {self.rules}r"
         embedding = self.embedding if brevity < 3 else self.embedding[:16]
-        hints = ("   F1 help · Ctrl+P commands · Esc cancel", "   F1 help", "", "")[min(brevity, 3)]
+        hints = ("   F1 help · F2/F3/F4 panes · Ctrl+P commands · Esc cancel", "   F1 help · F2/F3/F4 panes", "",
+                 "")[min(brevity, 3)]
         return Text.assemble(
             (model, "bold"), " · ollama " if brevity < 3 else " · ", server, f" · {workspace} · {counts} · ",
             *((embedding, "yellow"), " · ") * bool(embedding), state, (hints, "dim"))

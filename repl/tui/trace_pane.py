@@ -1,15 +1,20 @@
 """The Trace tab: a tree of runs (rounds of /ask, proofs of /why, attempts of /prove, cores of /check,
 nodes of /explore), the policies applied to each and its LLM calls.
 
-Built only from TraceNode, LLMCall and PolicyApplied events; it never asks a reasoner anything.
+Built only from TraceNode, LLMCall and PolicyApplied events; it never asks a reasoner anything. A run is
+labelled with the input that started it, a step with words (repl/tui/trace_words.py), and Enter on any
+line opens its whole text, wrapped, in the pager (a tree line is one screen line).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Tree
 
 from sym.core.events import LLMCall, PolicyApplied, TraceNode
+from sym.repl.tui.pager import PagerScreen
+from sym.repl.tui.trace_words import first_line, purpose_words, run_word, step_word
 
 _STATUS_STYLE = {"ok": "green", "proved": "green", "applied": "green", "derived": "green", "asserted": "green",
                  "failed": "red", "refuted": "red", "rejected": "red", "inconsistent": "red", "clash": "red",
@@ -18,10 +23,14 @@ _STATUS_STYLE = {"ok": "green", "proved": "green", "applied": "green", "derived"
 POLICY = "policy"     # the kind of the TraceNode that describes a PolicyApplied (both come for one application)
 
 
+DETAIL_WIDTH = 200     # a detail line's characters shown in the tree (Enter shows all)
+
+
 def node_label(kind: str, label: str, status: str) -> Text:
+    word = step_word(kind)
     text = Text(label)
-    if kind and not label.startswith(kind + " "):     # "policy 'x' set …" says what it is already
-        text = Text.assemble((kind + " ", "dim"), text)
+    if word and not label.startswith(word + " "):     # "policy 'x' set …" says what it is already
+        text = Text.assemble((word + " ", "dim"), text)
     if status:
         text.append(f"  [{status}]", style=_STATUS_STYLE.get(status, "bold"))
     return text
@@ -31,6 +40,8 @@ class TracePane(Tree):
     """Runs are roots; a node whose parent is not known yet hangs from its run."""
 
     DEFAULT_CSS = "TracePane { height: 1fr; }"
+    BINDINGS = [Binding("enter", "open_step", "Read the line in full", show=False),
+                Binding("space", "toggle_node", "Fold or unfold", show=False)]
 
     def __init__(self, **kwargs) -> None:
         super().__init__("runs", **kwargs)
@@ -45,12 +56,25 @@ class TracePane(Tree):
     def start_job(self, text: str) -> None:
         self.job_label, self.current_run = text, None
 
-    def _run(self, run: str):
+    def _run(self, run: str, word: str | None = None):
+        """A run's root: the input that started it, and what kind of work it is."""
         if run not in self.runs:
             for old in self.runs.values():
                 old.collapse()
-            self.runs[run] = self.root.add(Text(run, style="bold"), expand=True)
+            word = word or run_word(run)
+            label = Text(first_line(self.job_label) or word, style="bold")
+            if self.job_label:
+                label.append(f"  · {word}", style="dim")
+            self.runs[run] = self.root.add(label, expand=True, data=f"{self.job_label}\n({word})".strip())
         return self.runs[run]
+
+    def action_open_step(self) -> None:
+        """Enter: the line under the cursor, its label and detail in full, wrapped, in the pager."""
+        node = self.cursor_node
+        if node is None:
+            return
+        text = node.data if isinstance(node.data, str) else node.label.plain
+        self.app.push_screen(PagerScreen("trace", text.splitlines() or [""], wrap=True))
 
     def apply(self, event: object) -> None:
         if isinstance(event, TraceNode):
@@ -62,10 +86,11 @@ class TracePane(Tree):
             node = self.nodes.get(key)
             if node is not None:       # a node sent again (a leaf judged, a goal solved): update it in place
                 node.set_label(label)
+                node.data = _full(label, event.detail)
                 self._detail(key, node, event.detail)
                 return
             parent = self.nodes.get((event.run, event.parent)) if event.parent is not None else None
-            node = (parent or self._run(event.run)).add(label, expand=True)
+            node = (parent or self._run(event.run)).add(label, expand=True, data=_full(label, event.detail))
             self.nodes[key] = node
             self._detail(key, node, event.detail)
         elif isinstance(event, LLMCall):
@@ -73,26 +98,43 @@ class TracePane(Tree):
             what = "cached" if event.cached else f"{event.seconds:.2f} s"
             tokens = f"{event.prompt_tokens}+{event.completion_tokens} tokens"
             status = "failed" if event.error else ""
-            text = node_label("llm", f"{event.purpose} · {event.model} · {tokens} · {what}", status)
-            leaf = where.add_leaf(text)
+            text = node_label("model", f"{purpose_words(event.purpose)} · {event.model} · {tokens} · {what}", status)
+            leaf = where.add_leaf(text, data=_full(text, event.error))
             if event.error:
                 leaf.set_label(Text.assemble(text, (f"  {event.error}", "red")))
         elif isinstance(event, PolicyApplied):
             self.current_run = event.run
             changes = ", ".join(f"{k}={v}" for k, v in event.changes.items()) or "nothing"
-            node = self._run(event.run).add(node_label(POLICY, f"'{event.rule}' ({event.target}) set {changes}", "applied"),
-                                            expand=True)
+            label = node_label(POLICY, f"'{event.rule}' ({event.target}) set {changes}", "applied")
+            node = self._run(event.run).add(label, expand=True, data=label.plain)
             self.policies.setdefault(event.run, []).append(node)
 
     def _detail(self, key: tuple[str, str], node, detail: str) -> None:
         """A node's detail is its first child, a dim leaf; replaced (or added) when it changes."""
         leaf = self.details.get(key)
+        shown = _cut(detail)
         if leaf is not None:
-            leaf.set_label(Text(detail, style="dim"))
+            leaf.set_label(Text(shown, style="dim"))
+            leaf.data = detail
         elif detail:
-            self.details[key] = node.add_leaf(Text(detail, style="dim"), before=0 if node.children else None)
+            self.details[key] = node.add_leaf(Text(shown, style="dim"), before=0 if node.children else None,
+                                              data=detail)
 
     def _job_node(self):
-        key = f"job: {self.job_label}"[:60]
+        """Model calls of a command that traces no run of its own hang from one root for the input."""
+        key = f"job: {self.job_label}"
         self.current_run = key
-        return self._run(key)
+        return self._run(key, "model calls")
+
+
+def _full(label: Text, detail: str) -> str:
+    return f"{label.plain}\n{detail}" if detail else label.plain
+
+
+def _cut(detail: str) -> str:
+    """A detail as its tree line shows it: the first line, at most DETAIL_WIDTH characters."""
+    lines = detail.splitlines() or [""]
+    line = lines[0]
+    if len(line) > DETAIL_WIDTH or len(lines) > 1:
+        return line[:DETAIL_WIDTH] + " … (Enter: all)"
+    return line

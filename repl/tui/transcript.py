@@ -3,9 +3,15 @@
 Results become words through `repl.render.to_text`, the same as in batch mode; a proof
 (`/why`) is also drawn as a collapsible tree; a result longer than 200 lines shows its head and
 a line that pages through the whole (repl/tui/pager.py). The transcript never runs anything.
+
+It follows the end until the user scrolls up, and again once they scroll back to
+the bottom or press Enter on a new input; a resize keeps what the user was reading at the top of the
+view (or, following, the end) rather than the old scroll offset, which after a reflow shows other turns.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_right
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -52,10 +58,49 @@ class Transcript(VerticalScroll):
         self._stream = None
         self._markdown = None
         self.streamed = ""           # the text streamed into the current turn so far
+        self._following = True
+        self._top: tuple[object, float] | None = None   # scrolled up: the passage at the view's top, lines into it
+
+    @property
+    def following(self) -> bool:
+        """Whether new output scrolls into view (the user has not scrolled up)."""
+        return self._following
+
+    def follow(self) -> None:
+        """Follow the end again (a new input typed)."""
+        self._following = True
+        self.scroll_end(animate=False)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        """Any scroll (a key, the wheel, the scrollbar, ours) that ends at the bottom follows the end;
+        one that ends above it stops following and keeps the passage at the view's top for a resize."""
+        super().watch_scroll_y(old, new)
+        self._following = new >= self.max_scroll_y - 1
+        if self._following or not self.children:
+            self._top = None
+            return
+        tops = [child.virtual_region.y for child in self.children]
+        i = max(0, bisect_right(tops, new) - 1)
+        self._top = (self.children[i], new - tops[i])
+
+    def on_resize(self) -> None:
+        if self._following:
+            self.call_after_refresh(self.scroll_end, animate=False)
+        elif self._top is not None:
+            widget, into = self._top
+            self.call_after_refresh(self._keep, widget, into)
+
+    def _keep(self, widget, into: float) -> None:
+        """Scroll back to `widget`, `into` lines in (at most its height now), as it was before a resize."""
+        if widget.is_attached and not self.following:
+            y = widget.virtual_region.y + min(into, max(0, widget.virtual_region.height - 1))
+            self.scroll_to(y=y, animate=False, immediate=True)
+            self._top = (widget, into)
 
     def _add(self, widget) -> None:
         self.mount(widget)
-        self.scroll_end(animate=False)
+        if self.following:
+            self.scroll_end(animate=False)
 
     def add_input(self, text: str) -> None:
         self._add(Passage(Text("» " + text.replace("\n", "\n  ")), classes="input"))
@@ -92,7 +137,8 @@ class Transcript(VerticalScroll):
             self.streamed = ""
         self.streamed += text
         await self._stream.write(text)
-        self.scroll_end(animate=False)
+        if self.following:
+            self.scroll_end(animate=False)
 
     async def end_stream(self) -> None:
         """Close the current turn's stream (the block stays)."""

@@ -14,7 +14,7 @@ from sym.core.memory.working import item_id
 from sym.repl.registry import Command
 from sym.repl.results import Message
 from sym.repl.tui.item_table import ItemTable
-from tests.tui.conftest import SIZE, idle, palette_prompts, transcript_text, type_turn, until
+from tests.tui.conftest import SIZE, _walk, idle, palette_prompts, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -153,11 +153,12 @@ async def test_trace_and_models_panes_follow_events(make_app):
         await idle(pilot)
         trace = app.query_one("#trace", Tree)
         [run] = trace.root.children
-        assert str(run.label) == "ask-1"
+        assert str(run.label) == "/traced  · answering"        # the input that started it, not "ask-1"
         [goal] = run.children[:1]
-        assert str(goal.label).endswith("[proved]")
+        assert str(goal.label) == "question is ann an ancestor of ben?  [proved]"
         assert "step 1" in str(goal.children[0].label)
-        assert any("ask.rule" in str(n.label) for n in run.children)
+        assert any(str(n.label).startswith("model judging rule instances · llama3.1:8b") for n in run.children)
+        assert not any("ask." in str(n.label) for n in _walk(trace.root))     # no internal event names
         models = app.query_one("#models")
         assert "z3.model" in models.shown
         assert "worker = alice" in str(models.shown["z3.model"][1].render())

@@ -28,9 +28,9 @@ def walk(node):
         yield from walk(child)
 
 
-def run_of(trace, prefix: str):
-    """The newest run whose name starts with `prefix`."""
-    return [r for r in trace.root.children if str(r.label).startswith(prefix)][-1]
+def run_of(trace, word: str):
+    """The newest run of the kind `word` (a run is labelled with its input, then what kind it is)."""
+    return [r for r in trace.root.children if str(r.label).endswith("· " + word)][-1]
 
 
 def labels(node) -> list[str]:
@@ -53,16 +53,16 @@ async def test_ask_shows_the_rules_its_answer_rests_on_and_the_answer(make_app):
         for line in ("heavy(bob).", "heavy(ann).", "big(X) :- heavy(X).", "strong(X) :- big(X).", "/ask Is bob strong?"):
             await type_turn(pilot, line)
         await idle(pilot)
-        ask = run_of(app.query_one("#trace"), "ask-")
-        goal = child(ask, "ask.goal truth: strong(bob)")
+        ask = run_of(app.query_one("#trace"), "answering")
+        goal = child(ask, "question truth: strong(bob)")
         # goal-directed: what the answer rests on, not what else the rules derive (ann's facts)
-        infer = child(goal, "ask.infer inference: the answer rests on 2 derived fact(s) by 2 rule(s)")
-        big = child(infer, "ask.rule big(X) :- heavy(X).  ×1")
-        assert "ask.derived big(bob)  ⇐  heavy(bob)" in labels(big)
-        strong = child(infer, "ask.rule strong(X) :- big(X).  ×1")
-        assert "ask.derived strong(bob)  ⇐  big(bob)" in labels(strong)
+        infer = child(goal, "inference: the answer rests on 2 derived fact(s) by 2 rule(s)")
+        big = child(infer, "rule big(X) :- heavy(X).  ×1")
+        assert "derived big(bob)  ⇐  heavy(bob)" in labels(big)
+        strong = child(infer, "rule strong(X) :- big(X).  ×1")
+        assert "derived strong(bob)  ⇐  big(bob)" in labels(strong)
         assert not any("ann" in text for text in labels(infer))
-        answer = child(goal, "ask.answer answer: true")
+        answer = child(goal, "answer: true")
         assert str(answer.label).endswith("[ok]")
         assert any("strong(bob)" in text for text in labels(answer))       # the justification, as its detail
 
@@ -81,14 +81,14 @@ async def test_ask_steps_show_grounding_and_the_tokens_each_model_call_took(llm_
         await type_turn(pilot, "/ask Anne is happy.")
         await idle(pilot)
         trace = app.query_one("#trace")
-        goal = child(run_of(trace, "ask-"), "ask.goal")
-        step = child(goal, "ask.step step 1: grounding found 1 soft rule instance(s)")
+        goal = child(run_of(trace, "answering"), "question ")
+        step = child(goal, "step 1: grounding found 1 soft rule instance(s)")
         assert str(step.label).endswith("[ok]")
         detail = str(step.children[0].label)                 # a node's detail is its first child
         assert "1 model call(s)" in detail and "tokens" in detail
-        fact = child(step, "ask.fact happy(anne).")
+        fact = child(step, "fact happy(anne).")
         assert any("tokens" in text and "kind(anne)" in text for text in labels(fact))
-        assert str(child(goal, "ask.answer").label) == "ask.answer answer: true  [ok]"
+        assert str(child(goal, "answer").label) == "answer: true  [ok]"
 
 
 async def test_why_shows_the_proof_tree_in_trace(make_app):
@@ -98,10 +98,10 @@ async def test_why_shows_the_proof_tree_in_trace(make_app):
         await type_turn(pilot, "ancestor(X, Y) :- parent_of(X, Y).")
         await type_turn(pilot, "/why ancestor(ann, ben)")
         await idle(pilot)
-        why = child(run_of(app.query_one("#trace"), "why-"), "why ancestor(ann, ben)")
-        derived = child(why, "why ancestor(ann, ben)  [derived]")
+        why = child(run_of(app.query_one("#trace"), "proof"), "ancestor(ann, ben)")
+        derived = child(why, "ancestor(ann, ben)  [derived]")
         assert any("ancestor(X, Y) :- parent_of(X, Y)." in text for text in labels(derived))   # the rule used
-        assert "why parent_of(ann, ben)  [asserted]" in labels(derived)
+        assert "parent_of(ann, ben)  [asserted]" in labels(derived)
 
 
 async def test_prove_shows_each_attempt_and_the_error_that_sent_it_back(llm_app, ollama_server):
@@ -112,12 +112,12 @@ async def test_prove_shows_each_attempt_and_the_error_that_sent_it_back(llm_app,
     async with app.run_test(size=SIZE) as pilot:
         await type_turn(pilot, "/prove Could Sotomayor jump over a giraffe?")
         await idle(pilot)
-        question = child(run_of(app.query_one("#trace"), "prove-"), "prove.question Could Sotomayor")
+        question = child(run_of(app.query_one("#trace"), "proof"), "question Could Sotomayor")
         assert str(question.label).endswith("[refuted]")
-        first = child(question, "prove.attempt attempt 1  [failed]")
+        first = child(question, "attempt 1  [failed]")
         assert any("jump_hieght" in text for text in labels(first))      # the interpreter's error
-        second = child(question, "prove.attempt attempt 2  [ok]")
-        assert "prove.verification Sotomayor jumps over the giraffe  [refuted]" in labels(second)
+        second = child(question, "attempt 2  [ok]")
+        assert "check Sotomayor jumps over the giraffe  [refuted]" in labels(second)
 
 
 async def test_prove_file_that_does_not_build_shows_the_error(make_app, tmp_path):
@@ -126,7 +126,7 @@ async def test_prove_file_that_does_not_build_shows_the_error(make_app, tmp_path
     async with app.run_test(size=SIZE) as pilot:
         await type_turn(pilot, f"/prove --file {tmp_path / 'broken.json'}")
         await idle(pilot)
-        node = child(run_of(app.query_one("#trace"), "prove-"), "prove.file broken.json  [failed]")
+        node = child(run_of(app.query_one("#trace"), "proof"), "file broken.json  [failed]")
         assert any("Foo" in text for text in labels(node))
 
 
@@ -139,8 +139,8 @@ async def test_an_inconsistent_program_shows_its_core_by_text_in_models_and_trac
         core = models_body(app, "z3.core").splitlines()
         assert core == ["Worker(carol)  (knowledge_base[2])", "Not(Wearing(carol, hardHat))  (knowledge_base[5])",
                         "workers wear hats: ForAll([p], Implies(Worker(p), Wearing(p, hardHat)))  (rules[0])"]
-        node = child(run_of(app.query_one("#trace"), "prove-"), "prove.file hats.json  [inconsistent]")
-        assert "prove.core Not(Wearing(carol, hardHat))  · knowledge_base[5]  [inconsistent]" in labels(node)
+        node = child(run_of(app.query_one("#trace"), "proof"), "file hats.json  [inconsistent]")
+        assert "in the core Not(Wearing(carol, hardHat))  · knowledge_base[5]  [inconsistent]" in labels(node)
         # the transcript (what batch prints too) still names the entries as before
         assert "knowledge_base[5]" in app.shell.execute(f"/prove --file {tmp_path / 'hats.json'}")[1].report.core
 
@@ -151,19 +151,18 @@ async def test_check_shows_the_clashing_items_by_their_text(make_app):
         for line in ("bird(tweety).", "flies(X) :- bird(X).", "~flies(tweety).", "/check"):
             await type_turn(pilot, line)
         await idle(pilot)
-        check = child(run_of(app.query_one("#trace"), "check-"), "check inconsistent: 3 of 3 items clash (found by the engine)")
+        check = child(run_of(app.query_one("#trace"), "consistency check"), "inconsistent: 3 of 3 items clash (found by the engine)")
         assert str(check.label).endswith("[failed]")
-        core = [text for text in labels(check) if text.startswith("check.core")]
+        core = [text for text in labels(check) if text.endswith("[clash]")]
         assert [text.split("  · ")[0] for text in core] == [
-            "check.core bird(tweety).", "check.core flies(X) :- bird(X).", "check.core ~flies(tweety)."]
-        assert all(text.endswith("[clash]") for text in core)
+            "bird(tweety).", "flies(X) :- bird(X).", "~flies(tweety)."]
         body = models_body(app, "z3.core")
         assert "flies(X) :- bird(X)." in body and "~flies(tweety)." in body
         await type_turn(pilot, "/forget ~flies(tweety).")
         await type_turn(pilot, "/check")
         await idle(pilot)
         assert "tweety" not in models_body(app, "z3.core")         # the old core no longer stands
-        assert str(child(run_of(app.query_one("#trace"), "check-"), "check consistent").label).endswith("[ok]")
+        assert str(child(run_of(app.query_one("#trace"), "consistency check"), "consistent").label).endswith("[ok]")
 
 
 async def test_a_policy_application_shows_once_in_its_run(make_app):
@@ -174,7 +173,7 @@ async def test_a_policy_application_shows_once_in_its_run(make_app):
         await type_turn(pilot, "p(a).")
         await type_turn(pilot, "/why p(a)")
         await idle(pilot)
-        run = run_of(app.query_one("#trace"), "why-")
+        run = run_of(app.query_one("#trace"), "proof")
         policies = [str(c.label) for c in run.children if str(c.label).startswith("policy")]
         assert len(policies) == 1 and "'deep'" in policies[0] and "max_steps=7" in policies[0]
-        assert str(child(run, "why p(a)").label) == "why p(a)"
+        assert str(child(run, "p(a)").label) == "p(a)"

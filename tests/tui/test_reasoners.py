@@ -29,7 +29,7 @@ def tree_labels(pane) -> list[str]:
 
     def walk(node):
         for child in node.children:
-            if id(child) in details or str(child.label).startswith("llm "):
+            if id(child) in details or str(child.label).startswith("model "):
                 continue
             out.append(str(child.label))
             walk(child)
@@ -42,7 +42,7 @@ def llm_leaves(pane) -> list[str]:
 
     def walk(node):
         for child in node.children:
-            if str(child.label).startswith("llm "):
+            if str(child.label).startswith("model "):
                 found.append(str(child.label))
             walk(child)
     walk(pane.root)
@@ -116,17 +116,17 @@ async def test_ask_with_a_soft_rule_shows_its_steps_and_llm_calls_in_trace(llm_a
         assert "true\nbecause:\n  1. happy(anne)." in transcript_text(app)
         trace = app.query_one("#trace")
         runs = {str(r.label): r for r in trace.root.children}
-        ask = next(r for name, r in runs.items() if name.startswith("ask-"))
-        assert ask.is_expanded and not runs[next(n for n in runs if n.startswith("tell-"))].is_expanded
-        [goal] = [c for c in ask.children if not str(c.label).startswith("llm ")]
-        assert str(goal.label) == "ask.goal truth: happy(anne)"
+        ask = next(r for name, r in runs.items() if name.endswith("· answering"))
+        assert ask.is_expanded and not runs[next(n for n in runs if n.endswith("· reading"))].is_expanded
+        [goal] = [c for c in ask.children if not str(c.label).startswith("model ")]
+        assert str(goal.label) == "question truth: happy(anne)"
         step = next(c for c in goal.children if "step 1" in str(c.label))
         outcomes = [str(c.label) for c in step.children]
-        assert "ask.fact happy(anne).  [ok]" in outcomes
-        assert any(o.startswith("ask.rejected") and o.endswith("[rejected]") for o in outcomes)
+        assert "fact happy(anne).  [ok]" in outcomes
+        assert any(o.startswith("rejected ") and o.endswith("[rejected]") for o in outcomes)
         calls = llm_leaves(trace)
-        assert sum(c.startswith("llm tell · ") for c in calls) == 1
-        assert sum(c.startswith("llm ask.rule · ") for c in calls) == 2
+        assert sum(c.startswith("model reading sentences · ") for c in calls) == 1
+        assert sum(c.startswith("model judging rule instances · ") for c in calls) == 2
         facts = app.query_one("#facts")
         assert item_id(parse_atom("happy(anne)")) in facts.rows
 
@@ -146,10 +146,9 @@ async def test_explore_streams_its_tree_into_trace_and_its_model_into_models(llm
         assert app.job is not None       # the tree grows while the job still runs
         await idle(pilot)
         labels = tree_labels(trace)
-        assert labels[0].startswith("explore-")
-        assert labels[1:] == ["explore.and wet grass  [goal]", "explore.or Rain  [alternative]",
-                              "explore.leaf clouds  [kept]", "explore.leaf humidity  [kept]",
-                              "explore.leaf Sprinkler  [kept]"]        # sent twice, shown once, updated
+        assert labels[0] == "/explore wet grass --prompter t --depth 1  · exploration"
+        assert labels[1:] == ["wet grass  [goal]", "Rain  [alternative]", "clouds  [kept]", "humidity  [kept]",
+                              "Sprinkler  [kept]"]        # sent twice, shown once, updated
         sprinkler = next(n for n in trace.nodes.values() if "Sprinkler" in str(n.label))
         assert [str(c.label) for c in sprinkler.children] == ["assumed (depth limit)"]
         assert len(llm_leaves(trace)) == 3
