@@ -7,7 +7,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
+import time
 
 from sym.repl.bench import run_logic
 from tests.integration.test_bench_logic import CAT_PROGRAM, MODEL, truth_item, write
@@ -82,3 +84,19 @@ def test_the_calls_carry_the_item_tag_and_sym_logs_filters_by_run_and_item(ollam
     everything = subprocess.run([*sym_exe, "logs", "--run", score["run"], "--json"], capture_output=True, text=True,
                                 env=env, timeout=60)
     assert len(everything.stdout.splitlines()) == 4
+
+
+def test_ctrl_c_stops_the_bench_during_a_model_call(ollama_server, tmp_path, sym_exe, sym_home):
+    ollama_server.fail("slow", delay=60, times=None, when=lambda r: r.format is not None)   # a program call: a minute
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "B", OPTIONS)])
+    env = {**os.environ, "SYM_HOME": str(sym_home)}
+    proc = subprocess.Popen([*sym_exe, "bench", "logic", "--data", file, "--path", "prove", "--llm", "on",
+                             "--model", MODEL, "--ollama-host", ollama_server.url], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    assert "calls tagged" in proc.stderr.readline()          # the run has started
+    while not ollama_server.chats:                          # a model call is under way
+        assert proc.poll() is None
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=20)                              # against a hang, not a speed bound: the call takes 60 s
+    assert code == 130 and "interrupted" in proc.stderr.read()
