@@ -25,6 +25,7 @@ class ItemAdded:
     text: str
     source: str
     workspace: str = ""
+    nl: str = ""       # the English it was told in, if any (a session log keeps it for /resume)
 
 
 @dataclass(frozen=True)

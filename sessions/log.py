@@ -202,7 +202,8 @@ class SessionLog:
             self.write("output", input=self.current_input, result=bound_payload(payload))
         elif isinstance(event, ItemAdded):
             self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
-                       text=event.text, source=event.source, workspace=event.workspace)
+                       text=event.text, source=event.source, workspace=event.workspace,
+                       **({"nl": event.nl} if event.nl else {}))     # /resume gives it back
         elif isinstance(event, ItemRemoved):
             self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
                        text=event.text, workspace=event.workspace)
@@ -310,7 +311,7 @@ _FIELDS: dict[str, dict[str, tuple]] = {
     "input": {"text": (str,), "source": (str, type(None))},
     "output": {"input": (int, type(None)), "result": (dict,)},
     "memory": {"op": (str,), "id": (str,), "kind": (str,), "text": (str,), "input": (int, type(None)),
-               "workspace": (str, type(None))},
+               "workspace": (str, type(None)), "source": (str, type(None)), "nl": (str, type(None))},
     "llm": {"key": (str,), "purpose": (str,), "model": (str,), "input": (int, type(None)),
             "reply": (dict, type(None)), "error": (dict, type(None))},
 }

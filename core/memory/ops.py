@@ -14,37 +14,47 @@ from weakref import WeakKeyDictionary
 
 from sym.core.errors import UserError
 from sym.core.logic.strata import stratify
-from sym.core.logic.terms import Atom, Rule
+from sym.core.logic.terms import Atom, Query, Rule
 from sym.core.memory.store import Record, dumps
 from sym.core.memory.working import SOFT, item_id, rename_predicates
 
 if TYPE_CHECKING:
-    from sym.core.logic.terms import Atom, Query, Rule
     from sym.core.memory.working import Item, WorkingMemory
 
 
-def resumable(items: dict[str, dict[str, Any]], *, source: str) -> list[tuple[Atom | Rule | Query, str]]:
-    """(clause, source) pairs for `items` (id -> a session's memory event: text, source); `source`
-    names where the texts come from, for parse errors. Raises UserError when a text does not
-    parse or the rules cannot be stratified, so a resume is refused before anything changes."""
+def resumable(items: dict[str, dict[str, Any]], *, source: str) -> list[tuple[Atom | Rule | Query, str, str]]:
+    """(clause, source, English) for `items` (id -> a session's memory event: text, source, nl);
+    `source` names where the texts come from, for errors. Each event is one item, so its text
+    must be one clause: a text that does not parse, or holds several clauses (a log sym did not
+    write), or rules that cannot be stratified, refuse the resume (naming the event's `seq`)
+    before anything changes."""
     from sym.core.logic.parser import parse_program
 
-    clauses = parse_program("\n".join(e["text"] for e in items.values()), source=source) if items else []
-    wanted = [(loc.clause, e.get("source", "resumed")) for loc, e in zip(clauses, items.values())]
-    stratify([c for c, src in wanted if isinstance(c, Rule) and c.head is not None
+    wanted: list[tuple[Atom | Rule | Query, str, str]] = []
+    for e in items.values():
+        where = f"{source}: memory event seq {e.get('seq', '?')}"
+        located = parse_program(e["text"], source=where)
+        if len(located) != 1:
+            raise UserError(f"{where} holds {len(located)} clauses; a memory event is one item (damaged log?)",
+                            hint="a log sym writes has one clause per memory event; nothing was changed")
+        src, nl = e.get("source"), e.get("nl")
+        wanted.append((located[0].clause, src if isinstance(src, str) and src else "resumed",
+                       nl if isinstance(nl, str) else ""))
+    stratify([c for c, src, _ in wanted if isinstance(c, Rule) and c.head is not None
               and not str(src).startswith(SOFT)])
     return wanted
 
 
-def restore(memory: WorkingMemory, wanted: list[tuple[Atom | Rule | Query, str]],
+def restore(memory: WorkingMemory, wanted: list[tuple[Atom | Rule | Query, str, str]],
             keep: set[str] | dict[str, Any]) -> tuple[int, int]:
     """Make `memory` hold exactly `wanted` (from `resumable`): items whose id is not in `keep`
-    go, the wanted clauses are added. Returns (items added, items removed); a failed add puts
-    back what was removed."""
+    go, the wanted clauses are added with their sources and English. Returns (items added, items
+    removed); a failed add puts back what was removed."""
     extra = [i for i in memory.items if i not in keep]
     removed = memory.remove(extra)
+    nls = {item_id(c): nl for c, _, nl in wanted if nl and not isinstance(c, Query)}
     try:
-        outcome = memory.add(wanted, merge="off")
+        outcome = memory.add([(c, src) for c, src, _ in wanted], merge="off", nls=nls)
     except BaseException:   # put back what was removed: a failed resume changes nothing
         for it in removed:
             memory.add([(it.clause, it.source)], nl=it.nl, merge="off")

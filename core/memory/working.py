@@ -150,9 +150,10 @@ class WorkingMemory:
 
     def add(self, clauses: Sequence[tuple[Atom | Rule | Query, str]], *, nl: str = "", merge: str = "ask",
             progress: Callable[[int, int], object] | None = None,
-            created_at: Mapping[str, float] | None = None) -> AddOutcome:
+            created_at: Mapping[str, float] | None = None, nls: Mapping[str, str] | None = None) -> AddOutcome:
         """Assert (clause, source) pairs. All or nothing: a bad rule or a failed write changes nothing.
-        `created_at` (item id -> time) puts items back with the times they were first made."""
+        `created_at` (item id -> time) puts items back with the times they were first made, `nls`
+        (item id -> English) with the words they were told in (else every item gets `nl`)."""
         new: dict[str, Item] = {}
         duplicates = 0
         notes: list[str] = []
@@ -169,7 +170,8 @@ class WorkingMemory:
                 continue
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
             at = created_at.get(iid) if created_at else None
-            new[iid] = Item(iid, kind, clause, nl, source) if at is None else Item(iid, kind, clause, nl, source, at)
+            words = nls.get(iid, nl) if nls else nl
+            new[iid] = Item(iid, kind, clause, words, source) if at is None else Item(iid, kind, clause, words, source, at)
         rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
@@ -182,7 +184,7 @@ class WorkingMemory:
         touched: set[str] = set()
         for it in new.values():
             self._observe(it.clause, +1, touched)
-            self.emit(ItemAdded(it.id, it.kind, it.text, it.source, self.workspace))
+            self.emit(ItemAdded(it.id, it.kind, it.text, it.source, self.workspace, it.nl))
         self._schema_changed(touched)
         return AddOutcome(list(new.values()), duplicates, notes)
 

@@ -14,7 +14,8 @@ from sym.repl.arguments import Args, Option, completer
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Message, Table
-from sym.sessions.log import final_state, find_session, list_sessions, read_session, sessions_dir
+from sym.sessions.log import find_session, list_sessions, read_session, sessions_dir
+from sym.sessions.resume import ended_with, workspaces_used
 
 
 def _session(ctx: Context):
@@ -57,7 +58,7 @@ def save(ctx: Context, args: Args) -> Message:
 @command("/sessions", args="[rm NAME]", group="session", completer=completer("session"),
          options=(Option("--yes", bool, help="with rm: delete without asking"),))
 def sessions(ctx: Context, args: Args) -> Table | Message:
-    """List recorded sessions, newest first (date, commands, size, workspace), or delete one with rm.
+    """List recorded sessions, newest first (date, commands, size, the workspaces each used), or delete one with rm.
 
     Sessions nobody named are rotated: the oldest go once there are more than 200 of them or
     more than 100 MB together. A name given with /save keeps a session for good."""
@@ -75,8 +76,10 @@ def sessions(ctx: Context, args: Args) -> Table | Message:
         except UserError:
             rows.append((path.stem, "unreadable", f"{size}{current}"))
             continue
+        used = workspaces_used(rec)
+        where = f"workspace {used[0]}" if len(used) == 1 else f"workspaces {', '.join(used)}" if used else "no workspace"
         rows.append((path.stem, _when(rec.header.get("started")),
-                     f"{count(len(rec.inputs()), 'command')}, {size}, workspace {rec.header.get('workspace')}{current}"))
+                     f"{count(len(rec.inputs()), 'command')}, {size}, {where}{current}"))
     return Table("sessions, newest first" if rows else "no sessions recorded yet", rows)
 
 
@@ -109,12 +112,13 @@ def _size(path: Path) -> str:
 @command("/resume", args="NAME", group="session", completer=completer("session"),
          options=(Option("--fresh", bool, help="rebuild it in a new workspace named after the session"),))
 def resume(ctx: Context, args: Args) -> Message:
-    """Rebuild the memory a session ended with: in its workspace, or with --fresh in a new one named after it."""
+    """Rebuild the memory a session ended with (each item with its source and the English it was
+    told in): in its workspace, or with --fresh in a new one named after it."""
     words, fresh = args.words, args.fresh
     if len(words) != 1:
         raise UserError("name one session", hint="/resume kinship-study  (/sessions lists them)")
     rec = read_session(find_session(words[0]))
-    workspace, items = final_state(rec)
+    workspace, items = ended_with(rec)
     if ctx.workspaces is None:
         raise UserError("this shell keeps memory in the process only; resume needs workspaces")
     target = check_workspace_name(rec.path.stem if fresh else workspace)
