@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from sym.core.errors import Cancelled, ParseError, UserError
@@ -239,7 +239,7 @@ class SWM:
         """A state change: for each binding of `match`, remove then add (Boxes-style operations).
         Also says which named item was not where the sentence says ("the shoe is not in Box 1"):
         a ground match that fails, or a ground removal of what memory does not hold."""
-        bindings: list[dict[str, Any]] = [{}]
+        bindings: Sequence[dict[str, Any]] = [{}]
         absent: list[Atom] = []
         if update.match.strip():
             query = parse_query(update.match)
