@@ -5,7 +5,10 @@
 dispatcher exactly as recorded; nothing from the file is evaluated. `--offline` answers
 every model call from the recording (`sym.sessions.replay.answer_offline`). Unless `trust` is
 given, the replay runs in its scratch directory and `sym.sessions.guard` skips every input
-(and header setting) that would reach a file outside it or another host.
+(and header setting) that would reach a file outside it or another host; the model server (backend,
+base URL, Ollama host) is always this machine's, as its settings and environment say, and the API
+key only ever comes from this machine's environment. Even with `trust`, `/set --save` writes a
+config file in the scratch directory, never the user's.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from pathlib import Path
 from typing import TextIO
 
 from sym.core.errors import UserError
+from sym.core.settings import Settings, load_settings
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
-from sym.sessions.guard import HOST_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
+from sym.sessions.guard import HOST_SETTINGS, SERVER_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
 from sym.sessions.log import Recording, bound_payload, normalise
 from sym.sessions.replay import answer_offline, memory_change
 
@@ -57,10 +61,12 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
         if change is not None:
             changes.append(change)
 
-    old_home, old_cwd = os.environ.get("SYM_HOME"), os.getcwd()
+    machine = server_settings()    # read before SYM_HOME and SYM_CONFIG point into the scratch directory
+    old_home, old_config, old_cwd = os.environ.get("SYM_HOME"), os.environ.get("SYM_CONFIG"), os.getcwd()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sym-replay-") as scratch:
         os.environ["SYM_HOME"] = scratch
+        os.environ["SYM_CONFIG"] = str(Path(scratch) / "config.toml")   # /set --save stays in here, --trust or not
         try:
             if trust:
                 where = rec.header.get("base_dir") or rec.header.get("cwd")
@@ -68,16 +74,19 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
             else:   # relative names resolve in the scratch directory, and only there
                 os.chdir(scratch)
                 base_dir = Path(scratch)
-                for key in HOST_SETTINGS:    # (the header's cwd and base_dir only matter with --trust)
+                for key in sorted(HOST_SETTINGS | SERVER_SETTINGS):   # (cwd and base_dir only matter with --trust)
                     if rec.header.get(key) is not None:
                         skip(f"header field {key}: a replay keeps this machine's hosts and paths")
             # the replay records into the scratch directory, so /save and friends work as they did
-            shell = open_shell(MemoryOptions(rec.header.get("workspace", "default")), emit=collect, record=True,
-                               base_dir=base_dir)
+            given = tuple((k, "none" if v is None else str(v)) for k, v in machine.items())
+            shell = open_shell(MemoryOptions(rec.header.get("workspace", "default"), settings=given), emit=collect,
+                               record=True, base_dir=base_dir)
             guard = None if trust else ReplayGuard(Path(scratch), shell.registry)
             for key, value in (rec.header.get("settings") or {}).items():
-                if guard is not None and is_host_or_path_setting(key) and value is not None:
-                    skip(f"header setting {str(key)[:40]}: a replay keeps this machine's hosts and paths")
+                if guard is not None and is_host_or_path_setting(key):
+                    if value is not None and value != machine.get(str(key)):   # the same as here: nothing skipped
+                        skip(f"header setting {str(key)[:40]}: a replay keeps this machine's model server, "
+                             "hosts and paths")
                     continue
                 try:
                     shell.ctx.settings.set(key, "none" if value is None else str(value))
@@ -114,12 +123,23 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 shell.close()
         finally:
             os.chdir(old_cwd)
-            if old_home is None:
-                os.environ.pop("SYM_HOME", None)
-            else:
-                os.environ["SYM_HOME"] = old_home
+            for name, old in (("SYM_HOME", old_home), ("SYM_CONFIG", old_config)):
+                if old is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = old
     report.seconds = time.perf_counter() - started
     return report
+
+
+def server_settings() -> dict[str, object]:
+    """This machine's model server: backend, base URL and Ollama host from its config file and
+    environment (the defaults when the config file cannot be read)."""
+    try:
+        settings = load_settings()
+    except UserError:
+        settings = Settings()
+    return {key: getattr(settings, key) for key in ("backend", "base_url", "ollama_host")}
 
 
 def recorded_approvals(rec: Recording):

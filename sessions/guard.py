@@ -2,7 +2,7 @@
 
 A session file can come from anyone. Re-run as it stands, its inputs could write files (/export,
 /save --script), read them into memory or send them to a model (/consult, /tell --from), or point
-the shell at another server (`ollama_host` in the header, a replayed /set). Each input is checked
+the shell at another server (`ollama_host` or `backend` in the header, a replayed /set). Each input is checked
 here before it runs; one that would reach outside is skipped with a one-line reason. Inputs are
 only split into words here, never evaluated; commands this guard does not know are skipped.
 """
@@ -23,6 +23,8 @@ SAFE_COMMANDS = frozenset({
     "/compare", "/rank",
 })
 HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url"})
+# what picks the model server and what it is sent: always this machine's in an untrusted replay
+SERVER_SETTINGS = frozenset({"backend", "base_url", "ollama_host", "api_key"})
 _HOST_SUFFIXES = ("_host", "_url", "_path", "_dir", "_file", "_home")
 TRUST_HINT = "replay with --trust to run it"
 
@@ -30,7 +32,7 @@ TRUST_HINT = "replay with --trust to run it"
 def is_host_or_path_setting(key: object) -> bool:
     """Settings a replayed log may not change: servers and places on disk."""
     k = str(key).strip().lower().replace("-", "_").replace(".", "_")
-    return k in HOST_SETTINGS or k.endswith(_HOST_SUFFIXES)
+    return k in HOST_SETTINGS or k in SERVER_SETTINGS or k.endswith(_HOST_SUFFIXES) or k.endswith("_key")
 
 
 class ReplayGuard:
@@ -66,7 +68,7 @@ class ReplayGuard:
             return "--save writes the config file, outside the replay's scratch directory"
         key = args.words[0] if args.words else ""
         if key and is_host_or_path_setting(key):
-            return f"a replay keeps this machine's hosts and paths ({key} not changed)"
+            return f"a replay keeps this machine's model server, hosts and paths ({key} not changed)"
         return None
 
     def _consult(self, arg: str) -> str | None:
