@@ -10,6 +10,7 @@ meaning: it only says what a word can be.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -42,8 +43,14 @@ such much own really already still even perhaps maybe probably today tomorrow ye
 ever again almost nearly somewhat mostly generally typically none none""".split())
 _CONTRACTIONS = {"doesn't": ["does", "not"], "don't": ["do", "not"], "isn't": ["is", "not"],
                  "aren't": ["are", "not"], "doesnt": ["does", "not"], "dont": ["do", "not"]}
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+|[,?]|\S")
+# a word starts with a letter of any script and goes on with letters, digits, - and '
+_TOKEN = re.compile(r"[^\W\d_](?:[^\W_]|['-])*|\d+|[,?]|\S")
 _WORDLIKE = re.compile(r"[A-Za-z][A-Za-z-]*(?:'[a-z]+)?\Z")
+_LETTERS = r"[^\W\d_]"
+# names as people write them: Zoë, José, Émile (letters of any script), O'Brien, D'Angelo (an
+# apostrophe before a capital), Person0, R2D2 (digits after a capital); each is one name
+_NAME = re.compile(rf"{_LETTERS}+(?:-{_LETTERS}+)*|(?:{_LETTERS}{{1,3}}'(?=[^\W\d_a-z]))?{_LETTERS}+|"
+                   rf"{_LETTERS}[^\W_]*\d[^\W_]*")
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,9 @@ class Word:
 def tokens(sentence: str) -> list[Word] | None:
     """Typed tokens of one sentence (final "." dropped), or None when a character or word puts
     it outside the fragment (quotes, possessives, semicolons, modal verbs, adverbs …)."""
-    text = sentence.strip()
+    # one spelling per name: composed accents (a decomposed Zoë is the same name), and the
+    # typographic apostrophe read as ' (O’Brien, doesn’t)
+    text = unicodedata.normalize("NFC", sentence.strip()).replace("\u2019", "'")
     if text.endswith("."):
         text = text[:-1]
     out: list[Word] = []
@@ -76,6 +85,11 @@ def tokens(sentence: str) -> list[Word] | None:
             out.append(Word(raw, "N"))
         elif low in _CONTRACTIONS:
             out += [Word(w, KEYWORDS[w]) for w in _CONTRACTIONS[low]]
+        elif not raw.isascii() or "'" in raw or any(c.isdigit() for c in raw):
+            if not (raw[0].isupper() or not raw.isascii() and raw.isalpha()) or not _NAME.fullmatch(raw) \
+                    or "'" in raw and not raw[0].isupper():
+                return None     # a possessive (Bob's), a quote, a word with digits that is no name
+            out.append(Word(raw, "C" if raw[0].isupper() else "W"))
         elif not _WORDLIKE.match(raw) or "'" in raw or low in STOP or classes.closed_class_problem(low, at):
             return None
         elif low in KEYWORDS:
