@@ -91,6 +91,8 @@ def _(r: TellResult) -> str:
             lines.append(f"  = {s.duplicates} already known")
         if s.warning:
             lines.append(f"  warning: {s.warning}")
+        if s.vote:
+            lines.append(f"  vote: {s.vote}")
     lines += [f"warning: {w}" for w in r.warnings]
     if r.llm_calls:
         lines.append(f"({r.llm_calls} LLM call{'s' if r.llm_calls != 1 else ''})")

@@ -24,11 +24,11 @@ from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.schema import Program, program_json_schema
 from sym.core.reason.pot.smt2_read import script_in_reply
+from sym.core.reason.sampling import majority, sample_options
 
 if TYPE_CHECKING:
     from sym.core.run import Run
 
-SAMPLE_SEED = 7000         # sample n is drawn with seed SAMPLE_SEED + n: varied, yet replayable
 DISAGREE = "unknown (the model's programs disagree)"
 
 
@@ -84,14 +84,6 @@ class Vote:
                 "winner": self.winner}
 
 
-def majority(said: list[str]) -> str | None:
-    """The verdict said most often; None for no verdict or a tie at the top."""
-    ranked = Counter(said).most_common(2)
-    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
-        return None
-    return ranked[0][0]
-
-
 def _read(text: str, fmt: str) -> Any:
     return script_in_reply(text) if fmt == "smt2" else parse_model(text, Program)
 
@@ -113,8 +105,7 @@ def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, a
     by default), None when it decides nothing. Each sample is traced as node "sN" under "q",
     the vote as "vote". The model's failures (LLMError) and the user's cancel propagate."""
     k = max(1, int(samples))
-    temperature = float(run.settings.llm_sample_temperature)
-    options = [{"temperature": temperature, "seed": SAMPLE_SEED + n} for n in range(1, k + 1)]
+    options = sample_options(run.settings.llm_sample_temperature, k)
     format = (schema or program_json_schema()) if fmt == "json" else schema
     replies = run.llm.chat_many([list(messages)] * k, purpose=f"{purpose}.sample", format=format, options=options)
     vote = Vote()

@@ -26,9 +26,9 @@ from sym.core.reason.swm.english import lexicon, translate
 from sym.core.reason.swm.replies import Tally, parse_reply
 
 if TYPE_CHECKING:
-    from sym.core.llm.facade import LLM
     from sym.core.memory.schema import Schema
     from sym.core.reason.swm.choice import ChosenGoal
+    from sym.core.reason.swm.lockstep import Chat
 
 T = TypeVar("T")
 
@@ -54,9 +54,10 @@ class Reading:
     sentence: str
     clauses: list[tuple[str, Atom | Rule]] = field(default_factory=list)
     problem: str = ""
+    vote: str = ""        # several samples read it: what each reading said, and how many (extract_vote.py)
 
 
-def choose(llm: LLM, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
+def choose(llm: Chat, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
            purpose: str, tally: Tally, repairs: int = REPAIRS) -> tuple[T | None, str]:
     """(value, "") from the first reply `check` accepts, else (None, the last problem)."""
     seen: list[str] = []
@@ -96,7 +97,7 @@ def predicate_menu(schema: Schema, extra: dict[str, set[int]] | None = None) -> 
     return {n: tuple(sorted(a)) for n, a in arities.items()}, templates
 
 
-def extract(llm: LLM, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
+def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
             context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None) -> list[Reading]:
     """Each sentence read by the model. Sentences where two named things meet are read pair by
     pair when memory has two-place relations (pairs.py); other sentences about named things
@@ -188,7 +189,7 @@ def _as_checked(reading: Reading, before: str | None) -> str:
     return _with_before(reading.sentence, before if needs else None)
 
 
-def verify(llm: LLM, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
+def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
     """A second opinion on each reading, which does not trust the first: one yes/no call per
     sentence, all in parallel, asking whether the sentence says or clearly implies what sym's
     rendering of the reading says. A "no", or a reply still outside its schema after
@@ -227,7 +228,7 @@ def verify(llm: LLM, pending: list[tuple[Reading, str]], templates: dict[str, st
         reading.clauses = []
 
 
-def _read_pairs(llm: LLM, sentences: list[str], predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
+def _read_pairs(llm: Chat, sentences: list[str], predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
                 tally: Tally) -> list[Reading]:
     """Sentences where two named things meet, when the memory has two-place relations: the model
     fills "A ___ B" from the relations' phrases for every ordered pair (pairs.py)."""
@@ -243,7 +244,7 @@ def _read_pairs(llm: LLM, sentences: list[str], predicates: dict[str, tuple[int,
     return readings
 
 
-def _read_statements(llm: LLM, sentence: str, before: str | None, schema: Schema, predicates: dict[str, tuple[int, ...]],
+def _read_statements(llm: Chat, sentence: str, before: str | None, schema: Schema, predicates: dict[str, tuple[int, ...]],
                      templates: dict[str, str], tally: Tally) -> tuple[Reading, str]:
     """The sentence read through the statement menu, its rendering checked against the sentence's
     words (a reading that adds a word goes back to the model as a repair) → (reading, the
@@ -298,7 +299,7 @@ def read_restated(text: str, allowed: set[Const], sentence: str) -> tuple[list[A
     return facts, unused
 
 
-def _restate(llm: LLM, batch: list[str], predicates: dict[str, tuple[int, ...]], tally: Tally) -> list[Reading]:
+def _restate(llm: Chat, batch: list[str], predicates: dict[str, tuple[int, ...]], tally: Tally) -> list[Reading]:
     """Sentences about named things restated by the model in the controlled language, one fact a
     line, read back by the grammar: the model picks forms and names, the grammar decides."""
     mentioned = [candidates(s) for s in batch]
@@ -344,7 +345,7 @@ def _home(args: set[Const], mentioned: list[set[Const]]) -> int:
     return next((i for i, named in enumerate(mentioned) if args & named), 0)
 
 
-def read_goal(llm: LLM, question: str, schema: Schema, *, tally: Tally) -> ChosenGoal:
+def read_goal(llm: Chat, question: str, schema: Schema, *, tally: Tally) -> ChosenGoal:
     """(kind, Atom) for a question, or raises Invalid with the last problem."""
     predicates, templates = predicate_menu(schema)
     things = choices(question, schema)

@@ -22,6 +22,7 @@ class Told:
     problem: str = ""
     kept: bool = True                # False: understood, but not stored because another sentence failed
     warning: str = ""                # read, but an operation did not apply ("the shoe is not in Box 1: nothing moved")
+    vote: str = ""                   # read by several samples (llm.samples): what they said, how many
 
     @property
     def outcome(self) -> str:
@@ -46,6 +47,8 @@ class Told:
             out["problem"] = self.problem
         if self.warning:
             out["warning"] = self.warning
+        if self.vote:
+            out["vote"] = self.vote
         return out
 
 

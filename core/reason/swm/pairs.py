@@ -26,7 +26,7 @@ from sym.core.reason.swm.replies import Tally, parse_reply
 
 if TYPE_CHECKING:
     from sym.core.llm import Message
-    from sym.core.llm.facade import LLM
+    from sym.core.reason.swm.lockstep import Chat
 
 NONE = "none"
 MAX_QUESTIONS = 40          # ordered pairs in one call (a bigger story takes several calls)
@@ -337,7 +337,7 @@ def _relation_for(word: str, menu: list[Relation]) -> Relation | None:
     return next((r for r in menu if r.word == word), None)
 
 
-def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
+def two_steps(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
     """Step 1: for each candidate, which way round the story states it (or neither). Step 2: for
     each statement chosen, the word for the other direction ("so Zell is Tarn's ___"). Facts are
     kept when their word is one of the memory's relations."""
@@ -378,7 +378,7 @@ def two_steps(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Ta
     return out
 
 
-def _ask(llm: LLM, messages: list[Message], keys: list[str], shapes: list[dict[str, Any]],
+def _ask(llm: Chat, messages: list[Message], keys: list[str], shapes: list[dict[str, Any]],
          tally: Tally, purpose: str, out: Chosen) -> dict[int, object]:
     """One call for all `keys` (a field each, shaped by `shapes`); an unusable reply is asked once more."""
 
@@ -400,7 +400,7 @@ def _ask(llm: LLM, messages: list[Message], keys: list[str], shapes: list[dict[s
     return {}
 
 
-def choose(llm: LLM, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
+def choose(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: Tally, purpose: str = "tell") -> Chosen:
     """Every question answered by the model, MAX_QUESTIONS a call; a reply that leaves some
     unanswered or off the list gets one repair call for those alone. Relation nouns go by
     `two_steps`; other phrases ("likes", "is afraid of") one blank per ordered pair."""

@@ -25,7 +25,7 @@ from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
 from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
 from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
-from sym.core.reason.swm import answers, english, extraction, fastpath, naming, prompts
+from sym.core.reason.swm import answers, english, extract_vote, extraction, fastpath, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import applicable, ground
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
@@ -87,9 +87,11 @@ class SWM:
     """One reasoner over one working memory, for one run (core/run.py): its events, cancel flag
     and model client (built only when a sentence or rule needs it; a run without one has none)."""
 
-    def __init__(self, memory: WorkingMemory, run: Run, *, merge: str = "ask") -> None:
+    def __init__(self, memory: WorkingMemory, run: Run, *, merge: str = "ask", samples: int | None = None) -> None:
         self.memory = memory
         self.run = run
+        # readings of a sentence the grammar cannot read, voted on above 1 (extract_vote.py)
+        self.samples = max(1, int(samples if samples is not None else getattr(run.settings, "llm_samples", 1)))
         self.run_id = run.id      # drawn now: a /tell or /ask takes its run number whether or not it traces
         self.merge = merge
         self._nodes = 0
@@ -146,7 +148,7 @@ class SWM:
                 told.append(Told(sentence, "none", problem=reading.problem if reading else
                                  self._needs_model(sentence) + (f" ({no_model.message})" if no_model is not None else "")))
             else:
-                told.append(self._store_extracted(sentence, readings[sentence].clauses, source))
+                told.append(self._store_extracted(sentence, readings[sentence], source))
         return told
 
     def _read(self, unknown: list[str], sentences: list[str],
@@ -167,15 +169,17 @@ class SWM:
                         if isinstance(a, Atom)]
                     for a in atoms:
                         extra.setdefault(a.pred, set()).add(len(a.args))
-        parent = self._node("tell.llm", f"read {len(unknown)} sentence(s) with the model")
+        sampled = f", {self.samples} samples voted" if self.samples > 1 else ""
+        parent = self._node("tell.llm", f"read {len(unknown)} sentence(s) with the model{sampled}")
         tally = extraction.Tally()
 
-        def node(sentence: str, problem: str) -> None:
-            self._node("tell.sentence", sentence[:80], parent, problem, "failed" if problem else "ok")
+        def node(sentence: str, problem: str, vote: str = "") -> None:
+            self._node("tell.sentence", sentence[:80], parent, problem or vote and f"vote: {vote}",
+                       "failed" if problem else "ok")
 
         try:
-            readings = extraction.extract(llm, unknown, self.memory.schema, extra=extra, context=sentences,
-                                          tally=tally, node=node)
+            readings = extract_vote.read(llm, unknown, self.memory.schema, samples=self.samples, extra=extra,
+                                         canonical=self._canonical, context=sentences, tally=tally, node=node)
         except LLMError as err:
             self.llm_calls += tally.calls
             self.failed_calls += 1
@@ -224,10 +228,10 @@ class SWM:
             naming.name_predicates(self.memory, [c for c, _ in clauses])
         return out
 
-    def _store_extracted(self, sentence: str, clauses: list[tuple[str, Atom | Rule]], source: str) -> Told:
-        soft = [(c, SOFT + source) for kind, c in clauses if kind == "soft"]
-        hard = [(c, "llm:" + source) for kind, c in clauses if kind != "soft"]
-        out = Told(sentence, "soft" if soft and not hard else "llm")
+    def _store_extracted(self, sentence: str, reading: Reading, source: str) -> Told:
+        soft = [(c, SOFT + source) for kind, c in reading.clauses if kind == "soft"]
+        hard = [(c, "llm:" + source) for kind, c in reading.clauses if kind != "soft"]
+        out = Told(sentence, "soft" if soft and not hard else "llm", vote=reading.vote)
         for group in (hard, soft):
             if group:
                 outcome = self.memory.add(group, nl=sentence, merge=self.merge)
