@@ -7,6 +7,7 @@ and (later) the TUI all call it. Results go to stdout, narration (errors, warnin
 from __future__ import annotations
 
 import json
+import re
 from functools import singledispatch
 from typing import Protocol, TextIO
 
@@ -211,10 +212,19 @@ def _(r: Failure) -> str:
     return ("" if r.cancelled else "error: ") + r.message + (f" — {r.hint}" if r.hint else "")
 
 
+_WITHIN = re.compile(r"(?:line (\d+), )?column (\d+): ")
+
+
 def _failure_line(line: int, result: Failure) -> str:
-    """A failure as stderr shows it: `error: line N: …`, or a calm `line N: cancelled`."""
+    """A failure as stderr shows it: `error: line N: …`, or a calm `line N: cancelled`. A parse
+    error's place inside an input that starts on script line N is told as a script line
+    (`line 4, column 7`), not as two line numbers that do not add up."""
     body = to_text(result).removeprefix("error: ")
     where = f"line {line}: " if line else ""
+    within = _WITHIN.match(body) if line else None
+    if within:
+        where = f"line {line + int(within.group(1) or 1) - 1}, column {within.group(2)}: "
+        body = body[within.end():]
     return f"{where}{body}" if result.cancelled else f"error: {where}{body}"
 
 

@@ -43,3 +43,17 @@ def test_a_pipe_reads_cr_crlf_and_lf_line_ends_alike(sym_exe, sym_home):
         proc = piped(sym_exe, sym_home, end.join(["/forget a(X)", "a(1).", "a(2).", "/listing a", "b(2 c)."]) + end)
         assert "a(1).\n" in proc.stdout and "a(2).\n" in proc.stdout, (end, proc.stdout)
         assert "column 5: missing ','" in proc.stderr, (end, proc.stderr)
+
+
+def test_a_parse_error_in_a_script_names_the_script_line_for_any_line_end(sym_exe, sym_home, tmp_path):
+    lines = ["a(1).", "", "q(X) :-", "  c(3 d).", "bad(1"]
+    for end in ("\n", "\r\n", "\r"):
+        text = end.join(lines) + end
+        script = tmp_path / "s.sym"
+        script.write_bytes(text.encode())
+        for proc in (piped(sym_exe, sym_home, text, "--batch", "-"),
+                     subprocess.run([*sym_exe, "--batch", str(script)], capture_output=True, text=True, timeout=120,
+                                    env={**os.environ, "SYM_HOME": str(sym_home)})):
+            errors = proc.stderr.splitlines()
+            assert errors[0].startswith("error: line 4, column 7: missing ','"), (end, errors)
+            assert errors[1].startswith("error: line 5, column 6: '(' after bad is still open"), (end, errors)
