@@ -168,7 +168,8 @@ def run_swipl(case: str, tmp: Path, rules: str) -> dict:
     first, warm = questions(case)
     pred = first[:first.index("(")]
     path = tmp / f"{case}-{len(rules)}.pl"
-    lines = [f":- table {pred}/2.\n"] + [f"{p}({', '.join(map(str, args))}).\n" for p, args in facts]
+    lines = [":- set_prolog_flag(table_space, 8_000_000_000).\n",   # right recursion tables every suffix
+             f":- table {pred}/2.\n"] + [f"{p}({', '.join(map(str, args))}).\n" for p, args in facts]
     path.write_text("".join(lines) + rules)
     goal = (f"statistics(cputime, T0), aggregate_all(count, {first}, N1), statistics(cputime, T1), "
             f"aggregate_all(count, {warm}, N2), statistics(cputime, T2), "
@@ -178,6 +179,9 @@ def run_swipl(case: str, tmp: Path, rules: str) -> dict:
                               timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {TIMEOUT} s"}
+    if len(proc.stdout.split()) != 4:
+        said = (proc.stderr.strip() or proc.stdout.strip() or f"exit {proc.returncode}").splitlines()
+        return {"error": said[-1][:120]}
     d1, n1, d2, n2 = proc.stdout.split()
     return {"first": float(d1), "first_count": int(n1), "warm": float(d2), "warm_count": int(n2)}
 
