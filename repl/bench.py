@@ -17,7 +17,8 @@ from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.memory.embedders import default_embedder, make_embedder
 from sym.core.reason.outside import PATHS, load_items
-from sym.core.reason.outside_score import ItemResult, LogicScore, run_tag, score_items
+from sym.core.reason.outside_score import score_items
+from sym.core.reason.scoring import ItemResult, LogicScore, Score, run_tag
 from sym.core.reason.semantic.trajectory import (
     KERNEL,
     is_session_log,
@@ -36,8 +37,8 @@ from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
-    from sym.core.reason.outside import Item, Outcome
-    from sym.core.reason.swm.evaluate import Score
+    from sym.core.reason.outside import Item
+    from sym.core.reason.scoring import Outcome
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -66,20 +67,16 @@ def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
     return None
 
 
-HEADER = (f"{'dataset':<13}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'calls':>7}{'cached':>8}"
-          f"{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
-
-
-def _row(name: str, label: str, score) -> str:
-    return (f"{name:<13}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.llm_calls:>6}"
-            f"{score.cached_calls:>8}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
-
-
 def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_facts: bool, llm_mode: str,
             model: str | None, host: str | None, as_json: bool, limit: int | None, out=sys.stdout,
-            err=sys.stderr, baseline: str | None = None, fallback: bool = True) -> int:
-    """Each dataset through sym (per mode) and, with baseline="llm", through the model alone,
-    side by side: n, correct, accuracy, calls (cached and failed apart), tokens, seconds per item."""
+            err=sys.stderr, baseline: str | None = None, fallback: bool = True, offset: int = 0,
+            ids: list[str] | None = None, samples: int | None = None, quiet: bool = False) -> int:
+    """Each dataset (or one of its folders: clutrr/rule_shuffle) through sym (per mode) and, with
+    baseline="llm", through the model alone, side by side, as `run_logic` does: accuracy, decided
+    by sym, precision, abstained, fallback, calls, tokens, s/item; a line per item on stderr as it
+    finishes (none with `quiet`), with `as_json` a JSON line per item then the totals' line.
+    `limit` items from `offset` of each dataset, or those named by `ids`; `samples` readings of
+    a story (programs of an AR-LSAT item) are voted on (default: the model's llm_samples)."""
     from sym.core.reason.swm.evaluate import DATASETS, evaluate
 
     root = Path(data)
@@ -88,27 +85,63 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
     if baseline not in (None, "none", "llm"):
         raise UserError(f"unknown baseline {baseline!r}", hint="--baseline llm (the model alone) or none")
     wanted = datasets or [d for d in DATASETS if d in ds.available(root)]
-    unknown = [d for d in wanted if d not in DATASETS]
+    unknown = [d for d in wanted if ds.kind_of(d) not in DATASETS]
     if unknown:
         raise UserError(f"unknown dataset {unknown[0]!r}", hint=f"datasets: {', '.join(DATASETS)}")
     if not wanted:
         raise UserError(f"{data} has none of {', '.join(DATASETS)}")
+    loaded = {name: ds.load(root, name) for name in wanted}
+    chosen = _choose(loaded, offset=offset, limit=limit, ids=ids)
     llm = make_llm("on" if baseline == "llm" and llm_mode == "auto" else llm_mode, model, host, err)
+    samples = samples or (llm.settings.llm_samples if llm is not None else 1)
+    tag = run_tag("swm")
+    if not quiet:
+        err.write(f"{', '.join(f'{n}: {len(chosen[n])} of {len(loaded[n])}' for n in wanted)} items"
+                  f"{f', {samples} samples' if samples > 1 else ''}; calls tagged {tag} (sym logs --run {tag})\n")
     if not as_json:
-        out.write(HEADER)
-    for name in wanted:
-        runs = [(f"sym {mode}", dict(mode=mode, fallback=fallback and mode == "hybrid")) for mode in modes]
-        if baseline == "llm":
-            runs.append(("llm alone", dict(baseline=True)))
-        for label, how in runs:
-            score = evaluate(root, name, llm=llm, gold_facts=gold_facts, limit=limit, **how)
-            if as_json:
-                out.write(json.dumps(score.to_dict()) + "\n")
-            else:
-                out.write(_row(name, label, score))
-                _notes(name, label, score, err, top=3)
-            out.flush()
+        out.write(table_header("dataset"))
+    out.flush()
+    with stop_on_interrupt(out, err):
+        for name in wanted:
+            def told(r: ItemResult, name: str = name) -> None:
+                if as_json:
+                    out.write(json.dumps({**r.to_dict(), "dataset": name}) + "\n")
+                    out.flush()
+                if not quiet:
+                    err.write(f"{name} {item_line(r)}")
+                    err.flush()
+
+            runs = [(f"sym {mode}", dict(mode=mode, fallback=fallback and mode == "hybrid")) for mode in modes]
+            if baseline == "llm":
+                runs.append(("llm alone", dict(baseline=True)))
+            first = 1 + (0 if ids else offset)
+            for label, how in runs:
+                score = evaluate(root, name, llm=llm, gold_facts=gold_facts, problems=chosen[name], samples=samples,
+                                 on_item=told, run=f"{tag}/{name}", total=len(chosen[name]) if ids else len(loaded[name]),
+                                 first=first if not ids else 1, **how)
+                if as_json:
+                    out.write(json.dumps(score.to_dict()) + "\n")
+                else:
+                    out.write(table_row(name, label, score))
+                    _notes(name, label, score, err, top=3)
+                out.flush()
     return 0
+
+
+def _choose(loaded: dict[str, list], *, offset: int, limit: int | None, ids: list[str] | None) -> dict[str, list]:
+    """Each dataset's items a run takes: those `ids` name (each id must be some dataset's), else
+    `limit` of each from `offset`; an offset past every dataset's end is a usage error."""
+    if ids:
+        wanted = [i.strip() for part in ids for i in part.split(",") if i.strip()]
+        known = {p.id for problems in loaded.values() for p in problems}
+        missing = [i for i in wanted if i not in known]
+        if missing:
+            sample = next(iter(p.id for problems in loaded.values() for p in problems), "")
+            raise UserError(f"no item with id {missing[0]!r}", hint=f"ids look like {sample!r}" if sample else None)
+        return {n: [p for p in problems if p.id in set(wanted)] for n, problems in loaded.items()}
+    if offset and all(offset >= len(problems) for problems in loaded.values()):
+        raise UserError(f"--offset {offset} is past the last item of every dataset")
+    return {n: problems[offset:][:limit] if limit else problems[offset:] for n, problems in loaded.items()}
 
 
 def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
@@ -127,13 +160,14 @@ def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
 
 # -- sym bench logic -----------------------------------------------------------------------
 
-LOGIC_HEADER = (f"{'data':<18}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'decided':>9}{'precision':>11}"
-                f"{'abstain':>9}{'fallback':>10}{'ran':>6}{'calls':>7}{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+def table_header(first: str = "data") -> str:
+    return (f"{first:<24}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'decided':>9}{'precision':>11}"
+            f"{'abstain':>9}{'fallback':>10}{'ran':>6}{'calls':>7}{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
 
 
-def _logic_row(name: str, label: str, score: LogicScore) -> str:
+def table_row(name: str, label: str, score: LogicScore) -> str:
     """accuracy; decided = items sym answered itself (coverage); precision = right when decided."""
-    return (f"{name[:17]:<18}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.coverage:>8.1%}"
+    return (f"{name[:23]:<24}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.coverage:>8.1%}"
             f"{score.precision:>10.1%} {score.abstained:>8}{score.fallback:>10}{score.programs_ran:>6}"
             f"{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
 
@@ -221,7 +255,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
     if not quiet:
         err.write(f"{name}: {len(chosen)} of {len(items)} items; calls tagged {tag} (sym logs --run {tag})\n")
     if not as_json:
-        out.write(LOGIC_HEADER)
+        out.write(table_header())
     out.flush()
 
     def told(r: ItemResult) -> None:
@@ -241,7 +275,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
             if as_json:
                 out.write(json.dumps(score.to_dict()) + "\n")
             else:
-                out.write(_logic_row(name, label, score))
+                out.write(table_row(name, label, score))
                 _chat_notes(name, label, score, err)
                 _notes(name, label, score, err, top=5)
             out.flush()
@@ -253,7 +287,8 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     in a fresh in-process shell: a copy of the bench model's settings, its backend, the model's
     memory changes approved. Its calls count as the bench model's (Outcome.turn)."""
     from sym.core.llm.clients import Clients
-    from sym.core.reason.outside import Outcome, TurnUse, chat_outcome, chat_text
+    from sym.core.reason.outside import chat_outcome, chat_text
+    from sym.core.reason.scoring import Outcome, TurnUse
     from sym.repl.dispatcher import Shell
 
     if llm is None:

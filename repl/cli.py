@@ -229,23 +229,34 @@ def bench_app() -> None:
 @bench_app.command("swm", context_settings=CONTEXT)
 @click.option("--data", required=True, metavar="DIR", help="A folder with proofwriter/, clutrr/, boxes/, lsat-ar/.")
 @click.option("--mode", default="hybrid", type=click.Choice(["hybrid", "paper", "both"]), help="Which reasoner(s).")
-@click.option("--dataset", multiple=True, metavar="NAME", help="Only this dataset (repeatable).")
+@click.option("--dataset", multiple=True, metavar="NAME",
+              help="Only this dataset, or one of its folders (clutrr/rule_shuffle) (repeatable).")
 @click.option("--gold-facts/--extract", default=True,
               help="CLUTRR: use the gold chain facts, or extract facts from the story with the LLM.")
 @click.option("--llm", default="auto", type=click.Choice(["auto", "on", "off"]),
               help="auto: use Ollama if it answers.")
 @click.option("--model", metavar="NAME", help="The Ollama model.")
 @click.option("--ollama-host", metavar="URL", help="The Ollama server.")
-@click.option("--json", "json_lines", is_flag=True, help="One JSON object per dataset and mode.")
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the first N problems of each.")
+@click.option("--json", "json_lines", is_flag=True,
+              help="One JSON line per item as it finishes, then one per dataset and system (the totals).")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only N problems of each (the first, or from --offset).")
+@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N problems of each.")
+@click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the problems with these ids (repeatable).")
+@click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
+              help="K readings of each story sentence the grammar cannot read (K programs of an AR-LSAT item), a "
+                   "fact kept when most accepted readings state it (default: llm_samples of the config, 1).")
+@click.option("--quiet", is_flag=True, help="No line per item on stderr.")
 @click.option("--baseline", default="none", type=click.Choice(["none", "llm"]),
               help="llm: also run the model alone (one chain-of-thought call per item).")
 @click.option("--fallback/--no-fallback", default=True,
               help="hybrid: an item sym leaves undecided is answered by the model alone, as /ask falls back "
                    "(counted apart).")
 def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, llm: str, model: str | None,
-              ollama_host: str | None, json_lines: bool, limit: int | None, baseline: str, fallback: bool) -> None:
-    """Accuracy, LLM calls, tokens and time of /tell + /ask per dataset."""
+              ollama_host: str | None, json_lines: bool, limit: int | None, offset: int, ids: tuple[str, ...],
+              samples: int | None, quiet: bool, baseline: str, fallback: bool) -> None:
+    """Accuracy, decided by sym, precision, abstained, fallback, LLM calls, tokens and time of
+    /tell + /ask per dataset (or one of its folders: --dataset clutrr/rule_shuffle); a line per
+    item on stderr as it finishes. Ctrl+C stops it at once."""
     model, ollama_host = _top_level(model, ollama_host)
     from sym.core.errors import UserError
     from sym.repl.bench import run_swm
@@ -254,7 +265,8 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
     try:
         raise SystemExit(run_swm(data, modes=modes, datasets=list(dataset) or None, gold_facts=gold_facts, llm_mode=llm,
                                  model=model, host=ollama_host, as_json=json_lines, limit=limit,
-                                 baseline=baseline, fallback=fallback))
+                                 baseline=baseline, fallback=fallback, offset=offset, ids=list(ids) or None,
+                                 samples=samples, quiet=quiet))
     except UserError as err:
         _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
-from sym.core.llm import LLMError
 from sym.core.memory.working import WorkingMemory
+from sym.core.reason.scoring import Outcome, TurnUse, failed_outcome
 from sym.core.reason.swm.datasets import Problem
 from sym.core.reason.swm.english import split_sentences
 from sym.core.run import Run
@@ -146,40 +146,6 @@ def claim_of(question: str) -> str:
 
 
 # -- answering -------------------------------------------------------------------------------
-
-@dataclass
-class Outcome:
-    """sym's answer to one item (None: undecided), whether a program ran, and why it failed."""
-
-    answer: str | None = None
-    ran: bool = False
-    reason: str = ""
-    failed_call: bool = False       # a model call failed (not a reply that never fit)
-    verified: bool = False          # chat: the answer is a verified call's (an /ask verdict), not the model's text
-    turn: TurnUse | None = None     # chat: what the item's turn did
-    vote: str = ""                  # several programs sampled: the vote (core/reason/pot/vote.py)
-    error: str = ""                 # the whole error behind `reason` (which groups like failures)
-    unverified: bool = False        # the model picked the answer (AR-LSAT's tie or unknown question type)
-
-
-@dataclass(frozen=True)
-class TurnUse:
-    """What one chat turn used through its own shell's model client (counted into the score as the
-    bench model's calls are), the commands it called, and its model steps; `route_steps` and
-    `invalid` are the steps of a menu (route) turn and its replies that did not fit the menu."""
-
-    calls: int = 0
-    cached: int = 0
-    tokens: int = 0
-    tool_calls: int = 0
-    steps: int = 0
-    route_steps: int = 0
-    invalid: int = 0
-
-
-def failed_outcome(err: UserError) -> Outcome:
-    return Outcome(reason=err.message, failed_call=isinstance(err, LLMError) and err.reason != "bad-output")
-
 
 def ask_item(item: Item, llm: LLM | None) -> Outcome:
     """Through the English bridge: tell the context, ask the claim (or each option) in a fresh

@@ -1,184 +1,34 @@
-"""Scoring outside items (`sym bench logic`): one system over a list of items, each item told to
-the caller as it finishes (`on_item`), and the totals that say whether sym's answers can be
-trusted: decided by sym (coverage), right when decided (precision), abstained, and answered
-by the flagged fallback (the model alone), beside accuracy.
-
-Each item's calls go through a client tagged RUN/ITEM (the call log's session column: `sym logs
---run RUN --item ITEM`), and its calls, tokens and seconds are read back from the call log, a
-cached call counted at the seconds its request first took, so an item run again does not read
-0 s. The model-alone baseline sends its own request (a seed of its own), never one the
-fallback's call already answered from the cache.
-"""
+"""Scoring outside items (`sym bench logic`): the outside suites' items through the shared
+item-by-item loop (core/reason/scoring.py), answered by the path asked for (outside.py), a
+truth item right when its normalised answer is the gold one."""
 
 from __future__ import annotations
 
-import re
-import time
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import UserError
-from sym.core.reason.outside import Item, Outcome, answer_item, baseline_item, failed_outcome
-from sym.core.reason.swm.evaluate import Score, _counts
+from sym.core.reason.outside import Item, answer_item, baseline_item
+from sym.core.reason.scoring import Bench, ItemResult, LogicScore, Outcome, run_tag, score_loop, short_reason
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from sym.core.llm.facade import LLM
-    from sym.core.reason.outside import TurnUse
-
-
-@dataclass
-class ItemResult:
-    """One item as it finished: who answered (`by`: sym, fallback — the model alone, unverified —,
-    llm for the baseline, or none), whether it was right, why sym did not decide, the vote, and
-    what its calls used (from the call log)."""
-
-    index: int
-    total: int
-    item: str
-    system: str
-    mode: str
-    gold: str
-    answer: str | None
-    by: str
-    correct: bool
-    reason: str = ""
-    vote: str = ""
-    calls: int = 0
-    cached: int = 0
-    failed: int = 0
-    tokens: int = 0
-    seconds: float = 0.0
-    tag: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "item", **asdict(self), "seconds": round(self.seconds, 3)}
-
-
-@dataclass
-class LogicScore(Score):
-    programs_ran: int = 0      # items where a program passed the interpreter
-    decided: int = 0           # items sym answered itself (verified): coverage = decided / n
-    decided_correct: int = 0   # … and of those, right: precision = decided_correct / decided
-    abstained: int = 0         # items sym left undecided (the fallback may have answered them)
-    verified: int = 0          # chat: items answered from a verified call
-    from_text: int = 0         # chat: items answered from the model's own text (unverified)
-    tool_calls: int = 0        # chat: commands the turns called
-    model_steps: int = 0       # chat: model calls the turns made
-    route_steps: int = 0       # chat: of those, menu (route) steps …
-    route_invalid: int = 0     # … and menu replies that were not a valid command
-    run: str = ""              # the run's tag in the call log
-
-    @property
-    def coverage(self) -> float:
-        return self.decided / self.n if self.n else 0.0
-
-    @property
-    def precision(self) -> float:
-        return self.decided_correct / self.decided if self.decided else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"type": "totals", **super().to_dict(), "programs_ran": self.programs_ran, "decided": self.decided,
-               "decided_correct": self.decided_correct, "coverage": round(self.coverage, 4),
-               "precision": round(self.precision, 4), "abstained": self.abstained, "run": self.run}
-        if self.mode == "chat":
-            out.update(verified=self.verified, from_text=self.from_text, tool_calls=self.tool_calls,
-                       model_steps=self.model_steps, route_steps=self.route_steps, route_invalid=self.route_invalid)
-        return out
-
-    def count_turn(self, turn: TurnUse, out: Outcome) -> None:
-        """A chat item: where its answer came from, and what its turn did."""
-        if out.answer is not None:
-            self.verified += out.verified
-            self.from_text += not out.verified
-        self.tool_calls += turn.tool_calls
-        self.model_steps += turn.steps
-        self.route_steps += turn.route_steps
-        self.route_invalid += turn.invalid
-
-
-def short_reason(text: str) -> str:
-    """A failure message with its particulars (quoted names, numbers) blanked, so like ones group;
-    never cut short."""
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", " ".join(str(text).split()))
-    text = re.sub(r"\d+(\.\d+)?", "N", text)
-    return text or "no answer"
-
-
-def run_tag(name: str) -> str:
-    """A bench run's tag in the call log: the data's name and the time it started."""
-    return f"bench:{name}:{time.strftime('%Y%m%d-%H%M%S')}"
 
 
 def score_items(name: str, items: list[Item], llm: LLM | None, *, path: str = "auto", baseline: bool = False,
                 fallback: bool = True, on_item: Callable[[ItemResult], object] | None = None,
                 answer: Callable[[Item, LLM | None], Outcome] | None = None, run: str | None = None,
                 total: int | None = None, first: int = 1, **encoding: Any) -> LogicScore:
-    """One system over the items: sym by `path` (with `fallback`, an item it leaves undecided is
-    answered by the model alone, counted apart and labelled), or with `baseline` the model alone.
-    `answer` answers an item in place of `answer_item` (the chat path's turn, run by the shell);
-    the calls its turns made through their own clients (Outcome.turn) count as the model's.
-    `on_item` hears each item as it finishes; `run` tags the calls (RUN/ITEM in the call log);
-    `first` and `total` number the items as the caller chose them (--offset)."""
-    if baseline and llm is None:
-        raise UserError("the model-alone baseline needs a model", hint="--llm on, or --baseline none")
-    score = LogicScore(name, "-" if baseline else path, "llm" if baseline else "sym", run=run or run_tag(name))
-    system = "llm" if baseline else "sym"
-    before = _counts(llm)
-    turns = [0, 0, 0]          # calls, cached, tokens of the chat turns' own clients
-    start = time.perf_counter()
-    for n, item in enumerate(items, start=first):
-        began = time.perf_counter()
-        tag = f"{score.run}/{'llm' if baseline else path}/{item.id}"
-        client = llm.tagged(tag) if llm is not None else None
-        score.n += 1
-        guessed = False
-        if baseline:
-            assert client is not None
-            try:
-                said = baseline_item(item, client, own_key=True)
-                out = Outcome(said, reason="" if said else "the model named no answer")
-            except UserError as err:
-                out = failed_outcome(err)
-        else:
-            out = answer(item, client) if answer is not None else answer_item(item, client, path, **encoding)
-            score.programs_ran += out.ran
-            if out.turn is not None:
-                score.count_turn(out.turn, out)
-                turns = [a + b for a, b in zip(turns, (out.turn.calls, out.turn.cached, out.turn.tokens), strict=True)]
-        score.failed_calls += out.failed_call
-        said = out.answer
-        verified = said is not None and not out.unverified and not baseline
-        reason = (out.error or out.reason) if not verified and not baseline else ""
-        if out.unverified and said is not None:
-            reason = reason or "the model picked the answer (unverified)"
-        if said is None or out.unverified:
-            score.fail(short_reason(out.reason or reason))
-            score.abstained += not baseline
-            if not baseline and said is None and fallback and client is not None:
-                try:
-                    said, guessed = baseline_item(item, client), True
-                except UserError as err:
-                    score.fail("fallback: " + short_reason(err.message))
-            guessed = guessed or (said is not None and out.unverified)
-        correct = said is not None and said == item.gold
-        score.scored(correct, guessed and not baseline)
-        if verified:
-            score.decided += 1
-            score.decided_correct += correct
-        used = llm.calllog.usage(tag) if llm is not None else {}
-        seconds = max(time.perf_counter() - began, used.get("seconds", 0.0))   # a cached call at its first time
-        score.seconds += seconds
-        if on_item is not None:
-            by = "llm" if baseline and said is not None else "sym" if verified else "fallback" if said is not None \
-                else "none"
-            on_item(ItemResult(n, total or len(items), item.id, system, score.mode, item.gold, said, by, correct,
-                               reason, out.vote, used.get("calls", 0), used.get("cached", 0), used.get("failed", 0),
-                               used.get("tokens", 0), seconds, tag))
-    seconds = score.seconds
-    score.finish(llm, before, start)
-    score.seconds = seconds        # the items' own: a cached call at the seconds it first took
-    score.llm_calls, score.cached_calls, score.tokens = (a + b for a, b in zip(
-        (score.llm_calls, score.cached_calls, score.tokens), turns, strict=True))
-    return score
+    """One system over the items (scoring.score_loop): sym by `path`, or with `baseline` the
+    model alone. `answer` answers an item in place of `answer_item` (the chat path's turn, run
+    by the shell); `encoding` goes to the prove path (proof format, style, samples)."""
+    bench: Bench[Item] = Bench(
+        ident=lambda item: item.id, gold=lambda item: item.gold,
+        solve=answer or (lambda item, client: answer_item(item, client, path, **encoding)),
+        guess=lambda item, client, own: baseline_item(item, client, own_key=own),
+        right=lambda item, said: said == item.gold)
+    return score_loop(name, items, llm, bench, mode=path, baseline=baseline, fallback=fallback, on_item=on_item,
+                      run=run, total=total, first=first)
+
+
+__all__ = ["score_items", "ItemResult", "LogicScore", "run_tag", "short_reason"]

@@ -17,6 +17,11 @@ STORY = ("James took his son Francisco out on a hunting trip. Francisco's daught
 RULE = "If B is the son of A, and C is the daughter of B, then C is the granddaughter of A."
 
 
+def totals(out) -> list[dict]:
+    """The totals' lines of a --json run (each item's line comes before them)."""
+    return [x for x in map(json.loads, out.getvalue().splitlines()) if x["type"] == "totals"]
+
+
 def _data(tmp_path) -> str:
     folder = tmp_path / "data" / "clutrr"
     folder.mkdir(parents=True)
@@ -38,7 +43,7 @@ def test_bench_extracts_pair_by_pair_and_runs_the_model_alone_beside_sym(ollama_
                    model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
                    baseline="llm")
     assert code == 0, err.getvalue()
-    sym, alone = [json.loads(line) for line in out.getvalue().splitlines()]
+    sym, alone = totals(out)
     assert (sym["system"], sym["n"], sym["correct"], sym["llm_calls"], sym["fallback"]) == ("sym", 1, 1, 4, 0)
     # step 1, the converse step, and one check for each of the story's two sentences
     assert (alone["system"], alone["correct"], alone["llm_calls"]) == ("llm", 1, 1)
@@ -59,14 +64,14 @@ def test_an_item_sym_leaves_undecided_falls_back_to_the_model_alone_and_is_count
     out, err = io.StringIO(), io.StringIO()
     run_swm(_data(tmp_path), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
-    sym = json.loads(out.getvalue())
+    [sym] = totals(out)
     # step 1, the converse step, the first sentence's check, the model alone
     assert (sym["correct"], sym["fallback"], sym["fallback_correct"], sym["llm_calls"]) == (1, 1, 1, 4)
     out = io.StringIO()
     run_swm(_data(tmp_path / "again"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err,
             fallback=False)
-    assert json.loads(out.getvalue())["correct"] == 0                        # without it: undecided is wrong
+    assert totals(out)[0]["correct"] == 0                                   # without it: undecided is wrong
 
 
 def test_bench_text_table_counts_a_story_the_model_cannot_read_as_a_failure(ollama_server, tmp_path):
@@ -97,7 +102,7 @@ def test_fallbacks_that_fail_are_counted_under_one_reason(ollama_server, tmp_pat
     out, err = io.StringIO(), io.StringIO()
     run_swm(str(tmp_path / "data"), modes=["hybrid"], datasets=["clutrr"], gold_facts=False, llm_mode="on",
             model=DEFAULT_MODELS[0], host=ollama_server.url, as_json=True, limit=None, out=out, err=err)
-    sym = json.loads(out.getvalue())
+    [sym] = totals(out)
     assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 0, 0)
     [(reason, count)] = [(k, v) for k, v in sym["failures"].items() if k.startswith("fallback: ")]
     assert count == 2, sym["failures"]

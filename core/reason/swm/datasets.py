@@ -92,15 +92,23 @@ def _problem(dataset: str, record: dict[str, Any], path: Path, root: Path, index
                    context=text)
 
 
+def kind_of(dataset: str) -> str:
+    """The dataset a name stands for: "clutrr/rule_shuffle" (one of its folders) is CLUTRR."""
+    return dataset.split("/", 1)[0]
+
+
 def load(root: str | Path, dataset: str) -> list[Problem]:
-    """Every problem of one dataset under ROOT/<dataset>/ (files in sorted path order)."""
-    if dataset not in DATASETS:
-        raise UserError(f"unknown dataset {dataset!r}", hint=f"one of {', '.join(DATASETS)}")
+    """Every problem of one dataset under ROOT/<dataset>/ (files in sorted path order); a
+    dataset's folder may be named ("clutrr/rule_shuffle": only that setting)."""
+    kind = kind_of(dataset)
+    if kind not in DATASETS or ".." in dataset.split("/"):
+        raise UserError(f"unknown dataset {dataset!r}", hint=f"one of {', '.join(DATASETS)}, or one of their folders "
+                                                             "(clutrr/rule_shuffle)")
     root = Path(root)
     folder = root / dataset
     if not folder.is_dir():
         raise UserError(f"no folder {folder}", hint="the data folder holds proofwriter/, clutrr/, boxes/, lsat-ar/")
-    return [_problem(dataset, rec, path, folder, i)
+    return [_problem(kind, rec, path, folder, i)
             for path in _files(folder) for i, rec in enumerate(_records(path))]
 
 

@@ -1,87 +1,36 @@
 """Accuracy of the SWM reasoner over datasets shaped like the paper's (`sym bench swm`).
 
 Each problem runs in a fresh in-process working memory through the same `SWM.tell` /
-`SWM.ask` a user's `/tell` and `/ask` use. With no model (`llm=None`) only what the
-fast path and the engine decide is answered; the rest counts as wrong.
+`SWM.ask` a user's `/tell` and `/ask` use, item by item through the shared loop
+(core/reason/scoring.py: a line per item, decided / precision / abstained, calls tagged by
+item). With no model (`llm=None`) only what the fast path and the engine decide is answered;
+the rest is undecided. With `samples` > 1 a story's sentences are read that many times and
+voted on (swm/extract_vote.py), an AR-LSAT item's programs too (pot/vote.py).
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
-from sym.core.llm import LLMError
 from sym.core.memory.working import WorkingMemory
+from sym.core.reason.scoring import Bench, ItemResult, LogicScore, Outcome, Score, failed_outcome, score_loop
 from sym.core.reason.swm import datasets
 from sym.core.reason.swm.english import split_sentences
+from sym.core.reason.swm.extract_vote import DISAGREE
 from sym.core.reason.swm.reasoner import SWM
 from sym.core.run import Run
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
     from sym.core.llm.facade import LLM
     from sym.core.reason.swm.datasets import Problem
+    from sym.core.reason.swm.outcomes import Told
 
 DATASETS = ("proofwriter", "clutrr", "boxes", "lsat-ar")
-
-
-@dataclass
-class Score:
-    dataset: str
-    mode: str
-    system: str = "sym"           # sym | llm (the model alone, one chain-of-thought call per item)
-    n: int = 0
-    correct: int = 0
-    llm_calls: int = 0            # answered calls, cached ones included
-    cached_calls: int = 0
-    failed_calls: int = 0
-    tokens: int = 0
-    seconds: float = 0.0
-    failures: dict[str, int] = field(default_factory=dict)   # error message → count
-    fallback: int = 0             # items the reasoner left undecided, answered by the model alone
-    fallback_correct: int = 0
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.n if self.n else 0.0
-
-    @property
-    def seconds_per_item(self) -> float:
-        return self.seconds / self.n if self.n else 0.0
-
-    def fail(self, reason: str) -> None:
-        self.failures[reason] = self.failures.get(reason, 0) + 1
-
-    def scored(self, correct: bool, guessed: bool) -> None:
-        """One item's outcome: right or not, and whether the fallback (the model alone) answered it."""
-        self.fallback += guessed
-        if correct:
-            self.correct += 1
-            self.fallback_correct += guessed
-
-    def finish(self, llm: LLM | None, before: tuple[int, int, int], start: float) -> None:
-        """Time and model use since `start` and `before` (= _counts(llm) then)."""
-        self.seconds = time.perf_counter() - start
-        self.llm_calls, self.cached_calls, self.tokens = (a - b for a, b in zip(_counts(llm), before, strict=True))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"dataset": self.dataset, "system": self.system, "mode": self.mode, "n": self.n,
-                "correct": self.correct, "accuracy": round(self.accuracy, 4), "llm_calls": self.llm_calls,
-                "cached_calls": self.cached_calls, "failed_calls": self.failed_calls, "tokens": self.tokens,
-                "seconds": round(self.seconds, 3), "seconds_per_item": round(self.seconds_per_item, 3),
-                "fallback": self.fallback, "fallback_correct": self.fallback_correct,
-                "failures": dict(self.failures)}
-
-
-def _counts(llm: LLM | None) -> tuple[int, int, int]:
-    if llm is None:
-        return 0, 0, 0
-    s = llm.stats()
-    return s.get("calls", 0), s.get("cached", 0), s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)
+BASELINE_SEED = 34     # the baseline's own request: never answered by the fallback's cached one
 
 
 _BASELINE_HINTS = {"proofwriter": "End with: Answer: True, False or Unknown.",
@@ -90,8 +39,10 @@ _BASELINE_HINTS = {"proofwriter": "End with: Answer: True, False or Unknown.",
                    "lsat-ar": "End with: Answer: the letter of the right option."}
 
 
-def baseline_answer(problem: Problem, llm: LLM) -> str:
-    """The model alone on the same item: one chain-of-thought call, its final answer line."""
+def baseline_answer(problem: Problem, llm: LLM, *, own_key: bool = False) -> str:
+    """The model alone on the same item: one chain-of-thought call, its final answer line. With
+    `own_key` (the baseline, not the fallback) the request carries a seed of its own, so the
+    call log never serves it the fallback's reply to the same prompt."""
     from sym.core.reason.swm import prompts
 
     if llm is None:
@@ -103,76 +54,99 @@ def baseline_answer(problem: Problem, llm: LLM) -> str:
     if problem.options:
         question += "\n" + "\n".join(f"{chr(65 + i)}) {o}" for i, o in enumerate(problem.options))
     reply = llm.chat(prompts.baseline_messages(context, question, _BASELINE_HINTS.get(problem.dataset, "")),
-                     purpose="bench.baseline")
+                     purpose="bench.baseline" if own_key else "bench.fallback",
+                     options={"seed": BASELINE_SEED} if own_key else None)
     return prompts.final_answer(reply.text)
 
 
-def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", gold_facts: bool = True,
-           counts: dict[str, Any] | None = None) -> str:
-    """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
+def solve(problem: Problem, llm: LLM | None, *, mode: str = "hybrid", gold_facts: bool = True,
+          samples: int = 1) -> Outcome:
+    """sym's answer to one problem (None: undecided, with why), the vote when sampled."""
     if problem.dataset == "lsat-ar":
         if llm is None:
-            raise UserError("lsat-ar needs a language model")
-        from sym.core.reason.swm.lsat import answer_lsat
+            return Outcome(reason="lsat-ar needs a language model")
+        from sym.core.reason.swm.lsat import answer_lsat  # the proof DSL: loaded for an AR-LSAT item
 
-        letter, detail = answer_lsat(problem, Run.using(llm, "lsat"), attempts=llm.settings.proof_attempts)
-        if not letter:     # counted wrong, and tallied among the bench's failure messages
-            raise UserError(detail.get("error") or "no answer")
-        return letter
-    memory = WorkingMemory()
-    swm = SWM(memory, Run.using(llm, f"bench-{problem.id}"), merge="off")
+        try:
+            letter, detail = answer_lsat(problem, Run.using(llm, "lsat"), attempts=llm.settings.proof_attempts,
+                                         samples=samples)
+        except UserError as err:
+            return failed_outcome(err)
+        ran = bool(detail.get("ran", detail.get("statuses")))
+        return Outcome(letter or None, ran, "" if letter else detail.get("error") or detail.get("reason") or "no answer",
+                       vote=detail.get("vote", ""), error=detail.get("error") or "",
+                       unverified=bool(letter and detail.get("fallback")))
+    swm = SWM(WorkingMemory(), Run.using(llm, f"bench-{problem.id}"), merge="off", samples=samples)
+    told: list[Told] = []
     try:
         if problem.dataset == "clutrr":
             # rules first, so that their predicates are the model's choices for the story's sentences;
             # the story split into sentences exactly as /tell splits it
             story = problem.gold_facts if gold_facts else (
                 list(problem.context_sentences) or split_sentences(problem.context or problem.question))
-            swm.tell(list(problem.rules) + list(story), partial=True)
+            told = swm.tell(list(problem.rules) + list(story), partial=True)
             question = problem.question.rsplit(".", 1)[-1].strip() or problem.question
         else:
-            swm.tell(list(problem.context_sentences) + list(problem.rules), partial=True)
+            told = swm.tell(list(problem.context_sentences) + list(problem.rules), partial=True)
             question = problem.question
         out = swm.ask(question, mode=mode, open_world=True, fallback=False)     # as /ask answers by default
-    finally:
-        if counts is not None:       # model calls that failed inside SWM and were absorbed (partial tells)
-            counts["failed"] = counts.get("failed", 0) + swm.failed_calls
-    return out.answer
+    except UserError as err:
+        failed = failed_outcome(err)
+        failed.failed_call = failed.failed_call or swm.failed_calls > 0
+        failed.vote = _votes(told, samples)
+        return failed
+    text = out.answer.strip()
+    unread = [t for t in told if t.problem]
+    why = "" if text else (f"{len(unread)} of {len(told)} sentences not read: {unread[0].problem}" if unread
+                           else "memory left the question undecided" + (f" ({out.settle})" if out.settle else ""))
+    return Outcome(text or None, reason=why, failed_call=swm.failed_calls > 0, vote=_votes(told, samples))
+
+
+def _votes(told: list[Told], samples: int) -> str:
+    """How a story's sampled readings went, in a line: sentences kept by the vote, split, unread."""
+    if samples <= 1:
+        return ""
+    voted = [t for t in told if t.vote or t.problem]
+    kept = sum(1 for t in voted if not t.problem)
+    split = sum(1 for t in voted if t.problem.startswith(DISAGREE))
+    if not voted:
+        return ""
+    return (f"{samples} readings: {kept} of {len(voted)} sentences kept by the vote, {split} split, "
+            f"{len(voted) - kept - split} unread")
+
+
+def answer(problem: Problem, *, llm: LLM | None = None, mode: str = "hybrid", gold_facts: bool = True,
+           samples: int = 1) -> str:
+    """The reasoner's answer text for one problem (raises UserError when it cannot answer)."""
+    out = solve(problem, llm, mode=mode, gold_facts=gold_facts, samples=samples)
+    if out.answer is None and problem.dataset == "lsat-ar":
+        raise UserError(out.error or out.reason or "no answer")
+    return out.answer or ""
+
+
+def swm_bench(*, llm: LLM | None, mode: str, gold_facts: bool, samples: int) -> Bench[Problem]:
+    """The SWM datasets' problems to the shared loop: sym by `solve`, the model alone by
+    `baseline_answer` (never as AR-LSAT's fallback: its items are letters)."""
+    return Bench(ident=lambda p: p.id, gold=lambda p: str(p.gold),
+                 solve=lambda p, client: solve(p, client, mode=mode, gold_facts=gold_facts, samples=samples),
+                 guess=lambda p, client, own: baseline_answer(p, client, own_key=own) or None,
+                 right=datasets.is_correct, can_guess=lambda p: p.dataset != "lsat-ar")
 
 
 def evaluate(root: str | Path, dataset: str, *, llm: LLM | None = None, mode: str = "hybrid", gold_facts: bool = True,
-             limit: int | None = None, progress: Callable[[int, int], object] | None = None, baseline: bool = False,
-             fallback: bool = False) -> Score:
-    """Score one dataset: sym (tell + ask), or with `baseline` the model alone. With `fallback`
-    (and a model), an item sym leaves undecided — no answer derived — is answered as the model
-    alone would (as `/ask` falls back to an unverified answer); the score counts those apart."""
-    if baseline and llm is None:   # was an AttributeError on the first item
-        raise UserError("the model-alone baseline needs a model")
-    problems = datasets.load(root, dataset)[:limit] if limit else datasets.load(root, dataset)
-    score = Score(dataset, mode if not baseline else "-", "llm" if baseline else "sym")
-    before = _counts(llm)
-    counts: dict[str, Any] = {}
-    start = time.perf_counter()
-    for n, problem in enumerate(problems, start=1):
-        score.n += 1
-        try:
-            if baseline:
-                assert llm is not None   # checked above
-                text = baseline_answer(problem, llm)
-            else:
-                text = answer(problem, llm=llm, mode=mode, gold_facts=gold_facts, counts=counts)
-        except UserError as err:
-            score.fail(err.message[:80])
-            score.failed_calls += isinstance(err, LLMError) and err.reason != "bad-output"
-            text = ""
-        guessed = False
-        if not text.strip() and fallback and not baseline and llm is not None and problem.dataset != "lsat-ar":
-            try:
-                text, guessed = baseline_answer(problem, llm), True
-            except UserError as err:
-                score.fail("fallback: " + err.message[:70])
-        score.scored(datasets.is_correct(problem, text), guessed)
-        if progress is not None:
-            progress(n, len(problems))
-    score.finish(llm, before, start)
-    score.failed_calls += counts.get("failed", 0)
-    return score
+             limit: int | None = None, baseline: bool = False, fallback: bool = False, samples: int = 1,
+             problems: Sequence[Problem] | None = None, on_item: Callable[[ItemResult], object] | None = None,
+             run: str | None = None, total: int | None = None, first: int = 1, **_: Any) -> LogicScore:
+    """Score one dataset (`problems`, else the first `limit` of it): sym (tell + ask), or with
+    `baseline` the model alone. With `fallback` (and a model), an item sym leaves undecided — no
+    answer derived — is answered as the model alone would (as `/ask` falls back to an unverified
+    answer); the score counts those apart. `on_item` hears each item as it finishes."""
+    if problems is None:
+        problems = datasets.load(root, dataset)
+        problems = problems[:limit] if limit else problems
+    bench = swm_bench(llm=llm, mode=mode, gold_facts=gold_facts, samples=samples)
+    return score_loop(dataset, problems, llm, bench, mode=mode, baseline=baseline, fallback=fallback,
+                      on_item=on_item, run=run, total=total, first=first)
+
+
+__all__ = ["DATASETS", "Score", "evaluate", "solve", "answer", "baseline_answer", "swm_bench"]
