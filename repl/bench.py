@@ -18,7 +18,7 @@ from sym.core.llm import LLMError
 from sym.core.memory.embedders import default_embedder, make_embedder
 from sym.core.reason.outside import PATHS, load_items
 from sym.core.reason.outside_score import score_items
-from sym.core.reason.scoring import ItemResult, LogicScore, Score, run_tag
+from sym.core.reason.scoring import ItemResult, LogicScore, Outcome, Score, TurnUse, run_tag
 from sym.core.reason.semantic.trajectory import (
     KERNEL,
     is_session_log,
@@ -38,7 +38,6 @@ from sym.sessions.log import read_session
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
     from sym.core.reason.outside import Item
-    from sym.core.reason.scoring import Outcome
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -288,7 +287,6 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     memory changes approved. Its calls count as the bench model's (Outcome.turn)."""
     from sym.core.llm.clients import Clients
     from sym.core.reason.outside import chat_outcome, chat_text
-    from sym.core.reason.scoring import Outcome, TurnUse
     from sym.repl.dispatcher import Shell
 
     if llm is None:
