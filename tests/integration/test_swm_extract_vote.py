@@ -112,3 +112,13 @@ def test_every_sample_is_recorded_and_offline_replay_is_exact(ollama_server, sym
     assert sorted(c["request"]["options"].get("seed") for c in calls if c["purpose"] == "tell") == [7001, 7002, 7003]
     report = replay(read_session(path), offline=True, verify=True, out=io.StringIO(), err=io.StringIO())
     assert report.differences == [] and not report.skipped
+
+
+def test_a_call_that_fails_while_sampling_stores_nothing_in_one_line(llm_sym):
+    by_seed(llm_sym.server, {7001: [fact("owns", "alice", "car")]})
+    llm_sym.server.fail("server", when=lambda r: r.options.get("seed") == 7002, times=None, message="the model is away")
+    llm_sym("/set llm.samples 3")
+    before = texts(llm_sym.shell.memory)
+    message = fails(llm_sym("/tell " + SENTENCE))
+    assert "the model is away" in message and texts(llm_sym.shell.memory) == before
+    assert llm_sym("/tell Bob is big.").ok                      # the shell goes on: no sample is left waiting
