@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -88,10 +90,20 @@ class Answered(Result):
         rows = a.bindings.rows if isinstance(a.bindings, Bindings) else [tuple(b.values()) for b in a.bindings]
         digest = hashlib.sha256()
         for start in range(0, len(rows), 10_000):
-            digest.update(json.dumps(rows[start:start + 10_000], default=str, ensure_ascii=True).encode())
+            digest.update(_row_bytes(rows[start:start + 10_000]))
         shown = [{k: _value(v) for k, v in b.items()} for b in a.bindings[:self.max_answers]]
         return {"query": str(a.query), "complete": a.complete, "variables": a.variables, "bindings": shown,
                 "count": len(rows), "rows_sha256": digest.hexdigest()}
+
+
+def _row_bytes(rows: Sequence[tuple[object, ...]]) -> bytes:
+    """Rows as bytes to digest: marshal's format 2 (no back-references, so equal values give equal
+    bytes whatever objects hold them; only ever written, never read) for atoms and numbers, JSON
+    for rows holding anything else."""
+    try:
+        return marshal.dumps(list(rows), 2)
+    except ValueError:
+        return json.dumps(list(rows), default=str, ensure_ascii=True).encode()
 
 
 @dataclass

@@ -48,7 +48,8 @@ def rows(model: DenseModel, body: tuple[Any, ...], wanted: list[Var], budget: Bu
     values = symbols.values
     if not wanted:
         return [()]
-    return list(zip(*(list(map(values.__getitem__, c.tolist())) for c in cols)))   # decoded a column at a time
+    table = np.fromiter(values, dtype=object, count=len(values))   # decoded a column at a time, by numpy's take
+    return list(zip(*(table[c].tolist() for c in cols)))
 
 
 def contradictions(model: DenseModel, key: str) -> list[tuple[Any, ...]]:
