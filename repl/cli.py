@@ -288,7 +288,8 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
 @click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N items.")
 @click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the items with these ids (repeatable).")
 @click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
-              help="prove: K programs per item, the answer by the vote of those that check; a tie abstains "
+              help="prove: K programs per item, the answer by the vote of those that check; a tie abstains; "
+                   "ask: K readings of each sentence the grammar cannot read, a fact kept when most state it "
                    "(default: llm_samples of the config, 1).")
 @click.option("--quiet", is_flag=True, help="No line per item on stderr.")
 @click.option("--json", "json_lines", is_flag=True, help="One JSON line per item as it finishes, then one per system.")

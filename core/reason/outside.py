@@ -147,14 +147,14 @@ def claim_of(question: str) -> str:
 
 # -- answering -------------------------------------------------------------------------------
 
-def ask_item(item: Item, llm: LLM | None) -> Outcome:
+def ask_item(item: Item, llm: LLM | None, *, samples: int = 1) -> Outcome:
     """Through the English bridge: tell the context, ask the claim (or each option) in a fresh
     working memory, as /tell and /ask do. "unknown" counts only when every sentence was read."""
     from sym.core.reason.swm.reasoner import SWM
 
     if item.kind == YES_NO or not item.context.strip():
         return Outcome(reason="ask: no context to tell")
-    swm = SWM(WorkingMemory(), Run.using(llm, f"bench-{item.id}"), merge="off")
+    swm = SWM(WorkingMemory(), Run.using(llm, f"bench-{item.id}"), merge="off", samples=samples)   # readings voted on
     try:
         told = swm.tell(split_sentences(item.context), partial=True)
         unread = sum(1 for t in told if t.problem)
@@ -223,12 +223,12 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
 
 def answer_item(item: Item, llm: LLM | None, path: str, **encoding: Any) -> Outcome:
     if path == "ask":
-        return ask_item(item, llm)
+        return ask_item(item, llm, samples=int(encoding.get("samples", 1)))
     if path == "prove":
         return prove_item(item, llm, **encoding)
     if path != "auto":     # chat: a turn of the shell's agent, which core cannot run (score_items' `answer`)
         raise UserError(f"the {path} path needs its own answer function", hint="sym bench logic --path " + path)
-    asked = ask_item(item, llm)
+    asked = ask_item(item, llm, samples=int(encoding.get("samples", 1)))
     return asked if asked.answer is not None else prove_item(item, llm, **encoding)
 
 
