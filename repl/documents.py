@@ -19,6 +19,8 @@ from sym.repl.render import search_heading, to_text
 from sym.repl.results import Hits, Result, Table
 
 if TYPE_CHECKING:
+    from sym.core.reason.docs_answer import DocsAnswer
+    from sym.core.reason.swm.outcomes import AskOutcome
     from sym.core.run import Run
 
 
@@ -150,8 +152,8 @@ class DocsAnswered(Result):
     prove the question (core.reason.docs_check)."""
 
     kind: ClassVar[str] = "asked"
-    outcome: object = None            # core.reason.docs_answer.DocsAnswer
-    memory: object = None             # core.reason.swm.outcomes.AskOutcome: what memory alone said, when asked first
+    outcome: DocsAnswer | None = None
+    memory: AskOutcome | None = None  # what memory alone said, when asked first
 
     def to_dict(self) -> dict:
         out = {"from": "documents", **self.outcome.to_dict()}
@@ -204,7 +206,7 @@ def _(r: DocsAnswered) -> str:
     return "\n".join(lines)
 
 
-def ask_documents(ctx, question: str, run: Run, memory: object = None) -> DocsAnswered:
+def ask_documents(ctx, question: str, run: Run, memory: AskOutcome | None = None) -> DocsAnswered:
     """The command path of /ask --docs, and of an /ask memory could not settle (MEMORY: what it
     said): passages for QUESTION, the model's cited answer when one answers (the passages alone
     when none does), checked against the facts read from the passages it cites."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.errors import UserError
 from sym.core.events import CoreEntry, ModelShown
@@ -23,6 +23,12 @@ from sym.repl.registry import command, exporter
 from sym.repl.render import to_text
 from sym.repl.results import Result
 
+if TYPE_CHECKING:
+    from sym.core.reason.math import MathResult
+    from sym.core.reason.pot.check_memory import Consistency
+    from sym.core.reason.pot.interpret import ProofReport
+    from sym.core.reason.pot.vote import Vote
+
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "inconsistent": "!"}
 MODEL_LINES = 12
 # list bounds of the JSON schema a model writes /prove programs under: a grammar-constrained
@@ -33,11 +39,11 @@ MODEL_LINES = 12
 @dataclass
 class ProofResult(Result):
     kind: ClassVar[str] = "prove"
-    report: object = None    # core.reason.pot.interpret.ProofReport
+    report: ProofReport | None = None
     source: str = ""
     attempts: int = 1
 
-    vote: object = None      # core.reason.pot.vote.Vote, when several programs were sampled
+    vote: Vote | None = None      # when several programs were sampled
 
     def to_dict(self) -> dict:
         out = {"source": self.source, "attempts": self.attempts, **self.report.to_dict()}
@@ -53,7 +59,7 @@ class Abstained(Result):
 
     kind: ClassVar[str] = "prove"
     question: str = ""
-    vote: object = None      # core.reason.pot.vote.Vote, or None when one program was asked for
+    vote: Vote | None = None      # None when one program was asked for
     problem: str = ""        # why no program ran (a single sample)
     fallback: str | None = None
 
@@ -71,7 +77,7 @@ class Abstained(Result):
 @dataclass
 class CheckResult(Result):
     kind: ClassVar[str] = "check"
-    outcome: object = None   # core.reason.pot.check_memory.Consistency
+    outcome: Consistency | None = None
     texts: dict = field(default_factory=dict)   # core id -> clause text
 
     def to_dict(self) -> dict:
@@ -91,7 +97,7 @@ class ProgramShown(Result):
 @dataclass
 class MathAnswer(Result):
     kind: ClassVar[str] = "math"
-    answer: object = None    # core.reason.math.MathResult
+    answer: MathResult | None = None
     latex: bool = False
 
     def to_dict(self) -> dict:

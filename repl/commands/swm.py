@@ -11,7 +11,7 @@ from sym.core.errors import UserError
 from sym.core.files import read_text_file
 from sym.core.memory.documents import read_document
 from sym.core.reason import clashes
-from sym.core.reason.swm.outcomes import TellIncomplete
+from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
 from sym.repl.context import Context
@@ -49,7 +49,7 @@ class TellFailure(Failure):
 @dataclass
 class Asked(Result):
     kind: ClassVar[str] = "asked"
-    outcome: object = None                              # sym.core.reason.swm.outcomes.AskOutcome
+    outcome: AskOutcome | None = None
 
     def to_dict(self) -> dict:
         return self.outcome.to_dict()

@@ -137,7 +137,9 @@ def test_tools_and_resources_are_listed_with_schemas_from_the_registry(server):
     assert props["mode"]["enum"] == ["hybrid", "paper"] and ask.input_schema["required"] == ["question"]
     assert listed["math"].input_schema["properties"]["operation"]["enum"][:2] == ["simplify", "factor"]
     assert listed["fact"].input_schema["required"] == ["fact"]
-    assert set(listed["prove"].input_schema["properties"]) == {"question", "file", "program", "format"}
+    prove = listed["prove"].input_schema["properties"]
+    assert set(prove) == {"question", "file", "program", "format", "samples"}
+    assert prove["samples"]["type"] == "integer" and prove["samples"]["minimum"] == 1
     assert listed["query"].annotations.read_only_hint and not listed["forget"].annotations.read_only_hint
     uris = {str(r.uri) for r in server.run(lambda s: s.list_resources()).resources}
     assert uris == {"sym://memory", "sym://schema", "sym://program", "sym://session"}
