@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from sym.core.errors import UserError
@@ -83,3 +84,24 @@ def read_text_file(path: str | os.PathLike[str], limit_mb: float = DEFAULT_LIMIT
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise UserError(f"{shown} is not UTF-8 text (byte {err.start})", hint="convert it to UTF-8") from None
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all: a temporary file beside it, flushed to disk, then
+    renamed over it (a kill -9 leaves the old file or the new one, never half of one); an existing
+    file keeps its permissions. Raises OSError (the temporary file removed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent, prefix=f".{path.name}-",
+                                         suffix=".tmp", delete=False) as tmp:
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        if path.exists():
+            os.chmod(tmp.name, path.stat().st_mode & 0o7777)
+        os.replace(tmp.name, path)
+    except BaseException:
+        if tmp is not None and os.path.exists(tmp.name):
+            os.unlink(tmp.name)
+        raise

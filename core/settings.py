@@ -15,7 +15,6 @@ import dataclasses
 import json
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, NamedTuple, get_type_hints
 
 from sym.core.errors import UsageError, UserError
+from sym.core.files import write_text_atomic
 from sym.core.home import data_dir
 
 if TYPE_CHECKING:
@@ -303,20 +303,9 @@ def save_setting(key: str, value: object) -> Path:
     if after != before:     # a layout this line edit cannot keep (dotted keys, an inline table …)
         raise UserError(f"cannot save to {path}: its settings are written in a way this edit would change",
                         hint=f"add the line {entry} under [settings] by hand")
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent, prefix=".config-",
-                                         suffix=".tmp", delete=False) as tmp:
-            tmp.write(new)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        if path.exists():
-            os.chmod(tmp.name, path.stat().st_mode & 0o7777)
-        os.replace(tmp.name, path)
+        write_text_atomic(path, new)
     except OSError as err:
-        if tmp is not None and os.path.exists(tmp.name):
-            os.unlink(tmp.name)
         raise UserError(f"cannot write {path}: {err.strerror or err}") from None
     return path
 

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from sym.core.errors import UserError
+from sym.core.files import write_text_atomic
 from sym.core.memory.ops import restore, resumable
 from sym.core.memory.store import check_workspace_name
 from sym.core.words import count
@@ -44,7 +45,7 @@ def save(ctx: Context, args: Args) -> Message:
             lines.append(f'"""\n{text}\n"""' if "\n" in text and text.startswith("/") else text)
         try:
             path = Path(args.script).expanduser()
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            write_text_atomic(path, "\n".join(lines) + "\n")   # whole or not at all, even under kill -9
         except (OSError, ValueError, RuntimeError) as err:  # ValueError: a NUL; RuntimeError: ~nosuchuser
             raise UserError(f"cannot write {args.script}: {getattr(err, 'strerror', None) or err}") from None
         return Message(f"wrote {len(lines)} inputs to {path}", {"path": str(path), "inputs": len(lines)})

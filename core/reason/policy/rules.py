@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from sym.core.errors import UserError
+from sym.core.files import write_text_atomic
 from sym.core.reason.policy.loader import load_yaml
 from sym.core.settings import Settings
 
@@ -410,9 +411,6 @@ class PolicyBook:
         self.version += 1
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(self.to_yaml(), encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_text_atomic(self.path, self.to_yaml())
         self._stamp = self._current_stamp()
         self.error = None
