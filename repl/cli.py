@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -81,6 +81,18 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     from sym.repl.tui import run_tui
 
     raise SystemExit(run_tui(debug=debug, memory=options))
+
+
+def item_picks(command: Any) -> Any:
+    """The options both benches take to pick items and to stay quiet: --limit, --offset, --ids, --quiet."""
+    for option in reversed((
+            click.option("--limit", type=click.IntRange(min=1), metavar="N",
+                         help="Only N items of each file or dataset (the first, or from --offset)."),
+            click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N items."),
+            click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the items with these ids (repeatable)."),
+            click.option("--quiet", is_flag=True, help="No line per item on stderr."))):
+        command = option(command)
+    return command
 
 
 def _top_level(model: str | None, host: str | None) -> tuple[str | None, str | None]:
@@ -239,13 +251,10 @@ def bench_app() -> None:
 @click.option("--ollama-host", metavar="URL", help="The Ollama server.")
 @click.option("--json", "json_lines", is_flag=True,
               help="One JSON line per item as it finishes, then one per dataset and system (the totals).")
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only N problems of each (the first, or from --offset).")
-@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N problems of each.")
-@click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the problems with these ids (repeatable).")
+@item_picks
 @click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
               help="K readings of each story sentence the grammar cannot read (K programs of an AR-LSAT item), a "
                    "fact kept when most accepted readings state it (default: llm_samples of the config, 1).")
-@click.option("--quiet", is_flag=True, help="No line per item on stderr.")
 @click.option("--baseline", default="none", type=click.Choice(["none", "llm"]),
               help="llm: also run the model alone (one chain-of-thought call per item).")
 @click.option("--fallback/--no-fallback", default=True,
@@ -284,14 +293,11 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
               help="llm: also run the model alone (one chain-of-thought call per item).")
 @click.option("--fallback/--no-fallback", default=True,
               help="An item sym leaves undecided is answered by the model alone (counted apart).")
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only N items (the first, or from --offset).")
-@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N", help="Skip the first N items.")
-@click.option("--ids", multiple=True, metavar="ID[,ID…]", help="Only the items with these ids (repeatable).")
+@item_picks
 @click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
               help="prove: K programs per item, the answer by the vote of those that check; a tie abstains; "
                    "ask: K readings of each sentence the grammar cannot read, a fact kept when most state it "
                    "(default: llm_samples of the config, 1).")
-@click.option("--quiet", is_flag=True, help="No line per item on stderr.")
 @click.option("--json", "json_lines", is_flag=True, help="One JSON line per item as it finishes, then one per system.")
 @click.option("--proof-format", default="json", type=click.Choice(["json", "smt2"]),
               help="prove: the program's language.")
