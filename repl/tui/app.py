@@ -263,7 +263,8 @@ class SymApp(KeyActions, App):
             self.exit(return_code=0)
             return
         self.entry.disabled = False
-        self.entry.focus()
+        if self.focused is None:          # a pane the user is in (F2, F3, F4) keeps the focus: keys go on there
+            self.entry.focus()
         self._next_turn()
 
     def _show_workspace(self, opened: WorkspaceOpened) -> None:

@@ -66,8 +66,9 @@ class Entry(Input):
     def __init__(self, history: History, complete, **kwargs) -> None:
         # inside a """ block a line is text, never a command: nothing to complete
         complete_here = lambda text: [] if self.assembler.in_block else complete(text)  # noqa: E731
+        # coming back from a pane (Esc, a click) keeps the half-typed text: selected, the next key would replace it
         super().__init__(placeholder="a fact, a rule, ?- a query, or /help", suggester=RegistrySuggester(complete_here),
-                         **kwargs)
+                         select_on_focus=False, **kwargs)
         self.history = history
         self.assembler = Assembler()     # lines of an open block or clause
         self._search: tuple[str, int] | None = None    # (what Ctrl+R looks for, index of the last hit)
@@ -203,12 +204,21 @@ class Entry(Input):
 
     async def _on_key(self, event) -> None:
         """y / n on an empty input answer a chat turn's question whether the model may change
-        memory (the input stays open while a job runs: anything else is typed ahead)."""
+        memory (the input stays open while a job runs: anything else is typed ahead); Enter ends
+        the line at once."""
         approvals = getattr(self.app, "approvals", None)
         if approvals is not None and approvals.pending is not None and not self.value and event.key in ("y", "n"):
             approvals.answer(event.key == "y")
             event.stop()
             event.prevent_default()
+            return
+        if event.key == "enter":
+            # ends the line here, in key order: as a binding, Enter's action would run only once the
+            # key had bubbled up to the app, after the keys typed next (a fast typist's or a
+            # terminal's "a(1).⏎a(2).⏎" would become one line "a(1).a(2).")
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
             return
         await super()._on_key(event)
 

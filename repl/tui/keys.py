@@ -22,6 +22,11 @@ PANE_KEYS = {"memory": ("tab-memory", "#memory-tabs"), "trace": ("tab-trace", "#
 MEMORY_TABS = ("mem-facts", "mem-rules", "mem-schema", "mem-docs")
 MEMORY_TABLES = {"mem-facts": "#facts", "mem-rules": "#rules", "mem-schema": "#schema", "mem-docs": "#docs"}
 
+# what the status line says while a side pane has the focus (F1 has them all)
+PANE_HINTS = {"memory": "Memory: ↑↓ rows · Enter explain · Delete forget · / filter · F2 next table · Esc input",
+              "trace": "Trace: ↑↓ steps · Enter read in full · Space fold · Esc input",
+              "models": "Models: ↑↓ scroll · Esc input"}
+
 BINDINGS = [
     Binding("escape", "cancel_job", "Cancel job", show=False),
     Binding("ctrl+c", "interrupt", "Cancel the job, or clear the input; twice: quit", show=False, priority=True),
@@ -94,6 +99,11 @@ class KeyActions:
         focused = self.focused
         side = self.query_one("#side")
         return focused is not None and (focused is side or side in focused.ancestors)
+
+    def on_descendant_focus(self, event) -> None:
+        """The status line names the keys of the pane the focus is in (none: the general hints)."""
+        pane = next((w.id for w in (event.widget, *event.widget.ancestors) if w.id in PANE_HINTS), None)
+        self.status.show(pane_keys=PANE_HINTS.get(pane, ""))
 
     def action_save(self) -> None:
         self.run_turn(time.strftime(KEY_TURNS["save"]))

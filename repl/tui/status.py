@@ -40,6 +40,7 @@ class StatusLine(Widget):
         self.job = ""
         self.cancelling = False
         self.embedding = ""    # the background writer's progress or failure (empty when caught up)
+        self.pane_keys = ""    # the keys of the side pane that has the focus (in place of the general hints)
         self._shown: Text | None = None
 
     def show(self, **fields) -> None:
@@ -81,6 +82,10 @@ class StatusLine(Widget):
         embedding = self.embedding if brevity < 3 else self.embedding[:16]
         hints = ("   F1 help · F2/F3/F4 panes · Ctrl+P commands · Esc cancel", "   F1 help · F2/F3/F4 panes", "",
                  "")[min(brevity, 3)]
+        if self.pane_keys and brevity < 4:     # narrower: the pane's first keys, then Esc; then its name and Esc
+            keys = self.pane_keys.split(" · ")
+            keys = keys if brevity < 2 else [*keys[:2], keys[-1]] if brevity == 2 else [keys[0].split(":")[0], keys[-1]]
+            hints = "   " + " · ".join(keys)
         return Text.assemble(
             (model, "bold"), " · ollama " if brevity < 3 else " · ", server, f" · {workspace} · {counts} · ",
             *((embedding, "yellow"), " · ") * bool(embedding), state, (hints, "dim"))

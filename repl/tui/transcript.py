@@ -71,31 +71,48 @@ class Transcript(VerticalScroll):
         self._following = True
         self.scroll_end(animate=False)
 
-    def watch_scroll_y(self, old: float, new: float) -> None:
-        """Any scroll (a key, the wheel, the scrollbar, ours) that ends at the bottom follows the end;
-        one that ends above it stops following and keeps the passage at the view's top for a resize."""
-        super().watch_scroll_y(old, new)
-        self._following = new >= self.max_scroll_y - 1
+    def release_anchor(self) -> None:
+        """Textual calls this on every scroll the user makes (keys, the wheel, the scrollbar) and on
+        none of its own (a layout clamping the offset): where that scroll ends decides whether the
+        transcript goes on following the end."""
+        super().release_anchor()
+        self.call_after_refresh(self._user_scrolled)
+
+    def _check_anchor(self) -> None:      # the scrollbar let go
+        super()._check_anchor()
+        self._user_scrolled()
+
+    def _user_scrolled(self) -> None:
+        """At the bottom: follow the end. Above it: stay, and keep the passage at the view's top
+        (and how far into it) for a resize."""
+        y = self.scroll_y
+        self._following = y >= self.max_scroll_y - 1
         if self._following or not self.children:
             self._top = None
             return
         tops = [child.virtual_region.y for child in self.children]
-        i = max(0, bisect_right(tops, new) - 1)
-        self._top = (self.children[i], new - tops[i])
+        i = max(0, bisect_right(tops, y) - 1)
+        self._top = (self.children[i], y - tops[i])
+
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        """Following, the view stays at the end through every layout that changes the content's
+        height (a passage's size is known only at layout, after the scroll an add asked for)."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if changed and self._following and self.scroll_y != self.max_scroll_y:
+            self.scroll_target_y = self.scroll_y = self.max_scroll_y
+        return changed
 
     def on_resize(self) -> None:
         if self._following:
             self.call_after_refresh(self.scroll_end, animate=False)
         elif self._top is not None:
-            widget, into = self._top
-            self.call_after_refresh(self._keep, widget, into)
+            self.call_after_refresh(self._keep, *self._top)
 
     def _keep(self, widget, into: float) -> None:
         """Scroll back to `widget`, `into` lines in (at most its height now), as it was before a resize."""
-        if widget.is_attached and not self.following:
+        if widget.is_attached and not self._following:
             y = widget.virtual_region.y + min(into, max(0, widget.virtual_region.height - 1))
-            self.scroll_to(y=y, animate=False, immediate=True)
-            self._top = (widget, into)
+            self.scroll_to(y=y, animate=False, immediate=True, release_anchor=False)
 
     def _add(self, widget) -> None:
         self.mount(widget)

@@ -151,7 +151,8 @@ async def test_check_shows_the_clashing_items_by_their_text(make_app):
         for line in ("bird(tweety).", "flies(X) :- bird(X).", "~flies(tweety).", "/check"):
             await type_turn(pilot, line)
         await idle(pilot)
-        check = child(run_of(app.query_one("#trace"), "consistency check"), "inconsistent: 3 of 3 items clash (found by the engine)")
+        check = child(run_of(app.query_one("#trace"), "consistency check"),
+                      "inconsistent: 3 of 3 items clash (found by the engine)")
         assert str(check.label).endswith("[failed]")
         core = [text for text in labels(check) if text.endswith("[clash]")]
         assert [text.split("  · ")[0] for text in core] == [
