@@ -146,8 +146,9 @@ def _choose(loaded: dict[str, list], *, offset: int, limit: int | None, ids: lis
 def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
     """Under a score's row: how many items the fallback answered, and the commonest failures."""
     if isinstance(score, LogicScore) and score.system == "sym":
-        err.write(f"  {name} {label}: {score.decided} decided by sym ({score.decided_correct} right, precision "
-                  f"{score.precision:.1%}), {score.abstained} abstained, {score.fallback} answered by the model "
+        precision = f"precision {score.precision:.1%}" if score.decided else "no precision: none decided"
+        err.write(f"  {name} {label}: {score.decided} decided by sym ({score.decided_correct} right, {precision}), "
+                  f"{score.abstained} abstained, {score.fallback} answered by the model "
                   f"alone (fallback, unverified: {score.fallback_correct} right)\n")
     elif score.fallback:
         err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
@@ -166,8 +167,9 @@ def table_header(first: str = "data") -> str:
 
 def table_row(name: str, label: str, score: LogicScore) -> str:
     """accuracy; decided = items sym answered itself (coverage); precision = right when decided."""
+    precision = f"{score.precision:.1%}" if score.decided else "—"     # none decided: no precision to give
     return (f"{name[:23]:<24}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.coverage:>8.1%}"
-            f"{score.precision:>10.1%} {score.abstained:>8}{score.fallback:>10}{score.programs_ran:>6}"
+            f"{precision:>10} {score.abstained:>8}{score.fallback:>10}{score.programs_ran:>6}"
             f"{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
 
 

@@ -172,7 +172,7 @@ class LogicScore(Score):
     def to_dict(self) -> dict[str, Any]:
         out = {"type": "totals", **super().to_dict(), "programs_ran": self.programs_ran, "decided": self.decided,
                "decided_correct": self.decided_correct, "coverage": round(self.coverage, 4),
-               "precision": round(self.precision, 4), "abstained": self.abstained, "run": self.run}
+               "precision": round(self.precision, 4) if self.decided else None, "abstained": self.abstained, "run": self.run}
         if self.mode == "chat":
             out.update(verified=self.verified, from_text=self.from_text, tool_calls=self.tool_calls,
                        model_steps=self.model_steps, route_steps=self.route_steps, route_invalid=self.route_invalid)

@@ -52,6 +52,7 @@ def test_a_split_abstains_with_the_vote_and_the_fallback_answers_labelled(ollama
     assert (item["answer"], item["by"], item["correct"]) == ("false", "fallback", False)
     assert item["reason"].startswith("unknown (the model's programs disagree): proved 1, refuted 1")
     assert (score["decided"], score["abstained"], score["fallback"], score["correct"]) == (0, 1, 1, 0)
+    assert score["precision"] is None          # none decided: no precision, not 0 %
     line = next(x for x in err.splitlines() if x.startswith("[1/1]"))
     assert "(fallback: the model alone, unverified)" in line and "vote: proved 1, refuted 1" in line
     [item], score, _ = bench(file, ollama_server, samples=2, fallback=False)
