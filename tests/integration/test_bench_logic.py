@@ -158,7 +158,7 @@ def test_an_item_no_program_checks_is_counted_by_reason_and_answered_by_the_mode
     out, err = io.StringIO(), io.StringIO()
     run_logic(file, path="prove", llm_mode="on", model=MODEL, host=ollama_server.url, out=out, err=err)
     assert out.getvalue().splitlines()[1].split()[:6] == ["folio_tiny", "sym", "prove", "2", "2", "100.0%"]
-    assert ("0 decided by sym (0 right, precision 0.0%), 2 abstained, 2 answered by the model alone (fallback, "
+    assert ("0 decided by sym (0 right, no precision: none decided), 2 abstained, 2 answered by the model alone (fallback, "
             "unverified: 2 right)") in err.getvalue()
     lines = [line for line in err.getvalue().splitlines() if line.startswith("[")]
     assert lines[0].startswith("[1/2] t1 sym prove: true (fallback: the model alone, unverified), gold true: right")
