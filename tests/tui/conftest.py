@@ -69,6 +69,9 @@ async def idle(pilot) -> None:
     # screenshot could come first
     await until(pilot, lambda: not any(getattr(t, "_require_update_dimensions", False) or getattr(t, "_new_rows", None)
                                        or getattr(t, "_pending", False) for t in app.query("DataTable, ItemTable")))
+    # a proof tree in the transcript takes its height once its lines are built (on its first render)
+    await until(pilot, lambda: all(t._tree_lines_cached is not None and t.size.height > 0
+                                   for t in app.transcript.query("Tree")))
     await pilot.pause()
 
 
