@@ -2,7 +2,7 @@
 command writes) must hold all of what the command wrote or none of it, and open without repair.
 
 Run:   python benchmarks/crash_bench.py [--trials 20] [--only consult,load] [--seed 35] [--small]
-Not a test (tests/integration/test_crash_bench.py runs `--small`). Each trial starts the installed
+Not a test (tests/reliability/test_crash_bench.py runs `--small`). Each trial starts the installed
 `sym` on a new workspace under a temporary SYM_HOME, gives it one command, kills it (SIGKILL) after a
 random time within the command's usual run, and opens the workspace afresh in this process:
 

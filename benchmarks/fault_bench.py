@@ -2,7 +2,7 @@
 a model, each cell checked for what issue 35 asks: no internal error, and memory unchanged.
 
 Run:   python benchmarks/fault_bench.py [--backend ollama|openai] [--faults a,b] [--commands /tell,/ask] [--small]
-Not a test (tests/integration/test_fault_bench.py runs `--small`). Each cell is a fresh in-process
+Not a test (tests/reliability/test_fault_bench.py runs `--small`). Each cell is a fresh in-process
 shell (memory in the process, a recorded session) under a temporary SYM_HOME, pointed at a scripted
 server (tests/ollama_server.py or tests/openai_server.py: real sockets, the real client) that acts
 out one fault; the call log's cache is off, so no cell is answered from another's reply. Memory

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_agent import TURN, script_tweety
+from tests.agent.test_agent import TURN, script_tweety
 from tests.tui.conftest import SIZE, idle, transcript_text, type_turn, until
 
 pytestmark = pytest.mark.asyncio

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_front_end_inputs import INPUTS, SCRIPT
+from tests.shell.test_front_end_inputs import INPUTS, SCRIPT
 from tests.tui.conftest import SIZE, type_turn
 
 pytestmark = pytest.mark.asyncio
