@@ -139,7 +139,9 @@ class Transcript(VerticalScroll):
             from sym.repl.tui.pager import More, head
 
             shown, lines = head(body)
-            self._add(Passage(Text(shown), classes="error" if isinstance(result, Failure) else "result"))
+            failed = isinstance(result, Failure)
+            style = "note" if failed and result.cancelled else "error" if failed else "result"   # cancelled is calm
+            self._add(Passage(Text(shown), classes=style))
             if lines is not None:     # a long result: its head here, the whole text one keypress away
                 self._add(More(f"{result.kind}: {len(lines):,} lines", lines, len(lines) - shown.count("\n") - 1))
 

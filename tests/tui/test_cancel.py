@@ -37,6 +37,8 @@ def ended_cancelled(app) -> None:
     assert "cancelling…" in lines
     assert "cancelled" in lines[-1], lines[-3:]
     assert not list(app._notifications)      # said once, in the transcript
+    last = app.transcript.children[-1]
+    assert last.has_class("note") and not last.has_class("error")   # told calmly, not as an error
 
 
 async def test_escape_stops_a_runaway_math_job(make_app):
