@@ -172,3 +172,25 @@ def test_a_binder_variable_whose_sort_is_not_settled_is_an_error(rule, said):
     with pytest.raises(UserError) as caught:
         prove({**ZOO, "knowledge_base": [rule]})
     assert said in caught.value.message
+
+
+@pytest.mark.parametrize("knowledge, goal, verdict", [
+    (["ForAll([x], cat(x) -> mammal(x))", "cat(tom)"], "mammal(tom)", "proved"),
+    (["ForAll([x], cat(x) => !reptile(x))", "cat(tom)"], "reptile(tom)", "refuted"),
+    (["cat(tom) & ~mammal(tom)"], "cat(tom) | mammal(tom)", "proved"),
+    (["ForAll([x], implies(cat(x), not(reptile(x))))", "cat(tom) && mammal(tom)"],
+     "and(mammal(tom), or(reptile(tom), cat(tom)))", "proved"),
+])
+def test_connectives_written_infix_or_in_lower_case_mean_the_calls(knowledge, goal, verdict):
+    """What small models write (`a & b`, `!a`, `a -> b`, `not(a)`) is read as And, Not, Implies:
+    the same program in call form gives the same verdict."""
+    reptile = {"name": "reptile", "domain": ["Animal"], "range": "BoolSort"}
+    report = prove({**ZOO, "functions": [*ZOO["functions"], reptile], "knowledge_base": knowledge,
+                    "verifications": [{"name": "goal", "constraint": goal}]})
+    assert [v.status for v in report.verifications] == [verdict]
+
+
+def test_a_program_cannot_name_a_function_after_a_connective():
+    functions = [*ZOO["functions"], {"name": "not", "domain": ["Animal"], "range": "BoolSort"}]
+    with pytest.raises(UserError, match="reserved word"):
+        prove({**ZOO, "functions": functions, "knowledge_base": ["cat(tom)"]})

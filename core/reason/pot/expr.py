@@ -62,6 +62,11 @@ class Binders:
 
 Expr = Num | Name | Call | BinOp | Neg | Binders
 
+_INFIX = {"and_op": "And", "or_op": "Or", "implies_op": "Implies"}
+# Connectives called in lower case, as small models write them; a program cannot declare these
+# names (they would shadow the connectives), so reading them as the connectives changes no meaning.
+_LOWER_CONNECTIVES = {"and": "And", "or": "Or", "not": "Not", "implies": "Implies", "xor": "Xor"}
+
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
@@ -104,12 +109,19 @@ def _to_ast(tree: Tree[Token] | Token, where: str) -> Expr:
         return Name(str(kids[0]), _tok(kids[0]).column or 0)
     if kind == "call":
         fn = _tok(kids[0])
-        return Call(str(fn), tuple(_to_ast(k, where) for k in kids[1:] if k is not None), fn.column or 0)
+        name = _LOWER_CONNECTIVES.get(str(fn), str(fn))     # not(x) as Not(x): never a name of the program's
+        return Call(name, tuple(_to_ast(k, where) for k in kids[1:] if k is not None), fn.column or 0)
     if kind in ("binop", "compare"):
         left, op, right = kids
         return BinOp(str(op), _to_ast(left, where), _to_ast(right, where), _tok(op).column or 0)
     if kind == "neg":
         return Neg(_to_ast(kids[0], where), col)
+    if kind in _INFIX:            # `a & b` is And(a, b): the call it stands for, at the operator's column
+        left, op, right = kids
+        return Call(_INFIX[kind], (_to_ast(left, where), _to_ast(right, where)), _tok(op).column or 0)
+    if kind == "not_op":
+        op, operand = kids
+        return Call("Not", (_to_ast(operand, where),), _tok(op).column or 0)
     if kind == "binders":
         items: list[tuple[str, str | None, int]] = []
         for b in kids:

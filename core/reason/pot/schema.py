@@ -21,7 +21,8 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 BUILTIN_SORTS = {"BoolSort": "Bool", "IntSort": "Int", "RealSort": "Real", "Bool": "Bool", "Int": "Int", "Real": "Real"}
 # names the expression language owns; a program may not declare them
 RESERVED = frozenset({"And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll", "Exists", "Sum",
-                      "True", "False", *BUILTIN_SORTS})
+                      "True", "False", *BUILTIN_SORTS,
+                      "and", "or", "not", "implies", "xor"})   # read as the connectives (expr.py)
 
 
 def _ident(name: str) -> str:
