@@ -71,7 +71,8 @@ def test_a_10_mb_reply_makes_a_small_session_log(sym_exe, env, ollama_server, sy
 
     huge = "word " * 2_000_000                               # 10 MB
     ollama_server.reply(huge)
-    proc = run(sym_exe, "--batch", "-", stdin="/set llm_max_tokens 0\n/llm say a lot\n", env=env)
+    script = "/set llm_max_tokens 0\n/set llm_max_reply_bytes 20000000\n/llm say a lot\n"   # let it be read whole
+    proc = run(sym_exe, "--batch", "-", stdin=script, env=env)
     assert proc.returncode == 0, proc.stderr
     (path,) = (sym_home / "sessions").glob("*.jsonl")
     assert path.stat().st_size < 256 * 1024
