@@ -71,3 +71,13 @@ def test_a_bound_variable_shadows_a_constant_of_the_same_name():
 def test_undefined_sorts_are_named():
     with pytest.raises(UserError, match=r"functions\[0\]\.range: undefined sort 'Plant'"):
         build(load_program({"functions": [{"name": "f", "domain": [], "range": "Plant"}]}))
+
+
+def test_an_undeclared_function_gets_the_declaration_its_arguments_give_as_a_hint():
+    with pytest.raises(UserError) as err:
+        kb("ForAll([p], Implies(owns(p, rex, 2), likes(p, rex)))")
+    assert "undefined function owns" in err.value.message
+    assert '{"name": "owns", "domain": ["Person", "Animal", "IntSort"], "range": "BoolSort"}' in str(err.value)
+    with pytest.raises(UserError) as err:          # an argument that does not build: the plain advice
+        kb("owns(nobody)")
+    assert err.value.hint == "declare it under functions"

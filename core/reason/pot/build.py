@@ -8,10 +8,12 @@ and the problem: undefined symbol, arity, sort mismatch, unbound variable.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from sym.core.errors import UserError
 from sym.core.reason.pot.declare import BuildError, Env, declare, is_bool, is_numeric, sort_name, variable_sorts
 from sym.core.reason.pot.expr import Binders, BinOp, Call, Expr, Name, Neg, Num, parse_expr
 from sym.core.reason.pot.schema import Assertion, Implication, Program, Variable
@@ -135,8 +137,9 @@ class Builder:
     def apply(self, node: Call, scope: dict[str, Any]) -> ExprRef:
         env = self.env
         if node.fn not in env.functions:
-            what = "unbound variable" if node.fn in env.variables or node.fn in scope else "undefined function"
-            self.fail(node.col, f"{what} {node.fn}", hint="declare it under functions")
+            if node.fn in env.variables or node.fn in scope:
+                self.fail(node.col, f"unbound variable {node.fn}", hint="declare it under functions")
+            self.fail(node.col, f"undefined function {node.fn}", hint=self._declaration_hint(node, scope))
         decl, domain, _ = env.functions[node.fn]
         if len(node.args) != len(domain):
             self.fail(node.col, f"{node.fn} takes {len(domain)} argument(s), got {len(node.args)}")
@@ -145,6 +148,18 @@ class Builder:
         args = [self.coerce(self.term(a, scope), s, a, f"argument {i + 1} of {node.fn}")
                 for i, (a, s) in enumerate(zip(node.args, domain))]
         return decl(*args)
+
+    def _declaration_hint(self, node: Call, scope: dict[str, Any]) -> str:
+        """How to declare a function the program calls without declaring: the declaration its
+        arguments' sorts give, as a true/false property, for the model to copy (or to correct)."""
+        try:
+            sorts = [_json_sort(self.term(a, scope).sort()) for a in node.args]
+        except UserError:         # an argument that does not build either: the plain advice
+            return "declare it under functions"
+        if not sorts:
+            return "declare it under functions"
+        declaration = json.dumps({"name": node.fn, "domain": sorts, "range": "BoolSort"})
+        return f"declare it under functions, e.g. {declaration} if it is a true/false property"
 
     def coerce(self, term: ExprRef, sort: SortRef, node: Expr, what: str) -> ExprRef:
         import z3
@@ -353,6 +368,12 @@ def _sum(b: Builder, node: Call, scope: dict[str, Any]) -> ArithRef:
     if not terms:
         return z3.IntVal(0, b.env.ctx)
     return z3.Sum(*terms) if len(terms) > 1 else terms[0]
+
+
+def _json_sort(sort: SortRef) -> str:
+    """A Z3 sort as a program names it: IntSort, RealSort, BoolSort, or the declared sort's name."""
+    name = sort_name(sort)
+    return {"Int": "IntSort", "Real": "RealSort", "Bool": "BoolSort"}.get(name, name)
 
 
 _SPECIAL: dict[str, Callable[[Builder, Call, dict[str, Any]], ExprRef]] = {
