@@ -46,11 +46,31 @@ def test_samples_that_agree_answer_by_majority_with_the_vote_shown(ollama_server
     drawn = samples(ollama_server)
     assert sorted(r.options["seed"] for r in drawn) == [7001, 7002, 7003]
     assert all(r.options["temperature"] == 0.7 for r in drawn)
-    assert result.to_dict()["vote"] == {"samples": 3, "accepted": 3, "winner": f"{CLAIM}: refuted",
+    assert result.to_dict()["vote"] == {"samples": 3, "allowed": 3, "accepted": 3, "winner": f"{CLAIM}: refuted",
                                         "tally": {f"{CLAIM}: refuted": 2, f"{CLAIM}: proved": 1}}
     kinds = [e.kind for e in events if isinstance(e, TraceNode)]
     assert kinds.count("prove.sample") >= 3 and "vote" in kinds
     assert shell.execute("/program")[1].ok          # the winning program is the shell's last
+
+
+def test_once_the_first_samples_settle_the_vote_no_more_are_drawn(ollama_server, shell):
+    shell.ctx.settings.ollama_host = ollama_server.url
+    seeded(ollama_server, {7001: GOOD, 7002: GOOD, 7003: GOOD, 7004: PROVED, 7005: PROVED})
+    _, result = shell.execute("/prove --samples 5 " + QUESTION)
+    assert result.ok and to_text(result).splitlines()[0].startswith("✗ refuted")
+    assert sorted(r.options["seed"] for r in samples(ollama_server)) == [7001, 7002, 7003]   # 3-0, 2 left
+    assert "(3 of 3 programs accepted; 2 more not drawn, the vote was settled)" in to_text(result)
+    assert result.to_dict()["vote"]["samples"] == 3 and result.to_dict()["vote"]["allowed"] == 5
+
+
+def test_samples_are_drawn_one_at_a_time_while_the_vote_is_open(ollama_server, shell):
+    shell.ctx.settings.ollama_host = ollama_server.url
+    seeded(ollama_server, {7001: GOOD, 7002: PROVED, 7003: GOOD, 7004: GOOD, 7005: PROVED})
+    _, result = shell.execute("/prove --samples 5 " + QUESTION)
+    # 2-1 after three, with two left: a fourth is drawn; 3-1 with one left is settled
+    assert sorted(r.options["seed"] for r in samples(ollama_server)) == [7001, 7002, 7003, 7004]
+    assert to_text(result).splitlines()[0].startswith("✗ refuted")
+    assert "(4 of 4 programs accepted; 1 more not drawn, the vote was settled)" in to_text(result)
 
 
 def test_a_split_vote_abstains_and_shows_the_vote(ollama_server, shell):

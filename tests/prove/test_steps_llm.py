@@ -141,8 +141,8 @@ def test_a_position_function_is_one_to_n_and_distinct(ollama_server, shell, fmt,
     kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
     words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": True}]}
     script(ollama_server, kinds, words,
-           lines(("a is left of b.", first), ("b is left of c.", second), ("claim) a is first.", claim)))
-    status, detail = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
+           lines(("Of the three books, a is left of b.", first), ("b is left of c.", second), ("claim) a is first.", claim)))
+    status, detail = decide_claim("Of the three books, a is left of b. b is left of c.", "a is first.", llm,
                                   encoding=Encoding(fmt, "steps"))
     assert status == "proved", detail          # only with 1..N and distinct; else pos(a) could be 0 or 7
     [s3] = requests(ollama_server, STEP3)
@@ -154,9 +154,9 @@ def test_without_position_the_same_claim_is_open(ollama_server, shell):
     kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["a", "b", "c"]}]}
     words = {"functions": [{"name": "pos", "args": ["Book"], "result": "Int", "position": False}]}
     script(ollama_server, kinds, words,
-           lines(("a is left of b.", "pos(a) < pos(b)"), ("b is left of c.", "pos(b) < pos(c)"),
+           lines(("Of the three books, a is left of b.", "pos(a) < pos(b)"), ("b is left of c.", "pos(b) < pos(c)"),
                  ("claim) a is first.", "pos(a) == 1")))
-    status, _ = decide_claim("a is left of b. b is left of c.", "a is first.", llm,
+    status, _ = decide_claim("Of the three books, a is left of b. b is left of c.", "a is first.", llm,
                              encoding=Encoding("json", "steps"))
     assert status == "unknown"
 

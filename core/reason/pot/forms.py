@@ -35,9 +35,11 @@ def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str, claims: froz
     numeric = [f.name for f in vocab.functions if f.result == "Int" and len(f.args) == 1]
     members = [m for s in vocab.sorts for m in s.members]
     arg = {"enum": [*members, *VARIABLES]} if members else {"enum": list(VARIABLES)}
-    atom = {"type": "object", "properties": {"not": {"type": "boolean"}, "predicate": {"enum": predicates},
-                                             "args": {"type": "array", "minItems": 1, "maxItems": 3, "items": arg}},
-            "required": ["not", "predicate", "args"]}
+    # "not" comes last: the model picks the predicate and its arguments first, then whether it is denied
+    atom = {"type": "object", "properties": {"predicate": {"enum": predicates},
+                                             "args": {"type": "array", "minItems": 1, "maxItems": 3, "items": arg},
+                                             "not": {"type": "boolean"}},
+            "required": ["predicate", "args", "not"]}
     atoms = {"type": "array", "minItems": 1, "maxItems": 6, "items": atom}
     shapes: list[tuple[str, dict[str, Any], list[str]]] = []
     if predicates:

@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from sym.core.errors import UserError
+from sym.core.errors import TimedOut, UserError
 from sym.core.llm import LLMError
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.forms import FormError, forms_schema, render
+from sym.core.reason.pot.interpret import UNKNOWN
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.vocabulary import (
     Kinds,
@@ -40,10 +41,13 @@ from sym.core.reason.pot.vocabulary import (
     closed_formula,
     formula_problem,
     kinds_schema,
+    open_uncounted,
     token_pattern,
     ungrounded,
     words_schema,
 )
+from sym.core.reason.pot.vote import DISAGREE, Sample, Vote
+from sym.core.reason.sampling import majority, rounds, sample_options, settled
 from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
@@ -92,115 +96,193 @@ def _text(task: Task) -> str:
     return f"Text:\n{task.context.strip() or '(none)'}\n\nQuestion: {task.question.strip()}\nClaims:\n{claims}"
 
 
+class _Steps:
+    """One step-wise writing: the model's calls (with their repairs), the errors met, and what
+    steps 1-2 declared, shared by every draw of step 3."""
+
+    def __init__(self, task: Task, fmt: str, run: Run, *, attempts: int, kind: str, purpose: str) -> None:
+        self.task, self.fmt, self.run, self.kind, self.purpose = task, fmt, run, kind, purpose
+        self.repairs = max(0, int(attempts) - 1)
+        self.errors: list[str] = []
+        self.calls = 0
+        self.base = [{"role": "system", "content": STEP_SYSTEM}, {"role": "user", "content": _text(task)}]
+
+    def step(self, node: str, label: str, messages: list[dict[str, Any]], model: type[BaseModel],
+             schema: dict[str, Any], check: Callable[[Any], list[str]], options: dict[str, Any] | None = None,
+             parent: str = "q") -> Any:
+        try:
+            value = self.run.llm.json_with_repair(messages, model, check=check, attempts=self.repairs,
+                                                  purpose=f"{self.purpose}.{label}", format=schema, options=options,
+                                                  on_attempt=lambda i, problems: self.errors.extend(problems[:1]))
+        except LLMError as err:
+            self.calls += getattr(err, "calls", 1)
+            self.run.trace(node, parent, self.kind, f"step {label}", err.message, "failed")
+            if err.reason == "bad-output":
+                raise NoProgram(self.calls, self.errors or [err.message], err.message) from None
+            raise
+        self.calls += 1
+        self.run.trace(node, parent, self.kind, f"step {label}", "", "ok")
+        return value
+
+    def vocabulary(self) -> Vocabulary:
+        """Steps 1 and 2: the sorts (opened where the text does not fix their members) and the words."""
+        kinds = self.step("s1", "1: kinds", [*self.base, {"role": "user", "content": KINDS}], Kinds, kinds_schema(),
+                          check_kinds)
+        opened = open_uncounted(kinds, self.task.context)
+        if opened:
+            self.run.trace("s1.open", "s1", self.kind, "sorts opened",
+                           f"{', '.join(opened)}: the text does not fix their members", "ok")
+        sorts = [s.name for s in kinds.sorts]
+        words = self.step("s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
+                                                           ", ".join(sorts)}], Words, words_schema(sorts),
+                          lambda w: check_words(w, kinds))
+        return Vocabulary(kinds, words)
+
+    def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,
+                 summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "") -> Written:
+        """Step 3 (one formula per sentence and claim, the rejected ones sent back) and the program
+        sym assembles from them, run and passed to `accept`. `options` draw it as a sample; `tag`
+        ("k2") keeps a sample's trace nodes apart from the others'."""
+        task, fmt, run, repairs = self.task, self.fmt, self.run, self.repairs
+        parent = tag or "q"
+        premises = split_sentences(task.context) if task.context.strip() else []
+        texts = [*premises, *(f"{name}) {text}" for name, text in task.claims.items())]
+        guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
+        sorts = [s.name for s in vocab.sorts]
+        pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
+        formulas: dict[int, str] = {}
+        ran: set[int] | None = None             # the formulas the last program run was assembled from
+        wanted, problems = list(range(len(texts))), dict[int, str]()
+        claim_names = list(task.claims)
+        settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
+        report: ProofReport | None = None
+        for round_ in range(1 + repairs):
+            asked = [texts[i] for i in wanted]
+            note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
+                f"- {texts[i]}: {problems[i]}" for i in wanted)
+            prompt = f"{guide}\nDeclared:\n{vocab.describe(fmt)}{note}"
+
+            def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
+                got = [ln.get("text") for ln in lines.lines]
+                return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
+            lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas",
+                              [*self.base, {"role": "user", "content": prompt}], Lines,
+                              forms_schema(asked, vocab, pattern, frozenset(texts[len(premises):])), same_texts,
+                              options=options if round_ == 0 else None, parent=parent)
+            problems = {}
+            for i, line in zip(wanted, lines.lines):
+                node = f"{tag}f{round_}.{i}"
+                if line.get("form") == "none":
+                    if i < len(premises):       # the model says it sets no condition: left out, and named
+                        run.trace(node, parent, "steps.formula", texts[i], "(no condition)", "ok")
+                        continue
+                    problems[i] = "a claim needs a form that says it"
+                    self.errors.append(f"{texts[i]}: {problems[i]}")
+                    continue
+                try:
+                    formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab,
+                                                    fmt), fmt, vocab)
+                    problem = formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
+                except FormError as err:
+                    formula, problem = json.dumps(line)[:300], str(err)
+                run.trace(node, parent, "steps.formula", texts[i], formula, "failed" if problem else "ok")
+                if problem is None:
+                    formulas[i] = formula
+                else:
+                    problems[i] = problem
+                    self.errors.append(f"{texts[i]}: {problem}")
+            wanted = [i for i in wanted if i in problems]
+            if wanted:
+                continue
+            kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+            program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j])
+                                                for j, name in enumerate(claim_names)])
+            report = run_any(program, run)      # Cancelled and TimedOut end it
+            ran = set(formulas)
+            if report.consistent is not False or round_ == repairs:
+                break
+            # the premises contradict each other as written: the core's sentences go back
+            labels = [label for label, _ in kb]
+            core = [int(x.split("[")[1].split("]")[0]) if x.startswith("knowledge_base[") else labels.index(x)
+                    for x in report.core if x.startswith("knowledge_base[") or x in labels]
+            blamed = [premises.index(labels[k]) for k in core if k < len(labels) and labels[k] in premises]
+            if not blamed:
+                break
+            problem = "these sentences contradict each other as written: " + " / ".join(premises[i] for i in blamed)
+            wanted, problems = blamed, {i: problem for i in blamed}
+            self.errors.append(problem)
+            for i in blamed:
+                formulas.pop(i, None)
+        missing = [claim_names[i - len(premises)] for i in wanted if i >= len(premises)]
+        if missing:
+            raise NoProgram(self.calls, self.errors,
+                            f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
+        left_out = [premises[i] for i in range(len(premises)) if i not in formulas]
+        if ran != set(formulas) or report is None:  # run what could be written (a premise left out weakens)
+            kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+            program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j])
+                                                for j, name in enumerate(claim_names)])
+            report = run_any(program, run)
+        try:
+            outcome = accept(report) if accept is not None else report
+        except UserError as err:
+            self.errors.append(err.message)
+            raise NoProgram(self.calls, self.errors, err.message) from None
+        detail = f"{(summary or verdicts)(outcome)}" + (f"; {len(left_out)} premise(s) not encoded" if left_out else "")
+        run.trace(f"{tag}steps", parent, self.kind, "assembled program", detail, "ok")
+        trace_report(run, f"{tag}steps", report, program)
+        written = Written(program, report, outcome, self.calls, list(self.errors))
+        written.left_out = left_out      # type: ignore[attr-defined]
+        return written
+
+
 def write_stepwise(task: Task, fmt: str, run: Run, *, attempts: int, kind: str, purpose: str,
                    accept: Callable[[ProofReport], Any] | None = None,
                    summary: Callable[[Any], str] | None = None) -> Written:
     """Steps 1-3, then the assembled program run and passed to `accept`; NoProgram when a step
     has no valid answer after its repairs or a claim has no formula."""
-    repairs = max(0, int(attempts) - 1)
-    errors: list[str] = []
-    calls = 0
+    steps = _Steps(task, fmt, run, attempts=attempts, kind=kind, purpose=purpose)
+    return steps.formulas(steps.vocabulary(), accept, summary)
 
-    def step(n: int, label: str, messages: list[dict[str, Any]], model: type[BaseModel], schema: dict[str, Any],
-             check: Callable[[Any], list[str]]) -> Any:
-        nonlocal calls
-        try:
-            value = run.llm.json_with_repair(messages, model, check=check, attempts=repairs, purpose=f"{purpose}.{label}",
-                                         format=schema, on_attempt=lambda i, problems: errors.extend(problems[:1]))
-        except LLMError as err:
-            calls += getattr(err, "calls", 1)
-            run.trace(f"s{n}", "q", kind, f"step {n}: {label}", err.message, "failed")
-            if err.reason == "bad-output":
-                raise NoProgram(calls, errors or [err.message], err.message) from None
-            raise
-        calls += 1
-        run.trace(f"s{n}", "q", kind, f"step {n}: {label}", "", "ok")
-        return value
 
-    base = [{"role": "system", "content": STEP_SYSTEM}, {"role": "user", "content": _text(task)}]
-    kinds = step(1, "kinds", [*base, {"role": "user", "content": KINDS}], Kinds, kinds_schema(), check_kinds)
-    sorts = [s.name for s in kinds.sorts]
-    words = step(2, "words", [*base, {"role": "user", "content": WORDS + "\nSorts: " + ", ".join(sorts)}], Words,
-                 words_schema(sorts), lambda w: check_words(w, kinds))
-    vocab = Vocabulary(kinds, words)
-    premises = split_sentences(task.context) if task.context.strip() else []
-    texts = [*premises, *(f"{name}) {text}" for name, text in task.claims.items())]
-    guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
-    pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
-    formulas: dict[int, str] = {}
-    ran: set[int] | None = None             # the formulas the last program run was assembled from
-    wanted, problems = list(range(len(texts))), dict[int, str]()
-    claim_names = list(task.claims)
-    settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
-    for round_ in range(1 + repairs):
-        asked = [texts[i] for i in wanted]
-        note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
-            f"- {texts[i]}: {problems[i]}" for i in wanted)
-        prompt = f"{guide}\nDeclared:\n{vocab.describe(fmt)}{note}"
-
-        def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
-            got = [ln.get("text") for ln in lines.lines]
-            return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
-        lines = step(3 + round_, "formulas", [*base, {"role": "user", "content": prompt}], Lines,
-                     forms_schema(asked, vocab, pattern, frozenset(texts[len(premises):])), same_texts)
-        problems = {}
-        for i, line in zip(wanted, lines.lines):
-            if line.get("form") == "none":
-                if i < len(premises):       # the model says it sets no condition: left out, and named
-                    run.trace(f"f{round_}.{i}", "q", "steps.formula", texts[i], "(no condition)", "ok")
-                    continue
-                problems[i] = "a claim needs a form that says it"
-                errors.append(f"{texts[i]}: {problems[i]}")
-                continue
+def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int, kind: str, purpose: str,
+                  verdict_of: Callable[[Any], str | None], accept: Callable[[ProofReport], Any] | None = None,
+                  summary: Callable[[Any], str] | None = None) -> Vote:
+    """Steps 1-2 once, then step 3 drawn as `samples` samples (sample n at llm.sample_temperature
+    with its own seed, each with its repairs) in rounds until the vote is settled
+    (core/reason/sampling.py), each assembled, run and voted by `verdict_of(outcome)`. The
+    samples share the prompt up to step 3's, so a server that caches prompt prefixes reads it
+    once. A sample whose premises were not all encoded votes only when it proves or refutes: an
+    "unknown" from a program missing a premise may be the missing premise's doing."""
+    steps = _Steps(task, fmt, run, attempts=attempts, kind=kind, purpose=purpose)
+    vocab = steps.vocabulary()
+    k = max(1, int(samples))
+    options = sample_options(run.settings.llm_sample_temperature, k)
+    vote = Vote(allowed=k)
+    for batch in rounds(k):
+        if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
+            break
+        for n in batch:
+            sample = Sample(n)
+            vote.samples.append(sample)
+            run.trace(f"k{n}", "q", kind, f"sample {n}")
             try:
-                formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab, fmt),
-                                         fmt, vocab)
-                problem = formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
-            except FormError as err:
-                formula, problem = json.dumps(line)[:300], str(err)
-            run.trace(f"f{round_}.{i}", "q", "steps.formula", texts[i], formula, "failed" if problem else "ok")
-            if problem is None:
-                formulas[i] = formula
-            else:
-                problems[i] = problem
-                errors.append(f"{texts[i]}: {problem}")
-        wanted = [i for i in wanted if i in problems]
-        if wanted:
-            continue
-        kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
-        program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, run)      # Cancelled and TimedOut end it
-        ran = set(formulas)
-        if report.consistent is not False or round_ == repairs:
-            break
-        # the premises contradict each other as written: the core's sentences go back
-        labels = [label for label, _ in kb]
-        core = [int(x.split("[")[1].split("]")[0]) if x.startswith("knowledge_base[") else labels.index(x)
-                for x in report.core if x.startswith("knowledge_base[") or x in labels]
-        blamed = [premises.index(labels[k]) for k in core if k < len(labels) and labels[k] in premises]
-        if not blamed:
-            break
-        problem = "these sentences contradict each other as written: " + " / ".join(premises[i] for i in blamed)
-        wanted, problems = blamed, {i: problem for i in blamed}
-        errors.append(problem)
-        for i in blamed:
-            formulas.pop(i, None)
-    missing = [claim_names[i - len(premises)] for i in wanted if i >= len(premises)]
-    if missing:
-        raise NoProgram(calls, errors, f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
-    left_out = [premises[i] for i in range(len(premises)) if i not in formulas]
-    if ran != set(formulas):        # run what could be written (a premise left out weakens, never misstates)
-        kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
-        program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j]) for j, name in enumerate(claim_names)])
-        report = run_any(program, run)
-    try:
-        outcome = accept(report) if accept is not None else report
-    except UserError as err:
-        errors.append(err.message)
-        raise NoProgram(calls, errors, err.message) from None
-    detail = f"{(summary or verdicts)(outcome)}" + (f"; {len(left_out)} premise(s) not encoded" if left_out else "")
-    run.trace("steps", "q", kind, "assembled program", detail, "ok")
-    trace_report(run, "steps", report, program)
-    written = Written(program, report, outcome, calls, errors)
-    written.left_out = left_out      # type: ignore[attr-defined]
-    return written
+                sample.written = steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}")
+            except NoProgram as err:
+                sample.problem = err.errors[-1] if err.errors else err.message
+            except TimedOut as err:
+                sample.problem = err.message
+            if sample.written is not None:
+                sample.verdict = verdict_of(sample.written.outcome)
+                if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
+                    sample.verdict = None
+            said = (summary or verdicts)(sample.written.outcome) if sample.written else sample.problem
+            run.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
+    vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
+    run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
+    return vote
+
+
+def _weak(verdict: str | None) -> bool:
+    """An "unknown" verdict (bare, or a claim's "name: unknown")."""
+    return verdict is not None and (verdict == UNKNOWN or verdict.endswith(f": {UNKNOWN}"))

@@ -16,7 +16,7 @@ from sym.core.errors import TimedOut, UserError
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
-from sym.core.reason.pot.steps import write_stepwise
+from sym.core.reason.pot.steps import vote_stepwise, write_stepwise
 from sym.core.reason.pot.vote import sample_programs
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
     detail: dict[str, Any] = {"attempts": 0, "errors": [], "ran": False, "encoding": f"{encoding.fmt}/{encoding.style}"}
     run.trace("q", None, "claim.question", claim)
     task = Task(context, claim, {CLAIM: claim}, claim_messages(context, claim))
-    if samples > 1 and encoding.style == "whole":
+    if samples > 1:
         return _vote_claim(task, encoding, run, attempts=attempts, samples=samples, detail=detail)
     try:
         written = encode(task, encoding, run, attempts=attempts, kind="claim.attempt", purpose="bench.claim.program",
@@ -189,17 +189,37 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
     if status not in ("proved", "refuted", "unknown"):
         detail.update(reason="undecided", error=f"the claim came out {status}")
         return None, detail
+    left_out = getattr(written, "left_out", [])
+    if status == "unknown" and left_out:     # the premise left out might have settled it
+        detail.update(reason="unknown with premises not encoded",
+                      error=f"unknown, but {len(left_out)} premise(s) could not be encoded: {left_out[0]}")
+        return None, detail
     return status, detail
 
 
 def _vote_claim(task: Task, encoding: Encoding, run: Run, *, attempts: int, samples: int,
                 detail: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-    schema = program_json_schema(verifications=[CLAIM]) if encoding.fmt == "json" else None
-    vote = sample_programs(task.messages(encoding.fmt), run, samples=samples, attempts=attempts,
-                           verdict_of=lambda found: found[CLAIM] if found[CLAIM] in ("proved", "refuted", "unknown")
-                           else None, kind="claim.sample", purpose="bench.claim.program",
-                           accept=lambda report: statuses_by_name(report, [CLAIM]),
-                           summary=lambda found: f"claim: {found[CLAIM]}", schema=schema, fmt=encoding.fmt)
+    def verdict_of(found: dict[str, str]) -> str | None:
+        return found[CLAIM] if found[CLAIM] in ("proved", "refuted", "unknown") else None
+
+    def accept(report: ProofReport) -> dict[str, str]:
+        return statuses_by_name(report, [CLAIM])
+
+    def summary(found: dict[str, str]) -> str:
+        return f"claim: {found[CLAIM]}"
+    if encoding.style == "steps":
+        try:
+            vote = vote_stepwise(task, encoding.fmt, run, samples=samples, attempts=attempts, kind="claim.sample",
+                                 purpose="bench.claim.program", verdict_of=verdict_of, accept=accept, summary=summary)
+        except NoProgram as err:        # steps 1-2, which every sample shares, found no answer
+            detail.update(attempts=err.attempts, errors=list(err.errors), reason="no program: " + error_kind(
+                err.errors[-1] if err.errors else err.message), error=err.message)
+            return None, detail
+    else:
+        schema = program_json_schema(verifications=[CLAIM]) if encoding.fmt == "json" else None
+        vote = sample_programs(task.messages(encoding.fmt), run, samples=samples, attempts=attempts,
+                               verdict_of=verdict_of, kind="claim.sample", purpose="bench.claim.program",
+                               accept=accept, summary=summary, schema=schema, fmt=encoding.fmt)
     detail.update(attempts=sum(s.written.attempts if s.written else attempts for s in vote.samples),
                   errors=vote.problems(), ran=bool(vote.accepted), vote=vote.shown(), tally=vote.tally())
     if vote.winner is None:

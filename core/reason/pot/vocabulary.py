@@ -140,6 +140,24 @@ def check_kinds(kinds: Kinds) -> list[str]:
     return problems
 
 
+_COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|exactly|only|"
+                      r"following|each of)\b", re.IGNORECASE)
+
+
+def open_uncounted(kinds: Kinds, text: str) -> list[str]:
+    """Sorts the model called closed though the text neither counts nor lists their members (no
+    number, "exactly", "only", "the following"), or names fewer than two: they are opened, in
+    place, and named. A closed sort makes "all people" mean the people named, which proves
+    what the text does not say; an open one only leaves such claims unknown."""
+    if _COUNTED.search(text):
+        opened = [s for s in kinds.sorts if s.closed and len(s.members) < 2]
+    else:
+        opened = [s for s in kinds.sorts if s.closed]
+    for s in opened:
+        s.closed = False
+    return [s.name for s in opened]
+
+
 def check_words(words: Words, kinds: Kinds) -> list[str]:
     taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
     problems, seen = [], set()

@@ -1,14 +1,16 @@
 """Several programs for one question and a vote over those the checker accepts (settings
 llm.samples): what made small models useful with a solver in the loop (LINC's majority vote).
 
-The model writes K programs at once (`LLM.chat_many`, in parallel where the server allows),
-each sampled at llm.sample_temperature with a seed of its own (SAMPLE_SEED + n), so every
-sample is a request of its own in the call log and the session, and an offline replay answers
-each exactly. A sample that does not parse or that the interpreter (or the caller's `accept`)
-rejects gets the usual typed repairs (authoring.py's loop, its attempts traced under the
-sample's node). Each accepted program is run by Z3 and gives a verdict; the answer is the
-verdict most samples gave. A tie, or no accepted sample, is no answer: the caller abstains
-("unknown (the model's programs disagree)") and shows the vote. Nothing here touches memory.
+The model writes the programs in rounds (sampling.rounds: a majority's worth at once through
+`LLM.chat_many`, in parallel where the server allows, then one at a time until the vote is
+settled, so K=3 costs two programs when they agree), each sampled at llm.sample_temperature with
+a seed of its own (SAMPLE_SEED + n), so every sample is a request of its own in the call log and
+the session, and an offline replay answers each exactly. A sample that does not parse or that
+the interpreter (or the caller's `accept`) rejects gets the usual typed repairs (authoring.py's
+loop, its attempts traced under the sample's node). Each accepted program is run by Z3 and gives
+a verdict; the answer is the verdict most samples gave. A tie, or no accepted sample, is no
+answer: the caller abstains ("unknown (the model's programs disagree)") and shows the vote.
+Nothing here touches memory.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.schema import Program, program_json_schema
 from sym.core.reason.pot.smt2_read import script_in_reply
-from sym.core.reason.sampling import majority, sample_options
+from sym.core.reason.sampling import majority, rounds, sample_options, settled
 
 if TYPE_CHECKING:
     from sym.core.run import Run
@@ -51,6 +53,7 @@ class Sample:
 class Vote:
     samples: list[Sample] = field(default_factory=list)
     winner: str | None = None
+    allowed: int = 0        # samples the vote could draw (it stops once the majority is settled)
 
     @property
     def accepted(self) -> list[Sample]:
@@ -67,7 +70,9 @@ class Vote:
     def shown(self) -> str:
         """The vote in a line: "proved 2, refuted 1 (3 of 5 programs accepted)"."""
         tally = ", ".join(f"{verdict} {n}" for verdict, n in self.tally().items()) or "no verdict"
-        return f"{tally} ({len(self.accepted)} of {len(self.samples)} programs accepted)"
+        spared = self.allowed - len(self.samples)
+        rest = f"; {spared} more not drawn, the vote was settled" if spared > 0 else ""
+        return f"{tally} ({len(self.accepted)} of {len(self.samples)} programs accepted{rest})"
 
     def problems(self) -> list[str]:
         return [s.problem for s in self.samples if s.problem]
@@ -80,8 +85,8 @@ class Vote:
         return f"no program: {error_kind(last)}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"samples": len(self.samples), "accepted": len(self.accepted), "tally": self.tally(),
-                "winner": self.winner}
+        return {"samples": len(self.samples), "allowed": self.allowed, "accepted": len(self.accepted),
+                "tally": self.tally(), "winner": self.winner}
 
 
 def _read(text: str, fmt: str) -> Any:
@@ -107,41 +112,55 @@ def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, a
     k = max(1, int(samples))
     options = sample_options(run.settings.llm_sample_temperature, k)
     format = (schema or program_json_schema()) if fmt == "json" else schema
-    replies = run.llm.chat_many([list(messages)] * k, purpose=f"{purpose}.sample", format=format, options=options)
-    vote = Vote()
-    for n, reply in enumerate(replies, start=1):
-        sample = Sample(n)
-        vote.samples.append(sample)
-        node = f"s{n}"
-        run.trace(node, "q", kind, f"sample {n}")
-        try:
-            outcome, report, program = _check(_read(reply.text, fmt), run, accept)
-            sample.written = Written(program, report, outcome)
-            trace_report(run, node, report, program)
-        except (BadJSON, UserError) as err:
-            if isinstance(err, Cancelled):
-                raise
-            sample.problem = str(err) if isinstance(err, BadJSON) else err.message
-        if sample.written is None and attempts > 1:     # typed repairs, traced under the sample
-            run.trace(f"{node}.first", node, kind, "first draw", sample.problem, "failed")
-            try:
-                sample.written = write_program(_argue(messages, reply.text, sample.problem, fmt), run,
-                                               attempts=attempts - 1, kind=kind, purpose=purpose, accept=accept,
-                                               summary=summary, schema=schema, fmt=fmt, parent=node)
-                sample.written.attempts += 1
-                sample.written.errors.insert(0, sample.problem)
-                sample.problem = ""
-            except NoProgram as err:
-                sample.problem = err.errors[-1] if err.errors else err.message
-            except TimedOut as err:
-                sample.problem = err.message
-        if sample.written is not None:
-            sample.verdict = verdict_of(sample.written.outcome)
-        said = (summary or _summary)(sample.written.outcome) if sample.written is not None else sample.problem
-        run.trace(node, "q", kind, f"sample {n}", said, "ok" if sample.written is not None else "failed")
+    vote = Vote(allowed=k)
+    for batch in rounds(k):     # a majority's worth at once, then one at a time until settled
+        if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
+            break
+        replies = run.llm.chat_many([list(messages)] * len(batch), purpose=f"{purpose}.sample", format=format,
+                                    options=[options[n - 1] for n in batch])
+        for n, reply in zip(batch, replies):
+            vote.samples.append(_sample(n, reply.text, messages, run, attempts=attempts, verdict_of=verdict_of,
+                                        kind=kind, purpose=purpose, accept=accept, summary=summary, schema=schema,
+                                        fmt=fmt))
     vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
     run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
     return vote
+
+
+def _sample(n: int, text: str, messages: list[dict[str, Any]], run: Run, *, attempts: int,
+            verdict_of: Callable[[Any], str | None], kind: str, purpose: str, accept: Callable[..., Any] | None,
+            summary: Callable[[Any], str] | None, schema: dict[str, Any] | None, fmt: str) -> Sample:
+    """Sample n from its first reply: checked, repaired (typed repairs, traced under node "sN"),
+    run, and its verdict."""
+    sample = Sample(n)
+    node = f"s{n}"
+    run.trace(node, "q", kind, f"sample {n}")
+    try:
+        outcome, report, program = _check(_read(text, fmt), run, accept)
+        sample.written = Written(program, report, outcome)
+        trace_report(run, node, report, program)
+    except (BadJSON, UserError) as err:
+        if isinstance(err, Cancelled):
+            raise
+        sample.problem = str(err) if isinstance(err, BadJSON) else err.message
+    if sample.written is None and attempts > 1:     # typed repairs, traced under the sample
+        run.trace(f"{node}.first", node, kind, "first draw", sample.problem, "failed")
+        try:
+            sample.written = write_program(_argue(messages, text, sample.problem, fmt), run,
+                                           attempts=attempts - 1, kind=kind, purpose=purpose, accept=accept,
+                                           summary=summary, schema=schema, fmt=fmt, parent=node)
+            sample.written.attempts += 1
+            sample.written.errors.insert(0, sample.problem)
+            sample.problem = ""
+        except NoProgram as err:
+            sample.problem = err.errors[-1] if err.errors else err.message
+        except TimedOut as err:
+            sample.problem = err.message
+    if sample.written is not None:
+        sample.verdict = verdict_of(sample.written.outcome)
+    said = (summary or _summary)(sample.written.outcome) if sample.written is not None else sample.problem
+    run.trace(node, "q", kind, f"sample {n}", said, "ok" if sample.written is not None else "failed")
+    return sample
 
 
 def _summary(outcome: Any) -> str:

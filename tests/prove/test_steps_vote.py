@@ -1,0 +1,84 @@
+"""Step-wise programs voted on (issue 34): steps 1-2 (kinds, words) are asked once, step 3 (one
+formula per sentence) is drawn as K samples with seeds of their own, in rounds that stop once the
+vote is settled; an "unknown" from a program missing a premise is never an answer; a sort the
+model calls closed though the text fixes no members is opened. Through the real `ollama` client
+against the scripted Ollama-protocol server."""
+
+from __future__ import annotations
+
+import json
+
+from sym.core.reason.pot.tasks import Encoding, decide_claim
+from tests.prove.test_steps_llm import CLAIM, PREMISES, SENTENCES, STEP3, llm_of, requests, script
+
+RULE = "ForAll([x], Implies(whale(x), mammal(x)))"
+PROVES = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula", "formula": RULE},
+                               {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+                               {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
+REFUTES = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula",
+                                 "formula": "ForAll([x], Implies(whale(x), Not(mammal(x))))"},
+                                {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+                                {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
+LEAVES_OUT = json.dumps({"lines": [{"text": SENTENCES[0], "form": "none"},
+                                   {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+                                   {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
+
+
+def by_seed(server, replies: dict[int, str]) -> None:
+    script(server)
+    for seed, text in replies.items():
+        server.reply(text, when=lambda r, s=seed: STEP3 in r.last_user and r.options.get("seed") == s)
+
+
+def seeds(server) -> list[int]:
+    return [r.options.get("seed") for r in requests(server, STEP3)]
+
+
+def test_agreeing_samples_settle_the_vote_and_the_rest_are_not_drawn(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    by_seed(ollama_server, {7001: PROVES, 7002: PROVES, 7003: REFUTES})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved", detail
+    assert seeds(ollama_server) == [7001, 7002]                      # 2-0 with one left: settled
+    assert len(requests(ollama_server, "Step 1: the kinds")) == 1    # the vocabulary is asked once
+    assert len(requests(ollama_server, "Step 2: the words")) == 1
+    assert "2 of 2 programs accepted; 1 more not drawn" in detail["vote"]
+    assert all(r.options.get("temperature") == 0.7 for r in requests(ollama_server, STEP3))
+
+
+def test_a_split_is_broken_by_the_next_sample_and_a_tie_abstains(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    by_seed(ollama_server, {7001: PROVES, 7002: REFUTES, 7003: REFUTES})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "refuted" and seeds(ollama_server) == [7001, 7002, 7003], detail
+    assert detail["tally"] == {"refuted": 2, "proved": 1}
+    ollama_server.clear()
+    by_seed(ollama_server, {7001: PROVES, 7002: REFUTES})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=2)
+    assert status is None and "disagree" in detail["reason"], detail
+
+
+def test_an_unknown_from_a_program_missing_a_premise_is_not_an_answer(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server, formulas=LEAVES_OUT)
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
+    assert status is None and detail["ran"] is True
+    assert detail["reason"] == "unknown with premises not encoded" and SENTENCES[0] in detail["error"]
+    ollama_server.clear()
+    by_seed(ollama_server, {7001: LEAVES_OUT, 7002: PROVES, 7003: LEAVES_OUT})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved" and detail["tally"] == {"proved": 1}, detail    # the unknowns did not vote
+
+
+def test_a_sort_called_closed_in_a_text_that_counts_nothing_is_opened(ollama_server, shell):
+    events: list = []
+    llm = llm_of(shell, ollama_server, emit=events.append)
+    closed = {"sorts": [{"name": "Thing", "closed": True, "members": ["willy"]}]}
+    words = {"functions": [{"name": "whale", "args": ["Thing"], "result": "Bool", "position": False}]}
+    every = "Everything is a whale."
+    script(ollama_server, closed, words, json.dumps({"lines": [
+        {"text": "Willy is a whale.", "form": "formula", "formula": "whale(willy)"},
+        {"text": f"claim) {every}", "form": "formula", "formula": "ForAll([x], whale(x))"}]}))
+    status, detail = decide_claim("Willy is a whale.", every, llm, encoding=Encoding("json", "steps"))
+    assert status == "unknown", detail        # closed over {willy} it would be "proved": not what the text says
+    assert any(getattr(e, "label", "") == "sorts opened" for e in events)
