@@ -62,8 +62,8 @@ class OfflineBackend:
         return Reply(str(reply.get("text") or ""), model, _count(reply.get("prompt_tokens")),
                      _count(reply.get("completion_tokens")), tool_calls=recorded_tool_calls(reply.get("tool_calls")))
 
-    def stream(self, messages, *, model, options=None, timeout=None) -> Iterator:
-        reply = self.chat(messages, model=model, options=options)
+    def stream(self, messages, *, model, options=None, timeout=None, format=None) -> Iterator:
+        reply = self.chat(messages, model=model, format=format, options=options)
         if reply.text:
             yield reply.text
         yield reply

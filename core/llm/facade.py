@@ -39,6 +39,7 @@ PROGRESS_EVERY = 0.25   # seconds between LLMProgress events of one structured c
 
 T = TypeVar("T")
 Format = dict[str, Any] | str | None   # a JSON schema, "json", or free text
+Until = Callable[[str], bool]        # the reply so far -> is it complete (stop reading there)
 _MESSAGE_SHAPE = ("messages must be a list of {'role': str, 'content': str} dicts (an assistant one may add "
                   "'tool_calls': [{'id': str, 'name': str, 'arguments': dict}], a tool one 'name' and 'tool_call_id')")
 
@@ -71,12 +72,14 @@ class LLM:
 
     def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict[str, Any] | str | None = None,
              options: dict[str, Any] | None = None, model: str | None = None,
-             tools: list[Tool] | None = None) -> Reply:
+             tools: list[Tool] | None = None, until: Until | None = None) -> Reply:
         """One model call; `format` is a JSON schema (or "json") for structured output.
         `model` overrides settings.model for this call (e.g. a judge model). `tools` (OpenAI
         function format) are offered to the model; the reply's `tool_calls` holds what it asked
-        for (such a call is never streamed). A model without tool calling: LLMError(no-tools)."""
-        return self._public(lambda: self._chat(messages, purpose, format, options, model, tools))
+        for (such a call is never streamed). A model without tool calling: LLMError(no-tools).
+        `until(text so far)` true ends the call there (the reply is streamed, and the server
+        stops generating when sym hangs up): a program is complete, the prose after it unread."""
+        return self._public(lambda: self._chat(messages, purpose, format, options, model, tools, until))
 
     def stream(self, messages: list[Message], *, purpose: str = "chat", options: dict[str, Any] | None = None,
                model: str | None = None) -> Reply:
@@ -95,7 +98,7 @@ class LLM:
                          attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
                          model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
                          format: dict[str, Any] | None = None, parse: Callable[[str], Any] | None = None,
-                         noun: str = "JSON") -> M:
+                         noun: str = "JSON", until: Until | None = None) -> M:
         """A `schema` instance that also passes `check`, in at most 1 + `attempts` calls.
 
         `check(instance)` returns a list of problems (strings, or UserErrors: their message and
@@ -109,19 +112,21 @@ class LLM:
         the JSON schema sent to the model (e.g. a tighter one); replies are still validated by
         `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
         `err.problems` and `err.calls`. `parse` reads replies that are not JSON (an SMT-LIB
-        script), `noun` names them in repairs. See core/llm/repair.py."""
+        script), `noun` names them in repairs; `until` ends each reply once it is complete (as for
+        `chat`). See core/llm/repair.py."""
         return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
                                                      purpose=purpose, options=options, model=model,
                                                      on_attempt=on_attempt, format=format, parse=parse,
-                                                     noun=noun))
+                                                     noun=noun, until=until))
 
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict[str,
                   Any] | str | None = None,
-                  options: dict[str, Any] | list[dict[str, Any]] | None = None, model: str | None = None) -> list[Reply]:
+                  options: dict[str, Any] | list[dict[str, Any]] | None = None, model: str | None = None,
+                  until: Until | None = None) -> list[Reply]:
         """Several independent calls in parallel; replies in the order given. The first failure
         (in that order) is raised once all have finished. `options` may be a list, one per call
-        (samples of one prompt, each with its own seed)."""
-        return self._public(lambda: self._chat_many(batches, purpose, format, options, model))
+        (samples of one prompt, each with its own seed); `until` as for `chat`."""
+        return self._public(lambda: self._chat_many(batches, purpose, format, options, model, until))
 
     def tagged(self, session: str) -> LLM:
         """A client for the same run whose calls the call log files under `session` (a bench
@@ -196,7 +201,7 @@ class LLM:
         return bool(self.settings.llm_cache) and float(opts.get("temperature", 0) or 0) == 0.0
 
     def _chat(self, messages: list[Message], purpose: str, format: Format, options: dict[str, Any] | None,
-              model: str | None = None, tools: list[Tool] | None = None) -> Reply:
+              model: str | None = None, tools: list[Tool] | None = None, until: Until | None = None) -> Reply:
         self._check_cancel()
         tools = tools or None   # no tools offered: the request (and its key) of a plain call
         model, msgs, opts, key = self._request(messages, format, options, model, tools)
@@ -204,7 +209,10 @@ class LLM:
             hit = self.calllog.lookup(key)
             if hit is not None:
                 return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model), tools)
-        if format is not None and tools is None and getattr(self.backend, "streams_structured", False):
+        if until is not None and tools is None:
+            def attempt() -> Reply:
+                return self._stream_until(msgs, model, format, opts, until)
+        elif format is not None and tools is None and getattr(self.backend, "streams_structured", False):
             def attempt() -> Reply:
                 return self._structured_stream(msgs, model, format, opts, purpose)
         else:
@@ -236,6 +244,28 @@ class LLM:
                 shown = now
                 self._emit(LLMProgress(purpose, tokens, now - started, model))
             self._check_cancel()
+        raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
+
+    def _stream_until(self, msgs: list[Message], model: str, format: Format, opts: dict[str, Any],
+                      until: Until) -> Reply:
+        """A call streamed until `until(text so far)` holds (the reply ends there, done_reason
+        "complete", and the stream is closed, which stops the server) or the model stops."""
+        parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
+        started = time.monotonic()
+        text: list[str] = []
+        stream = self._interruptible_parts(parts)
+        try:
+            for part in stream:
+                if isinstance(part, Reply):
+                    return part
+                text.append(part)
+                if until("".join(text)):
+                    return Reply("".join(text), model, 0, len(text), time.monotonic() - started, done_reason="complete")
+                self._check_cancel()
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
         raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
 
     def _stream(self, messages: list[Message], purpose: str, options: dict[str, Any] | None,
@@ -270,13 +300,14 @@ class LLM:
         return self._finish(key, purpose, model, msgs, None, opts, reply)
 
     def _chat_many(self, batches: Iterable[list[Message]], purpose: str, format: Format, options: dict[str,
-                   Any] | list[dict[str, Any]] | None, model: str | None = None) -> list[Reply]:
+                   Any] | list[dict[str, Any]] | None, model: str | None = None,
+                   until: Until | None = None) -> list[Reply]:
         batches = list(batches)
         each = options if isinstance(options, list) else [options or {}] * len(batches)
         if len(each) != len(batches):
             raise TypeError("chat_many: one options dict per call, or one for all")
         if len(batches) <= 1:
-            return [self._chat(b, purpose, format, o, model) for b, o in zip(batches, each, strict=True)]
+            return [self._chat(b, purpose, format, o, model, None, until) for b, o in zip(batches, each, strict=True)]
         self._check_cancel()
 
         def work(messages: list[Message], opts: dict[str, Any]) -> tuple[Reply | None, LLMError | None,
@@ -284,7 +315,7 @@ class LLM:
             sink: list[Callable[[], None]] = []
             self._local.sink = sink
             try:
-                return self._chat(messages, purpose, format, opts, model), None, sink
+                return self._chat(messages, purpose, format, opts, model, None, until), None, sink
             except LLMError as err:
                 return None, err, sink
             finally:

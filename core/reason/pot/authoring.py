@@ -21,7 +21,7 @@ from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.llm import LLMError
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.schema import Program, program_json_schema
-from sym.core.reason.pot.smt2_read import script_in_reply
+from sym.core.reason.pot.smt2_read import script_complete, script_in_reply
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.interpret import ProofReport
@@ -92,7 +92,8 @@ def write_program(messages: list[dict[str, Any]], run: Run, *, attempts: int, ki
             run.trace(node(n), parent, kind, f"attempt {n}", problems[0] + more, "failed")
 
     if fmt == "smt2":
-        how: dict[str, Any] = {"parse": script_in_reply, "noun": "SMT-LIB script", "format": schema}
+        how: dict[str, Any] = {"parse": script_in_reply, "noun": "SMT-LIB script", "format": schema,
+                               "until": script_complete}     # the prose after a script is not waited for
     else:
         how = {"format": schema or program_json_schema()}
     try:

@@ -423,3 +423,39 @@ def script_in_reply(text: str) -> Smt2Program:
     if start < 0 or end < start:
         raise BadJSON("no SMT-LIB script in the reply: write (declare-…), (assert …) and (check-sat-assuming (…))")
     return Smt2Program(body[start:end + 1], "the model's script")
+
+
+_PROSE_AFTER = re.compile(r"\n[ \t]*[^\s(;)]")
+
+
+def script_complete(text: str) -> bool:
+    """Whether a reply being streamed already holds a whole script, so reading can stop there
+    (`LLM.chat(until=…)`): a fenced block that has closed, or, unfenced, balanced forms with a
+    (check-sat…) among them followed by a line of prose."""
+    opened = text.find("```")
+    if opened >= 0:
+        return text.find("```", opened + 3) >= 0
+    depth, checked, end, i = 0, False, -1, 0
+    while i < len(text):
+        c = text[i]
+        if c == ";":                      # a comment runs to the end of its line
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        if c == '"':                      # a string literal ("" is a quote inside it)
+            close = text.find('"', i + 1)
+            if close < 0:
+                return False
+            i = close + 1
+            continue
+        if c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                end = i + 1
+                checked = checked or text.startswith("(check-sat", start)
+        i += 1
+    return checked and depth == 0 and bool(_PROSE_AFTER.search(text, end))

@@ -25,7 +25,7 @@ from sym.core.llm.jsonout import BadJSON, parse_model
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.schema import Program, program_json_schema
-from sym.core.reason.pot.smt2_read import script_in_reply
+from sym.core.reason.pot.smt2_read import script_complete, script_in_reply
 from sym.core.reason.sampling import majority, rounds, sample_options, settled
 
 if TYPE_CHECKING:
@@ -117,7 +117,8 @@ def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, a
         if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
             break
         replies = run.llm.chat_many([list(messages)] * len(batch), purpose=f"{purpose}.sample", format=format,
-                                    options=[options[n - 1] for n in batch])
+                                    options=[options[n - 1] for n in batch],
+                                    until=script_complete if fmt == "smt2" else None)
         for n, reply in zip(batch, replies):
             vote.samples.append(_sample(n, reply.text, messages, run, attempts=attempts, verdict_of=verdict_of,
                                         kind=kind, purpose=purpose, accept=accept, summary=summary, schema=schema,
