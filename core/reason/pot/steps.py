@@ -41,6 +41,7 @@ from sym.core.reason.pot.vocabulary import (
     closed_formula,
     formula_problem,
     kinds_schema,
+    misread,
     open_uncounted,
     token_pattern,
     ungrounded,
@@ -182,7 +183,8 @@ class _Steps:
                 try:
                     formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab,
                                                     fmt), fmt, vocab)
-                    problem = formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
+                    problem = (formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
+                               or misread(formula, texts[i], vocab, fmt))
                 except FormError as err:
                     formula, problem = json.dumps(line)[:300], str(err)
                 run.trace(node, parent, "steps.formula", texts[i], formula, "failed" if problem else "ok")

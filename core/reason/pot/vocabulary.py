@@ -280,6 +280,32 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
     return None
 
 
+_GENERAL = re.compile(r"\b(?:if|when|whenever|all|every|each|any|anyone|everyone|everybody|whoever)\b", re.I)
+_CONNECTIVE = {"json": re.compile(r"\b(?:Implies|Or|Xor|Not|Exists|If)\("),
+               "smt2": re.compile(r"\((?:=>|or|xor|not|exists|ite)(?=[\s(])")}
+_VARIABLE = re.compile(r"\b[xyz]\b")
+
+
+def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | None:
+    """A formula whose shape contradicts its sentence, or None:
+    - the sentence names an individual the model declared (a capitalised word of the sentence)
+      and the formula names none, only variables: "James is a manager or ..." read as about
+      everything;
+    - the sentence is conditional or general ("if", "all", "every", "whoever" ...) and the formula
+      claims a conjunction of plain atoms of everything: "If A then B" read as "everything is A
+      and B"."""
+    members = {m.lower(): m for s in vocab.sorts for m in s.members}
+    named = [members[w.lower()] for w in re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", sentence) if w.lower() in members]
+    used = set(_WORD.findall(formula))
+    variables = bool(_VARIABLE.search(formula))
+    if named and variables and not used & set(members.values()):
+        return f"the sentence is about {named[0]}: write {named[0]} where it names them, not a variable"
+    if variables and _GENERAL.search(sentence) and not _CONNECTIVE[fmt].search(formula):
+        return ("the sentence says if/all: use the form all (if [...] then [...]), not a claim that "
+                "everything has every property")
+    return None
+
+
 def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
     return json_program(vocab, premises, claims) if fmt == "json" else smt2_program(vocab, premises, claims)
 

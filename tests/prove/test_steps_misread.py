@@ -1,0 +1,41 @@
+"""Step 3's shape checks (issue 34): a formula whose shape contradicts its sentence goes back to
+the model instead of into the program: a sentence about a named individual read as about
+everything, and a conditional or general sentence read as "everything has every property".
+Invented words, so the check cannot lean on a lexicon of the development data."""
+
+from __future__ import annotations
+
+import pytest
+
+from sym.core.reason.pot.vocabulary import Kinds, Vocabulary, Words, misread
+
+VOCAB = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba", "quill"]}]}),
+                   Words.model_validate({"functions": [
+                       {"name": n, "args": ["Thing"], "result": "Bool", "position": False}
+                       for n in ("blicket", "glorps", "fep", "wug")]}))
+
+
+@pytest.mark.parametrize("sentence, formula, fmt", [
+    ("If a blicket glorps, then it is fep.", "ForAll([x], And(glorps(x), fep(x)))", "json"),
+    ("All blickets that glorp are fep.", "ForAll([x], And(blicket(x), glorps(x), fep(x)))", "json"),
+    ("Whoever glorps is a wug.", "(forall ((x Thing)) (and (glorps x) (wug x)))", "smt2"),
+    ("Zorba is either a wug or a fep.", "ForAll([x], Or(wug(x), fep(x)))", "json"),
+    ("Quill glorps.", "(forall ((x Thing)) (glorps x))", "smt2"),
+])
+def test_a_formula_that_contradicts_its_sentence_shape_goes_back(sentence, formula, fmt):
+    assert misread(formula, sentence, VOCAB, fmt) is not None
+
+
+@pytest.mark.parametrize("sentence, formula, fmt", [
+    ("If a blicket glorps, then it is fep.", "ForAll([x], Implies(And(blicket(x), glorps(x)), fep(x)))", "json"),
+    ("No wug is fep.", "ForAll([x], Not(And(wug(x), fep(x))))", "json"),
+    ("Every wug glorps.", "(forall ((x Thing)) (=> (wug x) (glorps x)))", "smt2"),
+    ("Zorba is either a wug or a fep.", "Or(wug(zorba), fep(zorba))", "json"),
+    ("Quill glorps.", "(glorps quill)", "smt2"),
+    ("Wugs glorp.", "ForAll([x], Implies(wug(x), glorps(x)))", "json"),
+    ("Some blicket is fep.", "Exists([x], And(blicket(x), fep(x)))", "json"),
+    ("If Zorba glorps, then every wug is fep.", "Implies(glorps(zorba), ForAll([x], Implies(wug(x), fep(x))))",
+     "json"),
+])
+def test_a_formula_of_its_sentence_shape_passes(sentence, formula, fmt):
+    assert misread(formula, sentence, VOCAB, fmt) is None
