@@ -282,13 +282,14 @@ def _prove_file(ctx: Context, run: Run, name: str) -> Result:
 
 def _prove_question(ctx: Context, run: Run, question: str, samples: int) -> Result:
     """The model writes the program (core.reason.pot.prove and authoring: proof.attempts attempts, errors and
-    model timeouts move on to the next one, a Z3 timeout ends it); with `samples` above 1 (whole
-    programs) it writes that many and their vote answers (core.reason.pot.vote)."""
+    model timeouts move on to the next one, a Z3 timeout ends it); with `samples` above 1 it writes
+    that many (whole, or step by step: the formulas sampled) and their vote answers
+    (core.reason.pot.vote)."""
     from sym.core.reason.pot.authoring import NoProgram
     from sym.core.reason.pot.prove import model_alone, prove_question, vote_question
 
     source = f"llm: {question}"
-    if samples > 1 and run.settings.proof_style == "whole":
+    if samples > 1:
         vote = vote_question(question, ctx.memory, run, samples)
         chosen = vote.chosen()
         if chosen is None:

@@ -82,3 +82,18 @@ def test_a_sort_called_closed_in_a_text_that_counts_nothing_is_opened(ollama_ser
     status, detail = decide_claim("Willy is a whale.", every, llm, encoding=Encoding("json", "steps"))
     assert status == "unknown", detail        # closed over {willy} it would be "proved": not what the text says
     assert any(getattr(e, "label", "") == "sorts opened" for e in events)
+
+
+def test_prove_with_proof_style_steps_votes_over_sampled_formulas(ollama_server, shell):
+    from sym.repl.render import to_text
+
+    shell.ctx.settings.ollama_host = ollama_server.url
+    question = "Is Willy a whale?"
+    script(ollama_server)
+    answer = json.dumps({"lines": [{"text": f"claim) {question}", "form": "formula", "formula": "whale(willy)"}]})
+    ollama_server.reply(answer, when=lambda r: STEP3 in r.last_user and r.options.get("seed", 0) >= 7000)
+    shell.execute("/set proof_style steps")
+    _, result = shell.execute(f"/prove --samples 3 {question}")
+    assert result.ok, result
+    assert seeds(ollama_server) == [7001, 7002]
+    assert "2 of 2 programs accepted; 1 more not drawn, the vote was settled" in to_text(result)

@@ -14,6 +14,7 @@ from sym.core.files import read_text_file
 from sym.core.reason.pot.authoring import Written, write_program
 from sym.core.reason.pot.programs import load_any, overall, run_any, trace_report, verdicts
 from sym.core.reason.pot.prompts import first_messages
+from sym.core.reason.pot.steps import vote_stepwise
 from sym.core.reason.pot.tasks import Encoding, Task, encode
 from sym.core.reason.pot.vote import Vote, sample_programs
 from sym.core.reason.swm.prompts import final_answer
@@ -59,15 +60,22 @@ def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
 
 
 def vote_question(question: str, memory: WorkingMemory, run: Run, samples: int) -> Vote:
-    """`/prove QUESTION --samples K` (or llm.samples K): K whole programs in settings.proof_format,
-    each given settings.proof_attempts tries, and the vote over the verdicts of those that check
+    """`/prove QUESTION --samples K` (or llm.samples K): K programs in settings.proof_format (whole,
+    or with proof_style steps the vocabulary once and K samples of the formulas), each given
+    settings.proof_attempts tries, and the vote over the verdicts of those that check
     (core/reason/pot/vote.py); the vote's `chosen()` program is the answer, none on a tie."""
     s = run.settings
     run.trace("q", None, "prove.question", question)
     items = bearing_on(memory, question)
     try:
-        vote = sample_programs(first_messages(question, items, s.proof_format), run, samples=samples,
-                               attempts=s.proof_attempts, verdict_of=verdicts, fmt=s.proof_format)
+        if s.proof_style == "steps":        # the vocabulary once, the formulas sampled
+            task = Task("\n".join(items), question, {"claim": question},
+                        lambda f: first_messages(question, items, f))
+            vote = vote_stepwise(task, s.proof_format, run, samples=samples, attempts=s.proof_attempts,
+                                 kind="prove.sample", purpose="prove", verdict_of=verdicts)
+        else:
+            vote = sample_programs(first_messages(question, items, s.proof_format), run, samples=samples,
+                                   attempts=s.proof_attempts, verdict_of=verdicts, fmt=s.proof_format)
     except UserError as err:
         run.trace("q", None, "prove.question", question, err.message,
                   "cancelled" if isinstance(err, Cancelled) else "failed")
