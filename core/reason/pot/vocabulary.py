@@ -108,7 +108,8 @@ class Vocabulary:
         for f in self.functions:
             args = ", ".join(f.args)
             sig = f"{f.name}({args}) -> {f.result}" if fmt == "json" else f"({f.name} {' '.join(f.args)}) : {f.result}"
-            lines.append(f"- {sig}" + ("  (a different number 1..N for each)" if f.position else ""))
+            place = f.position and f.result == "Int"     # position means nothing for a property
+            lines.append(f"- {sig}" + ("  (a different number 1..N for each)" if place else ""))
         return "\n".join(lines)
 
     # the settings sym writes: positions are 1..N and all different
