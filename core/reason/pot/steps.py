@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from sym.core.errors import TimedOut, UserError
+from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.forms import FormError, forms_schema, render
@@ -47,8 +47,8 @@ from sym.core.reason.pot.vocabulary import (
     ungrounded,
     words_schema,
 )
-from sym.core.reason.pot.vote import DISAGREE, Sample, Vote
-from sym.core.reason.sampling import majority, rounds, sample_options, settled
+from sym.core.reason.pot.vote import Sample, Vote, attempt, vote_in_rounds
+from sym.core.reason.sampling import sample_options
 from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
@@ -260,29 +260,22 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
     vocab = steps.vocabulary()
     k = max(1, int(samples))
     options = sample_options(run.settings.llm_sample_temperature, k)
-    vote = Vote(allowed=k)
-    for batch in rounds(k):
-        if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
-            break
+
+    def draw(batch: list[int]) -> list[Sample]:
+        drawn = []
         for n in batch:
             sample = Sample(n)
-            vote.samples.append(sample)
             run.trace(f"k{n}", "q", kind, f"sample {n}")
-            try:
-                sample.written = steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}")
-            except NoProgram as err:
-                sample.problem = err.errors[-1] if err.errors else err.message
-            except TimedOut as err:
-                sample.problem = err.message
+            attempt(sample, lambda n=n: steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}"))
             if sample.written is not None:
                 sample.verdict = verdict_of(sample.written.outcome)
                 if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
                     sample.verdict = None
             said = (summary or verdicts)(sample.written.outcome) if sample.written else sample.problem
             run.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
-    vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
-    run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
-    return vote
+            drawn.append(sample)
+        return drawn
+    return vote_in_rounds(k, run, draw)
 
 
 def _weak(verdict: str | None) -> bool:

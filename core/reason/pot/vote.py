@@ -112,20 +112,38 @@ def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, a
     k = max(1, int(samples))
     options = sample_options(run.settings.llm_sample_temperature, k)
     format = (schema or program_json_schema()) if fmt == "json" else schema
-    vote = Vote(allowed=k)
-    for batch in rounds(k):     # a majority's worth at once, then one at a time until settled
-        if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
-            break
+
+    def draw(batch: list[int]) -> list[Sample]:
         replies = run.llm.chat_many([list(messages)] * len(batch), purpose=f"{purpose}.sample", format=format,
                                     options=[options[n - 1] for n in batch],
                                     until=script_complete if fmt == "smt2" else None)
-        for n, reply in zip(batch, replies):
-            vote.samples.append(_sample(n, reply.text, messages, run, attempts=attempts, verdict_of=verdict_of,
-                                        kind=kind, purpose=purpose, accept=accept, summary=summary, schema=schema,
-                                        fmt=fmt))
+        return [_sample(n, reply.text, messages, run, attempts=attempts, verdict_of=verdict_of, kind=kind,
+                        purpose=purpose, accept=accept, summary=summary, schema=schema, fmt=fmt)
+                for n, reply in zip(batch, replies)]
+    return vote_in_rounds(k, run, draw)
+
+
+def vote_in_rounds(k: int, run: Run, draw: Callable[[list[int]], list[Sample]]) -> Vote:
+    """The vote over samples 1..k, drawn by `draw(numbers)` a majority's worth at once, then one at
+    a time, until no sample still allowed could change the winner (sampling.rounds, settled)."""
+    vote = Vote(allowed=k)
+    for batch in rounds(k):
+        if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
+            break
+        vote.samples.extend(draw(batch))
     vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
     run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
     return vote
+
+
+def attempt(sample: Sample, write: Callable[[], Written]) -> None:
+    """`write()` as the sample's program; its failure (no program, a Z3 timeout) as its problem."""
+    try:
+        sample.written = write()
+    except NoProgram as err:
+        sample.problem = err.errors[-1] if err.errors else err.message
+    except TimedOut as err:
+        sample.problem = err.message
 
 
 def _sample(n: int, text: str, messages: list[dict[str, Any]], run: Run, *, attempts: int,
@@ -146,17 +164,14 @@ def _sample(n: int, text: str, messages: list[dict[str, Any]], run: Run, *, atte
         sample.problem = str(err) if isinstance(err, BadJSON) else err.message
     if sample.written is None and attempts > 1:     # typed repairs, traced under the sample
         run.trace(f"{node}.first", node, kind, "first draw", sample.problem, "failed")
-        try:
-            sample.written = write_program(_argue(messages, text, sample.problem, fmt), run,
-                                           attempts=attempts - 1, kind=kind, purpose=purpose, accept=accept,
-                                           summary=summary, schema=schema, fmt=fmt, parent=node)
+        first = sample.problem
+        attempt(sample, lambda: write_program(_argue(messages, text, first, fmt), run, attempts=attempts - 1,
+                                              kind=kind, purpose=purpose, accept=accept, summary=summary,
+                                              schema=schema, fmt=fmt, parent=node))
+        if sample.written is not None:
             sample.written.attempts += 1
-            sample.written.errors.insert(0, sample.problem)
+            sample.written.errors.insert(0, first)
             sample.problem = ""
-        except NoProgram as err:
-            sample.problem = err.errors[-1] if err.errors else err.message
-        except TimedOut as err:
-            sample.problem = err.message
     if sample.written is not None:
         sample.verdict = verdict_of(sample.written.outcome)
     said = (summary or _summary)(sample.written.outcome) if sample.written is not None else sample.problem
