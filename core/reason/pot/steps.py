@@ -19,6 +19,7 @@ out and named; a claim without one makes the item unanswered. Nothing here evalu
 from __future__ import annotations
 
 import json
+from functools import partial
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -266,16 +267,20 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
         for n in batch:
             sample = Sample(n)
             run.trace(f"k{n}", "q", kind, f"sample {n}")
-            attempt(sample, lambda n=n: steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}"))
+            attempt(sample, partial(steps.formulas, vocab, accept, summary, options=options[n - 1], tag=f"k{n}"))
             if sample.written is not None:
                 sample.verdict = verdict_of(sample.written.outcome)
                 if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
                     sample.verdict = None
-            said = (summary or verdicts)(sample.written.outcome) if sample.written else sample.problem
+            said = (summary or _said)(sample.written.outcome) if sample.written else sample.problem
             run.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
             drawn.append(sample)
         return drawn
     return vote_in_rounds(k, run, draw)
+
+
+def _said(outcome: Any) -> str:
+    return verdicts(outcome) if hasattr(outcome, "verifications") else str(outcome)
 
 
 def _weak(verdict: str | None) -> bool:
