@@ -19,8 +19,8 @@ out and named; a claim without one makes the item unanswered. Nothing here evalu
 from __future__ import annotations
 
 import json
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
