@@ -25,9 +25,10 @@ from sym.core.llm import Backend, LLMError, Message, ModelInfo, Reply, Tool, bac
 from sym.core.llm.calllog import CallLog, request_key
 from sym.core.llm.checks import same_model, valid_reply
 from sym.core.llm.jsonout import M
+from sym.core.llm.messages import MESSAGE_SHAPE, clean_message
 from sym.core.llm.ollama_backend import transient
 from sym.core.llm.repair import json_with_repair
-from sym.core.text import replaced_note, valid_json, valid_text
+from sym.core.text import replaced_note, valid_text
 
 if TYPE_CHECKING:
     from sym.core.run import Run
@@ -40,8 +41,6 @@ PROGRESS_EVERY = 0.25   # seconds between LLMProgress events of one structured c
 T = TypeVar("T")
 Format = dict[str, Any] | str | None   # a JSON schema, "json", or free text
 Until = Callable[[str], bool]        # the reply so far -> is it complete (stop reading there)
-_MESSAGE_SHAPE = ("messages must be a list of {'role': str, 'content': str} dicts (an assistant one may add "
-                  "'tool_calls': [{'id': str, 'name': str, 'arguments': dict}], a tool one 'name' and 'tool_call_id')")
 
 
 def cancelled() -> LLMError:
@@ -185,13 +184,13 @@ class LLM:
     def _request(self, messages: list[Message], format: Format, options: dict[str, Any] | None,
                  model: str | None = None, tools: list[Tool] | None = None) -> tuple[str, list[Any], dict[str, Any], str]:
         if not isinstance(messages, list):
-            raise TypeError(_MESSAGE_SHAPE)
+            raise TypeError(MESSAGE_SHAPE)
         if tools is not None and not (isinstance(tools, list) and all(
                 isinstance(t, dict) and isinstance(t.get("function"), dict)
                 and isinstance(t["function"].get("name"), str) for t in tools)):
             raise TypeError("tools must be a list of {'type': 'function', 'function': {'name': str, ...}} dicts")
         model = model or self.settings.model
-        clean = [_clean(m) for m in messages]
+        clean = [clean_message(m) for m in messages]
         cap = int(getattr(self.settings, "llm_max_tokens", 0) or 0)
         opts = {"temperature": self.settings.temperature, **({"num_predict": cap} if cap > 0 else {}),
                 **(options or {})}
@@ -474,31 +473,3 @@ class LLM:
             sent["tools"] = tools
         self._emit(LLMExchange(call_id, model, purpose, error=err.message, key=key, request=sent,
                                failure={"reason": err.reason, "message": err.message, "hint": err.hint}))
-
-
-def _clean(m: object) -> Message:
-    """One message as the backends and the request key see it: role and content, plus the tool-call
-    keys (neutral form) where they belong; other keys are dropped, a wrong shape is a TypeError."""
-    if not (isinstance(m, dict) and isinstance(m.get("role"), str)):
-        raise TypeError(_MESSAGE_SHAPE)
-    role, content, calls = m["role"], m.get("content"), m.get("tool_calls")
-    if content is None and role == "assistant" and calls:
-        content = ""   # an assistant turn that only called tools
-    if not isinstance(content, str):
-        raise TypeError(_MESSAGE_SHAPE)
-    out: Message = {"role": role, "content": valid_text(content, line_ends=False)}   # sendable, loggable
-    if role == "assistant" and calls is not None:
-        if not (isinstance(calls, list) and all(
-                isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("arguments"), dict)
-                and isinstance(c.get("id", ""), str) for c in calls)):
-            raise TypeError(_MESSAGE_SHAPE)
-        if calls:
-            out["tool_calls"] = [{"id": c.get("id", ""), "name": c["name"], "arguments": valid_json(c["arguments"])[0]}
-                                 for c in calls]
-    if role == "tool":
-        for name in ("name", "tool_call_id"):
-            if name in m:
-                if not isinstance(m[name], str):
-                    raise TypeError(_MESSAGE_SHAPE)
-                out[name] = m[name]
-    return out
