@@ -97,3 +97,18 @@ def test_prove_with_proof_style_steps_votes_over_sampled_formulas(ollama_server,
     assert result.ok, result
     assert seeds(ollama_server) == [7001, 7002]
     assert "2 of 2 programs accepted; 1 more not drawn, the vote was settled" in to_text(result)
+
+
+def test_when_every_sample_fails_the_item_abstains_with_the_reason(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    script(ollama_server)
+    wrong = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula", "formula": RULE},
+                                  {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+                                  {"text": SENTENCES[2], "form": "formula", "formula": "whale(willy)"}]})  # not its words
+    again = json.dumps({"lines": [{"text": SENTENCES[2], "form": "formula", "formula": "whale(willy)"}]})
+    ollama_server.reply(again, when="were rejected")        # the repair round repeats the mistake
+    ollama_server.reply(wrong, when=STEP3)
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3, attempts=2)
+    assert status is None and detail["ran"] is False, detail
+    assert "no program that ran" not in detail["vote"] and "0 of 3 programs accepted" in detail["vote"], detail
+    assert detail["reason"].startswith("no program:") and "'whale' is not in the sentence" in detail["errors"][-1]
