@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sym.core.reason.pot.vocabulary import Kinds, Vocabulary, Words, misread
+from sym.core.reason.pot.vocabulary import Kinds, Vocabulary, Words, misread, ungrounded
 
 VOCAB = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba", "quill"]}]}),
                    Words.model_validate({"functions": [
@@ -39,3 +39,30 @@ def test_a_formula_that_contradicts_its_sentence_shape_goes_back(sentence, formu
 ])
 def test_a_formula_of_its_sentence_shape_passes(sentence, formula, fmt):
     assert misread(formula, sentence, VOCAB, fmt) is None
+
+
+GROUNDED = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]}),
+                      Words.model_validate({"functions": [
+                          {"name": n, "args": ["Thing"], "result": r, "position": False}
+                          for n, r in (("glorps_at_home", "Bool"), ("is_active", "Bool"), ("wug_blicket", "Bool"),
+                                       ("fep", "Bool"), ("place", "Int"))]}))
+
+
+@pytest.mark.parametrize("sentence, formula", [
+    ("Zorba snarfs at home.", "glorps_at_home(zorba)"),          # "glorps" is the model's, not the sentence's
+    ("Zorba is inactive.", "is_active(zorba)"),                   # a word the sentence does not say
+    ("Every blicket is fep.", "ForAll([x], Implies(wug_blicket(x), fep(x)))"),
+])
+def test_a_predicate_must_say_only_the_sentences_words(sentence, formula):
+    problem = ungrounded(formula, sentence, GROUNDED)
+    assert problem is not None and "which the sentence does not" in problem
+
+
+@pytest.mark.parametrize("sentence, formula", [
+    ("Zorba glorps at home.", "glorps_at_home(zorba)"),
+    ("Zorba is active.", "is_active(zorba)"),
+    ("Every wug that is a blicket is fep.", "ForAll([x], Implies(wug_blicket(x), fep(x)))"),
+    ("Zorba is third.", "place(zorba) == 3"),                     # a number's function is the model's own name
+])
+def test_a_predicate_of_the_sentences_words_passes(sentence, formula):
+    assert ungrounded(formula, sentence, GROUNDED) is None

@@ -269,14 +269,23 @@ def _stems(text: str) -> set[str]:
 
 
 def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
-    """A predicate or individual in the formula that shares no word with its sentence (a formula
-    about something the sentence does not mention misstates it), or None. Numeric functions (a
-    place, an amount) are exempt: their names are the model's own."""
+    """A predicate or individual in the formula that its sentence does not say (a formula about
+    something the sentence does not mention misstates it), or None: a predicate's content words
+    must all be the sentence's ("lives_at_home" is not "has lunch at home", "is_active" is not
+    "inactive"); an individual must share a word with it. Numeric functions (a place, an amount)
+    are exempt: their names are the model's own."""
     said = _stems(sentence)
     predicates = {f.name for f in vocab.functions if f.result != "Int"}
     members = {m for s in vocab.sorts for m in s.members}
     for name in dict.fromkeys(_WORD.findall(formula)):
-        if (name in predicates or name in members) and _stems(name) and not (_stems(name) & said):
+        own = _stems(name)
+        if not own:
+            continue
+        if name in predicates and not own <= said:
+            missing = ", ".join(sorted(w for w in re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))
+                                       if _stems(w) and not _stems(w) <= said))
+            return f"{name!r} says {missing!r}, which the sentence does not; use only names for what it says"
+        if name in members and not own & said:
             return f"{name!r} is not in the sentence; use only names for what it says"
     return None
 
