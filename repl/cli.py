@@ -56,6 +56,7 @@ def app(ctx: click.Context, batch: str | None, json_lines: bool, bail: bool, ech
     given = _llm_options(model, ollama_host, backend, base_url)
     if ctx.invoked_subcommand is not None:
         ctx.obj = dict(given)           # `sym --model M bench …`: a subcommand's defaults
+        ctx.obj["memory_at"] = (chroma_url, embedder)      # `sym --chroma-url U mcp`
         return
     from sym.repl.memory_options import MemoryOptions
 
@@ -229,8 +230,12 @@ def mcp_command(memory: str, read_only: bool, allow: tuple[str, ...]) -> None:
     """Serve sym to other agents: a Model Context Protocol server on stdin/stdout (for a host's
     mcpServers). Tools and resources are described in README's "sym as an MCP server"."""
     from sym.repl.mcp.server import serve
+    from sym.repl.memory_options import MemoryOptions
 
-    raise SystemExit(serve(memory, read_only=read_only, allow=list(allow)))
+    given = dict(click.get_current_context().find_root().obj or {})    # `sym --model M --chroma-url U mcp`
+    chroma_url, embedder = given.pop("memory_at", (None, None))
+    options = MemoryOptions(memory, chroma_url, embedder, settings=tuple(given.items()))
+    raise SystemExit(serve(options, read_only=read_only, allow=list(allow)))
 
 
 @app.group("bench", context_settings=CONTEXT)

@@ -232,11 +232,13 @@ def note(tool: str, err: UserError) -> None:
     sys.stderr.flush()
 
 
-def serve(workspace: str = "default", *, read_only: bool = False, allow: list[str] | None = None) -> int:
-    """`sym mcp`: serve until the host closes stdin; the exit code."""
+def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, allow: list[str] | None = None) -> int:
+    """`sym mcp`: serve `memory` (a workspace, or its options: a Chroma server, the model given
+    on the command line) until the host closes stdin; the exit code."""
     folders = [Path(a) for a in allow] if allow else [Path.cwd()]
+    options = memory if isinstance(memory, MemoryOptions) else MemoryOptions(memory)
     try:
-        served = Served(MemoryOptions(workspace), read_only=read_only, allow=folders)
+        served = Served(options, read_only=read_only, allow=folders)
     except UserError as err:
         sys.stderr.write(f"sym: {err}\n")
         return 2 if err.exit_code == 1 else err.exit_code

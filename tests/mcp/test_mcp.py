@@ -326,3 +326,14 @@ def test_a_read_only_memory_refuses_every_change():
     failed = shell.execute("/fact q(a).")[1]
     assert not failed.ok and "read-only" in failed.message
     assert not shell.execute("/forget p(a)")[1].ok and sorted(it.text for it in shell.memory.items.values()) == ["p(a)."]
+
+
+def test_the_top_level_model_and_host_reach_the_served_shell(sym_exe, tmp_path, ollama_server):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("")
+    with Client([*sym_exe, "--model", "qwen2.5:0.5b", "--ollama-host", ollama_server.url], home, tmp_path,
+                "--memory", "given") as client:
+        client.call("tell", text="Bob has arrived.")     # the grammar refuses it: the model is asked
+        assert "Traceback" not in client.stderr(), client.stderr()
+    assert ollama_server.chats and {r.model for r in ollama_server.chats} == {"qwen2.5:0.5b"}

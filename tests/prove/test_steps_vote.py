@@ -111,4 +111,5 @@ def test_when_every_sample_fails_the_item_abstains_with_the_reason(ollama_server
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3, attempts=2)
     assert status is None and detail["ran"] is False, detail
     assert "no program that ran" not in detail["vote"] and "0 of 3 programs accepted" in detail["vote"], detail
-    assert detail["reason"].startswith("no program:") and "'whale' says 'whale', which the sentence does not" in detail["errors"][-1]
+    assert detail["reason"].startswith("no program:")
+    assert "'whale' says 'whale', which the sentence does not" in detail["errors"][-1]
