@@ -179,7 +179,8 @@ def test_proof_style_steps_in_the_shell(ollama_server, shell):
     assert shell.execute("/set proof.style steps")[1].ok
     assert shell.ctx.settings.proof_style == "steps"
     question = "Is Willy a mammal?"
-    script(ollama_server, formulas=lines((f"claim) {question}", "mammal(willy)")))
+    words = {"functions": [{"name": "mammal", "args": ["Thing"], "result": "Bool", "position": False}]}
+    script(ollama_server, words=words, formulas=lines((f"claim) {question}", "mammal(willy)")))
     result = shell.execute(f"/prove {question}")[1]
     assert result.ok, result
     assert [(v["name"], v["status"]) for v in result.to_dict()["verifications"]] == [("claim", "unknown")]

@@ -66,3 +66,17 @@ def test_a_predicate_must_say_only_the_sentences_words(sentence, formula):
 ])
 def test_a_predicate_of_the_sentences_words_passes(sentence, formula):
     assert ungrounded(formula, sentence, GROUNDED) is None
+
+
+def test_step_two_refuses_a_property_named_with_words_the_text_does_not_use():
+    from sym.core.reason.pot.vocabulary import check_words
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]})
+    words = Words.model_validate({"functions": [
+        {"name": "is_active", "args": ["Thing"], "result": "Bool", "position": False},
+        {"name": "snarfs_at_home", "args": ["Thing"], "result": "Bool", "position": False},
+        {"name": "rank", "args": ["Thing"], "result": "Int", "position": False}]})
+    text = "Zorba is inactive. Zorba snarfs at home. Zorba is third."
+    assert check_words(words, kinds, text) == [
+        "'is_active' says 'active', which the text does not; name it with the text's own words"]
+    assert check_words(words, kinds) == []          # without the text: names and sorts only

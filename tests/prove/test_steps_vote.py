@@ -89,7 +89,8 @@ def test_prove_with_proof_style_steps_votes_over_sampled_formulas(ollama_server,
 
     shell.ctx.settings.ollama_host = ollama_server.url
     question = "Is Willy a whale?"
-    script(ollama_server)
+    script(ollama_server, words={"functions": [{"name": "whale", "args": ["Thing"], "result": "Bool",
+                                                "position": False}]})
     answer = json.dumps({"lines": [{"text": f"claim) {question}", "form": "formula", "formula": "whale(willy)"}]})
     ollama_server.reply(answer, when=lambda r: STEP3 in r.last_user and r.options.get("seed", 0) >= 7000)
     shell.execute("/set proof_style steps")

@@ -137,7 +137,7 @@ class _Steps:
         sorts = [s.name for s in kinds.sorts]
         words = self.step("s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
                                                            ", ".join(sorts)}], Words, words_schema(sorts),
-                          lambda w: check_words(w, kinds))
+                          lambda w: check_words(w, kinds, f"{self.task.context}\n{' '.join(self.task.claims.values())}"))
         return Vocabulary(kinds, words)
 
     def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,

@@ -159,10 +159,14 @@ def open_uncounted(kinds: Kinds, text: str) -> list[str]:
     return [s.name for s in opened]
 
 
-def check_words(words: Words, kinds: Kinds) -> list[str]:
+def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
+    """Step 2's problems: a name used twice, an unknown sort, and (given the `text`) a property or
+    relation named with a word the text does not use, which step 3 could only refuse sentence by
+    sentence (numeric functions are exempt: "place", "age" are the model's own names)."""
     taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
     problems, seen = [], set()
     sorts = {s.name for s in kinds.sorts}
+    said = _stems(text)
     for f in words.functions:
         if f.name in taken or f.name in seen:
             problems.append(f"{f.name!r} is already a name; choose another for this function")
@@ -170,7 +174,16 @@ def check_words(words: Words, kinds: Kinds) -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
+        elif text and f.result != "Int" and not _stems(f.name) <= said:
+            problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
+                            "the text's own words")
     return problems
+
+
+def _unsaid(name: str, said: set[str]) -> str:
+    """The words of a name whose stems are not among `said`."""
+    return ", ".join(w for w in re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))
+                     if _stems(w) and not _stems(w) <= said)
 
 
 # -- one formula --------------------------------------------------------------------------------
@@ -282,9 +295,7 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
         if not own:
             continue
         if name in predicates and not own <= said:
-            missing = ", ".join(sorted(w for w in re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))
-                                       if _stems(w) and not _stems(w) <= said))
-            return f"{name!r} says {missing!r}, which the sentence does not; use only names for what it says"
+            return f"{name!r} says {_unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
         if name in members and not own & said:
             return f"{name!r} is not in the sentence; use only names for what it says"
     return None
