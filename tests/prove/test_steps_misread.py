@@ -80,3 +80,24 @@ def test_step_two_refuses_a_property_named_with_words_the_text_does_not_use():
     assert check_words(words, kinds, text) == [
         "'is_active' says 'active', which the text does not; name it with the text's own words"]
     assert check_words(words, kinds) == []          # without the text: names and sorts only
+
+
+def test_a_formula_true_of_anything_goes_back_and_is_never_a_verdict(ollama_server, shell):
+    import json
+
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from tests.prove.test_steps_llm import llm_of, requests, script
+
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]}
+    words = {"functions": [{"name": "wug", "args": ["Thing"], "result": "Bool", "position": False},
+                           {"name": "fep", "args": ["Thing"], "result": "Bool", "position": False}]}
+    tautology = json.dumps({"lines": [
+        {"text": "Zorba is a wug.", "form": "formula", "formula": "wug(zorba)"},
+        {"text": "claim) Zorba is a fep.", "form": "formula", "formula": "Or(fep(zorba), Not(fep(zorba)))"}]})
+    fixed = json.dumps({"lines": [{"text": "claim) Zorba is a fep.", "form": "formula", "formula": "fep(zorba)"}]})
+    script(ollama_server, kinds, words, tautology, fix=fixed)
+    status, detail = decide_claim("Zorba is a wug.", "Zorba is a fep.", llm, encoding=Encoding("json", "steps"))
+    assert status == "unknown", detail            # "proved" by logic alone was not taken
+    assert any("true of anything" in e for e in detail["errors"]), detail
+    assert len(requests(ollama_server, "were rejected")) == 1

@@ -185,7 +185,8 @@ class _Steps:
                     formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab,
                                                     fmt), fmt, vocab)
                     problem = (formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
-                               or misread(formula, texts[i], vocab, fmt))
+                               or misread(formula, texts[i], vocab, fmt)
+                               or self.vacuous(vocab, settings, formula))
                 except FormError as err:
                     formula, problem = json.dumps(line)[:300], str(err)
                 run.trace(node, parent, "steps.formula", texts[i], formula, "failed" if problem else "ok")
@@ -237,6 +238,20 @@ class _Steps:
         written = Written(program, report, outcome, self.calls, list(self.errors))
         written.left_out = left_out      # type: ignore[attr-defined]
         return written
+
+
+    def vacuous(self, vocab: Vocabulary, settings: list[tuple[str, str]], formula: str) -> str | None:
+        """Why a formula says nothing about the world, or None: true of anything (a tautology, given
+        only the settings sym writes, such as positions 1..N), or of nothing. A sentence read so
+        ("rock is still" as age(rock) <= age(rock) + 1) was misread, and a claim read so would be
+        "proved" or "refuted" by logic alone."""
+        report = run_any(assemble(vocab, self.fmt, settings, [("f", formula)]), self.run)
+        status = report.verifications[0].status if report.verifications else None
+        if status == "proved":
+            return "this formula is true of anything (it follows from logic alone), so it cannot say what the sentence says"
+        if status == "refuted":
+            return "this formula can never hold (it contradicts itself), so it cannot say what the sentence says"
+        return None
 
 
 def write_stepwise(task: Task, fmt: str, run: Run, *, attempts: int, kind: str, purpose: str,
