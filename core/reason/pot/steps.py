@@ -281,6 +281,7 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
         drawn = []
         for n in batch:
             sample = Sample(n)
+            steps.calls, steps.errors = 0, []       # each sample's own calls and errors (the vocabulary's are shared)
             run.trace(f"k{n}", "q", kind, f"sample {n}")
             attempt(sample, partial(steps.formulas, vocab, accept, summary, options=options[n - 1], tag=f"k{n}"))
             if sample.written is not None:
