@@ -68,6 +68,10 @@ def test_an_unknown_from_a_program_missing_a_premise_is_not_an_answer(ollama_ser
     by_seed(ollama_server, {7001: LEAVES_OUT, 7002: PROVES, 7003: LEAVES_OUT})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
     assert status == "proved" and detail["tally"] == {"proved": 1}, detail    # the unknowns did not vote
+    ollama_server.clear()
+    by_seed(ollama_server, {7001: LEAVES_OUT, 7002: LEAVES_OUT, 7003: LEAVES_OUT})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status is None and detail["reason"].startswith("no verdict: the accepted programs decided nothing"), detail
 
 
 def test_a_sort_called_closed_in_a_text_that_counts_nothing_is_opened(ollama_server, shell):

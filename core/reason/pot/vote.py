@@ -79,6 +79,8 @@ class Vote:
 
     def reason(self) -> str:
         """Why there is no winner, for a bench's failure list."""
+        if self.accepted and not self.tally():      # programs ran, none said proved, refuted or a kept unknown
+            return f"no verdict: the accepted programs decided nothing that counts ({self.shown()})"
         if self.accepted:
             return f"{DISAGREE}: {self.shown()}"
         last = self.problems()[-1] if self.problems() else "no reply"
