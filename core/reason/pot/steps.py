@@ -48,7 +48,7 @@ from sym.core.reason.pot.vocabulary import (
     ungrounded,
     words_schema,
 )
-from sym.core.reason.pot.vote import Sample, Vote, attempt, vote_in_rounds
+from sym.core.reason.pot.vote import Sample, Vote, attempt, said_of, vote_in_rounds
 from sym.core.reason.sampling import sample_options
 from sym.core.reason.swm.english import split_sentences
 
@@ -288,15 +288,11 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
                 sample.verdict = verdict_of(sample.written.outcome)
                 if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
                     sample.verdict = None
-            said = (summary or _said)(sample.written.outcome) if sample.written else sample.problem
+            said = (summary or said_of)(sample.written.outcome) if sample.written else sample.problem
             run.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
             drawn.append(sample)
         return drawn
     return vote_in_rounds(k, run, draw)
-
-
-def _said(outcome: Any) -> str:
-    return verdicts(outcome) if hasattr(outcome, "verifications") else str(outcome)
 
 
 def _weak(verdict: str | None) -> bool:

@@ -176,12 +176,13 @@ def _sample(n: int, text: str, messages: list[dict[str, Any]], run: Run, *, atte
             sample.problem = ""
     if sample.written is not None:
         sample.verdict = verdict_of(sample.written.outcome)
-    said = (summary or _summary)(sample.written.outcome) if sample.written is not None else sample.problem
+    said = (summary or said_of)(sample.written.outcome) if sample.written is not None else sample.problem
     run.trace(node, "q", kind, f"sample {n}", said, "ok" if sample.written is not None else "failed")
     return sample
 
 
-def _summary(outcome: Any) -> str:
+def said_of(outcome: Any) -> str:
+    """A sample's outcome in words: a report's verdicts, or what `accept` made of it."""
     return verdicts(outcome) if hasattr(outcome, "verifications") else str(outcome)
 
 
