@@ -46,7 +46,7 @@ async def palette_prompts(pilot, typed: str) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
-async def until(pilot, condition, timeout: float = 10.0, *, settle: bool = True) -> None:
+async def until(pilot, condition, timeout: float = 60.0, *, settle: bool = True) -> None:
     """Let the app run until `condition()` holds (fails the test after `timeout` seconds). With
     `settle=False` it only yields to the app between checks instead of waiting for every widget to
     catch up, which takes a while when the shell's thread is busy (to catch a job midway)."""
