@@ -52,6 +52,7 @@ def test_samples_that_agree_store_the_fact_with_the_vote_shown(llm_sym):
     assert all(q.options["temperature"] == 0.7 for q in drawn)
     checks = [q for q in llm_sym.server.chats if verifying(q)]
     assert sorted(q.options["seed"] for q in checks) == [7001, 7002, 7003]      # each sample checked on its own
+    assert all(q.options["temperature"] == 0 for q in checks)       # a judgment, not a sample
     assert r.llm_calls == 6
 
 

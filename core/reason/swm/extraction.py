@@ -192,7 +192,9 @@ def _as_checked(reading: Reading, before: str | None) -> str:
 def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
     """A second opinion on each reading, which does not trust the first: one yes/no call per
     sentence, all in parallel, asking whether the sentence says or clearly implies what sym's
-    rendering of the reading says. A "no", or a reply still outside its schema after
+    rendering of the reading says. The check is asked at the settings' temperature even inside a
+    sampled reading (llm.samples > 1): drawn at the sample temperature, one unlucky seed said "no"
+    to every right reading of a story. A "no", or a reply still outside its schema after
     VERIFY_REPAIRS repairs, empties the reading and names the problem."""
     if not pending:
         return
@@ -200,7 +202,8 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     answers: list[bool | None] = [None] * len(pending)
     problems = [""] * len(pending)
     todo = list(range(len(pending)))
-    options: dict[str, Any] | None = None
+    greedy = float(getattr(llm.settings, "temperature", 0) or 0)
+    options: dict[str, Any] = {"temperature": greedy}    # a judgment, never a sample: K samples' checks agree
     for attempt in range(VERIFY_REPAIRS + 1):
         replies = llm.chat_many([asks[i] for i in todo], purpose="tell.verify" + (".repair" if attempt else ""),
                                 format=choice.verdict_schema(), options=options)
@@ -218,7 +221,7 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
         todo = again
         if not todo:
             break
-        options = {"temperature": max(REPAIR_TEMPERATURE, float(getattr(llm.settings, "temperature", 0) or 0))}
+        options = {"temperature": max(REPAIR_TEMPERATURE, greedy)}
     for (reading, _sentence), answer, problem in zip(pending, answers, problems):
         if answer:
             continue
