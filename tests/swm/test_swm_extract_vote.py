@@ -38,22 +38,34 @@ def readings(server) -> list:
     return [r for r in server.chats if not verifying(r) and r.options.get("seed", 0) > 7000]
 
 
-def test_samples_that_agree_store_the_fact_with_the_vote_shown(llm_sym):
+def test_samples_that_agree_store_the_fact_and_spare_the_rest(llm_sym):
     owns = fact("owns", "alice", "car")
     by_seed(llm_sym.server, {7001: [owns], 7002: [owns], 7003: [owns]})
     llm_sym("/set llm.samples 3")
     r = llm_sym("/tell " + SENTENCE)
     assert r.ok, r
     assert "owns(alice, car)." in texts(llm_sym.shell.memory)
-    assert "  vote: owns(alice, car) 3 (3 of 3 samples read it)" in to_text(r).splitlines()
-    assert r.to_dict()["sentences"][0]["vote"] == "owns(alice, car) 3 (3 of 3 samples read it)"
+    shown = "owns(alice, car) 2 (2 of 2 samples read it; 1 more not drawn, the vote was settled)"
+    assert f"  vote: {shown}" in to_text(r).splitlines()
+    assert r.to_dict()["sentences"][0]["vote"] == shown
     drawn = readings(llm_sym.server)
-    assert sorted(q.options["seed"] for q in drawn) == [7001, 7002, 7003]
+    assert sorted(q.options["seed"] for q in drawn) == [7001, 7002]         # the third could not change it
     assert all(q.options["temperature"] == 0.7 for q in drawn)
     checks = [q for q in llm_sym.server.chats if verifying(q)]
-    assert sorted(q.options["seed"] for q in checks) == [7001, 7002, 7003]      # each sample checked on its own
+    assert sorted(q.options["seed"] for q in checks) == [7001, 7002]         # each sample checked on its own
     assert all(q.options["temperature"] == 0 for q in checks)       # a judgment, not a sample
-    assert r.llm_calls == 6
+    assert r.llm_calls == 4
+
+
+def test_a_split_in_the_first_round_draws_the_next_sample(llm_sym):
+    owns, drives = fact("owns", "alice", "car"), fact("drives", "alice", "car")
+    by_seed(llm_sym.server, {7001: [owns], 7002: [drives], 7003: [drives], 7004: [owns], 7005: [owns]})
+    llm_sym("/set llm.samples 5")
+    r = llm_sym("/tell Every morning, Alice happens to own a car she drives.")
+    assert r.ok, r
+    assert texts(llm_sym.shell.memory) == {"owns(alice, car)."}                # 3 of 5 say owns
+    assert sorted(q.options["seed"] for q in readings(llm_sym.server)) == [7001, 7002, 7003, 7004, 7005]
+    assert "  vote: owns(alice, car) 3, drives(alice, car) 2 (5 of 5 samples read it)" in to_text(r).splitlines()
 
 
 def test_a_split_keeps_only_what_most_samples_state(llm_sym):

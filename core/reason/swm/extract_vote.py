@@ -2,7 +2,9 @@
 llm.samples > 1: `/tell` through the model, a CLUTRR story in `sym bench swm`).
 
 The whole reading (extraction.py: pairs and their converses, restatements, statement menus, the
-independent yes/no check) is sampled K times, its calls drawn together (lockstep.py). For each
+independent yes/no check) is sampled up to K times, the calls of a round's samples drawn together
+(lockstep.py): first a majority's worth, then one at a time, and no more once no later sample
+could change any sentence's outcome (`settled_reading`). For each
 sentence, the samples whose reading the grammar and the check accepted vote: a clause is kept
 when more than half of them state it, compared after sym's own naming (the predicate mapped
 onto a known one, the variables renamed in order), never as raw text. A sentence no sample
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_text
-from sym.core.reason.sampling import needed
+from sym.core.reason.sampling import needed, rounds
 from sym.core.reason.swm import extraction
 from sym.core.reason.swm.extraction import Reading
 from sym.core.reason.swm.lockstep import Chat, SampleClient, draw
@@ -41,18 +43,39 @@ def extract_voted(llm: Chat, sentences: list[str], schema: Schema, *, samples: i
         own = Tally()
         return extraction.extract(client, sentences, schema, extra=extra, context=context, tally=own), own
 
-    drawn = draw(llm, samples, read, temperature=temperature)
-    for _readings, own in drawn:
-        tally.calls += own.calls
-        tally.repairs += own.repairs
-    readings = [[Reading(r.sentence, [(kind, canonical(c)) for kind, c in r.clauses], r.problem) for r in rs]
-                for rs, _own in drawn]
-    return [vote(sentence, [rs[at] for rs in readings]) for at, sentence in enumerate(sentences)]
+    readings: list[list[Reading]] = []               # one list per sample drawn, a reading per sentence
+    for batch in rounds(samples):
+        remaining = samples - len(readings)
+        if readings and all(settled_reading([rs[at] for rs in readings], remaining) for at in range(len(sentences))):
+            break
+        for rs, own in draw(llm, batch, read, temperature=temperature):
+            tally.calls += own.calls
+            tally.repairs += own.repairs
+            readings.append([Reading(r.sentence, [(kind, canonical(c)) for kind, c in r.clauses], r.problem)
+                             for r in rs])
+    spared = samples - len(readings)
+    return [vote(sentence, [rs[at] for rs in readings], spared=spared) for at, sentence in enumerate(sentences)]
 
 
-def vote(sentence: str, readings: list[Reading]) -> Reading:
+def settled_reading(readings: list[Reading], remaining: int) -> bool:
+    """Whether `remaining` more samples could not change which clauses the vote keeps for one
+    sentence: each clause seen is kept even if every later sample is accepted without it, or
+    dropped even if every later one states it, and a clause not yet seen could not win."""
+    accepted = [r for r in readings if r.clauses]
+    counts = Counter(k for r in accepted for k in {key(c) for c in r.clauses})
+    a = len(accepted)
+    for c in [*counts.values(), 0]:
+        kept_anyway = c >= needed(a + remaining)
+        dropped_anyway = c + remaining < needed(a + remaining)
+        if not (kept_anyway or dropped_anyway):
+            return False
+    return True
+
+
+def vote(sentence: str, readings: list[Reading], *, spared: int = 0) -> Reading:
     """One sentence's reading from its samples' (`readings`, one each): the clauses more than half
-    of the accepted ones state; none → the reading's problem says why, with the counts."""
+    of the accepted ones state; none → the reading's problem says why, with the counts.
+    `spared`: samples not drawn because the vote was already settled."""
     k = len(readings)
     accepted = [r for r in readings if r.clauses]
     if not accepted:
@@ -66,8 +89,9 @@ def vote(sentence: str, readings: list[Reading]) -> Reading:
             counts[k_] += 1
             first.setdefault(k_, clause)
     need = needed(len(accepted))
+    rest = f"; {spared} more not drawn, the vote was settled" if spared else ""
     shown = f"{', '.join(f'{_text(first[c])} {n}' for c, n in counts.most_common())} " \
-            f"({len(accepted)} of {k} samples read it)"
+            f"({len(accepted)} of {k} samples read it{rest})"
     kept = [first[c] for c in first if counts[c] >= need]
     if not kept:
         return Reading(sentence, [], f"{DISAGREE}: {shown}; a clause needs {need}", vote=shown)
@@ -128,4 +152,4 @@ def read(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, canon
     for r in readings:
         node(r.sentence, r.problem, r.vote)
     return readings
-__all__ = ["read", "extract_voted", "vote", "key", "standard", "DISAGREE"]
+__all__ = ["read", "extract_voted", "vote", "settled_reading", "key", "standard", "DISAGREE"]

@@ -99,13 +99,15 @@ class SampleClient:
         return ask.replies
 
 
-def draw(llm: Chat, k: int, read: Callable[[SampleClient], T], *, temperature: float) -> list[T]:
-    """`read` run K times, sample n through its own client (seed SAMPLE_SEED + n); what each
-    returned, in sample order. Every call is sent from this thread, a round at a time."""
+def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, temperature: float) -> list[T]:
+    """`read` run once for each sample number n in `numbers` (1-based), through its own client
+    (seed SAMPLE_SEED + n); what each returned, in the order of `numbers`. Every call is sent
+    from this thread, a round at a time."""
     board = _Board()
     results: dict[int, T] = {}
     errors: dict[int, BaseException] = {}
-    options = sample_options(temperature, k)
+    options = sample_options(temperature, max(numbers, default=1))
+    k = len(numbers)
 
     def work(n: int) -> None:
         try:
@@ -117,13 +119,13 @@ def draw(llm: Chat, k: int, read: Callable[[SampleClient], T], *, temperature: f
                 board.done.add(n)
                 board.cv.notify_all()
 
-    threads = [threading.Thread(target=work, args=(n,), name=f"sample-{n}", daemon=True) for n in range(1, k + 1)]
+    threads = [threading.Thread(target=work, args=(n,), name=f"sample-{n}", daemon=True) for n in numbers]
     for t in threads:
         t.start()
     try:
         while True:
             with board.cv:
-                board.cv.wait_for(lambda: all(n in board.asks or n in board.done for n in range(1, k + 1)))
+                board.cv.wait_for(lambda: all(n in board.asks or n in board.done for n in numbers))
                 if len(board.done) == k:
                     break
                 round_ = sorted(board.asks.items())
@@ -141,7 +143,7 @@ def draw(llm: Chat, k: int, read: Callable[[SampleClient], T], *, temperature: f
         raise board.failed
     if errors:
         raise errors[min(errors)]
-    return [results[n] for n in range(1, k + 1)]
+    return [results[n] for n in numbers]
 
 
 def _send(llm: Chat, asks: list[_Ask], board: _Board) -> None:
