@@ -208,12 +208,10 @@ class LLM:
             hit = self.calllog.lookup(key)
             if hit is not None:
                 return self._finish(key, purpose, model, msgs, format, opts, self._cached(hit, model), tools)
-        if until is not None and tools is None:
+        if tools is None and (until is not None or (format is not None
+                                                    and getattr(self.backend, "streams_structured", False))):
             def attempt() -> Reply:
-                return self._stream_until(msgs, model, format, opts, until)
-        elif format is not None and tools is None and getattr(self.backend, "streams_structured", False):
-            def attempt() -> Reply:
-                return self._structured_stream(msgs, model, format, opts, purpose)
+                return self._structured_stream(msgs, model, format, opts, purpose, until)
         else:
             extra = {"tools": tools} if tools is not None else {}   # a backend that predates tools still works
 
@@ -224,42 +222,34 @@ class LLM:
         return self._finish(key, purpose, model, msgs, format, opts, reply, tools)
 
     def _structured_stream(self, msgs: list[Message], model: str, format: Format, opts: dict[str, Any],
-                           purpose: str) -> Reply:
-        """A structured call, streamed so that a front-end can show LLMProgress (tokens so far);
-        the text is only returned whole, for the caller to parse."""
+                           purpose: str, until: Until | None = None) -> Reply:
+        """A call streamed so that a front-end can show LLMProgress (tokens so far); the text is only
+        returned whole, for the caller to parse. With `until`, the reply ends as soon as
+        `until(text so far)` holds (done_reason "complete") and the stream is closed, which stops
+        the server generating."""
         parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
         started = time.monotonic()
         shown = started - PROGRESS_EVERY
         tokens = 0
+        text = ""
         quiet = getattr(self._local, "sink", None) is not None   # chat_many's workers: progress would arrive late
-        for part in self._interruptible_parts(parts):
-            if isinstance(part, Reply):
-                if tokens and not quiet:
-                    self._emit(LLMProgress(purpose, part.completion_tokens or tokens, part.seconds, model, True))
-                return part
-            tokens += 1
-            now = time.monotonic()
-            if not quiet and now - shown >= PROGRESS_EVERY:
-                shown = now
-                self._emit(LLMProgress(purpose, tokens, now - started, model))
-            self._check_cancel()
-        raise LLMError(f"the stream from {self.host} ended without a reply", reason="server")
-
-    def _stream_until(self, msgs: list[Message], model: str, format: Format, opts: dict[str, Any],
-                      until: Until) -> Reply:
-        """A call streamed until `until(text so far)` holds (the reply ends there, done_reason
-        "complete", and the stream is closed, which stops the server) or the model stops."""
-        parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
-        started = time.monotonic()
-        text: list[str] = []
         stream = self._interruptible_parts(parts)
         try:
             for part in stream:
                 if isinstance(part, Reply):
+                    if tokens and not quiet:
+                        self._emit(LLMProgress(purpose, part.completion_tokens or tokens, part.seconds, model, True))
                     return part
-                text.append(part)
-                if until("".join(text)):
-                    return Reply("".join(text), model, 0, len(text), time.monotonic() - started, done_reason="complete")
+                tokens += 1
+                text += part
+                now = time.monotonic()
+                if until is not None and until(text):
+                    if not quiet:
+                        self._emit(LLMProgress(purpose, tokens, now - started, model, True))
+                    return Reply(text, model, 0, tokens, now - started, done_reason="complete")
+                if not quiet and now - shown >= PROGRESS_EVERY:
+                    shown = now
+                    self._emit(LLMProgress(purpose, tokens, now - started, model))
                 self._check_cancel()
         finally:
             close = getattr(stream, "close", None)

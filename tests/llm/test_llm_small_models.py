@@ -232,3 +232,12 @@ def test_cost_counts_failed_calls_apart_from_answered_and_cached_ones(wired, oll
     totals = log.totals()
     assert (totals["calls"], totals["cached"], totals["failed"]) == (2, 1, 1)
     assert log.summary() == "2 calls answered (1 by the model, 1 from the cache), 1 failed; tokens: 2 in, 2 out"
+
+
+def test_a_call_read_until_complete_shows_progress_and_ends_it_as_done(wired, ollama_server):
+    ollama_server.reply("abc END and more", chunks=["abc", " END", " and", " more"], chunk_delay=0.3)
+    reply = wired.ctx.llm.chat(USER, purpose="prove.sample", until=lambda text: "END" in text)
+    assert (reply.text, reply.done_reason, reply.completion_tokens) == ("abc END", "complete", 2)
+    progress = [e for e in wired.events if isinstance(e, LLMProgress)]
+    assert [p.tokens for p in progress] == [1, 2] and [p.done for p in progress] == [False, True]
+    assert all(p.purpose == "prove.sample" for p in progress)
