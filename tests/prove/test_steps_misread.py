@@ -101,3 +101,62 @@ def test_a_formula_true_of_anything_goes_back_and_is_never_a_verdict(ollama_serv
     assert status == "unknown", detail            # "proved" by logic alone was not taken
     assert any("true of anything" in e for e in detail["errors"]), detail
     assert len(requests(ollama_server, "were rejected")) == 1
+
+
+UNSAID_WORDS = {"functions": [{"name": "wug", "args": ["Thing"], "result": "Bool", "position": False},
+                              {"name": "fep", "args": ["Thing"], "result": "Bool", "position": False},
+                              {"name": "lunches_at_home", "args": ["Thing"], "result": "Bool", "position": False}]}
+
+
+def _drop_script(server, premises: list[tuple[str, str | None]]) -> None:
+    import json
+
+    from tests.prove.test_steps_llm import script
+
+    kinds = {"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]}
+    lines = [{"text": t, "form": "formula", "formula": f} if f else {"text": t, "form": "none"} for t, f in premises]
+    script(server, kinds, UNSAID_WORDS, json.dumps({"lines": [
+        *lines, {"text": "claim) Zorba is a fep.", "form": "formula", "formula": "fep(zorba)"}]}))
+
+
+def test_a_word_the_text_never_uses_is_dropped_after_its_repairs_and_the_rest_still_proves(ollama_server, shell):
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from tests.prove.test_steps_llm import llm_of
+
+    _drop_script(ollama_server, [("Every wug is a fep.", "ForAll([x], Implies(wug(x), fep(x)))"),
+                                 ("Zorba is a wug.", "wug(zorba)"), ("Zorba snarfs at home.", None)])
+    run = llm_of(shell, ollama_server)
+    status, detail = decide_claim("Every wug is a fep. Zorba is a wug. Zorba snarfs at home.", "Zorba is a fep.",
+                                  run, encoding=Encoding("json", "steps"))
+    assert status == "proved", detail                 # a premise left out only weakens: the proof stands
+    assert any("'lunches_at_home' says 'lunches'" in e for e in detail["errors"]), detail
+    step3 = [c for c in ollama_server.chats if "Step 3:" in c.last_user]
+    assert step3 and "lunches_at_home" not in step3[0].last_user          # step 3 never offers the dropped word
+
+
+def test_with_a_word_dropped_an_unknown_is_not_an_answer(ollama_server, shell):
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from tests.prove.test_steps_llm import llm_of
+
+    _drop_script(ollama_server, [("Every wug is a fep.", "ForAll([x], Implies(wug(x), fep(x)))"),
+                                 ("Zorba snarfs at home.", None)])
+    run = llm_of(shell, ollama_server)
+    status, detail = decide_claim("Every wug is a fep. Zorba snarfs at home.", "Zorba is a fep.",
+                                  run, encoding=Encoding("json", "steps"))
+    assert status is None and "unknown, but 1 premise(s) could not be encoded: Zorba snarfs at home." \
+        in detail["error"], detail
+
+
+def test_no_word_left_or_another_fault_still_fails_step_two():
+    from sym.core.reason.pot.vocabulary import without_unfaithful
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]})
+    text = "Every wug is a fep. Zorba snarfs at home."
+    words = Words.model_validate(UNSAID_WORDS)
+    kept, dropped = without_unfaithful(words, kinds, text) or (None, None)
+    assert dropped == ["lunches_at_home"] and [f.name for f in kept.functions] == ["wug", "fep"]
+    only = Words.model_validate({"functions": [UNSAID_WORDS["functions"][2]]})
+    assert without_unfaithful(only, kinds, text) is None                       # nothing would be left
+    twice = Words.model_validate({"functions": [*UNSAID_WORDS["functions"], UNSAID_WORDS["functions"][0]]})
+    assert without_unfaithful(twice, kinds, text) is None                      # a name used twice is still wrong
+    assert without_unfaithful(Words.model_validate({"functions": UNSAID_WORDS["functions"][:2]}), kinds, text) is None

@@ -46,6 +46,7 @@ from sym.core.reason.pot.vocabulary import (
     open_uncounted,
     token_pattern,
     ungrounded,
+    without_unfaithful,
     words_schema,
 )
 from sym.core.reason.pot.vote import Sample, Vote, attempt, said_of, vote_in_rounds
@@ -135,9 +136,23 @@ class _Steps:
             self.run.trace("s1.open", "s1", self.kind, "sorts opened",
                            f"{', '.join(opened)}: the text does not fix their members", "ok")
         sorts = [s.name for s in kinds.sorts]
-        words = self.step("s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
-                                                           ", ".join(sorts)}], Words, words_schema(sorts),
-                          lambda w: check_words(w, kinds, f"{self.task.context}\n{' '.join(self.task.claims.values())}"))
+        text = f"{self.task.context}\n{' '.join(self.task.claims.values())}"
+        seen: list[Words] = []
+
+        def check(w: Words) -> list[str]:
+            seen.append(w)
+            return check_words(w, kinds, text)
+        try:
+            words = self.step("s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
+                                                               ", ".join(sorts)}], Words, words_schema(sorts), check)
+        except NoProgram:
+            kept = without_unfaithful(seen[-1], kinds, text) if seen else None
+            if kept is None:
+                raise
+            words, dropped = kept
+            self.run.trace("s2.drop", "s2", self.kind, "words dropped",
+                           f"{', '.join(dropped)}: not the text's words; the sentences that need them are left out",
+                           "ok")
         return Vocabulary(kinds, words)
 
     def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,

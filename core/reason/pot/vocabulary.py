@@ -174,10 +174,29 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
-        elif text and f.result != "Int" and not _stems(f.name) <= said:
+        elif text and f.name in unfaithful(words, text):
             problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
                             "the text's own words")
     return problems
+
+
+def unfaithful(words: Words, text: str) -> list[str]:
+    """The properties and relations named with a word the `text` does not use (numeric functions
+    are the model's own names)."""
+    said = _stems(text)
+    return [f.name for f in words.functions if f.result != "Int" and not _stems(f.name) <= said]
+
+
+def without_unfaithful(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[str]] | None:
+    """Step 2's last answer when its only fault is names the text does not use: (the words less
+    those, their names). None when another problem remains or nothing would be left. A sentence
+    that needed a dropped word gets no formula and is left out, so the program can only be
+    weaker than the text: its proofs and refutations stand, its "unknown" does not count."""
+    bad = unfaithful(words, text)
+    kept = Words(functions=[f for f in words.functions if f.name not in bad])
+    if not bad or not kept.functions or check_words(kept, kinds, text):
+        return None
+    return kept, bad
 
 
 def _unsaid(name: str, said: set[str]) -> str:
