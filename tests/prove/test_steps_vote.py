@@ -118,3 +118,26 @@ def test_when_every_sample_fails_the_item_abstains_with_the_reason(ollama_server
     assert "no program that ran" not in detail["vote"] and "0 of 3 programs accepted" in detail["vote"], detail
     assert detail["reason"].startswith("no program:")
     assert "'whale' says 'whale', which the sentence does not" in detail["errors"][-1]
+
+
+def test_when_the_shared_vocabulary_fails_each_sample_declares_its_own(ollama_server, shell):
+    from tests.prove.test_steps_llm import KINDS, STEP1, STEP2, WORDS
+
+    llm = llm_of(shell, ollama_server)
+    bad = {"functions": [{"name": "whale", "args": ["Fish"], "result": "Bool", "position": False}]}  # no such sort
+    for seed in (7001, 7002):
+        ollama_server.reply(json.dumps(WORDS), when=lambda r, s=seed: STEP2 in r.last_user and r.options.get("seed") == s)
+        ollama_server.reply(PROVES, when=lambda r, s=seed: STEP3 in r.last_user and r.options.get("seed") == s)
+    ollama_server.reply(json.dumps(KINDS), when=STEP1)
+    ollama_server.reply(json.dumps(bad), when=STEP2)                  # the shared one, and every repair of it
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved", detail
+    assert "2 of 2 programs accepted" in detail["vote"]
+    own = [r.options.get("seed") for r in requests(ollama_server, STEP2) if r.options.get("seed", 0) > 7000]
+    assert own == [7001, 7002]                                        # each sample asked for its own words
+    ollama_server.clear()
+    ollama_server.reply(json.dumps(KINDS), when=STEP1)
+    ollama_server.reply(json.dumps(bad), when=STEP2)                  # no sample finds words either
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status is None and detail["ran"] is False, detail
+    assert len([r for r in requests(ollama_server, STEP2) if r.options.get("seed", 0) > 7000]) >= 3   # all tried

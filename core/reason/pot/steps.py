@@ -127,13 +127,15 @@ class _Steps:
         self.run.trace(node, parent, self.kind, f"step {label}", "", "ok")
         return value
 
-    def vocabulary(self) -> Vocabulary:
-        """Steps 1 and 2: the sorts (opened where the text does not fix their members) and the words."""
-        kinds = self.step("s1", "1: kinds", [*self.base, {"role": "user", "content": KINDS}], Kinds, kinds_schema(),
-                          check_kinds)
+    def vocabulary(self, options: dict[str, Any] | None = None, tag: str = "") -> Vocabulary:
+        """Steps 1 and 2: the sorts (opened where the text does not fix their members) and the words.
+        `options` draw them as a sample's own; `tag` ("k2") keeps its trace nodes apart."""
+        parent = tag or "q"
+        kinds = self.step(f"{tag}s1", "1: kinds", [*self.base, {"role": "user", "content": KINDS}], Kinds,
+                          kinds_schema(), check_kinds, options=options, parent=parent)
         opened = open_uncounted(kinds, self.task.context)
         if opened:
-            self.run.trace("s1.open", "s1", self.kind, "sorts opened",
+            self.run.trace(f"{tag}s1.open", f"{tag}s1", self.kind, "sorts opened",
                            f"{', '.join(opened)}: the text does not fix their members", "ok")
         sorts = [s.name for s in kinds.sorts]
         text = f"{self.task.context}\n{' '.join(self.task.claims.values())}"
@@ -143,14 +145,15 @@ class _Steps:
             seen.append(w)
             return check_words(w, kinds, text)
         try:
-            words = self.step("s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
-                                                               ", ".join(sorts)}], Words, words_schema(sorts), check)
+            words = self.step(f"{tag}s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
+                                                                     ", ".join(sorts)}], Words, words_schema(sorts),
+                              check, options=options, parent=parent)
         except NoProgram:
             kept = without_unfaithful(seen[-1], kinds, text) if seen else None
             if kept is None:
                 raise
             words, dropped = kept
-            self.run.trace("s2.drop", "s2", self.kind, "words dropped",
+            self.run.trace(f"{tag}s2.drop", f"{tag}s2", self.kind, "words dropped",
                            f"{', '.join(dropped)}: not the text's words; the sentences that need them are left out",
                            "ok")
         return Vocabulary(kinds, words)
@@ -285,12 +288,24 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
     with its own seed, each with its repairs) in rounds until the vote is settled
     (core/reason/sampling.py), each assembled, run and voted by `verdict_of(outcome)`. The
     samples share the prompt up to step 3's, so a server that caches prompt prefixes reads it
-    once. A sample whose premises were not all encoded votes only when it proves or refutes: an
-    "unknown" from a program missing a premise may be the missing premise's doing."""
+    once. When steps 1-2 find no valid vocabulary, each sample draws its own (at its seed)
+    rather than all of them failing with the one. A sample whose premises were not all encoded
+    votes only when it proves or refutes: an "unknown" from a program missing a premise may be
+    the missing premise's doing."""
     steps = _Steps(task, fmt, run, attempts=attempts, kind=kind, purpose=purpose)
-    vocab = steps.vocabulary()
     k = max(1, int(samples))
     options = sample_options(run.settings.llm_sample_temperature, k)
+    try:
+        shared: Vocabulary | None = steps.vocabulary()
+    except NoProgram as err:
+        if k == 1:
+            raise
+        shared = None
+        run.trace("s.own", "q", kind, "no shared vocabulary", f"{err.message}; each sample declares its own", "failed")
+
+    def write(n: int) -> Written:
+        vocab = shared or steps.vocabulary(options[n - 1], tag=f"k{n}")
+        return steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}")
 
     def draw(batch: list[int]) -> list[Sample]:
         drawn = []
@@ -298,7 +313,7 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
             sample = Sample(n)
             steps.calls, steps.errors = 0, []       # each sample's own calls and errors (the vocabulary's are shared)
             run.trace(f"k{n}", "q", kind, f"sample {n}")
-            attempt(sample, partial(steps.formulas, vocab, accept, summary, options=options[n - 1], tag=f"k{n}"))
+            attempt(sample, partial(write, n))
             if sample.written is not None:
                 sample.verdict = verdict_of(sample.written.outcome)
                 if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
