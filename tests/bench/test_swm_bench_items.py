@@ -111,12 +111,23 @@ def test_samples_that_mostly_agree_decide_the_story(ollama_server, tmp_path):
     scripted(ollama_server, {7001: right, 7002: wrong, 7003: right})
     item, totals, err = story(ollama_server, tmp_path, samples=3)
     assert (item["answer"], item["by"], item["correct"]) == (ANSWER, "sym", True)
-    assert item["vote"] == "3 readings: 2 of 2 sentences kept by the vote, 0 split, 0 unread"
+    assert item["vote"] == "3 readings: 2 of 2 sentences kept by the vote, 0 split, 0 unread"      # 1-1, then a third
     step1 = [r for r in ollama_server.chats if "Questions:" in r.last_user and ", so " not in r.last_user]
     assert sorted(r.options["seed"] for r in step1) == [7001, 7002, 7003]
     assert all(r.options["temperature"] == 0.7 for r in step1)
     assert (totals["decided"], totals["precision"]) == (1, 1.0)
     assert "vote: 3 readings: 2 of 2 sentences kept by the vote" in err
+
+
+def test_samples_that_agree_at_once_spare_the_rest(ollama_server, tmp_path):
+    right = "Natasha is Francisco's daughter"
+    scripted(ollama_server, {7001: right, 7002: right, 7003: "Francisco is Natasha's daughter"})
+    item, totals, _ = story(ollama_server, tmp_path, samples=3)
+    assert (item["answer"], item["by"]) == (ANSWER, "sym")
+    assert item["vote"] == ("2 readings (1 more not drawn, the vote was settled): 2 of 2 sentences kept by the vote, "
+                            "0 split, 0 unread")
+    step1 = [r for r in ollama_server.chats if "Questions:" in r.last_user and ", so " not in r.last_user]
+    assert sorted(r.options["seed"] for r in step1) == [7001, 7002]
 
 
 def test_a_tie_leaves_the_sentence_unread_and_the_item_to_the_labelled_fallback(ollama_server, tmp_path):

@@ -15,6 +15,7 @@ for a sentence the model could not read. Nothing here writes memory.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -55,6 +56,15 @@ def extract_voted(llm: Chat, sentences: list[str], schema: Schema, *, samples: i
                              for r in rs])
     spared = samples - len(readings)
     return [vote(sentence, [rs[at] for rs in readings], spared=spared) for at, sentence in enumerate(sentences)]
+
+
+_DRAWN = re.compile(r"of (\d+) samples read it")
+
+
+def drawn(votes: list[str]) -> int | None:
+    """How many samples were drawn, as the sentences' vote lines (`vote`) say; None if none says."""
+    counts = [int(m.group(1)) for v in votes for m in [_DRAWN.search(v)] if m]
+    return max(counts) if counts else None
 
 
 def settled_reading(readings: list[Reading], remaining: int) -> bool:
@@ -152,4 +162,4 @@ def read(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, canon
     for r in readings:
         node(r.sentence, r.problem, r.vote)
     return readings
-__all__ = ["read", "extract_voted", "vote", "settled_reading", "key", "standard", "DISAGREE"]
+__all__ = ["read", "extract_voted", "vote", "settled_reading", "drawn", "key", "standard", "DISAGREE"]
