@@ -24,7 +24,9 @@ answer normally — for timeouts and cancellation), "garbage" (200 with a non-JS
 "truncated" (a stream or body cut short), "context" (400 context length exceeded),
 "disconnect" (close the socket without an answer), "refused" (stop listening altogether:
 later connections are refused; `start()` listens again on the same port), "trickle" (answer
-normally, but one byte every `delay` seconds — streamed or not — so only a total deadline ends it).
+normally, but one byte every `delay` seconds — streamed or not — so only a total deadline ends it),
+"hold" (wait until `fault.gate` is set, or `delay` seconds at most, then answer normally — to
+see whether two requests are in flight together: a later request's matcher sets the gate).
 
 Output cap: a request whose options carry `num_predict` gets at most that many tokens (words)
 of its reply, with `done_reason: "length"` when the cap cut it (as Ollama does).
@@ -50,11 +52,12 @@ import math
 import socket
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULT_MODELS = ("llama3.1:8b", "nomic-embed-text:latest")
-FAULTS = ("no-model", "server", "slow", "garbage", "truncated", "context", "disconnect", "refused", "trickle")
+FAULTS = ("no-model", "server", "slow", "garbage", "truncated", "context", "disconnect", "refused", "trickle",
+          "hold")
 
 
 @dataclass
@@ -159,6 +162,7 @@ class Fault:
     delay: float = 2.0
     message: str | None = None
     used: int = 0
+    gate: threading.Event = field(default_factory=threading.Event)
 
     @property
     def spent(self) -> bool:
@@ -431,6 +435,9 @@ class _Handler(BaseHTTPRequestHandler):
         kind = fault.kind
         if kind == "slow":
             return self.server_state.sleep(fault.delay)   # answer normally after the wait
+        if kind == "hold":
+            fault.gate.wait(fault.delay)
+            return False
         if kind == "trickle" and req.path in ("/api/chat", "/api/generate"):
             text, _ = self.server_state._rule_for(req)
             self._trickle(req, text, fault.delay)

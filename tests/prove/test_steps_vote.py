@@ -39,7 +39,7 @@ def test_agreeing_samples_settle_the_vote_and_the_rest_are_not_drawn(ollama_serv
     by_seed(ollama_server, {7001: PROVES, 7002: PROVES, 7003: REFUTES})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
     assert status == "proved", detail
-    assert seeds(ollama_server) == [7001, 7002]                      # 2-0 with one left: settled
+    assert sorted(seeds(ollama_server)) == [7001, 7002]              # 2-0 with one left: settled
     assert len(requests(ollama_server, "Step 1: the kinds")) == 1    # the vocabulary is asked once
     assert len(requests(ollama_server, "Step 2: the words")) == 1
     assert "2 of 2 programs accepted; 1 more not drawn" in detail["vote"]
@@ -50,7 +50,7 @@ def test_a_split_is_broken_by_the_next_sample_and_a_tie_abstains(ollama_server, 
     llm = llm_of(shell, ollama_server)
     by_seed(ollama_server, {7001: PROVES, 7002: REFUTES, 7003: REFUTES})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
-    assert status == "refuted" and seeds(ollama_server) == [7001, 7002, 7003], detail
+    assert status == "refuted" and sorted(seeds(ollama_server)) == [7001, 7002, 7003], detail
     assert detail["tally"] == {"refuted": 2, "proved": 1}
     ollama_server.clear()
     by_seed(ollama_server, {7001: PROVES, 7002: REFUTES})
@@ -100,7 +100,7 @@ def test_prove_with_proof_style_steps_votes_over_sampled_formulas(ollama_server,
     shell.execute("/set proof_style steps")
     _, result = shell.execute(f"/prove --samples 3 {question}")
     assert result.ok, result
-    assert seeds(ollama_server) == [7001, 7002]
+    assert sorted(seeds(ollama_server)) == [7001, 7002]
     assert "2 of 2 programs accepted; 1 more not drawn, the vote was settled" in to_text(result)
 
 
@@ -141,3 +141,33 @@ def test_when_the_shared_vocabulary_fails_each_sample_declares_its_own(ollama_se
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
     assert status is None and detail["ran"] is False, detail
     assert len([r for r in requests(ollama_server, STEP2) if r.options.get("seed", 0) > 7000]) >= 3   # all tried
+
+
+def test_a_rounds_first_step_three_requests_are_in_flight_together(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    answered: set[int] = set()
+    held: list[bool] = []                     # when sample 2's request arrived: was sample 1's unanswered?
+
+    def step3(r, seed: int) -> bool:
+        return STEP3 in r.last_user and r.options.get("seed") == seed
+
+    def first(r) -> bool:
+        if step3(r, 7001):
+            answered.add(7001)
+            return True
+        return False
+
+    def second(r) -> bool:
+        if step3(r, 7002):
+            held.append(7001 not in answered)
+            hold.gate.set()                    # sample 1's request may be answered now
+            return True
+        return False
+    hold = ollama_server.fail("hold", delay=30, when=lambda r: step3(r, 7001))
+    ollama_server.reply(PROVES, when=first)
+    ollama_server.reply(PROVES, when=second)
+    script(ollama_server)
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved", detail
+    assert held == [True]                     # sample 2 was asked before sample 1 was answered
+    assert sorted(seeds(ollama_server)) == [7001, 7002]

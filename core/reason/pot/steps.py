@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from sym.core.errors import UserError
-from sym.core.llm import LLMError
+from sym.core.llm import LLMError, Reply
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import UNKNOWN
@@ -112,11 +112,12 @@ class _Steps:
 
     def step(self, node: str, label: str, messages: list[dict[str, Any]], model: type[BaseModel],
              schema: dict[str, Any], check: Callable[[Any], list[str]], options: dict[str, Any] | None = None,
-             parent: str = "q") -> Any:
+             parent: str = "q", first: Reply | None = None) -> Any:
         try:
             value = self.run.llm.json_with_repair(messages, model, check=check, attempts=self.repairs,
                                                   purpose=f"{self.purpose}.{label}", format=schema, options=options,
-                                                  on_attempt=lambda i, problems: self.errors.extend(problems[:1]))
+                                                  on_attempt=lambda i, problems: self.errors.extend(problems[:1]),
+                                                  first=first)
         except LLMError as err:
             self.calls += getattr(err, "calls", 1)
             self.run.trace(node, parent, self.kind, f"step {label}", err.message, "failed")
@@ -158,18 +159,35 @@ class _Steps:
                            "ok")
         return Vocabulary(kinds, words)
 
-    def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,
-                 summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "") -> Written:
-        """Step 3 (one formula per sentence and claim, the rejected ones sent back) and the program
-        sym assembles from them, run and passed to `accept`. `options` draw it as a sample; `tag`
-        ("k2") keeps a sample's trace nodes apart from the others'."""
-        task, fmt, run, repairs = self.task, self.fmt, self.run, self.repairs
-        parent = tag or "q"
-        premises = split_sentences(task.context) if task.context.strip() else []
-        texts = [*premises, *(f"{name}) {text}" for name, text in task.claims.items())]
-        guide = FORMULAS_JSON if fmt == "json" else FORMULAS_SMT2
+    def texts(self) -> tuple[list[str], list[str]]:
+        """(the premises' sentences, every item step 3 asks for: the premises, then "name) claim")."""
+        premises = split_sentences(self.task.context) if self.task.context.strip() else []
+        return premises, [*premises, *(f"{name}) {text}" for name, text in self.task.claims.items())]
+
+    def request(self, vocab: Vocabulary, wanted: list[int], problems: dict[int, str]) -> tuple[list[dict[str, Any]],
+                                                                                              dict[str, Any]]:
+        """Step 3's messages and constrained schema for the items `wanted` (with the reasons the
+        earlier formulas of `problems` were rejected)."""
+        premises, texts = self.texts()
+        fmt = self.fmt
         sorts = [s.name for s in vocab.sorts]
         pattern = token_pattern([*vocab.names(), *sorts] if fmt == "smt2" else vocab.names(), fmt)
+        note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
+            f"- {texts[i]}: {problems[i]}" for i in wanted)
+        prompt = f"{FORMULAS_JSON if fmt == 'json' else FORMULAS_SMT2}\nDeclared:\n{vocab.describe(fmt)}{note}"
+        return ([*self.base, {"role": "user", "content": prompt}],
+                forms_schema([texts[i] for i in wanted], vocab, pattern, frozenset(texts[len(premises):])))
+
+    def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,
+                 summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "",
+                 first: Reply | None = None) -> Written:
+        """Step 3 (one formula per sentence and claim, the rejected ones sent back) and the program
+        sym assembles from them, run and passed to `accept`. `options` draw it as a sample; `tag`
+        ("k2") keeps a sample's trace nodes apart from the others'; `first` is the reply to the
+        first step-3 request (`request`), when it was drawn with other samples'."""
+        task, fmt, run, repairs = self.task, self.fmt, self.run, self.repairs
+        parent = tag or "q"
+        premises, texts = self.texts()
         formulas: dict[int, str] = {}
         ran: set[int] | None = None             # the formulas the last program run was assembled from
         wanted, problems = list(range(len(texts))), dict[int, str]()
@@ -178,17 +196,14 @@ class _Steps:
         report: ProofReport | None = None
         for round_ in range(1 + repairs):
             asked = [texts[i] for i in wanted]
-            note = "" if not problems else "\nThese formulas were rejected; write them again:\n" + "\n".join(
-                f"- {texts[i]}: {problems[i]}" for i in wanted)
-            prompt = f"{guide}\nDeclared:\n{vocab.describe(fmt)}{note}"
+            messages, schema = self.request(vocab, wanted, problems)
 
             def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
                 got = [ln.get("text") for ln in lines.lines]
                 return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
-            lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas",
-                              [*self.base, {"role": "user", "content": prompt}], Lines,
-                              forms_schema(asked, vocab, pattern, frozenset(texts[len(premises):])), same_texts,
-                              options=options if round_ == 0 else None, parent=parent)
+            lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas", messages, Lines, schema, same_texts,
+                              options=options if round_ == 0 else None, parent=parent,
+                              first=first if round_ == 0 else None)
             problems = {}
             for i, line in zip(wanted, lines.lines):
                 node = f"{tag}f{round_}.{i}"
@@ -303,17 +318,22 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
         shared = None
         run.trace("s.own", "q", kind, "no shared vocabulary", f"{err.message}; each sample declares its own", "failed")
 
-    def write(n: int) -> Written:
+    def write(n: int, first: Reply | None) -> Written:
         vocab = shared or steps.vocabulary(options[n - 1], tag=f"k{n}")
-        return steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}")
+        return steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}", first=first)
 
     def draw(batch: list[int]) -> list[Sample]:
         drawn = []
-        for n in batch:
+        firsts: list[Reply | None] = [None] * len(batch)
+        if shared is not None and len(batch) > 1:   # the round's first step-3 requests go out together
+            messages, schema = steps.request(shared, list(range(len(steps.texts()[1]))), {})
+            firsts = list(run.llm.chat_many([messages] * len(batch), purpose=f"{purpose}.3: formulas", format=schema,
+                                            options=[options[n - 1] for n in batch]))
+        for n, first in zip(batch, firsts):
             sample = Sample(n)
             steps.calls, steps.errors = 0, []       # each sample's own calls and errors (the vocabulary's are shared)
             run.trace(f"k{n}", "q", kind, f"sample {n}")
-            attempt(sample, partial(write, n))
+            attempt(sample, partial(write, n, first))
             if sample.written is not None:
                 sample.verdict = verdict_of(sample.written.outcome)
                 if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
