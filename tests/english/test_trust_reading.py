@@ -249,3 +249,16 @@ def test_a_reading_of_a_name_and_a_description_as_one_thing_is_never_stored(llm_
     assert isinstance(r, Failure) and not llm_sym.shell.memory.items
     assert "'bill' is both a name and a description" in r.sentences[0].problem
     assert not checks(llm_sym.server)
+
+
+def test_a_rule_told_before_a_story_is_not_shown_as_the_story_sentences_context(llm_sym):
+    """Seen with the reference model: a story told after its rules was checked sentence by
+    sentence with "(Before it: If B is the son of A, ...)", the last rule, as its context."""
+    llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "grandson"},
+                         when=lambda request: ", so " in request.last_user)
+    verifier(llm_sym.server)
+    r = llm_sym(f"/tell If B is the son of A, and C is the son of B, then C is the grandson of A. {HUNTING}")
+    assert r.ok, r
+    assert "son_of(francisco, james)." in texts(llm_sym.shell.memory)
+    [check] = checks(llm_sym.server)
+    assert check.last_user.startswith(f"Sentence: {HUNTING}\nReading:"), check.last_user

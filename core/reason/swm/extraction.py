@@ -119,7 +119,9 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
         out[reading.sentence] = reading
         if reading.clauses:
             at = first.get(reading.sentence, 0)
-            pending.append((reading, _as_checked(reading, story[at - 1] if at else None)))
+            before = story[at - 1] if at else None
+            # a rule told before the story ("If B is the son of A, ...") is not what a pronoun points back to
+            pending.append((reading, _as_checked(reading, None if before and _RULE_START.match(before) else before)))
         elif node is not None:
             node(reading.sentence, reading.problem)
 
