@@ -88,16 +88,18 @@ def test_the_table_has_decided_precision_and_abstained_and_bad_picks_are_one_lin
 
 # -- --samples K: the story read K times, its facts voted on --------------------------------
 
-def scripted(server, step1: dict[int, str]) -> None:
+def scripted(server, step1: dict[int, str], *, stamp: bool = False) -> None:
     """Sample n (seed 7000 + n) answers step 1 ("which way round") with `step1[n]`; the converse
-    step and the checks agree with every sample; the model alone answers right."""
+    step agrees with every sample, and the checks with every reading (but its reversal, unless
+    `stamp`: then they agree with anything, as the reference 1.5B model's did); the model alone
+    answers right."""
     server.reply(f"Answer: {ANSWER}", when=lambda r: "Question" in r.last_user and "Questions:" not in r.last_user)
     server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                  when=lambda r: ", so " in r.last_user)
     for seed, said in step1.items():
         server.reply(json={"1. Francisco, Natasha, daughter": said},
                      when=lambda r, s=seed: "Questions:" in r.last_user and r.options.get("seed") == s)
-    verifier(server)
+    verifier(server, controls=not stamp)
 
 
 def story(server, tmp_path, **options) -> tuple[dict, dict, str]:
@@ -130,13 +132,16 @@ def test_samples_that_agree_at_once_spare_the_rest(ollama_server, tmp_path):
     assert sorted(r.options["seed"] for r in step1) == [7001, 7002]
 
 
-def test_a_tie_leaves_the_sentence_unread_and_the_item_to_the_labelled_fallback(ollama_server, tmp_path):
-    scripted(ollama_server, {7001: "Natasha is Francisco's daughter", 7002: "Francisco is Natasha's daughter"})
-    item, totals, err = story(ollama_server, tmp_path, samples=2)
+def test_a_check_that_agrees_with_anything_keeps_only_what_the_words_state(ollama_server, tmp_path):
+    """"his son Francisco" is sym's own reading and stands; "Natasha is Francisco's daughter" is
+    the model's choice, and a check that also agrees with its reversal cannot confirm it."""
+    right = "Natasha is Francisco's daughter"
+    scripted(ollama_server, {7001: right, 7002: right, 7003: right}, stamp=True)
+    item, totals, err = story(ollama_server, tmp_path, samples=3)
     assert (item["by"], item["answer"]) == ("fallback", ANSWER)
-    assert "the model's readings disagree: daughter_of(natasha, francisco) 1, daughter_of(francisco, natasha) 1" \
+    assert "the check also agreed with the reversed reading 'Francisco is the daughter of Natasha.'" \
         in item["reason"]
-    assert item["vote"] == "2 readings: 1 of 2 sentences kept by the vote, 1 split, 0 unread"
+    assert item["vote"] == "3 readings: 1 of 2 sentences kept by the vote, 0 split, 1 unread"
     assert (totals["decided"], totals["abstained"], totals["fallback"]) == (0, 1, 1)
     assert "(fallback: the model alone, unverified)" in err
     item, totals, _ = story(ollama_server, tmp_path / "again", samples=2, fallback=False)

@@ -190,10 +190,11 @@ def test_a_restated_fact_the_check_confirms_is_stored(llm_sym):
     llm_sym.server.reply("Francisco is the son of James.\nJames is tall.", when=restating)
     r = llm_sym(f"/tell {HUNTING}")
     assert r.ok, r
-    assert r.llm_calls == 2 and r.sentences[0].path == "llm"
+    assert r.llm_calls == 3 and r.sentences[0].path == "llm"         # the restatement, the check, its control
     assert {"son_of(francisco, james).", "tall(james)."} <= texts(llm_sym.shell.memory)
-    (check,) = checks(llm_sym.server)
+    check, control = checks(llm_sym.server)
     assert "\nReading: Francisco is the son of " in check.last_user and " James is tall.\n" in check.last_user
+    assert "\nReading: James is the son of Francisco. James is tall.\n" in control.last_user
 
 
 def test_a_failed_check_of_restated_facts_leaves_memory_as_it_was(llm_sym):
@@ -215,10 +216,10 @@ def test_a_check_per_sentence_read_by_the_model_sent_together_after_every_readin
     assert r.ok, r
     assert {"wife_of(natasha, james).", "son_of(francisco, james).", "barks(X) :- dog(X)."} <= \
         texts(llm_sym.shell.memory)
-    assert len(checks(llm_sym.server)) == len(story)                       # at most one per sentence
-    assert r.llm_calls == 2 + len(story)                                   # restatement, statement reading, checks
+    assert len(checks(llm_sym.server)) == len(story) + 2        # one per sentence, and the two facts' controls
+    assert r.llm_calls == 2 + len(story) + 2                    # restatement, statement reading, checks, controls
     kinds = ["check" if verifying(c) else "read" for c in llm_sym.server.chats]
-    assert kinds == ["read", "read", "check", "check", "check"]             # sent together, at the end
+    assert kinds == ["read", "read"] + ["check"] * 5              # sent together, at the end
     asked = {c.last_user.split("\nReading: ")[0] for c in checks(llm_sym.server)}
     # "his son" reaches back: its fact names James, whom only the sentence before names
     assert "Sentence: His son Francisco waved.\n(Before it: Natasha, James's wife, smiled.)" in asked
@@ -260,5 +261,27 @@ def test_a_rule_told_before_a_story_is_not_shown_as_the_story_sentences_context(
     r = llm_sym(f"/tell If B is the son of A, and C is the son of B, then C is the grandson of A. {HUNTING}")
     assert r.ok, r
     assert "son_of(francisco, james)." in texts(llm_sym.shell.memory)
-    [check] = checks(llm_sym.server)
+    check, _control = checks(llm_sym.server)
     assert check.last_user.startswith(f"Sentence: {HUNTING}\nReading:"), check.last_user
+
+
+def test_a_check_that_also_agrees_with_the_reading_turned_round_confirms_nothing(llm_sym):
+    """The reference 1.5B model's check said yes to every reading and to its reversal: such a yes
+    cannot tell a right reading from a wrong one, so the reading is not stored."""
+    verifier(llm_sym.server, controls=False)                 # yes to anything
+    llm_sym.server.reply("Francisco is the son of James.", when=restating)
+    before = texts(llm_sym.shell.memory)
+    r = llm_sym(f"/tell {HUNTING}")
+    assert isinstance(r, Failure) and texts(llm_sym.shell.memory) == before
+    assert ("the check also agreed with the reversed reading 'James is the son of Francisco.', so its yes does "
+            "not tell them apart") in r.sentences[0].problem
+    assert len(checks(llm_sym.server)) == 2                  # the reading, then the reading turned round
+
+
+def test_two_named_things_joined_by_and_are_not_asked_again_turned_round(llm_sym):
+    verifier(llm_sym.server, controls=False)
+    llm_sym.server.reply("Ann is the spouse of Bob.", when=restating)
+    r = llm_sym("/tell Ann and Bob are married.")
+    assert r.ok, r
+    assert "spouse_of(ann, bob)." in texts(llm_sym.shell.memory)
+    assert len(checks(llm_sym.server)) == 1                  # "Ann and Bob" states it both ways: no control

@@ -51,7 +51,7 @@ def test_tell_asks_the_model_with_a_json_schema_for_a_sentence_the_grammar_canno
     r = osym("/tell Bob adores jazz and plays it every night.")
     assert r.ok, r
     assert r.sentences[0].path == "llm" and "plays(bob, jazz)." in texts(osym.shell.memory)
-    sent, check = osym.server.chats[-2:]
+    sent, check, _control = osym.server.chats[-3:]           # the reading, its check, the reversed one's
     assert check.format["json_schema"]["schema"]["properties"]["answer"]["enum"] == ["yes", "no"]
     assert sent.path == "/v1/chat/completions" and "big(A): A is big" in sent.last_user
     assert sent.format["type"] == "json_schema"

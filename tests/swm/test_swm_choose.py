@@ -29,7 +29,7 @@ def test_capitalised_names_and_the_phrases_become_the_sentences_constants(llm_sy
     r = llm_sym("/tell Zorn quietly repaints the red barn every spring.")
     assert r.ok, r
     assert "repaints(zorn, 'red barn')." in texts(llm_sym.shell.memory)
-    offered = llm_sym.server.chats[-2].format["properties"]["statements"]["items"]["properties"]["args"]
+    offered = llm_sym.server.chats[-3].format["properties"]["statements"]["items"]["properties"]["args"]
     assert offered["items"]["enum"][:2] == ["zorn", "red barn"]
 
 
@@ -40,7 +40,7 @@ def test_copied_examples_are_refused_with_the_reason_and_repaired(llm_sym):
     verifier(llm_sym.server)
     llm_sym.server.reply(copied_args, copied_name, good)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and r.llm_calls == 4                                   # three replies, then the check
+    assert r.ok and r.llm_calls == 5                       # three replies, the check, the reversed reading's check
     assert texts(llm_sym.shell.memory) == {"feeds(mira, goats)."}
     repairs = [c.last_user for c in llm_sym.server.chats[1:3]]
     assert "'quiv' is not one of the things you may choose" in repairs[0]
@@ -77,7 +77,7 @@ def test_a_repeating_model_adds_each_statement_once(llm_sym):
     llm_sym.server.reply(said(*[fact("feeds", "mira", "goats")] * 6))
     verifier(llm_sym.server)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and len(r.sentences[0].items) == 1 and r.llm_calls == 2     # one reading, one check
+    assert r.ok and len(r.sentences[0].items) == 1 and r.llm_calls == 3     # one reading, its check and control
 
 
 def test_truncated_json_is_reported_as_cut_off_not_half_read(llm_sym):
@@ -85,9 +85,9 @@ def test_truncated_json_is_reported_as_cut_off_not_half_read(llm_sym):
     llm_sym.server.reply(whole[:-20], said(fact("feeds", "mira", "goats")))
     verifier(llm_sym.server)
     r = llm_sym("/tell Every single morning, Mira feeds the goats by hand.")
-    assert r.ok and r.llm_calls == 3
+    assert r.ok and r.llm_calls == 4                                   # two replies, the check, its control
     assert texts(llm_sym.shell.memory) == {"feeds(mira, goats)."}
-    assert "cut off" in llm_sym.server.chats[-2].last_user
+    assert "cut off" in llm_sym.server.chats[-3].last_user
 
 
 def test_the_same_wrong_reply_is_not_argued_with_again(llm_sym):

@@ -52,9 +52,9 @@ def test_samples_that_agree_store_the_fact_and_spare_the_rest(llm_sym):
     assert sorted(q.options["seed"] for q in drawn) == [7001, 7002]         # the third could not change it
     assert all(q.options["temperature"] == 0.7 for q in drawn)
     checks = [q for q in llm_sym.server.chats if verifying(q)]
-    assert sorted(q.options["seed"] for q in checks) == [7001, 7002]         # each sample checked on its own
+    assert sorted(q.options["seed"] for q in checks) == [7001, 7001, 7002, 7002]   # each sample's check and control
     assert all(q.options["temperature"] == 0 for q in checks)       # a judgment, not a sample
-    assert r.llm_calls == 4
+    assert r.llm_calls == 6
 
 
 def test_a_split_in_the_first_round_draws_the_next_sample(llm_sym):
@@ -79,12 +79,12 @@ def test_a_split_keeps_only_what_most_samples_state(llm_sym):
 
 
 def test_a_tie_abstains_and_stores_nothing(llm_sym):
-    by_seed(llm_sym.server, {7001: [fact("owns", "alice", "car")], 7002: [fact("owns", "car", "alice")]})
+    by_seed(llm_sym.server, {7001: [fact("owns", "alice", "car")], 7002: [fact("drives", "alice", "car")]})
     llm_sym("/set llm.samples 2")
     before = texts(llm_sym.shell.memory)
-    r = llm_sym("/tell " + SENTENCE)
+    r = llm_sym("/tell Every morning, Alice happens to own a car she drives.")
     message = fails(r, "not understood")
-    assert "the model's readings disagree: owns(alice, car) 1, owns(car, alice) 1 (2 of 2 samples read it)" \
+    assert "the model's readings disagree: owns(alice, car) 1, drives(alice, car) 1 (2 of 2 samples read it)" \
         in message
     assert texts(llm_sym.shell.memory) == before
 
@@ -104,7 +104,7 @@ def test_one_sample_reads_as_before_with_no_seed(llm_sym):
     llm_sym.server.reply(json.dumps({"statements": [fact("owns", "alice", "car")]}), when=lambda r: not verifying(r))
     verifier(llm_sym.server)
     r = llm_sym("/tell " + SENTENCE)
-    assert r.ok and r.llm_calls == 2 and "vote" not in to_text(r)
+    assert r.ok and r.llm_calls == 3 and "vote" not in to_text(r)           # the reading, its check and control
     assert all("seed" not in q.options for q in llm_sym.server.chats)
 
 

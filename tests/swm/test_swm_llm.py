@@ -71,10 +71,11 @@ def test_tell_unknown_sentence_goes_to_the_llm_with_the_schema(llm_sym):
     verifier(llm_sym.server)
     r = llm_sym("/tell Bob adores jazz and plays it every night.")
     assert r.ok, r
-    assert r.sentences[0].path == "llm" and r.llm_calls == 2             # the reading, then its check
+    assert r.sentences[0].path == "llm" and r.llm_calls == 3     # the reading, its check, the reversed one's
     assert "plays(bob, jazz)." in texts(llm_sym.shell.memory)
-    sent, check = llm_sym.server.chats[-2:]
+    sent, check, control = llm_sym.server.chats[-3:]
     assert "Reading: Bob plays jazz." in check.last_user and "Sentence: Bob adores jazz" in check.last_user
+    assert "Reading: Jazz plays Bob." in control.last_user          # a yes to this too would say nothing
     assert check.format["properties"]["answer"]["enum"] == ["yes", "no"]
     assert "big(A): A is big" in sent.last_user        # the current schema went into the prompt
     props = sent.format["properties"]["statements"]["items"]["properties"]
@@ -100,9 +101,9 @@ def test_tell_repairs_a_reply_outside_the_choices(llm_sym):
     llm_sym.server.reply(json.dumps(bad), json.dumps(good))
     verifier(llm_sym.server)
     r = llm_sym("/tell Every morning, Alice happens to own a car.")      # general: the statement menu
-    assert r.ok and r.llm_calls == 3                                      # reply, repair, check
+    assert r.ok and r.llm_calls == 4                                      # reply, repair, check, control
     assert "owns(alice, car)." in texts(llm_sym.shell.memory)
-    repair = llm_sym.server.chats[-2]
+    repair = llm_sym.server.chats[-3]
     assert "predicate 'owns' is not in the list" in repair.last_user     # the checker's own words go back
     assert repair.options.get("temperature", 0) > 0
 
@@ -114,7 +115,7 @@ def test_a_story_is_restated_in_the_controlled_language_and_read_back_by_the_gra
                          "3. Natasha is the daughter of Zed.\n4. James drives.")
     verifier(llm_sym.server)
     r = llm_sym("/tell James took his son Francisco hunting. Natasha, Francisco's daughter, stayed home.")
-    assert r.ok and r.llm_calls == 4, r                      # the restatement, its repair, a check per sentence
+    assert r.ok and r.llm_calls == 6, r      # the restatement, its repair, a check per sentence and its control
     stored = texts(llm_sym.shell.memory)
     assert {"son_of(francisco, james).", "daughter_of(natasha, francisco)."} <= stored
     assert not any("zed" in t for t in stored) and "drives(james)." in stored   # names from the story only

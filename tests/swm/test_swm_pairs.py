@@ -33,16 +33,21 @@ def test_the_model_picks_a_way_round_and_sym_writes_the_facts(llm_sym):
                          when=converse)
     llm_sym.server.reply("I think Francisco is the son.", json.dumps(STEP1), when="Questions:")
     r = llm_sym(STORY)
-    assert r.ok and r.llm_calls == 5, r          # step 1, its repair, the converse step, a check per sentence
+    assert r.ok and r.llm_calls == 7, r          # step 1, its repair, the converse step, a check per sentence and
+                                                 # one of each reading turned round
     stored = texts(llm_sym.shell.memory)
     assert {"son_of(francisco, james).", "daughter_of(natasha, francisco).", "father_of(james, francisco)."} <= stored
     assert "daughter_of(francisco, natasha)." not in stored   # the same word back is a copy, not taken
     first, repair, back = [c for c in llm_sym.server.chats if not verifying(c)][-3:]
     checks = sorted(c.last_user for c in llm_sym.server.chats if verifying(c))   # checks run side by side
-    assert checks == sorted(["Sentence: James took his son Francisco hunting.\nReading: Francisco is the son of James. "
-                      "James is the father of Francisco.\nDoes the sentence say or clearly imply what the reading says?",
-                      "Sentence: Francisco's daughter stayed home, as Natasha was too young.\nReading: Natasha is the "
-                      "daughter of Francisco.\nDoes the sentence say or clearly imply what the reading says?"])
+    asked = "\nDoes the sentence say or clearly imply what the reading says?"
+    hunting, home = "Sentence: James took his son Francisco hunting.", \
+        "Sentence: Francisco's daughter stayed home, as Natasha was too young."
+    assert checks == sorted([f"{hunting}\nReading: Francisco is the son of James. James is the father of Francisco.{asked}",
+                             f"{home}\nReading: Natasha is the daughter of Francisco.{asked}",
+                             # each reading turned round, to which a check that reads the sentence says no
+                             f"{hunting}\nReading: James is the son of Francisco. Francisco is the father of James.{asked}",
+                             f"{home}\nReading: Francisco is the daughter of Natasha.{asked}"])
     (field,) = first.format["properties"].values()           # "his son Francisco" says itself: not asked
     assert field["enum"] == ["Natasha is Francisco's daughter", "Francisco is Natasha's daughter", "neither"]
     assert "Story: James took his son Francisco hunting." in first.last_user

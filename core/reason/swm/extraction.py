@@ -55,6 +55,7 @@ class Reading:
     clauses: list[tuple[str, Atom | Rule]] = field(default_factory=list)
     problem: str = ""
     vote: str = ""        # several samples read it: what each reading said, and how many (extract_vote.py)
+    worded: list[Atom] = field(default_factory=list)    # facts its words state ("his son Tarn"): sym's, not chosen
 
 
 def choose(llm: Chat, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
@@ -197,17 +198,63 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     rendering of the reading says. The check is asked at the settings' temperature even inside a
     sampled reading (llm.samples > 1): drawn at the sample temperature, one unlucky seed said "no"
     to every right reading of a story. A "no", or a reply still outside its schema after
-    VERIFY_REPAIRS repairs, empties the reading and names the problem."""
+    VERIFY_REPAIRS repairs, empties the reading and names the problem.
+
+    A "yes" counts only when the check can tell the reading from its reversal: a reading with a
+    two-place fact ("Louis is the husband of Beverly") is asked again reversed ("Beverly is the
+    husband of Louis"), and a "yes" to that too empties it, but for the facts its words state
+    themselves ("his son Tarn"), which sym read and the model did not choose. The reference 1.5B
+    model answered yes to every reading and every reversal it was shown, wrong ones included:
+    its yes said nothing.
+    A sentence that joins the two by "and" ("Ann and Bob are married") states both ways and is
+    not asked again."""
     if not pending:
         return
-    asks = [prompts.verify_messages(shown_sentence, choice.render_reading(r.clauses, templates)) for r, shown_sentence in pending]
-    answers: list[bool | None] = [None] * len(pending)
-    problems = [""] * len(pending)
-    todo = list(range(len(pending)))
+    def render(clauses: list[tuple[str, Atom | Rule]], sentence: str) -> str:
+        things = {str(a) for _, c in clauses if isinstance(c, Atom) for a in c.args}
+        return _as_named(choice.render_reading(clauses, templates), sentence, things)
+    shown = [render(r.clauses, sentence) for r, sentence in pending]
+    answers, problems = _checks(llm, [prompts.verify_messages(sentence, text)
+                                      for (_, sentence), text in zip(pending, shown)], tally, "tell.verify")
+    controls = {i: c for i, (reading, _) in enumerate(pending) if answers[i] for c in [_reversed(reading)] if c}
+    said_too, _ = _checks(llm, [prompts.verify_messages(pending[i][1], render(c, pending[i][1]))
+                                for i, c in controls.items()], tally, "tell.verify.control")
+    for i, agreed in zip(controls, said_too):
+        if agreed is not False and pending[i][0].worded:     # what the words state stands; the model's choices go
+            pending[i][0].clauses = [("fact", a) for a in pending[i][0].worded]
+        elif agreed is not False:
+            answers[i] = None
+            problems[i] = (f"the check also agreed with the reversed reading "
+                           f"{render(controls[i], pending[i][1])!r}, so its yes does not tell them apart")
+    for (reading, _sentence), text, answer, problem in zip(pending, shown, answers, problems):
+        if answer:
+            continue
+        said = f"the model's reading {text!r}"
+        reading.problem = (f"{said} does not say what the sentence says (an independent check answered no)"
+                           if answer is False else f"{said} was not confirmed: {problem}")
+        reading.clauses = []
+
+
+def _as_named(text: str, sentence: str, things: set[str]) -> str:
+    """`text` with each of the `things` the sentence writes as a name written so ("the son of
+    james" → "the son of James"): a check reads names as the sentence gives them."""
+    names = {w.lower(): w for w in re.findall(r"\b[A-Z][a-z]+\b", sentence) if w.lower() in things}
+    return re.sub(r"\b[a-z]+\b", lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _checks(llm: Chat, asks: list[list[dict[str, Any]]], tally: Tally, purpose: str) -> tuple[list[bool | None],
+                                                                                            list[str]]:
+    """Yes/no checks asked together, each repaired alone while its reply is outside the schema →
+    (True/False, or None when still unusable; the problem of each unusable one)."""
+    answers: list[bool | None] = [None] * len(asks)
+    problems = [""] * len(asks)
+    todo = list(range(len(asks)))
     greedy = float(getattr(llm.settings, "temperature", 0) or 0)
     options: dict[str, Any] = {"temperature": greedy}    # a judgment, never a sample: K samples' checks agree
     for attempt in range(VERIFY_REPAIRS + 1):
-        replies = llm.chat_many([asks[i] for i in todo], purpose="tell.verify" + (".repair" if attempt else ""),
+        if not todo:
+            break
+        replies = llm.chat_many([asks[i] for i in todo], purpose=purpose + (".repair" if attempt else ""),
                                 format=choice.verdict_schema(), options=options)
         tally.calls += len(todo)
         tally.repairs += len(todo) if attempt else 0
@@ -221,16 +268,22 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
                 asks[i] = prompts.repair_messages(asks[i], text, problems[i])
                 again.append(i)
         todo = again
-        if not todo:
-            break
         options = {"temperature": max(REPAIR_TEMPERATURE, greedy)}
-    for (reading, _sentence), answer, problem in zip(pending, answers, problems):
-        if answer:
-            continue
-        said = f"the model's reading {choice.render_reading(reading.clauses, templates)!r}"
-        reading.problem = (f"{said} does not say what the sentence says (an independent check answered no)"
-                           if answer is False else f"{said} was not confirmed: the check's reply was unusable ({problem})")
-        reading.clauses = []
+    return answers, [f"the check's reply was unusable ({p})" if a is None else "" for a, p in zip(answers, problems)]
+
+
+def _reversed(reading: Reading) -> list[tuple[str, Atom | Rule]] | None:
+    """The reading with each two-place fact between two different things turned round, or None
+    when it has none, already says each both ways, or its sentence joins the two by "and"."""
+    facts = [c for _, c in reading.clauses if isinstance(c, Atom) and len(c.args) == 2 and c.args[0] != c.args[1]]
+    turned = {c: Atom(c.pred, (c.args[1], c.args[0]), c.neg) for c in facts}
+    if not facts or set(turned.values()) == set(facts):
+        return None
+    for a, b in (c.args for c in facts):
+        x, y = (re.escape(str(t).replace("_", " ")) for t in (a, b))
+        if re.search(rf"\b(?:{x}\s+and\s+{y}|{y}\s+and\s+{x})\b", reading.sentence, re.I):
+            return None
+    return [(kind, turned.get(c, c) if isinstance(c, Atom) else c) for kind, c in reading.clauses]
 
 
 def _read_pairs(llm: Chat, sentences: list[str], predicates: dict[str, tuple[int, ...]], templates: dict[str, str],
@@ -245,7 +298,8 @@ def _read_pairs(llm: Chat, sentences: list[str], predicates: dict[str, tuple[int
     for at in sorted(chosen.asked):
         facts = chosen.facts.get(at, [])
         problem = "" if facts else (chosen.problem or "the model chose no relation between its named things")
-        readings.append(Reading(sentences[at], [("fact", a) for a in facts], problem))
+        readings.append(Reading(sentences[at], [("fact", a) for a in facts], problem,
+                                worded=[a for a in facts if a in chosen.worded]))
     return readings
 
 

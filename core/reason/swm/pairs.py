@@ -73,6 +73,7 @@ class Question:
 class Chosen:
     facts: dict[int, list[Atom]] = field(default_factory=dict)     # sentence index → facts
     asked: set[int] = field(default_factory=set)                   # sentences some question came from
+    worded: set[Atom] = field(default_factory=set)                 # facts the words state ("his son Tarn"), no choice
     problem: str = ""
 
 
@@ -348,6 +349,7 @@ def two_steps(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: T
     story = " ".join(sentences)
     # what the words state needs no question; the model chooses the way round for the rest
     stated: list[tuple[Question, str]] = [(st.pair[st.known], st.word) for st in every if st.known is not None]
+    worded = len(stated)                # the first ones: stated by the words themselves
     found = [st for st in every if st.known is None][:MAX_QUESTIONS]
     keys = [st.key() for st in found]
     shapes: list[dict[str, Any]] = [{"type": "string", "enum": [*st.sentences(), "neither"]} for st in found]
@@ -358,10 +360,13 @@ def two_steps(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: T
         for q, said in zip(found[i].pair, found[i].sentences()):
             if text.lower() == said.lower():
                 stated.append((q, found[i].word))
-    for q, word in stated:
+    for at, (q, word) in enumerate(stated):
         rel = _relation_for(word, menu)
         if rel is not None:
-            out.facts.setdefault(q.sentence, []).append(Atom(rel.pred, (q.first, q.second)))
+            fact = Atom(rel.pred, (q.first, q.second))
+            out.facts.setdefault(q.sentence, []).append(fact)
+            if at < worded:
+                out.worded.add(fact)
     if not stated:
         return out
     keys = [f"{q.shown[0]} is {q.shown[1]}'s {w}, so {q.shown[1]} is {q.shown[0]}'s ___" for q, w in stated]
