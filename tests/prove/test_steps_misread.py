@@ -148,15 +148,33 @@ def test_with_a_word_dropped_an_unknown_is_not_an_answer(ollama_server, shell):
 
 
 def test_no_word_left_or_another_fault_still_fails_step_two():
-    from sym.core.reason.pot.vocabulary import without_unfaithful
+    from sym.core.reason.pot.vocabulary import without_faulty
 
     kinds = Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]})
     text = "Every wug is a fep. Zorba snarfs at home."
     words = Words.model_validate(UNSAID_WORDS)
-    kept, dropped = without_unfaithful(words, kinds, text) or (None, None)
+    kept, dropped = without_faulty(words, kinds, text) or (None, None)
     assert dropped == ["lunches_at_home"] and [f.name for f in kept.functions] == ["wug", "fep"]
     only = Words.model_validate({"functions": [UNSAID_WORDS["functions"][2]]})
-    assert without_unfaithful(only, kinds, text) is None                       # nothing would be left
+    assert without_faulty(only, kinds, text) is None                       # nothing would be left
     twice = Words.model_validate({"functions": [*UNSAID_WORDS["functions"], UNSAID_WORDS["functions"][0]]})
-    assert without_unfaithful(twice, kinds, text) is None                      # a name used twice is still wrong
-    assert without_unfaithful(Words.model_validate({"functions": UNSAID_WORDS["functions"][:2]}), kinds, text) is None
+    assert without_faulty(twice, kinds, text) is None                      # a name used twice is still wrong
+    assert without_faulty(Words.model_validate({"functions": UNSAID_WORDS["functions"][:2]}), kinds, text) is None
+
+
+def test_a_position_over_a_sort_with_no_listed_members_goes_back_and_is_dropped_at_last():
+    """Seen on LogicalDeduction: position(Person), Person open and empty, beside rank(Book) for
+    the five books the text was about; every formula about a book's position then failed."""
+    from sym.core.reason.pot.vocabulary import check_words, without_faulty
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Person", "closed": False, "members": []},
+                                            {"name": "Book", "closed": True, "members": ["red_book", "blue_book"]}]})
+    words = Words.model_validate({"functions": [
+        {"name": "position", "args": ["Person"], "result": "Int", "position": True},
+        {"name": "rank", "args": ["Book"], "result": "Int", "position": True}]})
+    text = "The red book is left of the blue book."
+    assert check_words(words, kinds, text) == [
+        "position: a position numbers the members of a closed sort 1..N, and 'Person' lists no fixed members; "
+        "give the position to the sort whose members the text lists"]
+    kept, dropped = without_faulty(words, kinds, text) or (None, None)
+    assert dropped == ["position"] and [f.name for f in kept.functions] == ["rank"]

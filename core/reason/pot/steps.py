@@ -46,7 +46,7 @@ from sym.core.reason.pot.vocabulary import (
     open_uncounted,
     token_pattern,
     ungrounded,
-    without_unfaithful,
+    without_faulty,
     words_schema,
 )
 from sym.core.reason.pot.vote import Sample, Vote, attempt, said_of, vote_in_rounds
@@ -150,12 +150,13 @@ class _Steps:
                                                                      ", ".join(sorts)}], Words, words_schema(sorts),
                               check, options=options, parent=parent)
         except NoProgram:
-            kept = without_unfaithful(seen[-1], kinds, text) if seen else None
+            kept = without_faulty(seen[-1], kinds, text) if seen else None
             if kept is None:
                 raise
             words, dropped = kept
             self.run.trace(f"{tag}s2.drop", f"{tag}s2", self.kind, "words dropped",
-                           f"{', '.join(dropped)}: not the text's words; the sentences that need them are left out",
+                           f"{', '.join(dropped)}: not the text's words, or a position over no listed members; "
+                           "the sentences that need them are left out",
                            "ok")
         return Vocabulary(kinds, words)
 

@@ -177,7 +177,18 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         elif text and f.name in unfaithful(words, text):
             problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
                             "the text's own words")
+        elif f.name in misplaced(words, kinds):
+            problems.append(f"{f.name}: a position numbers the members of a closed sort 1..N, and {f.args[0]!r} "
+                            "lists no fixed members; give the position to the sort whose members the text lists")
     return problems
+
+
+def misplaced(words: Words, kinds: Kinds) -> list[str]:
+    """The position functions over anything but one closed sort with its members listed: "each
+    has its own place 1..N" needs the N (seen: position(Person), Person open and empty, beside
+    the five books the text was about)."""
+    closed = {s.name for s in kinds.sorts if s.closed and s.members}
+    return [f.name for f in words.functions if f.position and not (len(f.args) == 1 and f.args[0] in closed)]
 
 
 def unfaithful(words: Words, text: str) -> list[str]:
@@ -187,12 +198,13 @@ def unfaithful(words: Words, text: str) -> list[str]:
     return [f.name for f in words.functions if f.result != "Int" and not _stems(f.name) <= said]
 
 
-def without_unfaithful(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[str]] | None:
-    """Step 2's last answer when its only fault is names the text does not use: (the words less
-    those, their names). None when another problem remains or nothing would be left. A sentence
-    that needed a dropped word gets no formula and is left out, so the program can only be
-    weaker than the text: its proofs and refutations stand, its "unknown" does not count."""
-    bad = unfaithful(words, text)
+def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[str]] | None:
+    """Step 2's last answer when its only faults are functions named with words the text does not
+    use or positions over a sort with no listed members: (the words less those, their names).
+    None when another problem remains or nothing would be left. A sentence that needed a dropped
+    word gets no formula and is left out, so the program can only be weaker than the text: its
+    proofs and refutations stand, its "unknown" does not count."""
+    bad = [*unfaithful(words, text), *misplaced(words, kinds)]
     kept = Words(functions=[f for f in words.functions if f.name not in bad])
     if not bad or not kept.functions or check_words(kept, kinds, text):
         return None
