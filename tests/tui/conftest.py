@@ -46,17 +46,18 @@ async def palette_prompts(pilot, typed: str) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
-async def until(pilot, condition, timeout: float = 60.0, *, settle: bool = True) -> None:
-    """Let the app run until `condition()` holds (fails the test after `timeout` seconds). With
-    `settle=False` it only yields to the app between checks instead of waiting for every widget to
-    catch up, which takes a while when the shell's thread is busy (to catch a job midway)."""
+async def until(pilot, condition, timeout: float = 60.0, *, settle: bool = True, what=None) -> None:
+    """Let the app run until `condition()` holds (fails the test after `timeout` seconds, saying
+    `what()` when given). With `settle=False` it only yields to the app between checks instead of
+    waiting for every widget to catch up, which takes a while when the shell's thread is busy (to
+    catch a job midway)."""
     import asyncio
     import time
 
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
-            raise AssertionError("timed out waiting for the app")
+            raise AssertionError("timed out waiting for the app" + (f": {what()}" if what else ""))
         await (pilot.pause(0.02) if settle else asyncio.sleep(0.01))
 
 
@@ -69,10 +70,20 @@ async def idle(pilot) -> None:
     # screenshot could come first
     await until(pilot, lambda: not any(getattr(t, "_require_update_dimensions", False) or getattr(t, "_new_rows", None)
                                        or getattr(t, "_pending", False) for t in app.query("DataTable, ItemTable")))
-    # a proof tree in the transcript takes its height once its lines are built (on its first render)
-    await until(pilot, lambda: all(t._tree_lines_cached is not None and t.size.height > 0
-                                   for t in app.transcript.query("Tree")))
+    # a proof tree in the transcript takes its height once its lines are built (Textual builds them on
+    # the tree's idle or first render; twice in CI neither came within 60 s, so they are built here)
+    await until(pilot, lambda: all(_tree_ready(t) for t in app.transcript.query("Tree")),
+                what=lambda: [(str(t.root.label), t._tree_lines_cached is not None, t.size)
+                              for t in app.transcript.query("Tree")])
     await pilot.pause()
+
+
+def _tree_ready(tree) -> bool:
+    """Whether a Tree's lines are built and it has its height; builds them and asks for a layout if not."""
+    if tree._tree_lines_cached is None or tree.size.height == 0:
+        _ = tree._tree_lines                  # the property builds the lines
+        tree.refresh(layout=True)
+    return tree._tree_lines_cached is not None and tree.size.height > 0
 
 
 async def type_turn(pilot, text: str) -> None:
