@@ -26,12 +26,15 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-def verifier(server: OllamaServer, *answers: str, times: int | None = None, controls: bool = True) -> Rule:
+def verifier(server: OllamaServer, *answers: str, times: int | None = None, controls: bool = True,
+             wrong: tuple[str, ...] = ()) -> Rule:
     """Answer the check with `answers` in turn ("yes", "no", or raw text for a broken reply);
     "yes" by default. A JSON word becomes {"answer": word}. With `controls`, a check of a
     reading that is an earlier checked reading of the same sentence turned round (the same
     words in another order: sym's control, extraction.verify) is answered "no", as a check
-    that can tell them apart would; `controls=False` answers it like any other."""
+    that can tell them apart would; `controls=False` answers it like any other. A reading that
+    contains one of the `wrong` texts is answered "no" (samples read at once arrive in any order,
+    so which of a reading and its reversal came first cannot decide which is wrong)."""
     import json
 
     readings: dict[str, list[str]] = {}          # per sentence: the readings checked (controls aside)
@@ -40,6 +43,8 @@ def verifier(server: OllamaServer, *answers: str, times: int | None = None, cont
         if not verifying(request) or "\nReading: " not in request.last_user:
             return False
         sentence, reading = _asked(request)
+        if any(w in reading for w in wrong):
+            return True
         earlier = readings.setdefault(sentence, [])
         turned = reading not in earlier and any(_words(r) == _words(reading) for r in earlier)
         if not turned:

@@ -88,7 +88,7 @@ def test_the_table_has_decided_precision_and_abstained_and_bad_picks_are_one_lin
 
 # -- --samples K: the story read K times, its facts voted on --------------------------------
 
-def scripted(server, step1: dict[int, str], *, stamp: bool = False) -> None:
+def scripted(server, step1: dict[int, str], *, stamp: bool = False, wrong: tuple[str, ...] = ()) -> None:
     """Sample n (seed 7000 + n) answers step 1 ("which way round") with `step1[n]`; the converse
     step agrees with every sample, and the checks with every reading (but its reversal, unless
     `stamp`: then they agree with anything, as the reference 1.5B model's did); the model alone
@@ -99,7 +99,7 @@ def scripted(server, step1: dict[int, str], *, stamp: bool = False) -> None:
     for seed, said in step1.items():
         server.reply(json={"1. Francisco, Natasha, daughter": said},
                      when=lambda r, s=seed: "Questions:" in r.last_user and r.options.get("seed") == s)
-    verifier(server, controls=not stamp)
+    verifier(server, controls=not stamp, wrong=wrong)
 
 
 def story(server, tmp_path, **options) -> tuple[dict, dict, str]:
@@ -110,10 +110,10 @@ def story(server, tmp_path, **options) -> tuple[dict, dict, str]:
 
 def test_samples_that_mostly_agree_decide_the_story(ollama_server, tmp_path):
     right, wrong = "Natasha is Francisco's daughter", "Francisco is Natasha's daughter"
-    scripted(ollama_server, {7001: right, 7002: wrong, 7003: right})
+    scripted(ollama_server, {7001: right, 7002: wrong, 7003: right}, wrong=("Francisco is the daughter of Natasha",))
     item, totals, err = story(ollama_server, tmp_path, samples=3)
     assert (item["answer"], item["by"], item["correct"]) == (ANSWER, "sym", True)
-    assert item["vote"] == "3 readings: 2 of 2 sentences kept by the vote, 0 split, 0 unread"      # 1-1, then a third
+    assert item["vote"] == "3 readings: 2 of 2 sentences kept by the vote, 0 split, 0 unread"   # 1 kept, 1 refused, a third
     step1 = [r for r in ollama_server.chats if "Questions:" in r.last_user and ", so " not in r.last_user]
     assert sorted(r.options["seed"] for r in step1) == [7001, 7002, 7003]
     assert all(r.options["temperature"] == 0.7 for r in step1)

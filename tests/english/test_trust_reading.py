@@ -5,6 +5,7 @@ Through the real `ollama` client against the Ollama-protocol test server."""
 
 from __future__ import annotations
 
+from sym.repl.render import to_text
 from sym.repl.results import Failure
 from tests.conftest import texts
 from tests.verifier import verifier, verifying
@@ -285,3 +286,18 @@ def test_two_named_things_joined_by_and_are_not_asked_again_turned_round(llm_sym
     assert r.ok, r
     assert "spouse_of(ann, bob)." in texts(llm_sym.shell.memory)
     assert len(checks(llm_sym.server)) == 1                  # "Ann and Bob" states it both ways: no control
+
+
+def test_what_the_words_state_stands_and_the_models_unconfirmed_converse_is_named(llm_sym):
+    llm_sym("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "
+            "If B is the father of A, and C is the son of B, then C is the brother of A.")
+    llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
+                         when=lambda request: ", so " in request.last_user)
+    verifier(llm_sym.server, controls=False)                 # yes to anything
+    r = llm_sym(f"/tell {HUNTING}")
+    assert r.ok, r
+    stored = texts(llm_sym.shell.memory)
+    assert "son_of(francisco, james)." in stored and "father_of(james, francisco)." not in stored
+    assert ("  warning: kept only what its words state: the model's 'James is the father of Francisco.' is not "
+            "confirmed, since the check also agreed with the reversed reading 'James is the son of Francisco. "
+            "Francisco is the father of James.'") in to_text(r).splitlines()

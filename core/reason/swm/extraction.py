@@ -56,6 +56,7 @@ class Reading:
     problem: str = ""
     vote: str = ""        # several samples read it: what each reading said, and how many (extract_vote.py)
     worded: list[Atom] = field(default_factory=list)    # facts its words state ("his son Tarn"): sym's, not chosen
+    note: str = ""        # read, but part of the model's reading was not confirmed (shown as a warning)
 
 
 def choose(llm: Chat, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
@@ -221,7 +222,12 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
                                 for i, c in controls.items()], tally, "tell.verify.control")
     for i, agreed in zip(controls, said_too):
         if agreed is not False and pending[i][0].worded:     # what the words state stands; the model's choices go
-            pending[i][0].clauses = [("fact", a) for a in pending[i][0].worded]
+            reading = pending[i][0]
+            dropped = [c for _, c in reading.clauses if not (isinstance(c, Atom) and c in reading.worded)]
+            reading.clauses = [("fact", a) for a in reading.worded]
+            unconfirmed = render([("fact", c) for c in dropped], pending[i][1])
+            reading.note = (f"kept only what its words state: the model's {unconfirmed!r} is not confirmed, since "
+                            f"the check also agreed with the reversed reading {render(controls[i], pending[i][1])!r}")
         elif agreed is not False:
             answers[i] = None
             problems[i] = (f"the check also agreed with the reversed reading "

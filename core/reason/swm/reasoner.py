@@ -231,7 +231,7 @@ class SWM:
     def _store_extracted(self, sentence: str, reading: Reading, source: str) -> Told:
         soft = [(c, SOFT + source) for kind, c in reading.clauses if kind == "soft"]
         hard = [(c, "llm:" + source) for kind, c in reading.clauses if kind != "soft"]
-        out = Told(sentence, "soft" if soft and not hard else "llm", vote=reading.vote)
+        out = Told(sentence, "soft" if soft and not hard else "llm", vote=reading.vote, warning=reading.note)
         for group in (hard, soft):
             if group:
                 outcome = self.memory.add(group, nl=sentence, merge=self.merge)
