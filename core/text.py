@@ -62,7 +62,13 @@ def valid_json(value: Any, *, line_ends: bool = False) -> tuple[Any, int]:
             items = parent[key] = list(v)
             slots.extend((items, i) for i in range(len(items)))
         elif isinstance(v, dict):
-            fields = parent[key] = {clean(k) if isinstance(k, str) else k: x for k, x in v.items()}
+            fields: dict[Any, Any] = {}
+            for k, x in v.items():
+                ck = clean(k) if isinstance(k, str) else k
+                if ck in fields:        # keys that differ only in invalid characters: the later wins, as in JSON
+                    count += valid_json(fields[ck], line_ends=line_ends)[1]
+                fields[ck] = x
+            parent[key] = fields
             slots.extend((fields, k) for k in fields)
     return box[0], count
 

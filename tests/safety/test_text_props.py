@@ -180,3 +180,8 @@ def test_both_backends_whole_and_streamed_take_any_reply_text():
             assert _encodes(reply.text) and "\r" not in reply.text
 
         check()
+
+
+def test_keys_that_differ_only_in_invalid_characters_keep_the_later_value_and_count_all():
+    out, n = valid_json(dict([("\ud800", "\ud800"), ("\udfff", "")]))      # found by the property above
+    assert out == {"\ufffd": ""} and n == 3
