@@ -301,3 +301,17 @@ def test_what_the_words_state_stands_and_the_models_unconfirmed_converse_is_name
     assert ("  warning: kept only what its words state: the model's 'James is the father of Francisco.' is not "
             "confirmed, since the check also agreed with the reversed reading 'James is the son of Francisco. "
             "Francisco is the father of James.'") in to_text(r).splitlines()
+
+
+def test_a_reading_made_only_of_what_its_words_state_is_not_asked_again_turned_round(llm_sym):
+    """The turned-round check can only take back the model's choices; a reading with none would
+    spend a call for nothing."""
+    llm_sym("/tell If B is the son of A, and C is the son of B, then C is the grandson of A.")
+    llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
+                         when=lambda request: ", so " in request.last_user)    # not a relation memory has
+    verifier(llm_sym.server, controls=False)                 # yes to anything
+    r = llm_sym(f"/tell {HUNTING}")
+    assert r.ok, r
+    assert "son_of(francisco, james)." in texts(llm_sym.shell.memory)
+    assert len(checks(llm_sym.server)) == 1                  # the check, and no control
+    assert "warning" not in to_text(r)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sym.core.logic.parser import parse_program
 from sym.core.logic.terms import Atom, Rule
 from sym.core.reason.swm import choice, pairs, prompts
-from sym.core.reason.swm.candidates import Const, candidates, choices, clashing, shown
+from sym.core.reason.swm.candidates import Const, candidates, choices, clashing, names, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
 from sym.core.reason.swm.choice import goal as check_goal
 from sym.core.reason.swm.choice import statements as check_statements
@@ -208,7 +208,7 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     model answered yes to every reading and every reversal it was shown, wrong ones included:
     its yes said nothing.
     A sentence that joins the two by "and" ("Ann and Bob are married") states both ways and is
-    not asked again."""
+    not asked again, nor is a reading made only of what its words state."""
     if not pending:
         return
     def render(clauses: list[tuple[str, Atom | Rule]], sentence: str) -> str:
@@ -217,7 +217,8 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     shown = [render(r.clauses, sentence) for r, sentence in pending]
     answers, problems = _checks(llm, [prompts.verify_messages(sentence, text)
                                       for (_, sentence), text in zip(pending, shown)], tally, "tell.verify")
-    controls = {i: c for i, (reading, _) in enumerate(pending) if answers[i] for c in [_reversed(reading)] if c}
+    controls = {i: c for i, (reading, _) in enumerate(pending) if answers[i] and not _all_worded(reading)
+                for c in [_reversed(reading)] if c}
     said_too, _ = _checks(llm, [prompts.verify_messages(pending[i][1], render(c, pending[i][1]))
                                 for i, c in controls.items()], tally, "tell.verify.control")
     for i, agreed in zip(controls, said_too):
@@ -241,11 +242,19 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
         reading.clauses = []
 
 
+def _all_worded(reading: Reading) -> bool:
+    """Every clause of the reading is a fact its words state: a turned-round check could change nothing."""
+    return bool(reading.worded) and all(isinstance(c, Atom) and c in reading.worded for _, c in reading.clauses)
+
+
 def _as_named(text: str, sentence: str, things: set[str]) -> str:
     """`text` with each of the `things` the sentence writes as a name written so ("the son of
     james" → "the son of James"): a check reads names as the sentence gives them."""
-    names = {w.lower(): w for w in re.findall(r"\b[A-Z][a-z]+\b", sentence) if w.lower() in things}
-    return re.sub(r"\b[a-z]+\b", lambda m: names.get(m.group(0), m.group(0)), text)
+    written = {const: words for const, words in names(sentence) if const in things}
+    if not written:
+        return text
+    pattern = "|".join(re.escape(c) for c in sorted(written, key=len, reverse=True))
+    return re.sub(rf"\b(?:{pattern})\b", lambda m: written[m.group(0)], text)
 
 
 def _checks(llm: Chat, asks: list[list[dict[str, Any]]], tally: Tally, purpose: str) -> tuple[list[bool | None],

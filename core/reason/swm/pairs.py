@@ -348,8 +348,8 @@ def two_steps(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: T
     out.asked = {st.pair[0].sentence for st in every}
     story = " ".join(sentences)
     # what the words state needs no question; the model chooses the way round for the rest
-    stated: list[tuple[Question, str]] = [(st.pair[st.known], st.word) for st in every if st.known is not None]
-    worded = len(stated)                # the first ones: stated by the words themselves
+    stated: list[tuple[Question, str, bool]] = [(st.pair[st.known], st.word, True)   # True: the words state it
+                                                for st in every if st.known is not None]
     found = [st for st in every if st.known is None][:MAX_QUESTIONS]
     keys = [st.key() for st in found]
     shapes: list[dict[str, Any]] = [{"type": "string", "enum": [*st.sentences(), "neither"]} for st in found]
@@ -359,21 +359,21 @@ def two_steps(llm: Chat, sentences: list[str], menu: list[Relation], *, tally: T
         text = " ".join(str(value).split())
         for q, said in zip(found[i].pair, found[i].sentences()):
             if text.lower() == said.lower():
-                stated.append((q, found[i].word))
-    for at, (q, word) in enumerate(stated):
+                stated.append((q, found[i].word, False))
+    for q, word, by_words in stated:
         rel = _relation_for(word, menu)
         if rel is not None:
             fact = Atom(rel.pred, (q.first, q.second))
             out.facts.setdefault(q.sentence, []).append(fact)
-            if at < worded:
+            if by_words:
                 out.worded.add(fact)
     if not stated:
         return out
-    keys = [f"{q.shown[0]} is {q.shown[1]}'s {w}, so {q.shown[1]} is {q.shown[0]}'s ___" for q, w in stated]
+    keys = [f"{q.shown[0]} is {q.shown[1]}'s {w}, so {q.shown[1]} is {q.shown[0]}'s ___" for q, w, _ in stated]
     shapes = [{"type": "string", "maxLength": 24}] * len(keys)
     replies = _ask(llm, prompts.converse_messages(story, keys), keys, shapes, tally, purpose + ".converse", out)
     for i, value in replies.items():
-        q, said = stated[i]
+        q, said, _ = stated[i]
         word = _norm(value).removeprefix("the ")
         rel = _relation_for(word, menu)
         # the same word back ("husband" → "husband") is what a small model writes when it copies;
