@@ -17,7 +17,7 @@ from sym.core.memory.working import WorkingMemory
 from sym.core.reason.scoring import Bench, ItemResult, LogicScore, Outcome, Score, failed_outcome, score_loop
 from sym.core.reason.swm import datasets
 from sym.core.reason.swm.english import split_sentences
-from sym.core.reason.swm.extract_vote import DISAGREE, drawn
+from sym.core.reason.swm.extract_vote import DISAGREE
 from sym.core.reason.swm.reasoner import SWM
 from sym.core.run import Run
 
@@ -111,7 +111,7 @@ def _votes(told: list[Told], samples: int) -> str:
     split = sum(1 for t in voted if t.problem.startswith(DISAGREE))
     if not voted:
         return ""
-    n = drawn([t.vote for t in voted]) or samples
+    n = max(t.drawn for t in voted) or samples
     spared = f" ({samples - n} more not drawn, the vote was settled)" if n < samples else ""
     return (f"{n} readings{spared}: {kept} of {len(voted)} sentences kept by the vote, {split} split, "
             f"{len(voted) - kept - split} unread")

@@ -15,7 +15,6 @@ for a sentence the model could not read. Nothing here writes memory.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -52,19 +51,11 @@ def extract_voted(llm: Chat, sentences: list[str], schema: Schema, *, samples: i
         for rs, own in draw(llm, batch, read, temperature=temperature):
             tally.calls += own.calls
             tally.repairs += own.repairs
-            readings.append([Reading(r.sentence, [(kind, canonical(c)) for kind, c in r.clauses], r.problem)
-                             for r in rs])
+            readings.append([Reading(r.sentence, [(kind, canonical(c)) for kind, c in r.clauses], r.problem,
+                                     worded=[a for a in map(canonical, r.worded) if isinstance(a, Atom)],
+                                     note=r.note) for r in rs])
     spared = samples - len(readings)
     return [vote(sentence, [rs[at] for rs in readings], spared=spared) for at, sentence in enumerate(sentences)]
-
-
-_DRAWN = re.compile(r"of (\d+) samples read it")
-
-
-def drawn(votes: list[str]) -> int | None:
-    """How many samples were drawn, as the sentences' vote lines (`vote`) say; None if none says."""
-    counts = [int(m.group(1)) for v in votes for m in [_DRAWN.search(v)] if m]
-    return max(counts) if counts else None
 
 
 def settled_reading(readings: list[Reading], remaining: int) -> bool:
@@ -90,7 +81,7 @@ def vote(sentence: str, readings: list[Reading], *, spared: int = 0) -> Reading:
     accepted = [r for r in readings if r.clauses]
     if not accepted:
         last = next((r.problem for r in reversed(readings) if r.problem), "no reading")
-        return Reading(sentence, [], f"no sample's reading was accepted (0 of {k}): {last}")
+        return Reading(sentence, [], f"no sample's reading was accepted (0 of {k}): {last}", drawn=k)
     counts: Counter[str] = Counter()
     first: dict[str, Clause] = {}
     for reading in accepted:
@@ -104,8 +95,12 @@ def vote(sentence: str, readings: list[Reading], *, spared: int = 0) -> Reading:
             f"({len(accepted)} of {k} samples read it{rest})"
     kept = [first[c] for c in first if counts[c] >= need]
     if not kept:
-        return Reading(sentence, [], f"{DISAGREE}: {shown}; a clause needs {need}", vote=shown)
-    return Reading(sentence, kept, "", vote=shown)
+        return Reading(sentence, [], f"{DISAGREE}: {shown}; a clause needs {need}", vote=shown, drawn=k)
+    worded = {a for r in accepted for a in r.worded}
+    notes = [r.note for r in accepted if r.note]
+    note = f"in {len(notes)} of the {len(accepted)} readings, {notes[0]}" if notes else ""
+    return Reading(sentence, kept, "", vote=shown, drawn=k, note=note,
+                   worded=[c for _, c in kept if isinstance(c, Atom) and c in worded])
 
 
 def key(clause: Clause) -> str:
@@ -162,4 +157,4 @@ def read(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, canon
     for r in readings:
         node(r.sentence, r.problem, r.vote)
     return readings
-__all__ = ["read", "extract_voted", "vote", "settled_reading", "drawn", "key", "standard", "DISAGREE"]
+__all__ = ["read", "extract_voted", "vote", "settled_reading", "key", "standard", "DISAGREE"]

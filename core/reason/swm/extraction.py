@@ -57,6 +57,7 @@ class Reading:
     vote: str = ""        # several samples read it: what each reading said, and how many (extract_vote.py)
     worded: list[Atom] = field(default_factory=list)    # facts its words state ("his son Tarn"): sym's, not chosen
     note: str = ""        # read, but part of the model's reading was not confirmed (shown as a warning)
+    drawn: int = 0        # voted: how many samples were drawn (fewer than asked when the vote settled early)
 
 
 def choose(llm: Chat, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,

@@ -23,6 +23,7 @@ class Told:
     kept: bool = True                # False: understood, but not stored because another sentence failed
     warning: str = ""                # read, but an operation did not apply ("the shoe is not in Box 1: nothing moved")
     vote: str = ""                   # read by several samples (llm.samples): what they said, how many
+    drawn: int = 0                   # how many samples were drawn for that vote (0: not voted)
 
     @property
     def outcome(self) -> str:

@@ -193,7 +193,8 @@ class SWM:
 
     def _refuse(self, sentences: list[str], failed: list[str], readings: dict[str, Reading],
                 no_model: LLMError | UserError | None) -> None:
-        told = [Told(s, "none", problem=(readings[s].problem if s in readings else self._needs_model(s)))
+        told = [Told(s, "none", problem=(readings[s].problem if s in readings else self._needs_model(s)),
+                     drawn=readings[s].drawn if s in readings else 0)
                 if s in failed else Told(s, "llm" if s in readings else "fast", kept=False) for s in sentences]
         understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
         keep = "/tell --partial … keeps the understood ones"
@@ -231,7 +232,8 @@ class SWM:
     def _store_extracted(self, sentence: str, reading: Reading, source: str) -> Told:
         soft = [(c, SOFT + source) for kind, c in reading.clauses if kind == "soft"]
         hard = [(c, "llm:" + source) for kind, c in reading.clauses if kind != "soft"]
-        out = Told(sentence, "soft" if soft and not hard else "llm", vote=reading.vote, warning=reading.note)
+        out = Told(sentence, "soft" if soft and not hard else "llm", vote=reading.vote, warning=reading.note,
+                   drawn=reading.drawn)
         for group in (hard, soft):
             if group:
                 outcome = self.memory.add(group, nl=sentence, merge=self.merge)
