@@ -332,3 +332,16 @@ def test_sampled_readings_keep_the_warning_that_the_models_converse_was_not_conf
     assert "son_of(francisco, james)." in stored and "father_of(james, francisco)." not in stored
     assert ("  warning: in 2 of the 2 readings, kept only what its words state: the model's 'James is the father "
             "of Francisco.' is not confirmed") in to_text(r), to_text(r)
+
+
+def test_a_relation_memory_makes_symmetric_is_not_asked_again_turned_round(llm_sym):
+    """"Ann married Bob" states the relation both ways only when memory says it holds both ways;
+    then a yes to its reversal is right, not a sign of a check that agrees with anything."""
+    told = llm_sym("/tell If A is the spouse of B, then B is the spouse of A.")
+    assert told.ok and "spouse_of(B, A) :- spouse_of(A, B)." in texts(llm_sym.shell.memory), told
+    llm_sym.server.reply("Bob is the spouse of Ann.", when=restating)
+    verifier(llm_sym.server, controls=False)                 # yes to anything, the reversal too: both are right
+    r = llm_sym("/tell Ann married Bob at noon.")
+    assert r.ok, r
+    assert "spouse_of(bob, ann)." in texts(llm_sym.shell.memory)
+    assert len(checks(llm_sym.server)) == 1                  # no control: its reversal holds too

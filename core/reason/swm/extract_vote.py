@@ -35,13 +35,14 @@ DISAGREE = "the model's readings disagree"
 
 def extract_voted(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, temperature: float,
                   canonical: Callable[[Atom | Rule], Atom | Rule], extra: dict[str, set[int]] | None = None,
-                  context: list[str] | None = None, tally: Tally) -> list[Reading]:
+                  context: list[str] | None = None, tally: Tally, symmetric: frozenset[str] = frozenset()) -> list[Reading]:
     """`samples` readings of `sentences` (extraction.extract each), and per sentence the clauses
     a majority of the accepted readings state (`canonical` names them as memory would)."""
 
     def read(client: SampleClient) -> tuple[list[Reading], Tally]:
         own = Tally()
-        return extraction.extract(client, sentences, schema, extra=extra, context=context, tally=own), own
+        return extraction.extract(client, sentences, schema, extra=extra, context=context, tally=own,
+                                  symmetric=symmetric), own
 
     readings: list[list[Reading]] = []               # one list per sample drawn, a reading per sentence
     for batch in rounds(samples):
@@ -145,15 +146,16 @@ def standard(clause: Atom | Rule) -> Atom | Rule:
 
 def read(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, canonical: Callable[[Atom | Rule], Atom | Rule],
          extra: dict[str, set[int]] | None, context: list[str] | None, tally: Tally,
-         node: Callable[[str, str, str], object]) -> list[Reading]:
+         node: Callable[[str, str, str], object], symmetric: frozenset[str] = frozenset()) -> list[Reading]:
     """The sentences read once (extraction.extract, as always for one sample), or `samples`
-    times and voted on; `node(sentence, problem, vote)` hears each sentence's outcome."""
+    times and voted on; `node(sentence, problem, vote)` hears each sentence's outcome;
+    `symmetric`: relations that hold both ways (extraction.symmetric)."""
     if samples <= 1:
         return extraction.extract(llm, sentences, schema, extra=extra, context=context, tally=tally,
-                                  node=lambda s, problem: node(s, problem, ""))
+                                  node=lambda s, problem: node(s, problem, ""), symmetric=symmetric)
     readings = extract_voted(llm, sentences, schema, samples=samples, canonical=canonical,
                              temperature=float(llm.settings.llm_sample_temperature), extra=extra, context=context,
-                             tally=tally)
+                             tally=tally, symmetric=symmetric)
     for r in readings:
         node(r.sentence, r.problem, r.vote)
     return readings

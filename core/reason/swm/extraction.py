@@ -11,12 +11,12 @@ named things. Nothing here writes memory; callers store what comes back.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sym.core.logic.parser import parse_program
-from sym.core.logic.terms import Atom, Rule
+from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm import choice, pairs, prompts
 from sym.core.reason.swm.candidates import Const, candidates, choices, clashing, names, shown
 from sym.core.reason.swm.choice import Invalid, Menu, goal_schema, statement_schema
@@ -101,7 +101,8 @@ def predicate_menu(schema: Schema, extra: dict[str, set[int]] | None = None) -> 
 
 
 def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
-            context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None) -> list[Reading]:
+            context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None,
+            symmetric: frozenset[str] = frozenset()) -> list[Reading]:
     """Each sentence read by the model. Sentences where two named things meet are read pair by
     pair when memory has two-place relations (pairs.py); other sentences about named things
     ("specific") are restated BATCH at a time in the controlled language, one fact a line, and
@@ -110,7 +111,8 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
     the same unread text, never from templated ones). Every sentence the model gave clauses is
     then checked by an independent yes/no call (`verify`, one per sentence, all in parallel); a
     sentence of facts is shown there with the one before it in the story (`context`) when it has
-    a pronoun or its facts name a thing it does not."""
+    a pronoun or its facts name a thing it does not. `symmetric`: relations memory's rules make
+    hold both ways (`symmetric`), whose facts are not asked again turned round."""
     predicates, templates = predicate_menu(schema, extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
@@ -156,7 +158,7 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
             node(sentence, reading.problem)
     flush()
     pending = [(r, shown) for r, shown in pending if not _names_a_description(r, node)]
-    verify(llm, pending, templates, tally)
+    verify(llm, pending, templates, tally, symmetric)
     for reading, _sentence in pending:
         if node is not None:
             node(reading.sentence, reading.problem)
@@ -194,7 +196,8 @@ def _as_checked(reading: Reading, before: str | None) -> str:
     return _with_before(reading.sentence, before if needs else None)
 
 
-def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally) -> None:
+def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, str], tally: Tally,
+           symmetric: frozenset[str] = frozenset()) -> None:
     """A second opinion on each reading, which does not trust the first: one yes/no call per
     sentence, all in parallel, asking whether the sentence says or clearly implies what sym's
     rendering of the reading says. The check is asked at the settings' temperature even inside a
@@ -209,7 +212,9 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     model answered yes to every reading and every reversal it was shown, wrong ones included:
     its yes said nothing.
     A sentence that joins the two by "and" ("Ann and Bob are married") states both ways and is
-    not asked again, nor is a reading made only of what its words state."""
+    not asked again, nor is a reading made only of what its words state, nor a fact of a relation
+    memory makes symmetric ("If A is the spouse of B then B is the spouse of A"): its reversal holds
+    too, so a yes to both is right."""
     if not pending:
         return
     def render(clauses: list[tuple[str, Atom | Rule]], sentence: str) -> str:
@@ -219,7 +224,7 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
     answers, problems = _checks(llm, [prompts.verify_messages(sentence, text)
                                       for (_, sentence), text in zip(pending, shown)], tally, "tell.verify")
     controls = {i: c for i, (reading, _) in enumerate(pending) if answers[i] and not _all_worded(reading)
-                for c in [_reversed(reading)] if c}
+                for c in [_reversed(reading, symmetric)] if c}
     said_too, _ = _checks(llm, [prompts.verify_messages(pending[i][1], render(c, pending[i][1]))
                                 for i, c in controls.items()], tally, "tell.verify.control")
     for i, agreed in zip(controls, said_too):
@@ -241,6 +246,19 @@ def verify(llm: Chat, pending: list[tuple[Reading, str]], templates: dict[str, s
         reading.problem = (f"{said} does not say what the sentence says (an independent check answered no)"
                            if answer is False else f"{said} was not confirmed: {problem}")
         reading.clauses = []
+
+
+def symmetric(rules: Iterable[Atom | Rule]) -> frozenset[str]:
+    """The two-place relations that `rules` make hold both ways: `r(X, Y) :- r(Y, X).`"""
+    out = set()
+    for rule in rules:
+        if isinstance(rule, Rule) and rule.head is not None and len(rule.body) == 1:
+            head, body = rule.head, rule.body[0]
+            if isinstance(body, Atom) and body.pred == head.pred and len(head.args) == 2 and not head.neg and \
+                    not body.neg and all(isinstance(t, Var) for t in head.args) and head.args[0] != head.args[1] and \
+                    body.args == (head.args[1], head.args[0]):
+                out.add(head.pred)
+    return frozenset(out)
 
 
 def _all_worded(reading: Reading) -> bool:
@@ -288,10 +306,12 @@ def _checks(llm: Chat, asks: list[list[dict[str, Any]]], tally: Tally, purpose: 
     return answers, [f"the check's reply was unusable ({p})" if a is None else "" for a, p in zip(answers, problems)]
 
 
-def _reversed(reading: Reading) -> list[tuple[str, Atom | Rule]] | None:
+def _reversed(reading: Reading, symmetric: frozenset[str] = frozenset()) -> list[tuple[str, Atom | Rule]] | None:
     """The reading with each two-place fact between two different things turned round, or None
-    when it has none, already says each both ways, or its sentence joins the two by "and"."""
-    facts = [c for _, c in reading.clauses if isinstance(c, Atom) and len(c.args) == 2 and c.args[0] != c.args[1]]
+    when it has none, already says each both ways, or its sentence joins the two by "and". Facts
+    of `symmetric` relations stay as they are."""
+    facts = [c for _, c in reading.clauses if isinstance(c, Atom) and len(c.args) == 2 and c.args[0] != c.args[1]
+             and c.pred not in symmetric]
     turned = {c: Atom(c.pred, (c.args[1], c.args[0]), c.neg) for c in facts}
     if not facts or set(turned.values()) == set(facts):
         return None

@@ -179,7 +179,9 @@ class SWM:
 
         try:
             readings = extract_vote.read(llm, unknown, self.memory.schema, samples=self.samples, extra=extra,
-                                         canonical=self._canonical, context=sentences, tally=tally, node=node)
+                                         canonical=self._canonical, context=sentences, tally=tally, node=node,
+                                         symmetric=extraction.symmetric(
+                                             it.clause for it in self.memory.items.values() if it.kind == "rule"))
         except LLMError as err:
             self.llm_calls += tally.calls
             self.failed_calls += 1
