@@ -98,6 +98,9 @@ def _text(task: Task) -> str:
     claims = "\n".join(f"{name}) {text}" for name, text in task.claims.items())
     return f"Text:\n{task.context.strip() or '(none)'}\n\nQuestion: {task.question.strip()}\nClaims:\n{claims}"
 
+# the first step-3 request of a sample (messages, schema) and its reply, drawn with other samples'
+Prefetched = tuple[list[dict[str, Any]], dict[str, Any], Reply]
+
 
 class _Steps:
     """One step-wise writing: the model's calls (with their repairs), the errors met, and what
@@ -181,11 +184,11 @@ class _Steps:
 
     def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,
                  summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "",
-                 first: Reply | None = None) -> Written:
+                 first: Prefetched | None = None) -> Written:
         """Step 3 (one formula per sentence and claim, the rejected ones sent back) and the program
         sym assembles from them, run and passed to `accept`. `options` draw it as a sample; `tag`
-        ("k2") keeps a sample's trace nodes apart from the others'; `first` is the reply to the
-        first step-3 request (`request`), when it was drawn with other samples'."""
+        ("k2") keeps a sample's trace nodes apart from the others'; `first` is the first step-3
+        request (`request`) with its reply, when it was drawn with other samples'."""
         task, fmt, run, repairs = self.task, self.fmt, self.run, self.repairs
         parent = tag or "q"
         premises, texts = self.texts()
@@ -197,14 +200,14 @@ class _Steps:
         report: ProofReport | None = None
         for round_ in range(1 + repairs):
             asked = [texts[i] for i in wanted]
-            messages, schema = self.request(vocab, wanted, problems)
+            messages, schema, drawn = first if first and not round_ else (*self.request(vocab, wanted, problems), None)
 
             def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
                 got = [ln.get("text") for ln in lines.lines]
                 return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
             lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas", messages, Lines, schema, same_texts,
                               options=options if round_ == 0 else None, parent=parent,
-                              first=first if round_ == 0 else None)
+                              first=drawn)
             problems = {}
             for i, line in zip(wanted, lines.lines):
                 node = f"{tag}f{round_}.{i}"
@@ -319,17 +322,18 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
         shared = None
         run.trace("s.own", "q", kind, "no shared vocabulary", f"{err.message}; each sample declares its own", "failed")
 
-    def write(n: int, first: Reply | None) -> Written:
+    def write(n: int, first: Prefetched | None) -> Written:
         vocab = shared or steps.vocabulary(options[n - 1], tag=f"k{n}")
         return steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}", first=first)
 
     def draw(batch: list[int]) -> list[Sample]:
         drawn = []
-        firsts: list[Reply | None] = [None] * len(batch)
+        firsts: list[Prefetched | None] = [None] * len(batch)
         if shared is not None and len(batch) > 1:   # the round's first step-3 requests go out together
             messages, schema = steps.request(shared, list(range(len(steps.texts()[1]))), {})
-            firsts = list(run.llm.chat_many([messages] * len(batch), purpose=f"{purpose}.3: formulas", format=schema,
-                                            options=[options[n - 1] for n in batch]))
+            firsts = [(messages, schema, reply) for reply in run.llm.chat_many(
+                [messages] * len(batch), purpose=f"{purpose}.3: formulas", format=schema,
+                options=[options[n - 1] for n in batch])]
         for n, first in zip(batch, firsts):
             sample = Sample(n)
             steps.calls, steps.errors = 0, []       # each sample's own calls and errors (the vocabulary's are shared)
