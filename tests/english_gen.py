@@ -515,7 +515,9 @@ def _questions(lx: Lexicon, rng: random.Random) -> Item:
     if form in (0, 1):
         judge = ["true or false", "true, false, or unknown"][form]
         text, query = _statement(lx, rng)
-        return Item("questions", f"Is the following statement {judge}? {text}", goal=("truth", query))
+        framing = rng.choice(["", "Based on the above information, ", "Given all that, ", "From what is known, "])
+        asked = f"{framing}is the following statement {judge}? {text}"
+        return Item("questions", asked[0].upper() + asked[1:], goal=("truth", query))
     # some questions come after a sentence of context: the last question is the one asked
     context = f"{lx.name().text} is {lx.adj()}. " if rng.random() < 0.3 else ""
     q = {

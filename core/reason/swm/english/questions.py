@@ -74,8 +74,10 @@ def _render_values(question: str, value: object, namer: Callable[[object], str |
 
 _WHAT_IN = re.compile(r"^what (?:is (?:contained )?in|is inside|are the contents of) (.+?)\s*\?$", re.I)
 _HOW_RELATED = re.compile(r"how is (.+?) related to (.+?)\s*\??\s*$", re.I)
-_JUDGE = re.compile(r"^(?:is|are) the following (?:statement|sentence|claim)s? (?:true|correct)\s*,?\s*"
-                    r"(?:or\s+)?(?:false|incorrect)(?:\s*,?\s*or\s+unknown)?\s*\?\s*(.+)$", re.I)
+# "Is the following statement true or false? S", after a framing phrase or not ("Based on the text, is …")
+_JUDGE = re.compile(r"^(?:[^,?]{1,60},\s*)?(?:is|are) the following (?:statement|sentence|claim)s? (?:true|correct)"
+                    r"\s*,?\s*(?:or\s+)?(?:false|incorrect)(?:\s*,?\s*or\s+(?:unknown|uncertain))?\s*\?\s*(.+)$",
+                    re.I)
 
 
 def _relation_names(question: str) -> tuple[str, str] | None:
