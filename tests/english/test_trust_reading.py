@@ -5,6 +5,8 @@ Through the real `ollama` client against the Ollama-protocol test server."""
 
 from __future__ import annotations
 
+import pytest
+
 from sym.repl.render import to_text
 from sym.repl.results import Failure
 from tests.conftest import texts
@@ -288,9 +290,18 @@ def test_two_named_things_joined_by_and_are_not_asked_again_turned_round(llm_sym
     assert len(checks(llm_sym.server)) == 1                  # "Ann and Bob" states it both ways: no control
 
 
-def test_what_the_words_state_stands_and_the_models_unconfirmed_converse_is_named(llm_sym):
+@pytest.mark.parametrize("samples, warning", [
+    (1, "  warning: kept only what its words state: the model's 'James is the father of Francisco.' is not confirmed, "
+        "since the check also agreed with the reversed reading 'James is the son of Francisco. Francisco is the "
+        "father of James.'"),
+    # the vote rebuilds each sentence's reading; the warning survives it, with how many readings it concerns
+    (3, "  warning: in 2 of the 2 readings, kept only what its words state: the model's 'James is the father of "
+        "Francisco.' is not confirmed, since"),
+])
+def test_what_the_words_state_stands_and_the_models_unconfirmed_converse_is_named(llm_sym, samples, warning):
     llm_sym("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "
             "If B is the father of A, and C is the son of B, then C is the brother of A.")
+    llm_sym(f"/set llm.samples {samples}")
     llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
                          when=lambda request: ", so " in request.last_user)
     verifier(llm_sym.server, controls=False)                 # yes to anything
@@ -298,9 +309,7 @@ def test_what_the_words_state_stands_and_the_models_unconfirmed_converse_is_name
     assert r.ok, r
     stored = texts(llm_sym.shell.memory)
     assert "son_of(francisco, james)." in stored and "father_of(james, francisco)." not in stored
-    assert ("  warning: kept only what its words state: the model's 'James is the father of Francisco.' is not "
-            "confirmed, since the check also agreed with the reversed reading 'James is the son of Francisco. "
-            "Francisco is the father of James.'") in to_text(r).splitlines()
+    assert any(line.startswith(warning) for line in to_text(r).splitlines()), to_text(r)
 
 
 def test_a_reading_made_only_of_what_its_words_state_is_not_asked_again_turned_round(llm_sym):
@@ -315,23 +324,6 @@ def test_a_reading_made_only_of_what_its_words_state_is_not_asked_again_turned_r
     assert "son_of(francisco, james)." in texts(llm_sym.shell.memory)
     assert len(checks(llm_sym.server)) == 1                  # the check, and no control
     assert "warning" not in to_text(r)
-
-
-def test_sampled_readings_keep_the_warning_that_the_models_converse_was_not_confirmed(llm_sym):
-    """With llm.samples > 1 the vote rebuilds each sentence's reading; the warning that only what the
-    words state was kept must survive it, with how many readings it concerns."""
-    llm_sym("/tell If B is the son of A, and C is the daughter of B, then C is the granddaughter of A. "
-            "If B is the father of A, and C is the son of B, then C is the brother of A.")
-    llm_sym("/set llm.samples 3")
-    llm_sym.server.reply(json={"1. Francisco is James's son, so James is Francisco's ___": "father"},
-                         when=lambda request: ", so " in request.last_user)
-    verifier(llm_sym.server, controls=False)                 # yes to anything
-    r = llm_sym(f"/tell {HUNTING}")
-    assert r.ok, r
-    stored = texts(llm_sym.shell.memory)
-    assert "son_of(francisco, james)." in stored and "father_of(james, francisco)." not in stored
-    assert ("  warning: in 2 of the 2 readings, kept only what its words state: the model's 'James is the father "
-            "of Francisco.' is not confirmed") in to_text(r), to_text(r)
 
 
 def test_a_relation_memory_makes_symmetric_is_not_asked_again_turned_round(llm_sym):
