@@ -516,7 +516,8 @@ def _questions(lx: Lexicon, rng: random.Random) -> Item:
         judge = ["true or false", "true, false, or unknown"][form]
         text, query = _statement(lx, rng)
         framing = rng.choice(["", "Based on the above information, ", "Given all that, ", "From what is known, "])
-        asked = f"{framing}is the following statement {judge}? {text}"
+        asked = f"{framing}is the following statement {judge}? {text}" if rng.random() < 0.8 else \
+            f"true or false{rng.choice([':', '?'])} {text}"
         return Item("questions", asked[0].upper() + asked[1:], goal=("truth", query))
     # some questions come after a sentence of context: the last question is the one asked
     context = f"{lx.name().text} is {lx.adj()}. " if rng.random() < 0.3 else ""

@@ -97,6 +97,8 @@ def test_sentences_named_outside_by_the_naming_scheme_are_not_translated(sentenc
     ("Is the following statement true, false, or unknown? Rex is sour.", "truth", "sour(rex)"),
     ("Based on the above, is the following statement true or false? Rex is not sour.", "truth", "~sour(rex)"),
     ("Given the text, is the following claim true, false, or uncertain? Rex is sour.", "truth", "sour(rex)"),
+    ("True or false: Rex is not sour.", "truth", "~sour(rex)"),
+    ("True or false? Rex is sour.", "truth", "sour(rex)"),
     ("Does Bob like Alice?", "truth", "likes(bob, alice)"),
     ("Who is big?", "values", "big(X)"),
     ("What is Emily afraid of?", "values", "afraid_of(emily, X)"),

@@ -74,10 +74,11 @@ def _render_values(question: str, value: object, namer: Callable[[object], str |
 
 _WHAT_IN = re.compile(r"^what (?:is (?:contained )?in|is inside|are the contents of) (.+?)\s*\?$", re.I)
 _HOW_RELATED = re.compile(r"how is (.+?) related to (.+?)\s*\??\s*$", re.I)
-# "Is the following statement true or false? S", after a framing phrase or not ("Based on the text, is …")
-_JUDGE = re.compile(r"^(?:[^,?]{1,60},\s*)?(?:is|are) the following (?:statement|sentence|claim)s? (?:true|correct)"
-                    r"\s*,?\s*(?:or\s+)?(?:false|incorrect)(?:\s*,?\s*or\s+(?:unknown|uncertain))?\s*\?\s*(.+)$",
-                    re.I)
+# "Is the following statement true or false? S", after a framing phrase or not ("Based on the text, is …"),
+# or "True or false: S"
+_JUDGE = re.compile(r"^(?:(?:[^,?]{1,60},\s*)?(?:is|are) the following (?:statement|sentence|claim)s? (?:true|correct)"
+                    r"\s*,?\s*(?:or\s+)?(?:false|incorrect)(?:\s*,?\s*or\s+(?:unknown|uncertain))?\s*\?"
+                    r"|true\s+or\s+false\s*[:?])\s*(?P<statement>.+)$", re.I)
 
 
 def _relation_names(question: str) -> tuple[str, str] | None:
@@ -118,7 +119,7 @@ def question_goal(text: str) -> Goal | None:
         return None
     judged = _JUDGE.match(question)
     if judged:
-        return _truth(judged.group(1), question)
+        return _truth(judged.group("statement"), question)
     related = _relation_names(question)
     if related:
         a, b = (_constant(x) for x in related)
