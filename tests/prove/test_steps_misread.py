@@ -178,3 +178,19 @@ def test_a_position_over_a_sort_with_no_listed_members_goes_back_and_is_dropped_
         "give the position to the sort whose members the text lists"]
     kept, dropped = without_faulty(words, kinds, text) or (None, None)
     assert dropped == ["position"] and [f.name for f in kept.functions] == ["rank"]
+
+
+def test_position_on_a_property_means_nothing_and_is_not_sent_back():
+    """Seen on FOLIO with the reference model: every Bool function over Person (opened: the text
+    names only Bonnie) came with "position": true; each was sent back as a misplaced position,
+    and step 2 spent its repairs on a flag that changes nothing."""
+    from sym.core.reason.pot.vocabulary import check_words, without_faulty
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Person", "closed": False, "members": ["bonnie"]}]})
+    words = Words.model_validate({"functions": [
+        {"name": "chaperone", "args": ["Person"], "result": "Bool", "position": True},
+        {"name": "student", "args": ["Person"], "result": "Bool", "position": True}]})
+    text = "Bonnie is a student. If people chaperone dances, they are not students."
+    assert check_words(words, kinds, text) == []
+    assert without_faulty(words, kinds, text) is None                      # nothing to drop
+    assert Vocabulary(kinds, words).position_facts() == []

@@ -188,7 +188,8 @@ def misplaced(words: Words, kinds: Kinds) -> list[str]:
     has its own place 1..N" needs the N (seen: position(Person), Person open and empty, beside
     the five books the text was about)."""
     closed = {s.name for s in kinds.sorts if s.closed and s.members}
-    return [f.name for f in words.functions if f.position and not (len(f.args) == 1 and f.args[0] in closed)]
+    return [f.name for f in words.functions if f.position and f.result == "Int"      # a property's means nothing
+            and not (len(f.args) == 1 and f.args[0] in closed)]
 
 
 def unfaithful(words: Words, text: str) -> list[str]:
