@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, UserError
@@ -109,6 +109,14 @@ class Run:
     def trace(self, node: str, parent: str | None, kind: str, label: str, detail: str = "", status: str = "") -> None:
         """Emit one node of this run's reasoning trace."""
         self.emit(TraceNode(self.id, node, parent, kind, label, detail, status))
+
+    def sample(self, llm: Any, emit: Emit) -> Run:
+        """This run as one sample drawn on a thread of its own sees it: the same settings, id,
+        cancel flag and hints, with the sample's model client (`llm`, lockstep.SampleClient) and
+        its own `emit` (events handed to the calling thread)."""
+        other = replace(self, emit=emit, client=lambda _run: llm)
+        other._once["id"] = self.id
+        return other
 
     def progress(self, task: str) -> Callable[[int, int], None]:
         """A callback (done, total) that emits Progress events for long work."""

@@ -97,7 +97,7 @@ class LLM:
                          attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
                          model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
                          format: dict[str, Any] | None = None, parse: Callable[[str], Any] | None = None,
-                         noun: str = "JSON", until: Until | None = None, first: Reply | None = None) -> M:
+                         noun: str = "JSON", until: Until | None = None) -> M:
         """A `schema` instance that also passes `check`, in at most 1 + `attempts` calls.
 
         `check(instance)` returns a list of problems (strings, or UserErrors: their message and
@@ -112,12 +112,11 @@ class LLM:
         `schema`. Raises LLMError(bad-output) naming the first remaining problem, with
         `err.problems` and `err.calls`. `parse` reads replies that are not JSON (an SMT-LIB
         script), `noun` names them in repairs; `until` ends each reply once it is complete (as for
-        `chat`); `first` is the first request's reply when it was drawn already (by `chat_many`,
-        with other samples). See core/llm/repair.py."""
+        `chat`). See core/llm/repair.py."""
         return self._public(lambda: json_with_repair(self, messages, schema, check=check, attempts=attempts,
                                                      purpose=purpose, options=options, model=model,
                                                      on_attempt=on_attempt, format=format, parse=parse,
-                                                     noun=noun, until=until, first=first))
+                                                     noun=noun, until=until))
 
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict[str,
                   Any] | str | None = None,

@@ -77,13 +77,10 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
                      attempts: int = 2, purpose: str = "json", options: dict[str, Any] | None = None,
                      model: str | None = None, on_attempt: Callable[[int, list[str]], None] | None = None,
                      format: dict[str, Any] | None = None, parse: Callable[[str], Any] | None = None,
-                     noun: str = "JSON", until: Callable[[str], bool] | None = None,
-                     first: Reply | None = None) -> M:
+                     noun: str = "JSON", until: Callable[[str], bool] | None = None) -> M:
     """See `LLM.json_with_repair`: at most 1 + `attempts` calls. With `parse` (reply text ->
     value, raising BadJSON) the reply is read by it instead, sent unconstrained unless `format`
-    is given; `noun` names what is asked for in repairs ("SMT-LIB script"). `first` is the reply
-    to the first request, already drawn (with others, by `chat_many`): it is checked, and only
-    the repairs are asked here."""
+    is given; `noun` names what is asked for in repairs ("SMT-LIB script")."""
     tell = on_attempt or (lambda n, problems: None)
     if format is None and parse is None:
         format = schema.model_json_schema()
@@ -100,8 +97,7 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
         try:
             calls += 1
             end = time.monotonic() + float(llm.settings.llm_timeout)   # the call, then reading and checking its reply
-            reply = first if n == 0 and first is not None else \
-                llm._chat(convo, purpose if n == 0 else f"{purpose}.repair", format, opts, model, None, until)
+            reply = llm._chat(convo, purpose if n == 0 else f"{purpose}.repair", format, opts, model, None, until)
             with reading_until(end, model or llm.settings.model):
                 value, problems = _problems(reply, schema, check, parse)
                 past_deadline()

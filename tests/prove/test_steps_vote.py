@@ -134,7 +134,7 @@ def test_when_the_shared_vocabulary_fails_each_sample_declares_its_own(ollama_se
     assert status == "proved", detail
     assert "2 of 2 programs accepted" in detail["vote"]
     own = [r.options.get("seed") for r in requests(ollama_server, STEP2) if r.options.get("seed", 0) > 7000]
-    assert own == [7001, 7002]                                        # each sample asked for its own words
+    assert sorted(own) == [7001, 7002]                                # each sample asked for its own words
     ollama_server.clear()
     ollama_server.reply(json.dumps(KINDS), when=STEP1)
     ollama_server.reply(json.dumps(bad), when=STEP2)                  # no sample finds words either
@@ -171,3 +171,72 @@ def test_a_rounds_first_step_three_requests_are_in_flight_together(ollama_server
     assert status == "proved", detail
     assert held == [True]                     # sample 2 was asked before sample 1 was answered
     assert sorted(seeds(ollama_server)) == [7001, 7002]
+
+
+def test_the_samples_repairs_are_in_flight_together_too(ollama_server, shell):
+    """Sample 1's repair is held until sample 2's arrives: written one sample after the other, the
+    second's repair would come only after the first's was answered (and the hold ran out)."""
+    llm = llm_of(shell, ollama_server)
+    wrong = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula", "formula": RULE},
+                                  {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
+                                  {"text": SENTENCES[2], "form": "formula", "formula": "whale(willy)"}]})  # not its words
+    fixed = json.dumps({"lines": [{"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
+    held: list[bool] = []                     # when sample 2's repair arrived: was sample 1's still unanswered?
+    answered: set[int] = set()
+
+    def repair(r, seed: int) -> bool:
+        return "were rejected" in r.last_user and r.options.get("seed") == seed
+
+    def first(r) -> bool:
+        if repair(r, 7001):
+            answered.add(7001)
+            return True
+        return False
+
+    def second(r) -> bool:
+        if repair(r, 7002):
+            held.append(7001 not in answered)
+            hold.gate.set()
+            return True
+        return False
+    hold = ollama_server.fail("hold", delay=30, when=lambda r: repair(r, 7001))
+    ollama_server.reply(fixed, when=first)
+    ollama_server.reply(fixed, when=second)
+    ollama_server.reply(wrong, when=STEP3)
+    script(ollama_server)
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved", detail
+    assert held == [True]                     # sample 2's repair was asked before sample 1's was answered
+    assert "2 of 2 programs accepted" in detail["vote"], detail
+
+
+def test_step_wise_samples_with_their_repairs_are_recorded_and_replay_offline_exactly(ollama_server, sym_home):
+    import io
+
+    from sym.repl.dispatcher import MemoryOptions, open_shell
+    from sym.repl.replay import replay
+    from sym.sessions.log import read_session
+
+    question = "Is Willy a whale?"
+    script(ollama_server, words={"functions": [{"name": "whale", "args": ["Thing"], "result": "Bool",
+                                                "position": False}]})
+    answer = json.dumps({"lines": [{"text": f"claim) {question}", "form": "formula", "formula": "whale(willy)"}]})
+    broken = json.dumps({"lines": [{"text": f"claim) {question}", "form": "formula", "formula": "whale(wily)"}]})
+    ollama_server.reply(answer, when="were rejected")                          # each sample's repair
+    ollama_server.reply(broken, when=lambda r: STEP3 in r.last_user and r.options.get("seed") == 7002)
+    ollama_server.reply(answer, when=STEP3)
+    shell = open_shell(MemoryOptions(persistent=False), record=True)
+    shell.ctx.settings.ollama_host = ollama_server.url
+    try:
+        shell.execute("/set proof_style steps")
+        _, result = shell.execute(f"/prove --samples 3 {question}")
+        assert result.ok, result
+        path = shell.ctx.session.path
+    finally:
+        shell.close()
+    ollama_server.stop()
+    calls = read_session(path).llm_calls()
+    rounds = [(c["purpose"], c["request"]["options"].get("seed")) for c in calls]
+    assert ("prove.4: formulas", 7002) in rounds, rounds                      # sample 2's repair round is recorded
+    report = replay(read_session(path), offline=True, verify=True, out=io.StringIO(), err=io.StringIO())
+    assert report.differences == [] and not report.skipped

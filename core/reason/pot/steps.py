@@ -19,14 +19,14 @@ out and named; a claim without one makes the item unanswered. Nothing here evalu
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from sym.core.errors import UserError
-from sym.core.llm import LLMError, Reply
+from sym.core.llm import LLMError
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import UNKNOWN
@@ -51,6 +51,7 @@ from sym.core.reason.pot.vocabulary import (
 )
 from sym.core.reason.pot.vote import Sample, Vote, attempt, said_of, vote_in_rounds
 from sym.core.reason.sampling import sample_options
+from sym.core.reason.swm import lockstep
 from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
@@ -98,8 +99,6 @@ def _text(task: Task) -> str:
     claims = "\n".join(f"{name}) {text}" for name, text in task.claims.items())
     return f"Text:\n{task.context.strip() or '(none)'}\n\nQuestion: {task.question.strip()}\nClaims:\n{claims}"
 
-# the first step-3 request of a sample (messages, schema) and its reply, drawn with other samples'
-Prefetched = tuple[list[dict[str, Any]], dict[str, Any], Reply]
 
 
 class _Steps:
@@ -115,12 +114,11 @@ class _Steps:
 
     def step(self, node: str, label: str, messages: list[dict[str, Any]], model: type[BaseModel],
              schema: dict[str, Any], check: Callable[[Any], list[str]], options: dict[str, Any] | None = None,
-             parent: str = "q", first: Reply | None = None) -> Any:
+             parent: str = "q") -> Any:
         try:
             value = self.run.llm.json_with_repair(messages, model, check=check, attempts=self.repairs,
                                                   purpose=f"{self.purpose}.{label}", format=schema, options=options,
-                                                  on_attempt=lambda i, problems: self.errors.extend(problems[:1]),
-                                                  first=first)
+                                                  on_attempt=lambda i, problems: self.errors.extend(problems[:1]))
         except LLMError as err:
             self.calls += getattr(err, "calls", 1)
             self.run.trace(node, parent, self.kind, f"step {label}", err.message, "failed")
@@ -183,12 +181,10 @@ class _Steps:
                 forms_schema([texts[i] for i in wanted], vocab, pattern, frozenset(texts[len(premises):])))
 
     def formulas(self, vocab: Vocabulary, accept: Callable[[ProofReport], Any] | None,
-                 summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "",
-                 first: Prefetched | None = None) -> Written:
+                 summary: Callable[[Any], str] | None, options: dict[str, Any] | None = None, tag: str = "") -> Written:
         """Step 3 (one formula per sentence and claim, the rejected ones sent back) and the program
         sym assembles from them, run and passed to `accept`. `options` draw it as a sample; `tag`
-        ("k2") keeps a sample's trace nodes apart from the others'; `first` is the first step-3
-        request (`request`) with its reply, when it was drawn with other samples'."""
+        ("k2") keeps a sample's trace nodes apart from the others'."""
         task, fmt, run, repairs = self.task, self.fmt, self.run, self.repairs
         parent = tag or "q"
         premises, texts = self.texts()
@@ -200,14 +196,13 @@ class _Steps:
         report: ProofReport | None = None
         for round_ in range(1 + repairs):
             asked = [texts[i] for i in wanted]
-            messages, schema, drawn = first if first and not round_ else (*self.request(vocab, wanted, problems), None)
+            messages, schema = self.request(vocab, wanted, problems)
 
             def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
                 got = [ln.get("text") for ln in lines.lines]
                 return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
             lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas", messages, Lines, schema, same_texts,
-                              options=options if round_ == 0 else None, parent=parent,
-                              first=drawn)
+                              options=options if round_ == 0 else None, parent=parent)
             problems = {}
             for i, line in zip(wanted, lines.lines):
                 node = f"{tag}f{round_}.{i}"
@@ -305,15 +300,18 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
                   summary: Callable[[Any], str] | None = None) -> Vote:
     """Steps 1-2 once, then step 3 drawn as `samples` samples (sample n at llm.sample_temperature
     with its own seed, each with its repairs) in rounds until the vote is settled
-    (core/reason/sampling.py), each assembled, run and voted by `verdict_of(outcome)`. The
-    samples share the prompt up to step 3's, so a server that caches prompt prefixes reads it
-    once. When steps 1-2 find no valid vocabulary, each sample draws its own (at its seed)
-    rather than all of them failing with the one. A sample whose premises were not all encoded
-    votes only when it proves or refutes: an "unknown" from a program missing a premise may be
-    the missing premise's doing."""
+    (core/reason/sampling.py), each assembled, run and voted by `verdict_of(outcome)`. A round's
+    samples are written together, each on a thread of its own (lockstep.py): whenever every one
+    waits on the model, their calls, first requests and repairs alike, go out at once, in
+    parallel where the server allows. The samples share the prompt up to step 3's, so a server
+    that caches prompt prefixes reads it once. When steps 1-2 find no valid vocabulary, each
+    sample draws its own (at its seed) rather than all of them failing with the one. A sample
+    whose premises were not all encoded votes only when it proves or refutes: an "unknown" from
+    a program missing a premise may be the missing premise's doing."""
     steps = _Steps(task, fmt, run, attempts=attempts, kind=kind, purpose=purpose)
     k = max(1, int(samples))
-    options = sample_options(run.settings.llm_sample_temperature, k)
+    temperature = run.settings.llm_sample_temperature
+    options = sample_options(temperature, k)
     try:
         shared: Vocabulary | None = steps.vocabulary()
     except NoProgram as err:
@@ -322,31 +320,34 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
         shared = None
         run.trace("s.own", "q", kind, "no shared vocabulary", f"{err.message}; each sample declares its own", "failed")
 
-    def write(n: int, first: Prefetched | None) -> Written:
-        vocab = shared or steps.vocabulary(options[n - 1], tag=f"k{n}")
-        return steps.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}", first=first)
+    def one(n: int, where: Run) -> Sample:
+        own = _Steps(task, fmt, where, attempts=attempts, kind=kind, purpose=purpose)   # its calls and errors
+        sample = Sample(n)
+        where.trace(f"k{n}", "q", kind, f"sample {n}")
+
+        def write() -> Written:
+            vocab = shared or own.vocabulary(options[n - 1], tag=f"k{n}")
+            return own.formulas(vocab, accept, summary, options=options[n - 1], tag=f"k{n}")
+        attempt(sample, write)
+        if sample.written is not None:
+            sample.verdict = verdict_of(sample.written.outcome)
+            if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
+                sample.verdict = None
+        said = (summary or said_of)(sample.written.outcome) if sample.written else sample.problem
+        where.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
+        return sample
 
     def draw(batch: list[int]) -> list[Sample]:
-        drawn = []
-        firsts: list[Prefetched | None] = [None] * len(batch)
-        if shared is not None and len(batch) > 1:   # the round's first step-3 requests go out together
-            messages, schema = steps.request(shared, list(range(len(steps.texts()[1]))), {})
-            firsts = [(messages, schema, reply) for reply in run.llm.chat_many(
-                [messages] * len(batch), purpose=f"{purpose}.3: formulas", format=schema,
-                options=[options[n - 1] for n in batch])]
-        for n, first in zip(batch, firsts):
-            sample = Sample(n)
-            steps.calls, steps.errors = 0, []       # each sample's own calls and errors (the vocabulary's are shared)
-            run.trace(f"k{n}", "q", kind, f"sample {n}")
-            attempt(sample, partial(write, n, first))
-            if sample.written is not None:
-                sample.verdict = verdict_of(sample.written.outcome)
-                if _weak(sample.verdict) and getattr(sample.written, "left_out", None):
-                    sample.verdict = None
-            said = (summary or said_of)(sample.written.outcome) if sample.written else sample.problem
-            run.trace(f"k{n}", "q", kind, f"sample {n}", said, "ok" if sample.written else "failed")
-            drawn.append(sample)
-        return drawn
+        if len(batch) == 1:
+            return [one(batch[0], run)]
+        held: dict[int, deque[object]] = {n: deque() for n in batch}     # each sample's events, for this thread
+
+        def flush() -> None:
+            for n in batch:
+                while held[n]:
+                    run.emit(held[n].popleft())
+        return lockstep.draw(run.llm, batch, lambda client: one(client.n, run.sample(client, held[client.n].append)),
+                             temperature=temperature, between=flush)
     return vote_in_rounds(k, run, draw)
 
 

@@ -1,12 +1,13 @@
 """K samples of a reading that takes several model calls (a story read pair by pair, its
-converses, restatements, checks), drawn together: each sample runs the same reader in a
-thread of its own, through a client that asks at the sample's temperature with the sample's
-seed (core/reason/sampling.py), and whenever every sample still reading waits on the model,
-their calls go out at once through `LLM.chat_many` (in parallel where the server allows), from
-the calling thread, so the run's events, the call log and the session see each call as a
-request of its own and an offline replay answers every one. A sample that diverges (a repair
-the others do not need) only makes its round's batch smaller. A failed call ends every sample
-and is raised here; so is the user's cancel.
+converses, restatements, checks; a program written step by step and repaired, pot/steps.py),
+drawn together: each sample runs the same reader in a thread of its own, through a client that
+asks at the sample's temperature with the sample's seed (core/reason/sampling.py), and whenever
+every sample still reading waits on the model, their calls go out at once through
+`LLM.chat_many` (in parallel where the server allows), from the calling thread, so the run's
+events, the call log and the session see each call as a request of its own and an offline
+replay answers every one. A sample that diverges (a repair the others do not need) only makes
+its round's batch smaller. A failed call ends every sample and is raised here; so is the
+user's cancel.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class _Ask:
     options: list[dict[str, Any]]
     replies: list[Reply] | None = None
     error: BaseException | None = None
+    until: Callable[[str], bool] | None = None      # a reply ends once complete (LLM.chat's `until`)
 
 
 @dataclass
@@ -85,6 +87,18 @@ class SampleClient:
         own = options if isinstance(options, list) else [options or {}] * len(batches)
         return self._wait(_Ask(list(batches), purpose, format, [self._opts(o) for o in own]))
 
+    def _chat(self, messages: list[Message], purpose: str, format: dict[str, Any] | str | None,
+              options: dict[str, Any] | None, model: str | None = None, event: object = None,
+              until: Callable[[str], bool] | None = None) -> Reply:
+        """One call as core/llm/repair.py makes it (the facade's `_chat`), waiting for the round."""
+        return self._wait(_Ask([messages], purpose, format, [self._opts(options)], until=until))[0]
+
+    def json_with_repair(self, messages: list[Message], schema: Any, **how: Any) -> Any:
+        """LLM.json_with_repair for this sample: its first call and each repair wait for the round."""
+        from sym.core.llm.repair import json_with_repair
+
+        return json_with_repair(self, messages, schema, **how)    # type: ignore[arg-type]
+
     def _wait(self, ask: _Ask) -> list[Reply]:
         board = self._board
         with board.cv:
@@ -99,10 +113,12 @@ class SampleClient:
         return ask.replies
 
 
-def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, temperature: float) -> list[T]:
+def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, temperature: float,
+         between: Callable[[], object] | None = None) -> list[T]:
     """`read` run once for each sample number n in `numbers` (1-based), through its own client
     (seed SAMPLE_SEED + n); what each returned, in the order of `numbers`. Every call is sent
-    from this thread, a round at a time."""
+    from this thread, a round at a time; `between()` runs here whenever every sample waits or
+    is done (before each round and at the end): what the samples left to do on this thread."""
     board = _Board()
     results: dict[int, T] = {}
     errors: dict[int, BaseException] = {}
@@ -126,6 +142,8 @@ def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, te
         while True:
             with board.cv:
                 board.cv.wait_for(lambda: all(n in board.asks or n in board.done for n in numbers))
+                if between is not None:
+                    between()
                 if len(board.done) == k:
                     break
                 round_ = sorted(board.asks.items())
@@ -148,14 +166,16 @@ def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, te
 
 def _send(llm: Chat, asks: list[_Ask], board: _Board) -> None:
     """One round: the asks grouped by purpose and format (one chat_many each), replies handed back."""
-    groups: dict[tuple[str, str], list[_Ask]] = {}
+    groups: dict[tuple[str, str, int], list[_Ask]] = {}
     for ask in asks:
-        groups.setdefault((ask.purpose, json.dumps(ask.format, sort_keys=True)), []).append(ask)
+        groups.setdefault((ask.purpose, json.dumps(ask.format, sort_keys=True), id(ask.until)), []).append(ask)
     for group in groups.values():
         first = group[0]
         try:
+            ends = {"until": first.until} if first.until is not None else {}
             replies = llm.chat_many([b for ask in group for b in ask.batches], purpose=first.purpose,
-                                    format=first.format, options=[o for ask in group for o in ask.options])
+                                    format=first.format, options=[o for ask in group for o in ask.options],
+                                    **ends)
         except BaseException as err:
             with board.cv:
                 board.failed = err
