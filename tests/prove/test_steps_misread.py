@@ -157,7 +157,8 @@ def test_no_word_left_or_another_fault_still_fails_step_two():
     assert dropped == ["lunches_at_home"] and [f.name for f in kept.functions] == ["wug", "fep"]
     only = Words.model_validate({"functions": [UNSAID_WORDS["functions"][2]]})
     assert without_faulty(only, kinds, text) is None                       # nothing would be left
-    twice = Words.model_validate({"functions": [*UNSAID_WORDS["functions"], UNSAID_WORDS["functions"][0]]})
+    twice = Words.model_validate({"functions": [*UNSAID_WORDS["functions"],
+                                                {**UNSAID_WORDS["functions"][0], "args": ["Thing", "Thing"]}]})
     assert without_faulty(twice, kinds, text) is None                      # a name used twice is still wrong
     assert without_faulty(Words.model_validate({"functions": UNSAID_WORDS["functions"][:2]}), kinds, text) is None
 
@@ -194,3 +195,18 @@ def test_position_on_a_property_means_nothing_and_is_not_sent_back():
     assert check_words(words, kinds, text) == []
     assert without_faulty(words, kinds, text) is None                      # nothing to drop
     assert Vocabulary(kinds, words).position_facts() == []
+
+
+def test_a_function_declared_twice_alike_is_kept_once_and_otherwise_still_goes_back():
+    """Seen on FOLIO with the reference model: step 2 listed four functions twice, word for word,
+    and a repair was spent on "already a name"."""
+    from sym.core.reason.pot.vocabulary import check_words
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Person", "closed": False, "members": ["james"]}]})
+    manager = {"name": "manager", "args": ["Person"], "result": "Bool", "position": False}
+    words = Words.model_validate({"functions": [manager, {**manager, "name": "remote"}, manager]})
+    assert [f.name for f in words.functions] == ["manager", "remote"]
+    assert check_words(words, kinds, "James is a manager. Managers work remote.") == []
+    clash = Words.model_validate({"functions": [manager, {**manager, "args": ["Person", "Person"]}]})
+    assert check_words(clash, kinds, "James is a manager.") == [
+        "'manager' is already a name; choose another for this function"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from sym.core.errors import UserError
 from sym.core.reason.pot.build import build
@@ -45,6 +45,18 @@ class FunctionStep(BaseModel):
 
 class Words(BaseModel):
     functions: list[FunctionStep]
+
+    @field_validator("functions")
+    @classmethod
+    def _once(cls, functions: list[FunctionStep]) -> list[FunctionStep]:
+        """A function declared again exactly as before says nothing new: kept once (a small model
+        repeats its list; sending that back costs a repair). The same name declared otherwise stays,
+        and check_words names it."""
+        kept: list[FunctionStep] = []
+        for f in functions:
+            if f not in kept:
+                kept.append(f)
+        return kept
 
 
 class Lines(BaseModel):
