@@ -104,7 +104,7 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
         for name in wanted:
             def told(r: ItemResult, name: str = name) -> None:
                 if as_json:
-                    out.write(json.dumps({**r.to_dict(), "dataset": name}) + "\n")
+                    out.write(json_line(r.to_dict(), name, samples))
                     out.flush()
                 if not quiet:
                     err.write(f"{name} {item_line(r)}")
@@ -119,7 +119,7 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
                                  on_item=told, run=f"{tag}/{name}", total=len(chosen[name]) if ids else len(loaded[name]),
                                  first=first if not ids else 1, **how)
                 if as_json:
-                    out.write(json.dumps(score.to_dict()) + "\n")
+                    out.write(json_line(score.to_dict(), name, samples))
                 else:
                     out.write(table_row(name, label, score))
                     _notes(name, label, score, err, top=3)
@@ -159,6 +159,13 @@ def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
 
 
 # -- sym bench logic -----------------------------------------------------------------------
+
+def json_line(line: dict, dataset: str, samples: int) -> str:
+    """An item's or the totals' --json line, with its dataset and, for sym, the samples voted on
+    (what `sym bench table` groups runs by)."""
+    return json.dumps({**line, "dataset": line.get("dataset") or dataset,
+                       **({"samples": samples} if line.get("system") == "sym" else {})}) + "\n"
+
 
 def table_header(first: str = "data") -> str:
     return (f"{first:<24}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'decided':>9}{'precision':>11}"
@@ -261,7 +268,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
 
     def told(r: ItemResult) -> None:
         if as_json:
-            out.write(json.dumps(r.to_dict()) + "\n")
+            out.write(json_line(r.to_dict(), name, samples))
             out.flush()
         if not quiet:
             err.write(item_line(r))
@@ -274,7 +281,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
                                 on_item=told, run=tag, total=len(items) if not ids else len(chosen),
                                 first=first if not ids else 1, **how)
             if as_json:
-                out.write(json.dumps(score.to_dict()) + "\n")
+                out.write(json_line(score.to_dict(), name, samples))
             else:
                 out.write(table_row(name, label, score))
                 _chat_notes(name, label, score, err)

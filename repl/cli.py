@@ -331,6 +331,22 @@ def bench_logic(data: str, fmt: str, path: str, llm: str, baseline: str, fallbac
         _fail(f"sym: {err}", 2 if err.exit_code == 1 else err.exit_code)
 
 
+@bench_app.command("table", context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--markdown", is_flag=True, help="A Markdown table (for a note or a report).")
+def bench_table(files: tuple[str, ...], markdown: bool) -> None:
+    """Runs of `sym bench swm|logic --json` side by side: a row per dataset and run (sym K=1,
+    K=3, …, the model alone) with accuracy, decided by sym, precision, abstained, fallback,
+    calls and seconds per item."""
+    from sym.core.errors import UserError
+    from sym.repl.bench_table import write
+
+    try:
+        raise SystemExit(write(list(files), sys.stdout, markdown=markdown))
+    except UserError as err:
+        _fail(f"sym: {err}", 2)
+
+
 @bench_app.command("trajectory", context_settings=CONTEXT)
 @click.option("--run", "run", required=True, metavar="FILE", help="The recorded run: JSON lines of steps or a session log.")
 @click.option("--reference", multiple=True, metavar="FILE", help="A reference trajectory (repeat it: several valid ones).")
