@@ -186,42 +186,43 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
-        elif text and f.name in unfaithful(words, text):
+        elif text and _unfaithful(f, said):
             problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
                             "the text's own words")
-        elif f.name in misplaced(words, kinds):
+        elif _misplaced(f, kinds):
             problems.append(f"{f.name}: a position numbers the members of a closed sort 1..N, and {f.args[0]!r} "
                             "lists no fixed members; give the position to the sort whose members the text lists")
     return problems
 
 
-def misplaced(words: Words, kinds: Kinds) -> list[str]:
-    """The position functions over anything but one closed sort with its members listed: "each
-    has its own place 1..N" needs the N (seen: position(Person), Person open and empty, beside
-    the five books the text was about)."""
+def _misplaced(f: FunctionStep, kinds: Kinds) -> bool:
+    """A position function over anything but one closed sort with its members listed: "each has
+    its own place 1..N" needs the N (seen: position(Person), Person open and empty, beside the
+    five books the text was about). A position flag on a property means nothing."""
     closed = {s.name for s in kinds.sorts if s.closed and s.members}
-    return [f.name for f in words.functions if f.position and f.result == "Int"      # a property's means nothing
-            and not (len(f.args) == 1 and f.args[0] in closed)]
+    return f.position and f.result == "Int" and not (len(f.args) == 1 and f.args[0] in closed)
 
 
-def unfaithful(words: Words, text: str) -> list[str]:
-    """The properties and relations named with a word the `text` does not use (numeric functions
-    are the model's own names)."""
-    said = _stems(text)
-    return [f.name for f in words.functions if f.result != "Int" and not _stems(f.name) <= said]
+def _unfaithful(f: FunctionStep, said: set[str]) -> bool:
+    """A property or relation named with a word the text (its stems: `said`) does not use;
+    numeric functions are the model's own names."""
+    return f.result != "Int" and not _stems(f.name) <= said
 
 
 def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[str]] | None:
     """Step 2's last answer when its only faults are functions named with words the text does not
-    use or positions over a sort with no listed members: (the words less those, their names).
-    None when another problem remains or nothing would be left. A sentence that needed a dropped
-    word gets no formula and is left out, so the program can only be weaker than the text: its
-    proofs and refutations stand, its "unknown" does not count."""
-    bad = [*unfaithful(words, text), *misplaced(words, kinds)]
-    kept = Words(functions=[f for f in words.functions if f.name not in bad])
+    use or positions over a sort with no listed members: (the words less those functions, how
+    they were written: "position(Person)"). None when another problem remains or nothing would
+    be left. A function is judged by itself, not by its name: of position(Person) and
+    position(Book), the books' stays. A sentence that needed a dropped word gets no formula and
+    is left out, so the program can only be weaker than the text: its proofs and refutations
+    stand, its "unknown" does not count."""
+    said = _stems(text)
+    bad = [f for f in words.functions if _unfaithful(f, said) or _misplaced(f, kinds)]
+    kept = Words(functions=[f for f in words.functions if f not in bad])
     if not bad or not kept.functions or check_words(kept, kinds, text):
         return None
-    return kept, bad
+    return kept, [f"{f.name}({', '.join(f.args)})" for f in bad]
 
 
 def _unsaid(name: str, said: set[str]) -> str:
