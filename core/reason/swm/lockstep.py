@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from sym.core.llm.repair import json_with_repair
 from sym.core.reason.sampling import sample_options
 
 if TYPE_CHECKING:
@@ -95,8 +96,6 @@ class SampleClient:
 
     def json_with_repair(self, messages: list[Message], schema: Any, **how: Any) -> Any:
         """LLM.json_with_repair for this sample: its first call and each repair wait for the round."""
-        from sym.core.llm.repair import json_with_repair
-
         return json_with_repair(self, messages, schema, **how)    # type: ignore[arg-type]
 
     def _wait(self, ask: _Ask) -> list[Reply]:
