@@ -83,7 +83,8 @@ FORMS = """Step 3: for each sentence, pick the form that says what it says, and 
   some: "Some A is B" -> atoms [A(x), B(x)]
   either: "A or B" -> atoms [A, B]; exclusive true for "either ... or ... but not both"
   compare: a number or a place in an order: "red is left of blue" -> pos(red) < pos(blue) (plus 0);
-       "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end
+       "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end;
+       "red is the leftmost" -> pos(red) == place 1 (a superlative is a place, not a list of the others)
   formula: anything else, as one formula over the declared names:
 {syntax}
   none: the sentence sets no condition on the declared names (an introduction, a remark); not for a claim
