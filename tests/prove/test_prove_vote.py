@@ -4,15 +4,12 @@ the vote shown, and the model's own answer comes only when llm.fallback allows i
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 from sym.core.events import TraceNode
-from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
-from sym.repl.replay import replay
-from sym.sessions.log import read_session
+from tests.recording import recorded, replays_exactly
 
 GOOD = json.loads((Path(__file__).resolve().parents[2] / "examples" / "height.json").read_text())   # refuted
 PROVED = {**GOOD, "verifications": [{"name": "Sotomayor jumps over the giraffe",
@@ -113,16 +110,7 @@ def test_one_sample_with_the_fallback_abstains_instead_of_failing(ollama_server,
 
 def test_every_sample_is_recorded_and_offline_replay_is_exact(ollama_server, sym_home):
     seeded(ollama_server, {7001: GOOD, 7002: PROVED, 7003: GOOD})
-    shell = open_shell(MemoryOptions(persistent=False), record=True)
-    shell.ctx.settings.ollama_host = ollama_server.url
-    try:
-        shell.execute("/prove --samples 3 " + QUESTION)
-        path = shell.ctx.session.path
-    finally:
-        shell.close()
-    ollama_server.stop()
-    calls = read_session(path).llm_calls()
+    _, calls, path = recorded(ollama_server, "/prove --samples 3 " + QUESTION)
     assert sorted(c["request"]["options"].get("seed") for c in calls if c["purpose"] == "prove.sample") == \
         [7001, 7002, 7003]
-    report = replay(read_session(path), offline=True, verify=True, out=io.StringIO(), err=io.StringIO())
-    assert report.differences == [] and not report.skipped
+    assert replays_exactly(path)

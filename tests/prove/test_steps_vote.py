@@ -10,6 +10,7 @@ import json
 
 from sym.core.reason.pot.tasks import Encoding, decide_claim
 from tests.prove.test_steps_llm import CLAIM, PREMISES, SENTENCES, STEP3, llm_of, requests, script
+from tests.recording import recorded, replays_exactly
 
 RULE = "ForAll([x], Implies(whale(x), mammal(x)))"
 PROVES = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula", "formula": RULE},
@@ -143,29 +144,35 @@ def test_when_the_shared_vocabulary_fails_each_sample_declares_its_own(ollama_se
     assert len([r for r in requests(ollama_server, STEP2) if r.options.get("seed", 0) > 7000]) >= 3   # all tried
 
 
-def test_a_rounds_first_step_three_requests_are_in_flight_together(ollama_server, shell):
-    llm = llm_of(shell, ollama_server)
+def in_flight_together(server, asked, reply: str) -> list[bool]:
+    """Sample 1's request that `asked(request, 7001)` is held until sample 2's (`asked(request,
+    7002)`) arrives, or 30 s; both are answered `reply`. The list it returns gets, when sample 2's
+    arrives, whether sample 1's was still unanswered: [True] when they were in flight together."""
     answered: set[int] = set()
-    held: list[bool] = []                     # when sample 2's request arrived: was sample 1's unanswered?
-
-    def step3(r, seed: int) -> bool:
-        return STEP3 in r.last_user and r.options.get("seed") == seed
+    held: list[bool] = []
 
     def first(r) -> bool:
-        if step3(r, 7001):
+        if asked(r, 7001):
             answered.add(7001)
             return True
         return False
 
     def second(r) -> bool:
-        if step3(r, 7002):
+        if asked(r, 7002):
             held.append(7001 not in answered)
             hold.gate.set()                    # sample 1's request may be answered now
             return True
         return False
-    hold = ollama_server.fail("hold", delay=30, when=lambda r: step3(r, 7001))
-    ollama_server.reply(PROVES, when=first)
-    ollama_server.reply(PROVES, when=second)
+    hold = server.fail("hold", delay=30, when=lambda r: asked(r, 7001))
+    server.reply(reply, when=first)
+    server.reply(reply, when=second)
+    return held
+
+
+def test_a_rounds_first_step_three_requests_are_in_flight_together(ollama_server, shell):
+    llm = llm_of(shell, ollama_server)
+    held = in_flight_together(ollama_server, lambda r, seed: STEP3 in r.last_user and r.options.get("seed") == seed,
+                              PROVES)
     script(ollama_server)
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
     assert status == "proved", detail
@@ -174,34 +181,15 @@ def test_a_rounds_first_step_three_requests_are_in_flight_together(ollama_server
 
 
 def test_the_samples_repairs_are_in_flight_together_too(ollama_server, shell):
-    """Sample 1's repair is held until sample 2's arrives: written one sample after the other, the
-    second's repair would come only after the first's was answered (and the hold ran out)."""
+    """Written one sample after the other, the second's repair would come only after the first's
+    was answered (and its hold ran out)."""
     llm = llm_of(shell, ollama_server)
     wrong = json.dumps({"lines": [{"text": SENTENCES[0], "form": "formula", "formula": RULE},
                                   {"text": SENTENCES[1], "form": "formula", "formula": "whale(willy)"},
                                   {"text": SENTENCES[2], "form": "formula", "formula": "whale(willy)"}]})  # not its words
     fixed = json.dumps({"lines": [{"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
-    held: list[bool] = []                     # when sample 2's repair arrived: was sample 1's still unanswered?
-    answered: set[int] = set()
-
-    def repair(r, seed: int) -> bool:
-        return "were rejected" in r.last_user and r.options.get("seed") == seed
-
-    def first(r) -> bool:
-        if repair(r, 7001):
-            answered.add(7001)
-            return True
-        return False
-
-    def second(r) -> bool:
-        if repair(r, 7002):
-            held.append(7001 not in answered)
-            hold.gate.set()
-            return True
-        return False
-    hold = ollama_server.fail("hold", delay=30, when=lambda r: repair(r, 7001))
-    ollama_server.reply(fixed, when=first)
-    ollama_server.reply(fixed, when=second)
+    held = in_flight_together(ollama_server, lambda r, seed: "were rejected" in r.last_user and
+                              r.options.get("seed") == seed, fixed)
     ollama_server.reply(wrong, when=STEP3)
     script(ollama_server)
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
@@ -211,12 +199,6 @@ def test_the_samples_repairs_are_in_flight_together_too(ollama_server, shell):
 
 
 def test_step_wise_samples_with_their_repairs_are_recorded_and_replay_offline_exactly(ollama_server, sym_home):
-    import io
-
-    from sym.repl.dispatcher import MemoryOptions, open_shell
-    from sym.repl.replay import replay
-    from sym.sessions.log import read_session
-
     question = "Is Willy a whale?"
     script(ollama_server, words={"functions": [{"name": "whale", "args": ["Thing"], "result": "Bool",
                                                 "position": False}]})
@@ -225,18 +207,8 @@ def test_step_wise_samples_with_their_repairs_are_recorded_and_replay_offline_ex
     ollama_server.reply(answer, when="were rejected")                          # each sample's repair
     ollama_server.reply(broken, when=lambda r: STEP3 in r.last_user and r.options.get("seed") == 7002)
     ollama_server.reply(answer, when=STEP3)
-    shell = open_shell(MemoryOptions(persistent=False), record=True)
-    shell.ctx.settings.ollama_host = ollama_server.url
-    try:
-        shell.execute("/set proof_style steps")
-        _, result = shell.execute(f"/prove --samples 3 {question}")
-        assert result.ok, result
-        path = shell.ctx.session.path
-    finally:
-        shell.close()
-    ollama_server.stop()
-    calls = read_session(path).llm_calls()
+    (_, result), calls, path = recorded(ollama_server, "/set proof_style steps", f"/prove --samples 3 {question}")
+    assert result.ok, result
     rounds = [(c["purpose"], c["request"]["options"].get("seed")) for c in calls]
     assert ("prove.4: formulas", 7002) in rounds, rounds                      # sample 2's repair round is recorded
-    report = replay(read_session(path), offline=True, verify=True, out=io.StringIO(), err=io.StringIO())
-    assert report.differences == [] and not report.skipped
+    assert replays_exactly(path)

@@ -6,14 +6,11 @@ is exact."""
 
 from __future__ import annotations
 
-import io
 import json
 
-from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
-from sym.repl.replay import replay
-from sym.sessions.log import read_session
 from tests.conftest import fails, texts
+from tests.recording import recorded, replays_exactly
 from tests.verifier import verifier, verifying
 
 SENTENCE = "Every morning, Alice happens to own a car."      # general: read through the statement menu
@@ -111,20 +108,10 @@ def test_one_sample_reads_as_before_with_no_seed(llm_sym):
 def test_every_sample_is_recorded_and_offline_replay_is_exact(ollama_server, sym_home):
     owns, owned = fact("owns", "alice", "car"), fact("owns", "car", "alice")
     by_seed(ollama_server, {7001: [owns], 7002: [owned], 7003: [owns]})
-    shell = open_shell(MemoryOptions(persistent=False), record=True)
-    shell.ctx.settings.ollama_host = ollama_server.url
-    try:
-        shell.execute("/set llm.samples 3")
-        _, result = shell.execute("/tell " + SENTENCE)
-        assert result.ok, result
-        path = shell.ctx.session.path
-    finally:
-        shell.close()
-    ollama_server.stop()
-    calls = read_session(path).llm_calls()
+    (_, result), calls, path = recorded(ollama_server, "/set llm.samples 3", "/tell " + SENTENCE)
+    assert result.ok, result
     assert sorted(c["request"]["options"].get("seed") for c in calls if c["purpose"] == "tell") == [7001, 7002, 7003]
-    report = replay(read_session(path), offline=True, verify=True, out=io.StringIO(), err=io.StringIO())
-    assert report.differences == [] and not report.skipped
+    assert replays_exactly(path)
 
 
 def test_a_call_that_fails_while_sampling_stores_nothing_in_one_line(llm_sym):
