@@ -230,3 +230,23 @@ def test_of_two_positions_with_one_name_the_one_over_the_listed_sort_stays():
         "'position' is already a name; choose another for this function"]
     kept, dropped = without_faulty(words, kinds, text) or (None, None)
     assert dropped == ["position(Person)"] and [(f.name, f.args) for f in kept.functions] == [("position", ["Book"])]
+
+
+def test_a_function_named_as_the_prompts_example_was_copied_and_goes_back():
+    """Seen on AR-LSAT with the reference model: age(Person) -> Int, position, copied from step 2's
+    example over the seven people of a schedule: their ages became 1..7, a condition no sentence
+    sets. The example is now an invented word, so a copy of it is known for one, numeric or not."""
+    from sym.core.reason.pot.steps import WORDS
+    from sym.core.reason.pot.vocabulary import EXAMPLE_NAMES, check_words, without_faulty
+
+    assert all(f"{name}(" in WORDS for name in EXAMPLE_NAMES)
+    kinds = Kinds.model_validate({"sorts": [{"name": "Person", "closed": True, "members": ["fred", "juan"]}]})
+    words = Words.model_validate({"functions": [
+        {"name": "zib", "args": ["Person"], "result": "Int", "position": True},
+        {"name": "day", "args": ["Person"], "result": "Int", "position": False}]})
+    text = "Fred and Juan each give a talk on one day."
+    assert check_words(words, kinds, text) == [
+        "'zib' is the example's name, not the text's; name it with the text's own words"]
+    kept, dropped = without_faulty(words, kinds, text) or (None, None)
+    assert dropped == ["zib(Person)"] and [f.name for f in kept.functions] == ["day"]
+    assert check_words(words, kinds, "Every zib of Fred is a number.") == []       # the text's own word

@@ -71,8 +71,8 @@ text fixes the complete set of them (a puzzle: "five books: ...", "exactly seven
 there may be others. Use one sort Thing when the kinds are not kept apart. Numbers need no sort."""
 
 WORDS = """Step 2: the words. List a function for each property, relation or quantity the text uses, with
-the sorts of its arguments: a property or relation has result Bool (cat(Thing) -> Bool); a quantity, place
-in an order, day or slot has result Int (age(Person) -> Int). position is true for an Int function that
+the sorts of its arguments: a property or relation has result Bool (wug(Thing) -> Bool); a quantity, place
+in an order, day or slot has result Int (zib(Person) -> Int). position is true for an Int function that
 gives each member of a closed sort a different number 1..N (the place in an order or a ranking)."""
 
 FORMS = """Step 3: for each sentence, pick the form that says what it says, and fill it with the declared names

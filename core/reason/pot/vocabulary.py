@@ -171,10 +171,16 @@ def open_uncounted(kinds: Kinds, text: str) -> list[str]:
     return [s.name for s in opened]
 
 
+# the invented names step 2's prompt shows as examples: a function named so was copied, not read
+EXAMPLE_NAMES = frozenset({"wug", "zib"})
+
+
 def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
     """Step 2's problems: a name used twice, an unknown sort, and (given the `text`) a property or
     relation named with a word the text does not use, which step 3 could only refuse sentence by
-    sentence (numeric functions are exempt: "place", "age" are the model's own names)."""
+    sentence (numeric functions are exempt: "place", "age" are the model's own names), or a
+    function named as the prompt's example (copied: seen, `age(Person)` over the seven people of
+    an AR-LSAT schedule, which made their ages 1..7)."""
     taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
     problems, seen = [], set()
     sorts = {s.name for s in kinds.sorts}
@@ -186,6 +192,8 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
+        elif _copied(f, said):
+            problems.append(f"{f.name!r} is the example's name, not the text's; name it with the text's own words")
         elif text and _unfaithful(f, said):
             problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
                             "the text's own words")
@@ -203,6 +211,11 @@ def _misplaced(f: FunctionStep, kinds: Kinds) -> bool:
     return f.position and f.result == "Int" and not (len(f.args) == 1 and f.args[0] in closed)
 
 
+def _copied(f: FunctionStep, said: set[str]) -> bool:
+    """A function named as the prompt's example, a word the text (its stems: `said`) does not use."""
+    return f.name in EXAMPLE_NAMES and not _stems(f.name) <= said
+
+
 def _unfaithful(f: FunctionStep, said: set[str]) -> bool:
     """A property or relation named with a word the text (its stems: `said`) does not use;
     numeric functions are the model's own names."""
@@ -218,7 +231,7 @@ def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[s
     is left out, so the program can only be weaker than the text: its proofs and refutations
     stand, its "unknown" does not count."""
     said = _stems(text)
-    bad = [f for f in words.functions if _unfaithful(f, said) or _misplaced(f, kinds)]
+    bad = [f for f in words.functions if _unfaithful(f, said) or _misplaced(f, kinds) or _copied(f, said)]
     kept = Words(functions=[f for f in words.functions if f not in bad])
     if not bad or not kept.functions or check_words(kept, kinds, text):
         return None
