@@ -235,3 +235,24 @@ def test_a_chat_turn_answered_in_text_only_is_counted_unverified(ollama_server, 
     assert "\nB) Ben, Ann, Cal\n" in seating and seating.endswith("Answer with the letter.")
     _, notes = table(file, ollama_server, path="chat")
     assert "0 answered from a verified call, 2 from the model's text (unverified); 0 tool calls in 2 model steps" in notes
+
+
+PRONTO = ("Every wumpus is a jompus. Jompuses are not shy. Each jompus is a dumpus. Dumpuses are fruity. "
+          "Numpuses are shy. Max is a wumpus.")
+
+
+def test_two_option_true_false_items_are_read_by_the_grammar_with_no_model(tmp_path):
+    """A ProntoQA-shaped suite (invented words; two options; the question framed before it is
+    asked) is decided by the grammar and the engine alone: no call, and not the literal claims
+    "True" and "False"."""
+    asked = ["Based on the above information, is the following statement true or false? Max is not shy.",
+             "Is the following statement true or false? Max is shy.", "True or false: Max is fruity."]
+    items = [{"id": f"p{i}", "context": PRONTO, "question": q, "options": ["A) True", "B) False"], "answer": gold}
+             for i, (q, gold) in enumerate(zip(asked, "ABA"))]
+    out = io.StringIO()
+    assert run_logic(write(tmp_path, items, "pronto.json"), llm_mode="off", as_json=True, out=out,
+                     err=io.StringIO()) == 0
+    *lines, score = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(x["answer"], x["by"], x["correct"], x["calls"]) for x in lines] == [
+        ("true", "sym", True, 0), ("false", "sym", True, 0), ("true", "sym", True, 0)]
+    assert (score["decided"], score["precision"]) == (3, 1.0)
