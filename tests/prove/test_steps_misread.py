@@ -68,6 +68,36 @@ def test_a_predicate_of_the_sentences_words_passes(sentence, formula):
     assert ungrounded(formula, sentence, GROUNDED) is None
 
 
+NAMED = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": True,
+                                                     "members": ["blue_wug", "red_wug", "zorba"]}]}),
+                   Words.model_validate({"functions": [
+                       {"name": n, "args": ["Thing"], "result": r, "position": False}
+                       for n, r in (("isBlue", "Bool"), ("red", "Bool"), ("glorps", "Bool"), ("wug", "Bool"),
+                                    ("place", "Int"))]}))
+
+
+@pytest.mark.parametrize("sentence, formula", [
+    # seen with the reference model: every word is the sentence's, and nothing it says is
+    ("The blue wug is left of the red wug.", "Xor(isBlue(blue_wug), red(red_wug))"),
+    ("The blue wug is left of the red wug.", "(xor (isBlue blue_wug) (red red_wug))"),
+    ("The red wug is left of Zorba.", "And(red(red_wug), wug(red_wug))"),
+])
+def test_a_property_that_only_repeats_its_arguments_name_goes_back(sentence, formula):
+    problem = ungrounded(formula, sentence, NAMED)
+    assert problem is not None and "only repeats what" in problem, problem
+
+
+@pytest.mark.parametrize("sentence, formula", [
+    ("The red wug glorps.", "glorps(red_wug)"),
+    ("The red wug glorps.", "And(glorps(red_wug), wug(red_wug))"),     # a repeat beside what it says
+    ("Zorba is a wug.", "wug(zorba)"),
+    ("Every wug glorps.", "ForAll([x], Implies(wug(x), glorps(x)))"),
+    ("The blue wug is left of the red wug.", "place(blue_wug) < place(red_wug)"),
+])
+def test_a_property_the_sentence_states_of_a_named_thing_passes(sentence, formula):
+    assert ungrounded(formula, sentence, NAMED) is None
+
+
 def test_step_two_refuses_a_property_named_with_words_the_text_does_not_use():
     from sym.core.reason.pot.vocabulary import check_words
 

@@ -344,7 +344,10 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
     something the sentence does not mention misstates it), or None: a predicate's content words
     must all be the sentence's ("lives_at_home" is not "has lunch at home", "is_active" is not
     "inactive"); an individual must share a word with it. Numeric functions (a place, an amount)
-    are exempt: their names are the model's own."""
+    are exempt: their names are the model's own. A formula whose every property only repeats its
+    argument's name says nothing the sentence does: `Xor(isPurple(purple_book), isBlack(black_book))`
+    for "The purple book is to the left of the black book" (seen with the reference model: every
+    word was the sentence's)."""
     said = _stems(sentence)
     predicates = {f.name for f in vocab.functions if f.result != "Int"}
     members = {m for s in vocab.sorts for m in s.members}
@@ -356,7 +359,23 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
             return f"{name!r} says {_unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
         if name in members and not own & said:
             return f"{name!r} is not in the sentence; use only names for what it says"
+    applied = _applications(formula)
+    repeats = [(name, args) for name, args in applied if name in predicates and _stems(name) and args
+               and set(args) <= members and _stems(name) <= set().union(*(_stems(a) for a in args))]
+    if repeats and len(repeats) == len(applied):
+        name, args = repeats[0]
+        return (f"{name}({', '.join(args)}) only repeats what {args[0]} is called; write what the sentence "
+                "says about it")
     return None
+
+
+_APPLIED = (re.compile(r"\b([A-Za-z_]\w*)\(\s*(\w+(?:\s*,\s*\w+)*)\s*\)"),      # JSON: p(a, b)
+            re.compile(r"\(([A-Za-z_]\w*)((?:\s+\w+)+)\s*\)"))                    # SMT-LIB: (p a b)
+
+
+def _applications(formula: str) -> list[tuple[str, list[str]]]:
+    """Each function applied to plain names in `formula` (JSON or SMT-LIB): (name, its arguments)."""
+    return [(m.group(1), re.findall(r"\w+", m.group(2))) for pattern in _APPLIED for m in pattern.finditer(formula)]
 
 
 _GENERAL = re.compile(r"\b(?:if|when|whenever|all|every|each|any|anyone|everyone|everybody|whoever)\b", re.I)
