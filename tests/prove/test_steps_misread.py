@@ -58,6 +58,15 @@ def test_a_predicate_must_say_only_the_sentences_words(sentence, formula):
     assert problem is not None and "which the sentence does not" in problem
 
 
+def test_the_word_a_camel_case_name_adds_is_named_alone():
+    """Seen: "'isRed' says 'isred', which the sentence does not" for "The black book is second"."""
+    vocab = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]}),
+                       Words.model_validate({"functions": [
+                           {"name": "isRed", "args": ["Thing"], "result": "Bool", "position": False}]}))
+    assert ungrounded("isRed(zorba)", "Zorba is second.", vocab) == (
+        "'isRed' says 'red', which the sentence does not; use only names for what it says")
+
+
 @pytest.mark.parametrize("sentence, formula", [
     ("Zorba glorps at home.", "glorps_at_home(zorba)"),
     ("Zorba is active.", "is_active(zorba)"),

@@ -239,8 +239,8 @@ def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[s
 
 
 def _unsaid(name: str, said: set[str]) -> str:
-    """The words of a name whose stems are not among `said`."""
-    return ", ".join(w for w in re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))
+    """The words of a name (snake_case or camelCase: isRed is "is red") whose stems are not among `said`."""
+    return ", ".join(w for w in re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower())
                      if _stems(w) and not _stems(w) <= said)
 
 
