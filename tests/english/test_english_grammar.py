@@ -110,6 +110,15 @@ def test_questions_from_the_issue(question, kind, query):
     assert goal is not None and (goal.kind, normal_query(goal.query)) == (kind, normal_query(query))
 
 
+@pytest.mark.parametrize("question", [
+    "True or false: If Bob is tall, Alice is short.",      # split at its comma, it once judged "Alice is short."
+    "Is the following statement true or false? If Bob is tall, Alice is short.",
+    "True or false: Bob might be tall.", "True or false: Most cats are lazy.", "True or false: Bob was tall.",
+])
+def test_a_judged_statement_the_grammar_cannot_read_whole_is_not_judged_in_part(question):
+    assert question_goal(question) is None
+
+
 def test_the_normaliser_ignores_variable_names_and_body_order_but_nothing_else():
     assert normal_clauses(["p(Y) :- q(Y), r(Y, Z)."]) == normal_clauses(["p(A) :- r(A, B), q(A)."])
     assert normal_clauses(["p(X) :- q(X), r(X, Y)."]) != normal_clauses(["p(X) :- q(Y), r(X, Y)."])

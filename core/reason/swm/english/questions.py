@@ -87,14 +87,16 @@ def _relation_names(question: str) -> tuple[str, str] | None:
 
 
 def _last_question(text: str) -> str:
+    """The question asked last; a statement to judge comes whole, with every sentence after its
+    opening ("Is the following … true or false? Rex is sour.", "True or false: If A, B.")."""
     sentences = split_sentences(text)
+    judged = [i for i, s in enumerate(sentences) if _JUDGE.match(s + " x")]
     asked = [i for i, s in enumerate(sentences) if s.endswith("?")]
+    if judged and (not asked or judged[-1] >= asked[-1]):
+        return " ".join(sentences[judged[-1]:])
     if not asked:
         return sentences[-1] if sentences else ""
-    last = asked[-1]
-    if last + 1 < len(sentences) and _JUDGE.match(sentences[last] + " x"):
-        return " ".join(sentences[last:])          # "Is the following … true or false? Rex is sour."
-    return sentences[last]
+    return sentences[asked[-1]]
 
 
 def _constant(words: str) -> str | None:
