@@ -18,6 +18,7 @@ from sym.core.reason.pot.vocabulary import (
     assemble,
     formula_problem,
     token_pattern,
+    ungrounded,
 )
 
 BOOKS = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["red", "blue", "green"])]),
@@ -73,6 +74,28 @@ def test_places_from_either_end_and_neighbours_in_a_closed_order(fmt):
     assert verdict(BOOKS, fmt, [left, last], right_after) == "proved"
 
 
+PRICES = Vocabulary(Kinds(sorts=[SortStep(name="Fruit", closed=True, members=["pears", "plums", "figs"])]),
+                    Words(functions=[FunctionStep(name="price", args=["Fruit"], result="Int")]))
+
+
+@pytest.mark.parametrize("fmt", ["json", "smt2"])
+def test_a_superlative_is_compared_with_every_other_member_without_naming_them(fmt):
+    cheapest = {"form": "most", "function": "price", "arg": "pears", "extreme": "lowest"}
+    formula = render(cheapest, PRICES, fmt)
+    assert "plums" not in formula and "figs" not in formula       # the sentence names only the pears
+    assert ungrounded(formula, "The pears are the cheapest.", PRICES) is None
+    cheaper = {"form": "compare", "function": "price", "arg": "pears", "op": "<",
+               "to": {"function": "price", "arg": "figs", "plus": 0}}
+    assert verdict(PRICES, fmt, [cheapest], cheaper) == "proved"
+    dearest = {"form": "most", "function": "price", "arg": "figs", "extreme": "highest"}
+    assert verdict(PRICES, fmt, [cheapest], dearest) == "unknown"
+    assert verdict(PRICES, fmt, [cheapest], {**dearest, "arg": "pears"}) == "refuted"
+    # in a closed order the lowest place is the first
+    leftmost = {"form": "most", "function": "pos", "arg": "green", "extreme": "lowest"}
+    first = {"form": "compare", "function": "pos", "arg": "green", "op": "==", "to": {"place": 1, "from_end": False}}
+    assert verdict(BOOKS, fmt, [leftmost], first) == "proved"
+
+
 def test_an_incomplete_form_is_a_form_error_not_a_formula():
     with pytest.raises(FormError):
         render({"form": "all", "if": [], "then": [atom("cat", "x")]}, PETS, "json")
@@ -81,6 +104,8 @@ def test_an_incomplete_form_is_a_form_error_not_a_formula():
                PETS, "json")
     with pytest.raises(FormError):
         render({"form": "poem"}, PETS, "json")
+    with pytest.raises(FormError):                       # a property has no highest
+        render({"form": "most", "function": "cat", "arg": "tom", "extreme": "highest"}, PETS, "json")
 
 
 def test_a_formula_of_undeclared_names_or_wrong_arity_is_named():
@@ -102,7 +127,8 @@ def test_the_schema_offers_each_sentence_as_a_constant_and_only_declared_names()
     assert re.fullmatch(pattern, "ForAll([x], Implies(cat(x), mammal(x)))")
     assert not re.fullmatch(pattern, "dog(tom)") and not re.fullmatch(pattern, "ForAll(x, cat(x))")
     books = forms_schema(["a"], BOOKS, token_pattern(BOOKS.names(), "json"))
-    assert "compare" in [a["properties"]["form"]["const"] for a in books["properties"]["lines"]["prefixItems"][0]["anyOf"]]
+    assert {"compare", "most"} <= {a["properties"]["form"]["const"]
+                                   for a in books["properties"]["lines"]["prefixItems"][0]["anyOf"]}
 
 
 def test_error_kinds_group_like_failures_without_names_or_places():

@@ -7,12 +7,15 @@ form may still be written as a formula, limited by the token pattern.
     some     {"atoms": [A…]}                                  Exists x: all hold
     either   {"atoms": [A…], "exclusive": b}                  Or (Xor: exactly one)
     compare  {"function", "arg", "op", "to": T}               pos(red) < pos(blue), pos(red) == 2
+    most     {"function", "arg", "extreme"}                   ForAll x: x != red -> price(red) < price(x)
     formula  {"formula": text}
     none     {}        (a premise only: it sets no condition — an introduction, a remark; left out and named)
 
 An atom is {"not", "predicate", "args"}; x, y, z are variables (an `all`/`some`/`either` binds
 those it uses). T is {"function", "arg", "plus"} or {"place", "from_end"}: a place counted
-from the end of a closed sort of N members is N + 1 - place.
+from the end of a closed sort of N members is N + 1 - place. `most` is a superlative ("the
+cheapest", "the leftmost"): sym writes the comparison with every other member of the sort, so the
+model chooses the function, the member and "highest" or "lowest", and never names the others.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from sym.core.reason.pot.vocabulary import VARIABLES, Vocabulary
 
 OPS = ("<", "<=", "==", "!=", ">", ">=")
+EXTREMES = {"highest": ">", "lowest": "<"}
 _SMT_OP = {"<": "<", "<=": "<=", "==": "=", ">": ">", ">=": ">="}
 
 
@@ -56,6 +60,8 @@ def forms_schema(texts: list[str], vocab: Vocabulary, pattern: str, claims: froz
              "required": ["place", "from_end"]}]}
         shapes.append(("compare", {"function": {"enum": numeric}, "arg": {"enum": members}, "op": {"enum": list(OPS)},
                                    "to": term}, ["function", "arg", "op", "to"]))
+        shapes.append(("most", {"function": {"enum": numeric}, "arg": {"enum": members},
+                                "extreme": {"enum": list(EXTREMES)}}, ["function", "arg", "extreme"]))
     shapes.append(("formula", {"formula": {"type": "string", "pattern": pattern}}, ["formula"]))
 
     def item(text: str) -> dict[str, Any]:
@@ -147,6 +153,8 @@ def render(line: dict[str, Any], vocab: Vocabulary, fmt: str) -> str:
         return _bind("ForAll", used, body, fmt, sorts)
     if form == "compare":
         return _compare(line, vocab, fmt)
+    if form == "most":
+        return _most(line, vocab, fmt)
     raise FormError(f"unknown form {form!r}")
 
 
@@ -173,3 +181,16 @@ def _compare(line: dict[str, Any], vocab: Vocabulary, fmt: str) -> str:
     if fmt == "json":
         return f"{left} {op} {right}"
     return f"(not (= {left} {right}))" if op == "!=" else f"({_SMT_OP[op]} {left} {right})"
+
+
+def _most(line: dict[str, Any], vocab: Vocabulary, fmt: str) -> str:
+    """A superlative: `arg`'s number is above (highest) or below (lowest) every other member's of
+    its sort, written over a variable so that the formula names only what the sentence does."""
+    fn, arg, extreme = line.get("function"), line.get("arg"), line.get("extreme")
+    f = next((f for f in vocab.functions if f.name == fn and f.result == "Int" and len(f.args) == 1), None)
+    if f is None or not isinstance(arg, str) or extreme not in EXTREMES:
+        raise FormError("the most form needs a numeric function of one argument, a member and highest or lowest")
+    op = EXTREMES[str(extreme)]
+    if fmt == "json":
+        return f"ForAll([x], Implies(x != {arg}, {fn}({arg}) {op} {fn}(x)))"
+    return f"(forall ((x {f.args[0]})) (=> (not (= x {arg})) ({op} ({fn} {arg}) ({fn} x))))"

@@ -6,7 +6,7 @@
    step 1 declared; an integer function over a closed sort may be marked `position` (each member
    a different whole number 1..N, as in an order or ranking), and sym writes that constraint;
 3. one form per sentence and per claim, in one call: every item is the sentence itself (a
-   constant of the schema), then a form (fact, all, some, either, compare: core/reason/pot/forms.py)
+   constant of the schema), then a form (fact, all, some, either, compare, most: core/reason/pot/forms.py)
    filled from enums of the declared names, or a formula whose tokens a pattern limits to the
    declared names, the connectives and the operators. A formula that does not type-check goes
    back, alone, with its error.
@@ -83,8 +83,9 @@ FORMS = """Step 3: for each sentence, pick the form that says what it says, and 
   some: "Some A is B" -> atoms [A(x), B(x)]
   either: "A or B" -> atoms [A, B]; exclusive true for "either ... or ... but not both"
   compare: a number or a place in an order: "red is left of blue" -> pos(red) < pos(blue) (plus 0);
-       "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end;
-       "red is the leftmost" -> pos(red) == place 1 (a superlative is a place, not a list of the others)
+       "red is second from the left" -> pos(red) == place 2; "second from the right" -> place 2 from the end
+  most: a superlative, the highest or lowest number of all: "red is the leftmost" -> pos, red, lowest;
+       "tom is the oldest" -> age, tom, highest (sym compares it with every other member)
   formula: anything else, as one formula over the declared names:
 {syntax}
   none: the sentence sets no condition on the declared names (an introduction, a remark); not for a claim
