@@ -121,10 +121,10 @@ class LLM:
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat", format: dict[str,
                   Any] | str | None = None,
                   options: dict[str, Any] | list[dict[str, Any]] | None = None, model: str | None = None,
-                  until: Until | None = None) -> list[Reply]:
+                  until: Until | list[Until | None] | None = None) -> list[Reply]:
         """Several independent calls in parallel; replies in the order given. The first failure
         (in that order) is raised once all have finished. `options` may be a list, one per call
-        (samples of one prompt, each with its own seed); `until` as for `chat`."""
+        (samples of one prompt, each with its own seed); so may `until` (as for `chat`)."""
         return self._public(lambda: self._chat_many(batches, purpose, format, options, model, until))
 
     def tagged(self, session: str) -> LLM:
@@ -290,28 +290,30 @@ class LLM:
 
     def _chat_many(self, batches: Iterable[list[Message]], purpose: str, format: Format, options: dict[str,
                    Any] | list[dict[str, Any]] | None, model: str | None = None,
-                   until: Until | None = None) -> list[Reply]:
+                   until: Until | list[Until | None] | None = None) -> list[Reply]:
         batches = list(batches)
         each = options if isinstance(options, list) else [options or {}] * len(batches)
-        if len(each) != len(batches):
-            raise TypeError("chat_many: one options dict per call, or one for all")
+        ends = until if isinstance(until, list) else [until] * len(batches)
+        if len(each) != len(batches) or len(ends) != len(batches):
+            raise TypeError("chat_many: one options dict (and stop test) per call, or one for all")
         if len(batches) <= 1:
-            return [self._chat(b, purpose, format, o, model, None, until) for b, o in zip(batches, each, strict=True)]
+            return [self._chat(b, purpose, format, o, model, None, e)
+                    for b, o, e in zip(batches, each, ends, strict=True)]
         self._check_cancel()
 
-        def work(messages: list[Message], opts: dict[str, Any]) -> tuple[Reply | None, LLMError | None,
-                                                                          list[Callable[[], None]]]:
+        def work(messages: list[Message], opts: dict[str, Any], end: Until | None) -> tuple[
+                Reply | None, LLMError | None, list[Callable[[], None]]]:
             sink: list[Callable[[], None]] = []
             self._local.sink = sink
             try:
-                return self._chat(messages, purpose, format, opts, model, None, until), None, sink
+                return self._chat(messages, purpose, format, opts, model, None, end), None, sink
             except LLMError as err:
                 return None, err, sink
             finally:
                 self._local.sink = None
 
         with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(batches)), thread_name_prefix="llm") as pool:
-            futures = [pool.submit(work, b, o) for b, o in zip(batches, each, strict=True)]
+            futures = [pool.submit(work, b, o, e) for b, o, e in zip(batches, each, ends, strict=True)]
             results = []
             for future in futures:   # in order: events and records reach the session as the caller wrote them
                 reply, err, sink = future.result()

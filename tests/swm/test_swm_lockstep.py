@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from sym.core.reason.swm.lockstep import draw
+from tests.prove.test_steps_vote import in_flight_together
 
 USER = [{"role": "user", "content": "Answer it."}]
 
@@ -32,3 +33,18 @@ def test_a_samples_repair_on_another_model_is_sent_to_that_model(ollama_server, 
     assert draw(llm, [1, 2], read, temperature=0.7) == ["yes", "yes"]
     sent = {r.options["seed"]: r.model for r in ollama_server.chats}
     assert sent == {7001: "judge:1b", 7002: "llama3.1:8b"}
+
+
+def test_samples_with_stop_tests_of_their_own_go_out_together_and_each_stops_at_its_own(ollama_server, shell):
+    """Each sample's stop test is a closure of its own; their calls still go out in one round
+    (held request: sample 1's is answered only once sample 2's has arrived)."""
+    llm = llm_of(shell, ollama_server)
+    held = in_flight_together(ollama_server, lambda r, seed: r.options.get("seed") == seed, "a END1 b END2 c tail")
+
+    def read(client) -> str:
+        mark = f"END{client.n}"
+        return client.json_with_repair(USER, Answer, parse=str.strip, until=lambda text: mark in text)
+
+    assert draw(llm, [1, 2], read, temperature=0.7) == ["a END1", "a END1 b END2"]
+    assert held == [True]
+    assert all(r.stream for r in ollama_server.chats)

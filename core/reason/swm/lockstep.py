@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sym.core.llm import Message, Reply
 
 T = TypeVar("T")
+Until = Callable[[str], bool]        # the reply so far -> is it complete (LLM.chat's `until`)
 
 
 class Chat(Protocol):
@@ -39,7 +40,7 @@ class Chat(Protocol):
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat",
                   format: dict[str, Any] | str | None = None,
                   options: dict[str, Any] | list[dict[str, Any]] | None = None,
-                  model: str | None = None) -> list[Reply]: ...
+                  model: str | None = None, until: Until | list[Until | None] | None = None) -> list[Reply]: ...
 
 
 @dataclass
@@ -48,10 +49,10 @@ class _Ask:
     purpose: str
     format: dict[str, Any] | str | None
     options: list[dict[str, Any]]
+    until: list[Until | None]                       # one stop test per batch, as `options`
+    model: str | None = None                        # None: the settings' model
     replies: list[Reply] | None = None
     error: BaseException | None = None
-    until: Callable[[str], bool] | None = None      # a reply ends once complete (LLM.chat's `until`)
-    model: str | None = None                        # None: the settings' model
 
 
 @dataclass
@@ -80,22 +81,23 @@ class SampleClient:
 
     def chat(self, messages: list[Message], *, purpose: str = "chat", format: dict[str, Any] | str | None = None,
              options: dict[str, Any] | None = None, model: str | None = None) -> Reply:
-        return self._wait(_Ask([messages], purpose, format, [self._opts(options)], model=model))[0]
+        return self._wait(_Ask([messages], purpose, format, [self._opts(options)], [None], model))[0]
 
     def chat_many(self, batches: list[list[Message]], *, purpose: str = "chat",
                   format: dict[str, Any] | str | None = None,
                   options: dict[str, Any] | list[dict[str, Any]] | None = None,
-                  model: str | None = None) -> list[Reply]:
+                  model: str | None = None, until: Until | list[Until | None] | None = None) -> list[Reply]:
         if not batches:
             return []
         own = options if isinstance(options, list) else [options or {}] * len(batches)
-        return self._wait(_Ask(list(batches), purpose, format, [self._opts(o) for o in own], model=model))
+        ends = until if isinstance(until, list) else [until] * len(batches)
+        return self._wait(_Ask(list(batches), purpose, format, [self._opts(o) for o in own], ends, model))
 
     def _chat(self, messages: list[Message], purpose: str, format: dict[str, Any] | str | None,
               options: dict[str, Any] | None, model: str | None = None, event: object = None,
-              until: Callable[[str], bool] | None = None) -> Reply:
+              until: Until | None = None) -> Reply:
         """One call as core/llm/repair.py makes it (the facade's `_chat`), waiting for the round."""
-        return self._wait(_Ask([messages], purpose, format, [self._opts(options)], until=until, model=model))[0]
+        return self._wait(_Ask([messages], purpose, format, [self._opts(options)], [until], model))[0]
 
     def json_with_repair(self, messages: list[Message], schema: Any, **how: Any) -> Any:
         """LLM.json_with_repair for this sample: its first call and each repair wait for the round."""
@@ -167,18 +169,17 @@ def draw(llm: Chat, numbers: list[int], read: Callable[[SampleClient], T], *, te
 
 
 def _send(llm: Chat, asks: list[_Ask], board: _Board) -> None:
-    """One round: the asks grouped by purpose, format and model (one chat_many each), replies handed back."""
-    groups: dict[tuple[str, str, str | None, int], list[_Ask]] = {}
+    """One round: the asks grouped by purpose, format and model (one chat_many each, each call
+    with its own stop test), replies handed back."""
+    groups: dict[tuple[str, str, str | None], list[_Ask]] = {}
     for ask in asks:
-        key = (ask.purpose, json.dumps(ask.format, sort_keys=True), ask.model, id(ask.until))
-        groups.setdefault(key, []).append(ask)
+        groups.setdefault((ask.purpose, json.dumps(ask.format, sort_keys=True), ask.model), []).append(ask)
     for group in groups.values():
         first = group[0]
         try:
-            ends = {"until": first.until} if first.until is not None else {}
             replies = llm.chat_many([b for ask in group for b in ask.batches], purpose=first.purpose,
                                     format=first.format, options=[o for ask in group for o in ask.options],
-                                    model=first.model, **ends)
+                                    model=first.model, until=[u for ask in group for u in ask.until])
         except BaseException as err:
             with board.cv:
                 board.failed = err
