@@ -67,9 +67,13 @@ def test_json_steps_prove_a_claim_with_constrained_requests(ollama_server, shell
     assert len(ollama_server.chats) == 3
     [s1], [s2], [s3] = (requests(ollama_server, m) for m in (STEP1, STEP2, STEP3))
     assert "All whales are mammals." in s1.text and CLAIM in s1.text
-    fn = s2.format["properties"]["functions"]["items"]["properties"]
-    assert fn["args"]["items"]["enum"] == ["Thing", "Int"]
-    assert set(fn["result"]["enum"]) == {"Bool", "Int", "Thing"}
+    prop, quantity = (shape["properties"] for shape in s2.format["properties"]["functions"]["items"]["anyOf"])
+    assert prop["args"]["items"]["enum"] == quantity["args"]["items"]["enum"] == ["Thing", "Int"]
+    assert prop["result"] == {"const": "Bool"} and set(quantity["result"]["enum"]) == {"Int", "Thing"}
+    # a property is named with the text's words only: chosen, not written
+    assert all(re.fullmatch(prop["name"]["pattern"], n) for n in ("whale", "mammal", "is_mammal", "willy_whale"))
+    assert not any(re.fullmatch(prop["name"]["pattern"], n) for n in ("wug", "cetacean", "mammal_", "is_dog"))
+    assert re.fullmatch(quantity["name"]["pattern"], "wug")        # a quantity's name is the model's own
     prefix = s3.format["properties"]["lines"]["prefixItems"]
     assert [item["anyOf"][0]["properties"]["text"]["const"] for item in prefix] == SENTENCES
     assert all(shape["properties"]["text"]["const"] == SENTENCES[i]

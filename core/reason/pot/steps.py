@@ -150,7 +150,7 @@ class _Steps:
             return check_words(w, kinds, text)
         try:
             words = self.step(f"{tag}s2", "2: words", [*self.base, {"role": "user", "content": WORDS + "\nSorts: " +
-                                                                     ", ".join(sorts)}], Words, words_schema(sorts),
+                                                                     ", ".join(sorts)}], Words, words_schema(sorts, text),
                               check, options=options, parent=parent)
         except NoProgram:
             kept = without_faulty(seen[-1], kinds, text) if seen else None

@@ -78,13 +78,36 @@ def kinds_schema() -> dict[str, Any]:
                                                        "items": sort}}, "required": ["sorts"]}
 
 
-def words_schema(sorts: list[str]) -> dict[str, Any]:
-    fn = {"type": "object", "properties": {
-        "name": _name(), "args": {"type": "array", "maxItems": MAX_ARGS, "items": {"enum": [*sorts, "Int"]}},
-        "result": {"enum": ["Bool", "Int", *sorts]}, "position": {"type": "boolean"}},
-        "required": ["name", "args", "result", "position"]}
+def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
+    """Step 2's schema. Given the `text`, a property or relation (result Bool, chosen first) is
+    named only with the text's own words joined by "_" (`lunch_at_home`): the model chooses its
+    words rather than writing a name, so neither an example's name (`wug`) nor a word the text
+    does not use can be decoded; a quantity's name (result Int or a sort) is the model's own."""
+    args = {"type": "array", "maxItems": MAX_ARGS, "items": {"enum": [*sorts, "Int"]}}
+
+    def fn(result: dict[str, Any], name: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": {"result": result, "name": name, "args": args,
+                                                 "position": {"type": "boolean"}},
+                "required": ["result", "name", "args", "position"]}
+    if text_words(text):
+        words = "(" + "|".join(text_words(text)) + ")"
+        item: dict[str, Any] = {"anyOf": [fn({"const": "Bool"}, {"type": "string", "pattern": f"^{words}(_{words}){{0,4}}$"}),
+                                          fn({"enum": ["Int", *sorts]}, _name())]}
+    else:
+        item = fn({"enum": ["Bool", "Int", *sorts]}, _name())
     return {"type": "object", "properties": {"functions": {"type": "array", "minItems": 1, "maxItems": MAX_FUNCTIONS,
-                                                           "items": fn}}, "required": ["functions"]}
+                                                           "items": item}}, "required": ["functions"]}
+
+
+def text_words(text: str) -> list[str]:
+    """The words a property's name may be made of: the text's of two letters or more (lower case;
+    a plural also without its "s"), longest first, with "is" and "has"."""
+    words = {w for w in re.findall(r"[a-z][a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())}
+    if not words:
+        return []
+    words |= {w[:-1] for w in words if len(w) > 3 and w.endswith("s") and not w.endswith("ss")}
+    words |= {w[:-2] for w in words if len(w) > 4 and w.endswith("es")} | {"is", "has"}
+    return sorted(words, key=lambda w: (-len(w), w))
 
 
 def token_pattern(names: list[str], fmt: str) -> str:
