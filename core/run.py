@@ -113,10 +113,9 @@ class Run:
     def sample(self, llm: Any, emit: Emit) -> Run:
         """This run as one sample drawn on a thread of its own sees it: the same settings, id,
         cancel flag and hints, with the sample's model client (`llm`, lockstep.SampleClient) and
-        its own `emit` (events handed to the calling thread)."""
-        other = replace(self, emit=emit, client=lambda _run: llm)
-        other._once["id"] = self.id
-        return other
+        its own `emit` (events handed to the calling thread). Its name is this run's id, with no
+        numbers: it and any copy of it carry that id and draw no number of their own."""
+        return replace(self, name=self.id, numbers=None, emit=emit, client=lambda _run: llm)
 
     def progress(self, task: str) -> Callable[[int, int], None]:
         """A callback (done, total) that emits Progress events for long work."""

@@ -71,3 +71,15 @@ def test_timeout_ms_follows_the_proof_timeout():
     settings = Settings()
     settings.proof_timeout = 2.5
     assert Run(settings).timeout_ms == 2500
+
+
+def test_a_sample_of_a_run_carries_its_id_and_draws_no_number_of_its_own():
+    counter = itertools.count(1)
+    seen: list = []
+    run = Run(Settings(), "prove", numbers=lambda: next(counter))
+    client = object()
+    sample = run.sample(client, seen.append)
+    sample.trace("n1", None, "prove.attempt", "step 3")
+    assert seen == [TraceNode("prove-1", "n1", None, "prove.attempt", "step 3")] and sample.llm is client
+    assert dataclasses.replace(sample, settings=Settings()).id == "prove-1"    # a copy of the sample too
+    assert run.id == "prove-1" and next(counter) == 2
