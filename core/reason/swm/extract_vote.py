@@ -17,32 +17,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, clause_text
 from sym.core.reason.sampling import needed, rounds
 from sym.core.reason.swm import extraction
-from sym.core.reason.swm.extraction import Reading
+from sym.core.reason.swm.extraction import Background, Reading
 from sym.core.reason.swm.lockstep import Chat, SampleClient, draw
 from sym.core.reason.swm.replies import Tally
-
-if TYPE_CHECKING:
-    from sym.core.memory.schema import Schema
 
 Clause = tuple[str, Atom | Rule]
 DISAGREE = "the model's readings disagree"
 
 
-def extract_voted(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, temperature: float,
-                  canonical: Callable[[Atom | Rule], Atom | Rule], extra: dict[str, set[int]] | None = None,
-                  context: list[str] | None = None, tally: Tally, symmetric: frozenset[str] = frozenset()) -> list[Reading]:
+def extract_voted(llm: Chat, sentences: list[str], background: Background, *, samples: int, temperature: float,
+                  canonical: Callable[[Atom | Rule], Atom | Rule], tally: Tally) -> list[Reading]:
     """`samples` readings of `sentences` (extraction.extract each), and per sentence the clauses
     a majority of the accepted readings state (`canonical` names them as memory would)."""
 
     def read(client: SampleClient) -> tuple[list[Reading], Tally]:
         own = Tally()
-        return extraction.extract(client, sentences, schema, extra=extra, context=context, tally=own,
-                                  symmetric=symmetric), own
+        return extraction.extract(client, sentences, background, tally=own), own
 
     readings: list[list[Reading]] = []               # one list per sample drawn, a reading per sentence
     for batch in rounds(samples):
@@ -144,18 +139,16 @@ def standard(clause: Atom | Rule) -> Atom | Rule:
     return Rule(head, tuple(literal(lit) for lit in clause.body))
 
 
-def read(llm: Chat, sentences: list[str], schema: Schema, *, samples: int, canonical: Callable[[Atom | Rule], Atom | Rule],
-         extra: dict[str, set[int]] | None, context: list[str] | None, tally: Tally,
-         node: Callable[[str, str, str], object], symmetric: frozenset[str] = frozenset()) -> list[Reading]:
+def read(llm: Chat, sentences: list[str], background: Background, *, samples: int,
+         canonical: Callable[[Atom | Rule], Atom | Rule], tally: Tally,
+         node: Callable[[str, str, str], object]) -> list[Reading]:
     """The sentences read once (extraction.extract, as always for one sample), or `samples`
-    times and voted on; `node(sentence, problem, vote)` hears each sentence's outcome;
-    `symmetric`: relations that hold both ways (extraction.symmetric)."""
+    times and voted on; `node(sentence, problem, vote)` hears each sentence's outcome."""
     if samples <= 1:
-        return extraction.extract(llm, sentences, schema, extra=extra, context=context, tally=tally,
-                                  node=lambda s, problem: node(s, problem, ""), symmetric=symmetric)
-    readings = extract_voted(llm, sentences, schema, samples=samples, canonical=canonical,
-                             temperature=float(llm.settings.llm_sample_temperature), extra=extra, context=context,
-                             tally=tally, symmetric=symmetric)
+        return extraction.extract(llm, sentences, background, tally=tally,
+                                  node=lambda s, problem: node(s, problem, ""))
+    readings = extract_voted(llm, sentences, background, samples=samples, canonical=canonical,
+                             temperature=float(llm.settings.llm_sample_temperature), tally=tally)
     for r in readings:
         node(r.sentence, r.problem, r.vote)
     return readings

@@ -60,6 +60,18 @@ class Reading:
     drawn: int = 0        # voted: how many samples were drawn (fewer than asked when the vote settled early)
 
 
+@dataclass(frozen=True)
+class Background:
+    """What sentences are read against: memory's `schema`, the predicates the rest of the text
+    adds (`extra`, name -> arities), the whole story (`context`; None: the sentences read) and
+    the relations memory's rules make hold both ways (`symmetric`)."""
+
+    schema: Schema
+    extra: dict[str, set[int]] | None = None
+    context: list[str] | None = None
+    symmetric: frozenset[str] = frozenset()
+
+
 def choose(llm: Chat, messages: list[dict[str, Any]], schema: dict[str, Any], check: Callable[[dict[str, Any]], T], *,
            purpose: str, tally: Tally, repairs: int = REPAIRS) -> tuple[T | None, str]:
     """(value, "") from the first reply `check` accepts, else (None, the last problem)."""
@@ -100,9 +112,8 @@ def predicate_menu(schema: Schema, extra: dict[str, set[int]] | None = None) -> 
     return {n: tuple(sorted(a)) for n, a in arities.items()}, templates
 
 
-def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str, set[int]] | None = None,
-            context: list[str] | None = None, tally: Tally, node: Callable[[str, str], object] | None = None,
-            symmetric: frozenset[str] = frozenset()) -> list[Reading]:
+def extract(llm: Chat, sentences: list[str], background: Background, *, tally: Tally,
+            node: Callable[[str, str], object] | None = None) -> list[Reading]:
     """Each sentence read by the model. Sentences where two named things meet are read pair by
     pair when memory has two-place relations (pairs.py); other sentences about named things
     ("specific") are restated BATCH at a time in the controlled language, one fact a line, and
@@ -110,14 +121,14 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
     (kind, conditions); a general sentence with a pronoun is shown the sentence before it (from
     the same unread text, never from templated ones). Every sentence the model gave clauses is
     then checked by an independent yes/no call (`verify`, one per sentence, all in parallel); a
-    sentence of facts is shown there with the one before it in the story (`context`) when it has
-    a pronoun or its facts name a thing it does not. `symmetric`: relations memory's rules make
-    hold both ways (`symmetric`), whose facts are not asked again turned round."""
-    predicates, templates = predicate_menu(schema, extra)
+    sentence of facts is shown there with the one before it in the story (`background.context`)
+    when it has a pronoun or its facts name a thing it does not; facts of a relation memory makes
+    symmetric are not asked again turned round."""
+    predicates, templates = predicate_menu(background.schema, background.extra)
     out: dict[str, Reading] = {}
     batch: list[str] = []
     pending: list[tuple[Reading, str]] = []     # readings to verify, with the sentence as the check shows it
-    story = context or sentences
+    story = background.context or sentences
     first = {s: at for at, s in reversed(list(enumerate(story)))}
 
     def read(reading: Reading) -> None:
@@ -149,8 +160,8 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
                 flush()
             continue
         flush()
-        reading, shown_sentence = _read_statements(llm, sentence, sentences[at - 1] if at else None, schema,
-                                                   predicates, templates, tally)
+        reading, shown_sentence = _read_statements(llm, sentence, sentences[at - 1] if at else None,
+                                                   background.schema, predicates, templates, tally)
         out[sentence] = reading
         if reading.clauses:
             pending.append((reading, shown_sentence))
@@ -158,7 +169,7 @@ def extract(llm: Chat, sentences: list[str], schema: Schema, *, extra: dict[str,
             node(sentence, reading.problem)
     flush()
     pending = [(r, shown) for r, shown in pending if not _names_a_description(r, node)]
-    verify(llm, pending, templates, tally, symmetric)
+    verify(llm, pending, templates, tally, background.symmetric)
     for reading, _sentence in pending:
         if node is not None:
             node(reading.sentence, reading.problem)

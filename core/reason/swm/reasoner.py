@@ -178,10 +178,10 @@ class SWM:
                        "failed" if problem else "ok")
 
         try:
-            readings = extract_vote.read(llm, unknown, self.memory.schema, samples=self.samples, extra=extra,
-                                         canonical=self._canonical, context=sentences, tally=tally, node=node,
-                                         symmetric=extraction.symmetric(
-                                             it.clause for it in self.memory.items.values() if it.kind == "rule"))
+            rules = (it.clause for it in self.memory.items.values() if it.kind == "rule")
+            background = extraction.Background(self.memory.schema, extra, sentences, extraction.symmetric(rules))
+            readings = extract_vote.read(llm, unknown, background, samples=self.samples, canonical=self._canonical,
+                                         tally=tally, node=node)
         except LLMError as err:
             self.llm_calls += tally.calls
             self.failed_calls += 1
