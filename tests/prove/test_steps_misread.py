@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sym.core.reason.pot.vocabulary import Kinds, Vocabulary, Words, misread, ungrounded
+from sym.core.reason.pot.vocabulary import FunctionStep, Kinds, SortStep, Vocabulary, Words, misread, ungrounded
 
 VOCAB = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba", "quill"]}]}),
                    Words.model_validate({"functions": [
@@ -154,6 +154,8 @@ def _drop_script(server, premises: list[tuple[str, str | None]]) -> None:
 
     kinds = {"sorts": [{"name": "Thing", "closed": False, "members": ["zorba"]}]}
     lines = [{"text": t, "form": "formula", "formula": f} if f else {"text": t, "form": "none"} for t, f in premises]
+    # a sentence naming zorba is not "no condition": it goes back, and stays unsaid (no word for it is left)
+    server.reply(json.dumps({"lines": [ln for ln in lines if ln["form"] == "none"]}), when="were rejected")
     script(server, kinds, UNSAID_WORDS, json.dumps({"lines": [
         *lines, {"text": "claim) Zorba is a fep.", "form": "formula", "formula": "fep(zorba)"}]}))
 
@@ -278,3 +280,19 @@ def test_a_function_named_as_the_prompts_example_was_copied_and_goes_back():
     kept, dropped = without_faulty(words, kinds, text) or (None, None)
     assert dropped == ["zib(Person)"] and [f.name for f in kept.functions] == ["day"]
     assert check_words(words, kinds, "Every zib of Fred is a number.") == []       # the text's own word
+
+
+def test_a_sentence_marked_as_setting_no_condition_must_speak_of_nothing_declared():
+    """Seen with the reference model on a LogicalDeduction puzzle: every premise marked `none`,
+    which left the program empty. A sentence that names a member or uses a declared word sets a
+    condition; one that lists every member of a closed sort, or an introduction, does not."""
+    from sym.core.reason.pot.vocabulary import speaks_of
+
+    fruit = Vocabulary(Kinds(sorts=[SortStep(name="Fruit", closed=True, members=["apples", "plums", "pears"])]),
+                       Words(functions=[FunctionStep(name="price", args=["Fruit"], result="Int"),
+                                        FunctionStep(name="ripe", args=["Fruit"], result="Bool")]))
+    assert speaks_of("The plums are the cheapest.", fruit) == "plums"
+    assert speaks_of("All ripe fruit is sold.", fruit) == "ripe"
+    assert speaks_of("The price is fair.", fruit) == "price"
+    assert speaks_of("A stand sells three fruits: apples, plums and pears.", fruit) is None
+    assert speaks_of("The statements are consistent within each paragraph.", fruit) is None

@@ -25,7 +25,11 @@ LEAVES_OUT = json.dumps({"lines": [{"text": SENTENCES[0], "form": "none"},
                                    {"text": SENTENCES[2], "form": "formula", "formula": "mammal(willy)"}]})
 
 
+STAYS_UNSAID = json.dumps({"lines": [{"text": SENTENCES[0], "form": "none"}]})
+
+
 def by_seed(server, replies: dict[int, str]) -> None:
+    server.reply(STAYS_UNSAID, when="were rejected")     # a repair of LEAVES_OUT's "none" keeps it
     script(server)
     for seed, text in replies.items():
         server.reply(text, when=lambda r, s=seed: STEP3 in r.last_user and r.options.get("seed") == s)
@@ -61,10 +65,12 @@ def test_a_split_is_broken_by_the_next_sample_and_a_tie_abstains(ollama_server, 
 
 def test_an_unknown_from_a_program_missing_a_premise_is_not_an_answer(ollama_server, shell):
     llm = llm_of(shell, ollama_server)
-    script(ollama_server, formulas=LEAVES_OUT)
+    script(ollama_server, formulas=LEAVES_OUT, fix=STAYS_UNSAID)
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"))
     assert status is None and detail["ran"] is True
     assert detail["reason"] == "unknown with premises not encoded" and SENTENCES[0] in detail["error"]
+    # a rule over the declared words is not "no condition": it went back before it was left out
+    assert any("speaks of whale" in e for e in detail["errors"]), detail
     ollama_server.clear()
     by_seed(ollama_server, {7001: LEAVES_OUT, 7002: PROVES, 7003: LEAVES_OUT})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)

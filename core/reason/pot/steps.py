@@ -45,6 +45,7 @@ from sym.core.reason.pot.vocabulary import (
     misread,
     open_uncounted,
     token_pattern,
+    speaks_of,
     ungrounded,
     without_faulty,
     words_schema,
@@ -209,10 +210,13 @@ class _Steps:
             for i, line in zip(wanted, lines.lines):
                 node = f"{tag}f{round_}.{i}"
                 if line.get("form") == "none":
-                    if i < len(premises):       # the model says it sets no condition: left out, and named
+                    spoken = speaks_of(texts[i], vocab) if i < len(premises) else None
+                    if i < len(premises) and spoken is None:   # it sets no condition: left out, and named
                         run.trace(node, parent, "steps.formula", texts[i], "(no condition)", "ok")
                         continue
-                    problems[i] = "a claim needs a form that says it"
+                    problems[i] = ("a claim needs a form that says it" if spoken is None else
+                                   f"this sentence speaks of {spoken}: pick the form that says what it says "
+                                   "(none is only for a sentence that sets no condition)")
                     self.errors.append(f"{texts[i]}: {problems[i]}")
                     continue
                 try:

@@ -392,6 +392,23 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
     return None
 
 
+def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
+    """The declared name a sentence speaks of (a function whose words are all the sentence's, or
+    a member it names), or None: a sentence so marked "sets no condition" was not read (seen with
+    the reference model: every premise of a puzzle marked so, which left the program empty and
+    every claim "unknown", an answer for a True/False/Uncertain item). A sentence naming every
+    member of a closed sort only lists them: step 1 said that already."""
+    said = _stems(sentence)
+    for f in vocab.functions:
+        if _stems(f.name) and _stems(f.name) <= said:
+            return f.name
+    for s in vocab.sorts:
+        named = [m for m in s.members if _stems(m) and _stems(m) <= said]
+        if named and not (s.closed and len(named) == len(s.members)):
+            return named[0]
+    return None
+
+
 _APPLIED = (re.compile(r"\b([A-Za-z_]\w*)\(\s*(\w+(?:\s*,\s*\w+)*)\s*\)"),      # JSON: p(a, b)
             re.compile(r"\(([A-Za-z_]\w*)((?:\s+\w+)+)\s*\)"))                    # SMT-LIB: (p a b)
 
