@@ -296,3 +296,20 @@ def test_a_sentence_marked_as_setting_no_condition_must_speak_of_nothing_declare
     assert speaks_of("The price is fair.", fruit) == "price"
     assert speaks_of("A stand sells three fruits: apples, plums and pears.", fruit) is None
     assert speaks_of("The statements are consistent within each paragraph.", fruit) is None
+
+
+@pytest.mark.parametrize("formula, problem", [
+    ("expensive(oranges)", "the sentence speaks of oranges and mangoes: write what it says of each, not of oranges alone"),
+    ("price(oranges) > price(mangoes)", None),
+    ("ForAll([x], Implies(x != oranges, price(oranges) > price(x)))", None),   # "the most": names only oranges
+])
+def test_a_formula_that_leaves_out_a_member_its_sentence_names_goes_back(formula, problem):
+    """Seen with the reference model: "The oranges are more expensive than the mangoes." written as
+    expensive(oranges), every word the sentence's, the mangoes left out."""
+    fruit = Vocabulary(Kinds(sorts=[SortStep(name="Fruit", closed=True, members=["apples", "oranges", "mangoes"])]),
+                       Words(functions=[FunctionStep(name="price", args=["Fruit"], result="Int"),
+                                        FunctionStep(name="expensive", args=["Fruit"], result="Bool")]))
+    sentence = "The oranges cost most." if "ForAll" in formula else "The oranges are more expensive than the mangoes."
+    assert misread(formula, sentence, fruit, "json") == problem
+    assert misread("And(expensive(apples), expensive(oranges), expensive(mangoes))",
+                   "Apples, oranges and mangoes are expensive.", fruit, "json") is None

@@ -431,7 +431,10 @@ def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | N
       everything;
     - the sentence is conditional or general ("if", "all", "every", "whoever" ...) and the formula
       claims a conjunction of plain atoms of everything: "If A then B" read as "everything is A
-      and B"."""
+      and B";
+    - the sentence names several members and the formula leaves some out: "The oranges are more
+      expensive than the mangoes" read as expensive(oranges) (seen with the reference model). A
+      sentence naming every member of a closed sort only lists them."""
     members = {m.lower(): m for s in vocab.sorts for m in s.members}
     named = [members[w.lower()] for w in re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", sentence) if w.lower() in members]
     used = set(_WORD.findall(formula))
@@ -441,6 +444,13 @@ def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | N
     if variables and _GENERAL.search(sentence) and not _CONNECTIVE[fmt].search(formula):
         return ("the sentence says if/all: use the form all (if [...] then [...]), not a claim that "
                 "everything has every property")
+    said = _stems(sentence)
+    for s in vocab.sorts:
+        spoken = [m for m in s.members if _stems(m) and _stems(m) <= said]
+        left = [m for m in spoken if m not in used]
+        if left and len(left) < len(spoken) and not (s.closed and len(spoken) == len(s.members)):
+            return (f"the sentence speaks of {' and '.join(spoken)}: write what it says of each, "
+                    f"not of {next(m for m in spoken if m in used)} alone")
     return None
 
 
