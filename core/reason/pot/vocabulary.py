@@ -19,6 +19,7 @@ from sym.core.reason.pot.smt2_write import quoted
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"
 MAX_SORTS, MAX_MEMBERS, MAX_FUNCTIONS, MAX_ARGS = 6, 24, 24, 3
+MAX_TEXT_WORDS = 800
 VARIABLES = ("x", "y", "z")
 JSON_WORDS = ("And", "Or", "Not", "Implies", "Xor", "If", "Distinct", "ForAll([", "Exists([", "True", "False")
 SMT2_WORDS = ("and", "or", "not", "=>", "xor", "ite", "distinct", "forall", "exists", "true", "false", "Int", "Bool")
@@ -89,8 +90,9 @@ def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
         return {"type": "object", "properties": {"result": result, "name": name, "args": args,
                                                  "position": {"type": "boolean"}},
                 "required": ["result", "name", "args", "position"]}
-    if text_words(text):
-        words = "(" + "|".join(text_words(text)) + ")"
+    vocabulary = text_words(text)
+    if 0 < len(vocabulary) <= MAX_TEXT_WORDS:        # a longer text's grammar would be slow to build and decode
+        words = "(" + "|".join(vocabulary) + ")"
         item: dict[str, Any] = {"anyOf": [fn({"const": "Bool"}, {"type": "string", "pattern": f"^{words}(_{words}){{0,4}}$"}),
                                           fn({"enum": ["Int", *sorts]}, _name())]}
     else:
