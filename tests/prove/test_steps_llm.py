@@ -165,6 +165,33 @@ def test_without_position_the_same_claim_is_open(ollama_server, shell):
     assert status == "unknown"
 
 
+@pytest.mark.parametrize("claim, formula, status", [
+    ("Juan and Rachel have the same locker.", "locker(juan) == locker(rachel)", "proved"),
+    ("Fred has locker 1.", "locker(fred) == 1", None)])
+def test_positions_the_sentences_contradict_are_dropped_not_a_sentence(ollama_server, shell, claim, formula, status):
+    """Seen with the reference model: a position flag on lockers three children share. The places
+    sym writes from it (1..3, all different) contradict "Juan and Rachel share a locker": they go,
+    the sentence stays, and an "unknown" of the program without them is not an answer."""
+    events: list = []
+    llm = llm_of(shell, ollama_server, emit=events.append)
+    kinds = {"sorts": [{"name": "Child", "closed": True, "members": ["fred", "juan", "rachel"]}]}
+    words = {"functions": [{"name": "locker", "args": ["Child"], "result": "Int", "position": True}]}
+    text = "The three children are Fred, Juan and Rachel. Juan and Rachel share a locker."
+    script(ollama_server, kinds, words, json.dumps({"lines": [
+        {"text": "The three children are Fred, Juan and Rachel.", "form": "none"},
+        {"text": "Juan and Rachel share a locker.", "form": "formula", "formula": "locker(juan) == locker(rachel)"},
+        {"text": f"claim) {claim}", "form": "formula", "formula": formula}]}))
+    got, detail = decide_claim(text, claim, llm, encoding=Encoding("json", "steps"))
+    assert got == status, detail
+    assert "each Child has its own locker from 1 to 3: dropped, since 'Juan and Rachel share a locker.' has two " \
+           "share a place" in detail["errors"], detail
+    assert not requests(ollama_server, "were rejected")              # no sentence was sent back
+    assert [e.detail for e in events if getattr(e, "label", "") == "positions dropped"]
+    if status is None:
+        # the listing sentence (no condition) and the dropped places
+        assert detail["error"].startswith("unknown, but 2 premise(s) could not be encoded"), detail
+
+
 def test_a_claim_that_never_gets_a_valid_formula_is_not_decided(ollama_server, shell):
     llm = llm_of(shell, ollama_server)
     bad = lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"), (SENTENCES[1], "whale(willy)"),

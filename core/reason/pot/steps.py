@@ -196,6 +196,7 @@ class _Steps:
         wanted, problems = list(range(len(texts))), dict[int, str]()
         claim_names = list(task.claims)
         settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
+        unplaced: list[str] = []                 # position settings dropped: the text contradicted them
         report: ProofReport | None = None
         for round_ in range(1 + repairs):
             asked = [texts[i] for i in wanted]
@@ -225,6 +226,10 @@ class _Steps:
                     problem = (formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
                                or misread(formula, texts[i], vocab, fmt)
                                or self.vacuous(vocab, settings, formula))
+                    if problem == NEVER and settings and self.shared(vocab, [("f", formula)]):
+                        unplaced, settings = [label for label, _ in settings], []
+                        self.unplace(unplaced, f"'{texts[i]}'", tag)
+                        problem = self.vacuous(vocab, settings, formula)
                 except FormError as err:
                     formula, problem = json.dumps(line)[:300], str(err)
                 run.trace(node, parent, "steps.formula", texts[i], formula, "failed" if problem else "ok")
@@ -241,13 +246,18 @@ class _Steps:
                                                 for j, name in enumerate(claim_names)])
             report = run_any(program, run)      # Cancelled and TimedOut end it
             ran = set(formulas)
+            if report.consistent is False and self.shared(vocab, kb[len(settings):]):
+                unplaced, settings = [label for label, _ in settings], []
+                self.unplace(unplaced, "the sentences together", tag)
+                kb = [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
+                program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j])
+                                                    for j, name in enumerate(claim_names)])
+                report = run_any(program, run)
+            core = _core(report, kb)
             if report.consistent is not False or round_ == repairs:
                 break
             # the premises contradict each other as written: the core's sentences go back
-            labels = [label for label, _ in kb]
-            core = [int(x.split("[")[1].split("]")[0]) if x.startswith("knowledge_base[") else labels.index(x)
-                    for x in report.core if x.startswith("knowledge_base[") or x in labels]
-            blamed = [premises.index(labels[k]) for k in core if k < len(labels) and labels[k] in premises]
+            blamed = [premises.index(kb[k][0]) for k in core if kb[k][0] in premises]
             if not blamed:
                 break
             problem = "these sentences contradict each other as written: " + " / ".join(premises[i] for i in blamed)
@@ -259,7 +269,7 @@ class _Steps:
         if missing:
             raise NoProgram(self.calls, self.errors,
                             f"no formula for claim {', '.join(missing)}: {problems[wanted[-1]]}")
-        left_out = [premises[i] for i in range(len(premises)) if i not in formulas]
+        left_out = [premises[i] for i in range(len(premises)) if i not in formulas] + unplaced
         if ran != set(formulas) or report is None:  # run what could be written (a premise left out weakens)
             kb = settings + [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
             program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j])
@@ -288,8 +298,37 @@ class _Steps:
         if status == "proved":
             return "this formula is true of anything (it follows from logic alone), so it cannot say what the sentence says"
         if status == "refuted":
-            return "this formula can never hold (it contradicts itself), so it cannot say what the sentence says"
+            return NEVER
         return None
+
+    def shared(self, vocab: Vocabulary, kb: list[tuple[str, str]]) -> bool:
+        """Whether `kb` contradicts the places sym writes from the model's position flag only by
+        their being all different: it holds with each place in 1..N alone. Then the text has two
+        members share a place (seen: lockers that three children share), and the flag was wrong."""
+        ranged = [(label, js if self.fmt == "json" else sm) for label, js, sm in vocab.position_facts(distinct=False)]
+        if not ranged:
+            return False
+        report = run_any(assemble(vocab, self.fmt, ranged + kb, []), self.run)
+        return report.consistent is not False
+
+    def unplace(self, labels: list[str], by: str, tag: str) -> None:
+        """Trace and note the position settings dropped because `by` contradicts them."""
+        self.run.trace(f"{tag}unplaced", tag or "q", "steps.formula", "positions dropped",
+                       f"{'; '.join(labels)}: {by} has two share a place", "ok")
+        self.errors.append(f"{'; '.join(labels)}: dropped, since {by} has two share a place")
+
+
+NEVER = "this formula can never hold (it contradicts itself), so it cannot say what the sentence says"
+
+
+def _core(report: ProofReport, kb: list[tuple[str, str]]) -> list[int]:
+    """Where in `kb` the entries of an inconsistent program's unsat core are ([] when consistent)."""
+    if report.consistent is not False:
+        return []
+    labels = [label for label, _ in kb]
+    at = [int(x.split("[")[1].split("]")[0]) if x.startswith("knowledge_base[") else labels.index(x)
+          for x in report.core if x.startswith("knowledge_base[") or x in labels]
+    return [k for k in at if 0 <= k < len(kb)]
 
 
 def write_stepwise(task: Task, fmt: str, run: Run, *, attempts: int, kind: str, purpose: str,

@@ -150,8 +150,9 @@ class Vocabulary:
         return "\n".join(lines)
 
     # the settings sym writes: positions are 1..N and all different
-    def position_facts(self) -> list[tuple[str, str, str]]:
-        """(label, json formula, smt2 formula) per position function over a closed sort."""
+    def position_facts(self, distinct: bool = True) -> list[tuple[str, str, str]]:
+        """(label, json formula, smt2 formula) per position function over a closed sort; without
+        `distinct`, only the range 1..N."""
         out = []
         for f in self.functions:
             sort = next((s for s in self.sorts if [s.name] == f.args), None)
@@ -159,9 +160,9 @@ class Vocabulary:
                 continue
             n, ms = len(sort.members), sort.members
             js = "And(" + ", ".join([f"{f.name}({m}) >= 1, {f.name}({m}) <= {n}" for m in ms]
-                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if n > 1 else [])) + ")"
+                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if n > 1 and distinct else [])) + ")"
             sm = "(and " + " ".join([f"(>= ({f.name} {m}) 1) (<= ({f.name} {m}) {n})" for m in ms]
-                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if n > 1 else [])) + ")"
+                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if n > 1 and distinct else [])) + ")"
             out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js, sm))
         return out
 
