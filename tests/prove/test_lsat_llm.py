@@ -218,3 +218,28 @@ def test_a_model_timeout_moves_on_to_the_next_attempt_as_for_prove(ollama_server
     letter, detail = answer_lsat(problem(question, ORDER_OPTIONS), Run.using(llm, "lsat"))
     assert (letter, detail["attempts"]) == ("B", 2)
     assert "did not answer within 0.5 s" in detail["errors"][0]
+
+
+def test_a_step_wise_option_is_read_with_its_question(ollama_server, llm):
+    """Seen with the reference model on AR-LSAT: "E) used jazz, used pop, …" for "Which one of the
+    following could be the complete list of CDs on sale?" written with on_sale, and refused as a
+    word the option does not say. The option is read with its question."""
+    from sym.core.reason.pot.tasks import Encoding
+
+    shelf = "A store has three CDs: jazz, pop and soul. Jazz is on sale. Soul is not on sale."
+    kinds = {"sorts": [{"name": "Cd", "closed": True, "members": ["jazz", "pop", "soul"]}]}
+    words = {"functions": [{"name": "on_sale", "args": ["Cd"], "result": "Bool", "position": False}]}
+    options = ["A) jazz, pop", "B) soul", "C) pop, soul"]
+    ollama_server.reply(json.dumps(kinds), when="Step 1: the kinds")
+    ollama_server.reply(json.dumps(words), when="Step 2: the words")
+    said = {"A": "And(on_sale(jazz), on_sale(pop))", "B": "on_sale(soul)", "C": "And(on_sale(pop), on_sale(soul))"}
+    ollama_server.reply(json.dumps({"lines": [
+        {"text": "A store has three CDs: jazz, pop and soul.", "form": "none"},
+        {"text": "Jazz is on sale.", "form": "formula", "formula": "on_sale(jazz)"},
+        {"text": "Soul is not on sale.", "form": "formula", "formula": "Not(on_sale(soul))"},
+        *({"text": o, "form": "formula", "formula": said[o[0]]} for o in options)]}), when="Step 3:")
+    question = "Which one of the following could be among the CDs on sale?"
+    letter, detail = answer_lsat(Problem("lsat-ar", "cds", [shelf], [], question, "", options=options, context=shelf),
+                                 Run.using(llm, "lsat"), encoding=Encoding("json", "steps"))
+    assert (letter, detail["verified"]) == ("A", True), detail
+    assert not any("says" in e for e in detail["errors"]), detail

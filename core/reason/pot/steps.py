@@ -223,7 +223,9 @@ class _Steps:
                 try:
                     formula = closed_formula(render(line if "form" in line else {**line, "form": "formula"}, vocab,
                                                     fmt), fmt, vocab)
-                    problem = (formula_problem(vocab, fmt, formula) or ungrounded(formula, texts[i], vocab)
+                    # an option is read with its question ("the complete list of CDs on sale?" / "E) used jazz, …")
+                    said = texts[i] if i < len(premises) else f"{task.question} {texts[i]}"
+                    problem = (formula_problem(vocab, fmt, formula) or ungrounded(formula, said, vocab)
                                or misread(formula, texts[i], vocab, fmt)
                                or self.vacuous(vocab, settings, formula))
                     if problem == NEVER and settings and self.shared(vocab, [("f", formula)]):
