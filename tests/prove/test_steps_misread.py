@@ -313,3 +313,19 @@ def test_a_formula_that_leaves_out_a_member_its_sentence_names_goes_back(formula
     assert misread(formula, sentence, fruit, "json") == problem
     assert misread("And(expensive(apples), expensive(oranges), expensive(mangoes))",
                    "Apples, oranges and mangoes are expensive.", fruit, "json") is None
+
+
+def test_a_member_is_named_by_its_own_word_not_by_one_its_whole_sort_shares():
+    """Seen with the reference model on LogicalDeduction: "The orange book is the second from the
+    left." written as rank(orange_book) == rank(brown_book) + 2. brown_book shares "book" with the
+    sentence, as every book does; that does not name it."""
+    shelf = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True,
+                                             members=["brown_book", "orange_book", "red_book"])]),
+                       Words(functions=[FunctionStep(name="rank", args=["Book"], result="Int", position=True)]))
+    sentence = "The orange book is the second from the left."
+    assert ungrounded("rank(orange_book) == rank(brown_book) + 2", sentence, shelf) == \
+        "'brown_book' is not in the sentence; use only names for what it says"
+    assert ungrounded("rank(orange_book) == 2", sentence, shelf) is None
+    alone = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["book"])]),
+                       Words(functions=shelf.functions))
+    assert ungrounded("rank(book) == 1", "The book is first.", alone) is None     # a lone member keeps its words

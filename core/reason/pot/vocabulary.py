@@ -369,7 +369,8 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
     """A predicate or individual in the formula that its sentence does not say (a formula about
     something the sentence does not mention misstates it), or None: a predicate's content words
     must all be the sentence's ("lives_at_home" is not "has lunch at home", "is_active" is not
-    "inactive"); an individual must share a word with it. Numeric functions (a place, an amount)
+    "inactive"); an individual must share a word with it, other than one every member of its sort
+    has ("The orange book is second" does not name brown_book). Numeric functions (a place, an amount)
     are exempt: their names are the model's own. A formula whose every property only repeats its
     argument's name says nothing the sentence does: `Xor(isPurple(purple_book), isBlack(black_book))`
     for "The purple book is to the left of the black book" (seen with the reference model: every
@@ -383,7 +384,7 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
             continue
         if name in predicates and not own <= said:
             return f"{name!r} says {_unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
-        if name in members and not own & said:
+        if name in members and not (own - _shared(name, vocab) or own) & said:
             return f"{name!r} is not in the sentence; use only names for what it says"
     applied = _applications(formula)
     repeats = [(name, args) for name, args in applied if name in predicates and _stems(name) and args
@@ -410,6 +411,15 @@ def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
         if named and not (s.closed and len(named) == len(s.members)):
             return named[0]
     return None
+
+
+def _shared(member: str, vocab: Vocabulary) -> set[str]:
+    """The words every member of `member`'s sort has ("book" of brown_book, red_book, …): they
+    tell none apart, so a sentence that says only them does not name this one."""
+    for s in vocab.sorts:
+        if member in s.members and len(s.members) > 1:
+            return set.intersection(*(_stems(m) for m in s.members))
+    return set()
 
 
 _APPLIED = (re.compile(r"\b([A-Za-z_]\w*)\(\s*(\w+(?:\s*,\s*\w+)*)\s*\)"),      # JSON: p(a, b)
