@@ -83,7 +83,8 @@ def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
     """Step 2's schema. Given the `text`, a property or relation (result Bool, chosen first) is
     named only with the text's own words joined by "_" (`lunch_at_home`): the model chooses its
     words rather than writing a name, so neither an example's name (`wug`) nor a word the text
-    does not use can be decoded; a quantity's name (result Int or a sort) is the model's own."""
+    does not use can be decoded. A quantity's name (result Int or a sort) may also use a word
+    for a number the text need not say (QUANTITY_WORDS: price, place, age, …)."""
     args = {"type": "array", "maxItems": MAX_ARGS, "items": {"enum": [*sorts, "Int"]}}
 
     def fn(result: dict[str, Any], name: dict[str, Any]) -> dict[str, Any]:
@@ -93,12 +94,19 @@ def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
     vocabulary = text_words(text)
     if 0 < len(vocabulary) <= MAX_TEXT_WORDS:        # a longer text's grammar would be slow to build and decode
         words = "(" + "|".join(vocabulary) + ")"
-        item: dict[str, Any] = {"anyOf": [fn({"const": "Bool"}, {"type": "string", "pattern": f"^{words}(_{words}){{0,4}}$"}),
-                                          fn({"enum": ["Int", *sorts]}, _name())]}
+        amounts = "(" + "|".join(sorted(set(vocabulary) | QUANTITY_WORDS, key=lambda w: (-len(w), w))) + ")"
+        item: dict[str, Any] = {"anyOf": [
+            fn({"const": "Bool"}, {"type": "string", "pattern": f"^{words}(_{words}){{0,4}}$"}),
+            fn({"enum": ["Int", *sorts]}, {"type": "string", "pattern": f"^{amounts}(_{amounts}){{0,4}}$"})]}
     else:
         item = fn({"enum": ["Bool", "Int", *sorts]}, _name())
     return {"type": "object", "properties": {"functions": {"type": "array", "minItems": 1, "maxItems": MAX_FUNCTIONS,
                                                            "items": item}}, "required": ["functions"]}
+
+
+# words for a number a quantity's name may use though the text does not ("The plums are the cheapest": price)
+QUANTITY_WORDS = frozenset("place position rank order number count amount price cost age size day time year slot "
+                           "seat score height weight length value level".split())
 
 
 def text_words(text: str) -> list[str]:
