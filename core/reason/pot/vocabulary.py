@@ -167,10 +167,11 @@ class Vocabulary:
             if not (f.position and f.result == "Int" and sort is not None and sort.closed and sort.members):
                 continue
             n, ms = len(sort.members), sort.members
+            apart = n > 1 and distinct
             js = "And(" + ", ".join([f"{f.name}({m}) >= 1, {f.name}({m}) <= {n}" for m in ms]
-                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if n > 1 and distinct else [])) + ")"
+                                    + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if apart else [])) + ")"
             sm = "(and " + " ".join([f"(>= ({f.name} {m}) 1) (<= ({f.name} {m}) {n})" for m in ms]
-                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if n > 1 and distinct else [])) + ")"
+                                    + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if apart else [])) + ")"
             out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js, sm))
         return out
 
