@@ -329,3 +329,19 @@ def test_a_member_is_named_by_its_own_word_not_by_one_its_whole_sort_shares():
     alone = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["book"])]),
                        Words(functions=shelf.functions))
     assert ungrounded("rank(book) == 1", "The book is first.", alone) is None     # a lone member keeps its words
+
+
+def test_a_function_named_only_with_stop_words_goes_back():
+    """Seen with the reference model on FOLIO: with(Person, Thing) -> Bool, a relation named "with"
+    (a word of the text, so the name check passed), which says nothing."""
+    from sym.core.reason.pot.vocabulary import check_words, without_faulty
+
+    kinds = Kinds.model_validate({"sorts": [{"name": "Person", "closed": False, "members": ["bonnie"]}]})
+    words = Words.model_validate({"functions": [{"name": "with", "args": ["Person"], "result": "Bool",
+                                                 "position": False}]})
+    assert check_words(words, kinds, "Bonnie performs with the school.") == [
+        "'with' says nothing (only words such as 'with', 'of'); name it with the text's words for what it is"]
+    performs = {"name": "performs", "args": ["Person"], "result": "Bool", "position": False}
+    kept, dropped = without_faulty(Words.model_validate({"functions": [*words.model_dump()["functions"], performs]}),
+                                   kinds, "Bonnie performs with the school.") or (None, None)
+    assert dropped == ["with(Person)"] and [f.name for f in kept.functions] == ["performs"]

@@ -93,11 +93,9 @@ def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
                 "required": ["result", "name", "args", "position"]}
     vocabulary = text_words(text)
     if 0 < len(vocabulary) <= MAX_TEXT_WORDS:        # a longer text's grammar would be slow to build and decode
-        words = "(" + "|".join(vocabulary) + ")"
-        amounts = "(" + "|".join(sorted(set(vocabulary) | QUANTITY_WORDS, key=lambda w: (-len(w), w))) + ")"
         item: dict[str, Any] = {"anyOf": [
-            fn({"const": "Bool"}, {"type": "string", "pattern": f"^{words}(_{words}){{0,4}}$"}),
-            fn({"enum": ["Int", *sorts]}, {"type": "string", "pattern": f"^{amounts}(_{amounts}){{0,4}}$"})]}
+            fn({"const": "Bool"}, {"type": "string", "pattern": _name_pattern(vocabulary)}),
+            fn({"enum": ["Int", *sorts]}, {"type": "string", "pattern": _name_pattern([*vocabulary, *QUANTITY_WORDS])})]}
     else:
         item = fn({"enum": ["Bool", "Int", *sorts]}, _name())
     return {"type": "object", "properties": {"functions": {"type": "array", "minItems": 1, "maxItems": MAX_FUNCTIONS,
@@ -107,6 +105,18 @@ def words_schema(sorts: list[str], text: str = "") -> dict[str, Any]:
 # words for a number a quantity's name may use though the text does not ("The plums are the cheapest": price)
 QUANTITY_WORDS = frozenset("place position rank order number count amount price cost age size day time year slot "
                            "seat score height weight length value level".split())
+
+
+def _name_pattern(words: list[str]) -> str:
+    """A name of up to five of `words` joined by "_", at least one of them a content word (not
+    "with", "of", "is" …: a name of those alone says nothing)."""
+    def group(ws: set[str]) -> str:
+        return "(" + "|".join(sorted(ws, key=lambda w: (-len(w), w))) + ")"
+    stop = {w for w in words if w in _STOP}
+    content = group(set(words) - stop)
+    if not stop:
+        return f"^{content}(_{content}){{0,4}}$"
+    return f"^({group(stop)}_){{0,2}}{content}(_{group(set(words))}){{0,4}}$"
 
 
 def text_words(text: str) -> list[str]:
@@ -227,6 +237,9 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
+        elif not _stems(f.name):
+            problems.append(f"{f.name!r} says nothing (only words such as 'with', 'of'); name it with the text's "
+                            "words for what it is")
         elif _copied(f, said):
             problems.append(f"{f.name!r} is the example's name, not the text's; name it with the text's own words")
         elif text and _unfaithful(f, said):
@@ -266,7 +279,8 @@ def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[s
     is left out, so the program can only be weaker than the text: its proofs and refutations
     stand, its "unknown" does not count."""
     said = _stems(text)
-    bad = [f for f in words.functions if _unfaithful(f, said) or _misplaced(f, kinds) or _copied(f, said)]
+    bad = [f for f in words.functions
+           if not _stems(f.name) or _unfaithful(f, said) or _misplaced(f, kinds) or _copied(f, said)]
     kept = Words(functions=[f for f in words.functions if f not in bad])
     if not bad or not kept.functions or check_words(kept, kinds, text):
         return None
