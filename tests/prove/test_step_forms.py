@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from sym.core.reason.pot.faithful import ungrounded
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.smt2_read import run_smt2
@@ -18,7 +19,6 @@ from sym.core.reason.pot.vocabulary import (
     assemble,
     formula_problem,
     token_pattern,
-    ungrounded,
 )
 
 BOOKS = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["red", "blue", "green"])]),

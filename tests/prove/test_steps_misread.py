@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from sym.core.reason.pot.vocabulary import FunctionStep, Kinds, SortStep, Vocabulary, Words, misread, ungrounded
+from sym.core.reason.pot.faithful import misread, ungrounded
+from sym.core.reason.pot.vocabulary import FunctionStep, Kinds, SortStep, Vocabulary, Words
 
 VOCAB = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba", "quill"]}]}),
                    Words.model_validate({"functions": [
@@ -286,7 +287,7 @@ def test_a_sentence_marked_as_setting_no_condition_must_speak_of_nothing_declare
     """Seen with the reference model on a LogicalDeduction puzzle: every premise marked `none`,
     which left the program empty. A sentence that names a member or uses a declared word sets a
     condition; one that lists every member of a closed sort, or an introduction, does not."""
-    from sym.core.reason.pot.vocabulary import speaks_of
+    from sym.core.reason.pot.faithful import speaks_of
 
     fruit = Vocabulary(Kinds(sorts=[SortStep(name="Fruit", closed=True, members=["apples", "plums", "pears"])]),
                        Words(functions=[FunctionStep(name="price", args=["Fruit"], result="Int"),

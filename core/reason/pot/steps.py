@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.reason.pot.authoring import NoProgram, Written
+from sym.core.reason.pot.faithful import misread, speaks_of, ungrounded
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import UNKNOWN
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
@@ -42,11 +43,8 @@ from sym.core.reason.pot.vocabulary import (
     closed_formula,
     formula_problem,
     kinds_schema,
-    misread,
     open_uncounted,
-    speaks_of,
     token_pattern,
-    ungrounded,
     without_faulty,
     words_schema,
 )

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from sym.core.errors import UserError
 from sym.core.reason.pot.build import build
+from sym.core.reason.pot.faithful import STOP, WORD, stems, unsaid
 from sym.core.reason.pot.schema import RESERVED, Program
 from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
 from sym.core.reason.pot.smt2_write import quoted
@@ -112,7 +113,7 @@ def _name_pattern(words: list[str]) -> str:
     "with", "of", "is" …: a name of those alone says nothing)."""
     def group(ws: set[str]) -> str:
         return "(" + "|".join(sorted(ws, key=lambda w: (-len(w), w))) + ")"
-    stop = {w for w in words if w in _STOP}
+    stop = {w for w in words if w in STOP}
     content = group(set(words) - stop)
     if not stop:
         return f"^{content}(_{content}){{0,4}}$"
@@ -229,7 +230,7 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
     taken = {s.name for s in kinds.sorts} | {m for s in kinds.sorts for m in s.members} | set(VARIABLES) | RESERVED
     problems, seen = [], set()
     sorts = {s.name for s in kinds.sorts}
-    said = _stems(text)
+    said = stems(text)
     for f in words.functions:
         if f.name in taken or f.name in seen:
             problems.append(f"{f.name!r} is already a name; choose another for this function")
@@ -237,13 +238,13 @@ def check_words(words: Words, kinds: Kinds, text: str = "") -> list[str]:
         bad = [a for a in [*f.args, f.result] if a not in sorts | {"Int", "Bool"}]
         if bad:
             problems.append(f"{f.name}: unknown sort {bad[0]!r}")
-        elif not _stems(f.name):
+        elif not stems(f.name):
             problems.append(f"{f.name!r} says nothing (only words such as 'with', 'of'); name it with the text's "
                             "words for what it is")
         elif _copied(f, said):
             problems.append(f"{f.name!r} is the example's name, not the text's; name it with the text's own words")
         elif text and _unfaithful(f, said):
-            problems.append(f"{f.name!r} says {_unsaid(f.name, said)!r}, which the text does not; name it with "
+            problems.append(f"{f.name!r} says {unsaid(f.name, said)!r}, which the text does not; name it with "
                             "the text's own words")
         elif _misplaced(f, kinds):
             problems.append(f"{f.name}: a position numbers the members of a closed sort 1..N, and {f.args[0]!r} "
@@ -261,13 +262,13 @@ def _misplaced(f: FunctionStep, kinds: Kinds) -> bool:
 
 def _copied(f: FunctionStep, said: set[str]) -> bool:
     """A function named as the prompt's example, a word the text (its stems: `said`) does not use."""
-    return f.name in EXAMPLE_NAMES and not _stems(f.name) <= said
+    return f.name in EXAMPLE_NAMES and not stems(f.name) <= said
 
 
 def _unfaithful(f: FunctionStep, said: set[str]) -> bool:
     """A property or relation named with a word the text (its stems: `said`) does not use;
     numeric functions are the model's own names."""
-    return f.result != "Int" and not _stems(f.name) <= said
+    return f.result != "Int" and not stems(f.name) <= said
 
 
 def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[str]] | None:
@@ -278,19 +279,15 @@ def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[s
     position(Book), the books' stays. A sentence that needed a dropped word gets no formula and
     is left out, so the program can only be weaker than the text: its proofs and refutations
     stand, its "unknown" does not count."""
-    said = _stems(text)
+    said = stems(text)
     bad = [f for f in words.functions
-           if not _stems(f.name) or _unfaithful(f, said) or _misplaced(f, kinds) or _copied(f, said)]
+           if not stems(f.name) or _unfaithful(f, said) or _misplaced(f, kinds) or _copied(f, said)]
     kept = Words(functions=[f for f in words.functions if f not in bad])
     if not bad or not kept.functions or check_words(kept, kinds, text):
         return None
     return kept, [f"{f.name}({', '.join(f.args)})" for f in bad]
 
 
-def _unsaid(name: str, said: set[str]) -> str:
-    """The words of a name (snake_case or camelCase: isRed is "is red") whose stems are not among `said`."""
-    return ", ".join(w for w in re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower())
-                     if _stems(w) and not _stems(w) <= said)
 
 
 # -- one formula --------------------------------------------------------------------------------
@@ -315,7 +312,6 @@ def variable_sorts(formula: str, vocab: Vocabulary) -> dict[str, str]:
     return out
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def closed_formula(formula: str, fmt: str, vocab: Vocabulary) -> str:
@@ -323,10 +319,10 @@ def closed_formula(formula: str, fmt: str, vocab: Vocabulary) -> str:
     axiom's free variables are read ("If people perform, then they attend": for all x)."""
     if fmt == "json":
         bound = {v.strip() for group in _BINDERS.findall(formula) for v in group.split(",")}
-        free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+        free = [v for v in VARIABLES if v in set(WORD.findall(formula)) - bound]
         return f"ForAll([{', '.join(free)}], {formula})" if free else formula
     bound = set(re.findall(r"\(\(?\s*([xyz])\s+[A-Za-z_]", formula))
-    free = [v for v in VARIABLES if v in set(_WORD.findall(formula)) - bound]
+    free = [v for v in VARIABLES if v in set(WORD.findall(formula)) - bound]
     if not free:
         return formula
     sorts = variable_sorts_smt2(formula, vocab)
@@ -377,117 +373,6 @@ def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: lis
         q = quoted(name, taken)
         lines += [f"(define-fun {q} () Bool {formula})", f"(check-sat-assuming ({q}))"]
     return Smt2Program("\n".join(lines) + "\n", "steps")
-
-
-_STOP = frozenset("a an the of to in on at by for with and or not no is are be been was were has have had does do "
-                  "who that which than then if it its their they them he she his her".split())
-
-
-def _stems(text: str) -> set[str]:
-    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
-    return {re.sub(r"(?<=...)e?s$", "", w)[:4] for w in words if w not in _STOP}   # cats ~ cat, classes ~ class
-
-
-def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
-    """A predicate or individual in the formula that its sentence does not say (a formula about
-    something the sentence does not mention misstates it), or None: a predicate's content words
-    must all be the sentence's ("lives_at_home" is not "has lunch at home", "is_active" is not
-    "inactive"); an individual must share a word with it, other than one every member of its sort
-    has ("The orange book is second" does not name brown_book). Numeric functions (a place, an amount)
-    are exempt: their names are the model's own. A formula whose every property only repeats its
-    argument's name says nothing the sentence does: `Xor(isPurple(purple_book), isBlack(black_book))`
-    for "The purple book is to the left of the black book" (seen with the reference model: every
-    word was the sentence's)."""
-    said = _stems(sentence)
-    predicates = {f.name for f in vocab.functions if f.result != "Int"}
-    members = {m for s in vocab.sorts for m in s.members}
-    for name in dict.fromkeys(_WORD.findall(formula)):
-        own = _stems(name)
-        if not own:
-            continue
-        if name in predicates and not own <= said:
-            return f"{name!r} says {_unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
-        if name in members and not (own - _shared(name, vocab) or own) & said:
-            return f"{name!r} is not in the sentence; use only names for what it says"
-    applied = _applications(formula)
-    repeats = [(name, args) for name, args in applied if name in predicates and _stems(name) and args
-               and set(args) <= members and _stems(name) <= set().union(*(_stems(a) for a in args))]
-    if repeats and len(repeats) == len(applied):
-        name, args = repeats[0]
-        return (f"{name}({', '.join(args)}) only repeats what {args[0]} is called; write what the sentence "
-                "says about it")
-    return None
-
-
-def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
-    """The declared name a sentence speaks of (a function whose words are all the sentence's, or
-    a member it names), or None: a sentence so marked "sets no condition" was not read (seen with
-    the reference model: every premise of a puzzle marked so, which left the program empty and
-    every claim "unknown", an answer for a True/False/Uncertain item). A sentence naming every
-    member of a closed sort only lists them: step 1 said that already."""
-    said = _stems(sentence)
-    for f in vocab.functions:
-        if _stems(f.name) and _stems(f.name) <= said:
-            return f.name
-    for s in vocab.sorts:
-        named = [m for m in s.members if _stems(m) and _stems(m) <= said]
-        if named and not (s.closed and len(named) == len(s.members)):
-            return named[0]
-    return None
-
-
-def _shared(member: str, vocab: Vocabulary) -> set[str]:
-    """The words every member of `member`'s sort has ("book" of brown_book, red_book, …): they
-    tell none apart, so a sentence that says only them does not name this one."""
-    for s in vocab.sorts:
-        if member in s.members and len(s.members) > 1:
-            return set.intersection(*(_stems(m) for m in s.members))
-    return set()
-
-
-_APPLIED = (re.compile(r"\b([A-Za-z_]\w*)\(\s*(\w+(?:\s*,\s*\w+)*)\s*\)"),      # JSON: p(a, b)
-            re.compile(r"\(([A-Za-z_]\w*)((?:\s+\w+)+)\s*\)"))                    # SMT-LIB: (p a b)
-
-
-def _applications(formula: str) -> list[tuple[str, list[str]]]:
-    """Each function applied to plain names in `formula` (JSON or SMT-LIB): (name, its arguments)."""
-    return [(m.group(1), re.findall(r"\w+", m.group(2))) for pattern in _APPLIED for m in pattern.finditer(formula)]
-
-
-_GENERAL = re.compile(r"\b(?:if|when|whenever|all|every|each|any|anyone|everyone|everybody|whoever)\b", re.I)
-_CONNECTIVE = {"json": re.compile(r"\b(?:Implies|Or|Xor|Not|Exists|If)\("),
-               "smt2": re.compile(r"\((?:=>|or|xor|not|exists|ite)(?=[\s(])")}
-_VARIABLE = re.compile(r"\b[xyz]\b")
-
-
-def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | None:
-    """A formula whose shape contradicts its sentence, or None:
-    - the sentence names an individual the model declared (a capitalised word of the sentence)
-      and the formula names none, only variables: "James is a manager or ..." read as about
-      everything;
-    - the sentence is conditional or general ("if", "all", "every", "whoever" ...) and the formula
-      claims a conjunction of plain atoms of everything: "If A then B" read as "everything is A
-      and B";
-    - the sentence names several members and the formula leaves some out: "The oranges are more
-      expensive than the mangoes" read as expensive(oranges) (seen with the reference model). A
-      sentence naming every member of a closed sort only lists them."""
-    members = {m.lower(): m for s in vocab.sorts for m in s.members}
-    named = [members[w.lower()] for w in re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", sentence) if w.lower() in members]
-    used = set(_WORD.findall(formula))
-    variables = bool(_VARIABLE.search(formula))
-    if named and variables and not used & set(members.values()):
-        return f"the sentence is about {named[0]}: write {named[0]} where it names them, not a variable"
-    if variables and _GENERAL.search(sentence) and not _CONNECTIVE[fmt].search(formula):
-        return ("the sentence says if/all: use the form all (if [...] then [...]), not a claim that "
-                "everything has every property")
-    said = _stems(sentence)
-    for s in vocab.sorts:
-        spoken = [m for m in s.members if _stems(m) and _stems(m) <= said]
-        left = [m for m in spoken if m not in used]
-        if left and len(left) < len(spoken) and not (s.closed and len(spoken) == len(s.members)):
-            return (f"the sentence speaks of {' and '.join(spoken)}: write what it says of each, "
-                    f"not of {next(m for m in spoken if m in used)} alone")
-    return None
 
 
 def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
