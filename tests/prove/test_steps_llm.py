@@ -195,6 +195,27 @@ def test_positions_the_sentences_contradict_are_dropped_not_a_sentence(ollama_se
         assert detail["error"].startswith("unknown, but 2 premise(s) could not be encoded"), detail
 
 
+def test_a_place_counted_from_the_wrong_end_goes_back(ollama_server, shell):
+    """Seen with the reference model on LogicalDeduction: "B) The orange book is the second from
+    the right." filled as place 2 counted from the start, so Z3 proved it from "the orange book is
+    the second from the left" (a wrong answer, decided). The place goes back; the repair counts
+    from the end, and the claim is refuted."""
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["orange", "red", "blue", "green"]}]}
+    words = {"functions": [{"name": "place", "args": ["Book"], "result": "Int", "position": True}]}
+    premise, claim = "Of the four books, the orange book is the second from the left.", "The orange is the second from the right."
+
+    def line(text: str, from_end: bool) -> dict:
+        return {"text": text, "form": "compare", "function": "place", "arg": "orange", "op": "==",
+                "to": {"place": 2, "from_end": from_end}}
+    script(ollama_server, kinds, words, json.dumps({"lines": [line(premise, False), line(f"claim) {claim}", False)]}),
+           fix=json.dumps({"lines": [line(f"claim) {claim}", True)]}))
+    status, detail = decide_claim(premise, claim, llm, encoding=Encoding("json", "steps"))
+    assert status == "refuted", detail
+    assert "claim) The orange is the second from the right.: 'from the right' counts from the end: set from_end " \
+           "to true" in detail["errors"], detail
+
+
 def test_a_claim_that_never_gets_a_valid_formula_is_not_decided(ollama_server, shell):
     llm = llm_of(shell, ollama_server)
     bad = lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"), (SENTENCES[1], "whale(willy)"),

@@ -6,7 +6,7 @@ and leaves out, and shapes that contradict the sentence. Nothing here calls a mo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.vocabulary import Vocabulary
@@ -128,3 +128,24 @@ def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | N
             return (f"the sentence speaks of {' and '.join(spoken)}: write what it says of each, "
                     f"not of {next(m for m in spoken if m in used)} alone")
     return None
+
+
+# the ends a place is counted from, as step 3's prompt sets them: from the left is from the start
+_ENDS = {"left": False, "start": False, "beginning": False, "right": True, "end": True}
+_FROM = re.compile(r"\bfrom the (left|right|start|beginning|end)\b", re.IGNORECASE)
+
+
+def wrong_end(line: dict[str, Any], sentence: str) -> str | None:
+    """A place counted from the other end than its sentence says, or None: "the second from the
+    right" filled as place 2 from the start (seen with the reference model on LogicalDeduction,
+    where it made the orange book, second from the left, also second from the right: a wrong
+    answer Z3 proved)."""
+    to = line.get("to") if line.get("form") == "compare" else None
+    said = _FROM.findall(sentence)
+    if not isinstance(to, dict) or "place" not in to or len({_ENDS[w.lower()] for w in said}) != 1:
+        return None
+    end = _ENDS[said[0].lower()]
+    if bool(to.get("from_end")) == end:
+        return None
+    return (f"'from the {said[0].lower()}' counts from the {'end' if end else 'start'}: "
+            f"set from_end to {'true' if end else 'false'}")
