@@ -247,13 +247,6 @@ class _Steps:
                                                 for j, name in enumerate(claim_names)])
             report = run_any(program, run)      # Cancelled and TimedOut end it
             ran = set(formulas)
-            if report.consistent is False and self.shared(vocab, kb[len(settings):]):
-                unplaced, settings = [label for label, _ in settings], []
-                self.unplace(unplaced, "the sentences together", tag)
-                kb = [(premises[i], formulas[i]) for i in range(len(premises)) if i in formulas]
-                program = assemble(vocab, fmt, kb, [(name, formulas[len(premises) + j])
-                                                    for j, name in enumerate(claim_names)])
-                report = run_any(program, run)
             core = _core(report, kb)
             if report.consistent is not False or round_ == repairs:
                 break
@@ -303,9 +296,11 @@ class _Steps:
         return None
 
     def shared(self, vocab: Vocabulary, kb: list[tuple[str, str]]) -> bool:
-        """Whether `kb` contradicts the places sym writes from the model's position flag only by
-        their being all different: it holds with each place in 1..N alone. Then the text has two
-        members share a place (seen: lockers that three children share), and the flag was wrong."""
+        """Whether one sentence's formula (`kb`) contradicts the places sym writes from the model's
+        position flag only by their being all different: it holds with each place in 1..N alone.
+        Then the sentence has two members share a place (seen: lockers that three children share),
+        and the flag was wrong. (Sentences that contradict the places only together go back as
+        any contradiction does: seen, a misread "to the right of" as two places to the right.)"""
         ranged = [(label, js if self.fmt == "json" else sm) for label, js, sm in vocab.position_facts(distinct=False)]
         if not ranged:
             return False
