@@ -243,3 +243,36 @@ def test_a_step_wise_option_is_read_with_its_question(ollama_server, llm):
                                  Run.using(llm, "lsat"), encoding=Encoding("json", "steps"))
     assert (letter, detail["verified"]) == ("A", True), detail
     assert not any("says" in e for e in detail["errors"]), detail
+
+
+def test_step_wise_options_are_voted_over_samples(ollama_server, llm):
+    """`--samples K` with `--style steps` on a multiple-choice item: the sorts and functions once,
+    the formulas drawn K times, and the letter the vote of the programs that leave one option (it
+    wrote one program whatever K was)."""
+    from sym.core.reason.pot.tasks import Encoding
+
+    shelf = "A store has three CDs: jazz, pop and soul. Jazz is on sale. Soul is not on sale."
+    kinds = {"sorts": [{"name": "Cd", "closed": True, "members": ["jazz", "pop", "soul"]}]}
+    words = {"functions": [{"name": "on_sale", "args": ["Cd"], "result": "Bool", "position": False}]}
+    options = ["A) jazz", "B) soul"]
+    ollama_server.reply(json.dumps(kinds), when="Step 1: the kinds")
+    ollama_server.reply(json.dumps(words), when="Step 2: the words")
+
+    def lines(jazz: str) -> str:
+        return json.dumps({"lines": [
+            {"text": "A store has three CDs: jazz, pop and soul.", "form": "none"},
+            {"text": "Jazz is on sale.", "form": "formula", "formula": jazz},
+            {"text": "Soul is not on sale.", "form": "formula", "formula": "Not(on_sale(soul))"},
+            {"text": "A) jazz", "form": "formula", "formula": "on_sale(jazz)"},
+            {"text": "B) soul", "form": "formula", "formula": "on_sale(soul)"}]})
+    replies = {7001: lines("on_sale(jazz)"), 7002: lines("Not(on_sale(jazz))"), 7003: lines("on_sale(jazz)")}
+    for seed, text in replies.items():
+        ollama_server.reply(text, when=lambda r, s=seed: "Step 3:" in r.last_user and r.options.get("seed") == s)
+    question = "Which one of the following must be on sale?"
+    letter, detail = answer_lsat(Problem("lsat-ar", "cds", [shelf], [], question, "", options=options, context=shelf),
+                                 Run.using(llm, "lsat"), encoding=Encoding("json", "steps"), samples=3)
+    assert (letter, detail["verified"]) == ("A", True), detail
+    assert detail["tally"] == {"A": 2}, detail                 # the sample that denied jazz decided nothing
+    step3 = [c for c in chats(ollama_server) if "Step 3:" in c.last_user]
+    assert sorted(c.options.get("seed") for c in step3) == [7001, 7002, 7003]
+    assert len([c for c in chats(ollama_server) if "Step 2: the words" in c.last_user]) == 1   # declared once

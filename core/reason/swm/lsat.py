@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, cast
 from sym.core.errors import TimedOut, UserError
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
-from sym.core.reason.pot.tasks import Encoding
+from sym.core.reason.pot.steps import vote_stepwise
+from sym.core.reason.pot.tasks import Encoding, Task
 from sym.core.reason.pot.vote import sample_programs
 
 if TYPE_CHECKING:
@@ -284,9 +285,9 @@ def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Enco
         if not letter:
             detail["error"] = "the model named no option"
         return letter, detail
-    if samples > 1 and (encoding or Encoding()).style == "whole":
+    if samples > 1:
         return _vote(problem, qtype, run, attempts=max(1, attempts), samples=samples, detail=detail,
-                     fmt=(encoding or Encoding()).fmt), detail
+                     encoding=encoding or Encoding()), detail
     found = write_program(problem, run, attempts=max(1, attempts), detail=detail, encoding=encoding)
     if found is None:
         detail["error"] = f"no valid program after {detail['attempts']} attempts; last error: {detail['errors'][-1]}"
@@ -307,21 +308,29 @@ def answer_lsat(problem: Problem, run: Run, attempts: int = 3, *, encoding: Enco
 
 
 def _vote(problem: Problem, qtype: QuestionType, run: Run, *, attempts: int, samples: int, detail: dict[str, Any],
-          fmt: str) -> str:
+          encoding: Encoding) -> str:
     """The letter most sampled programs leave as the one candidate ('' on a tie or none); `detail`
-    gets the vote."""
-    letters = LETTERS[:len(problem.options)]
+    gets the vote. Step-wise, the sorts and functions are declared once and the formulas sampled."""
+    letters, fmt = LETTERS[:len(problem.options)], encoding.fmt
 
     def verdict(outcome: tuple[dict[str, str], frozenset[str]]) -> str | None:
         chosen = candidates(qtype, *outcome)
         return chosen[0] if len(chosen) == 1 else None
 
-    schema = program_json_schema(verifications=list(letters)) if fmt == "json" else None
-    vote = sample_programs(program_messages(problem, fmt), run, samples=samples, attempts=attempts,
-                           verdict_of=verdict, kind="lsat.sample", purpose="bench.lsat.program",
-                           accept=lambda report: _statuses(report, letters),
-                           summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()),
-                           schema=schema, fmt=fmt)
+    def summary(outcome: tuple[dict[str, str], frozenset[str]]) -> str:
+        return ", ".join(f"{x}: {s}" for x, s in outcome[0].items())
+    if encoding.style == "steps":
+        task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
+                    lambda f: program_messages(problem, f))
+        vote = vote_stepwise(task, fmt, run, samples=samples, attempts=attempts, kind="lsat.sample",
+                             purpose="bench.lsat.program", verdict_of=verdict,
+                             accept=lambda report: _statuses(report, letters), summary=summary)
+    else:
+        schema = program_json_schema(verifications=list(letters)) if fmt == "json" else None
+        vote = sample_programs(program_messages(problem, fmt), run, samples=samples, attempts=attempts,
+                               verdict_of=verdict, kind="lsat.sample", purpose="bench.lsat.program",
+                               accept=lambda report: _statuses(report, letters), summary=summary,
+                               schema=schema, fmt=fmt)
     detail.update(ran=bool(vote.accepted), vote=vote.shown(), tally=vote.tally(), errors=vote.problems(),
                   attempts=sum(s.written.attempts if s.written else attempts for s in vote.samples))
     if vote.winner is None:
