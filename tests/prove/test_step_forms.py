@@ -34,7 +34,7 @@ def atom(p, *args, neg=False):
 
 def verdict(vocab, fmt, premises, claim):
     formulas = [(f"p{i}", render(line, vocab, fmt)) for i, line in enumerate(premises)]
-    settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
+    settings = vocab.position_settings(fmt)
     program = assemble(vocab, fmt, settings + formulas, [("claim", render(claim, vocab, fmt))])
     report = run(program, timeout_ms=5000) if fmt == "json" else run_smt2(program, timeout_ms=5000)
     return report.verifications[0].status

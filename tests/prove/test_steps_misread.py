@@ -245,7 +245,7 @@ def test_position_on_a_property_means_nothing_and_is_not_sent_back():
     text = "Bonnie is a student. If people chaperone dances, they are not students."
     assert check_words(words, kinds, text) == []
     assert without_faulty(words, kinds, text) is None                      # nothing to drop
-    assert Vocabulary(kinds, words).position_facts() == []
+    assert Vocabulary(kinds, words).position_settings("json") == []
 
 
 def test_a_function_declared_twice_alike_is_kept_once_and_otherwise_still_goes_back():

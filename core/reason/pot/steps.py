@@ -193,7 +193,7 @@ class _Steps:
         ran: set[int] | None = None             # the formulas the last program run was assembled from
         wanted, problems = list(range(len(texts))), dict[int, str]()
         claim_names = list(task.claims)
-        settings = [(label, js if fmt == "json" else sm) for label, js, sm in vocab.position_facts()]
+        settings = vocab.position_settings(fmt)
         unplaced: list[str] = []                 # position settings dropped: the text contradicted them
         report: ProofReport | None = None
         for round_ in range(1 + repairs):
@@ -227,9 +227,11 @@ class _Steps:
                                or ungrounded(formula, said, vocab)
                                or misread(formula, texts[i], vocab, fmt)
                                or self.vacuous(vocab, settings, formula))
-                    if problem == NEVER and settings and self.shared(vocab, [("f", formula)]):
+                    if problem == NEVER and settings and self.shared(vocab, formula):
                         unplaced, settings = [label for label, _ in settings], []
-                        self.unplace(unplaced, f"'{texts[i]}'", tag)
+                        by, labels = f"'{texts[i]}' has two share a place", "; ".join(unplaced)
+                        run.trace(f"{tag}unplaced", parent, "steps.formula", "positions dropped", f"{labels}: {by}", "ok")
+                        self.errors.append(f"{labels}: dropped, since {by}")
                         problem = self.vacuous(vocab, settings, formula)
                 except FormError as err:
                     formula, problem = json.dumps(line)[:300], str(err)
@@ -295,23 +297,18 @@ class _Steps:
             return NEVER
         return None
 
-    def shared(self, vocab: Vocabulary, kb: list[tuple[str, str]]) -> bool:
-        """Whether one sentence's formula (`kb`) contradicts the places sym writes from the model's
+    def shared(self, vocab: Vocabulary, formula: str) -> bool:
+        """Whether one sentence's `formula` contradicts the places sym writes from the model's
         position flag only by their being all different: it holds with each place in 1..N alone.
         Then the sentence has two members share a place (seen: lockers that three children share),
         and the flag was wrong. (Sentences that contradict the places only together go back as
         any contradiction does: seen, a misread "to the right of" as two places to the right.)"""
-        ranged = [(label, js if self.fmt == "json" else sm) for label, js, sm in vocab.position_facts(distinct=False)]
+        ranged = vocab.position_settings(self.fmt, distinct=False)
         if not ranged:
             return False
-        report = run_any(assemble(vocab, self.fmt, ranged + kb, []), self.run)
+        report = run_any(assemble(vocab, self.fmt, [*ranged, ("f", formula)], []), self.run)
         return report.consistent is not False
 
-    def unplace(self, labels: list[str], by: str, tag: str) -> None:
-        """Trace and note the position settings dropped because `by` contradicts them."""
-        self.run.trace(f"{tag}unplaced", tag or "q", "steps.formula", "positions dropped",
-                       f"{'; '.join(labels)}: {by} has two share a place", "ok")
-        self.errors.append(f"{'; '.join(labels)}: dropped, since {by} has two share a place")
 
 
 NEVER = "this formula can never hold (it contradicts itself), so it cannot say what the sentence says"

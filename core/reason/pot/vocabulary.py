@@ -169,10 +169,10 @@ class Vocabulary:
         return "\n".join(lines)
 
     # the settings sym writes: positions are 1..N and all different
-    def position_facts(self, distinct: bool = True) -> list[tuple[str, str, str]]:
-        """(label, json formula, smt2 formula) per position function over a closed sort; without
-        `distinct`, only the range 1..N."""
-        out = []
+    def position_settings(self, fmt: str, distinct: bool = True) -> list[tuple[str, str]]:
+        """(label, formula in `fmt`) per position function over a closed sort: each member's place
+        in 1..N, all different; without `distinct`, only the range 1..N."""
+        out: list[tuple[str, str]] = []
         for f in self.functions:
             sort = next((s for s in self.sorts if [s.name] == f.args), None)
             if not (f.position and f.result == "Int" and sort is not None and sort.closed and sort.members):
@@ -183,7 +183,7 @@ class Vocabulary:
                                     + ([f"Distinct({', '.join(f'{f.name}({m})' for m in ms)})"] if apart else [])) + ")"
             sm = "(and " + " ".join([f"(>= ({f.name} {m}) 1) (<= ({f.name} {m}) {n})" for m in ms]
                                     + ([f"(distinct {' '.join(f'({f.name} {m})' for m in ms)})"] if apart else [])) + ")"
-            out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js, sm))
+            out.append((f"each {sort.name} has its own {f.name} from 1 to {n}", js if fmt == "json" else sm))
         return out
 
 

@@ -17,7 +17,7 @@ from sym.core.errors import TimedOut, UserError
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
 from sym.core.reason.pot.steps import vote_stepwise
-from sym.core.reason.pot.tasks import Encoding, Task
+from sym.core.reason.pot.tasks import Encoding, Task, encode
 from sym.core.reason.pot.vote import sample_programs
 
 if TYPE_CHECKING:
@@ -218,19 +218,23 @@ def _statuses(report: ProofReport, letters: str) -> tuple[dict[str, str], frozen
     return {x: found[x] for x in letters}, frozenset(undecided)
 
 
+def _task(problem: Problem) -> Task:
+    """The problem as a proving task: its options are the claims, named by their letters."""
+    letters = LETTERS[:len(problem.options)]
+    return Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
+                lambda fmt: program_messages(problem, fmt))
+
+
 def write_program(problem: Problem, run: Run, *, attempts: int, detail: dict[str, Any],
                   encoding: Encoding | None = None) -> tuple[dict[str, str], frozenset[str]] | None:
     """(statuses, undecided letters) from the first program that checks (core.reason.pot.authoring's
     loop: errors go back to the model, a model timeout moves on), or None after `attempts` tries;
     `detail` gets the attempts made and each failed attempt's error."""
     from sym.core.reason.pot.authoring import NoProgram, error_kind
-    from sym.core.reason.pot.tasks import Task, encode
 
     letters = LETTERS[:len(problem.options)]
-    task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
-                lambda fmt: program_messages(problem, fmt))
     try:
-        found = encode(task, encoding or Encoding(), run, attempts=attempts, kind="lsat.attempt",
+        found = encode(_task(problem), encoding or Encoding(), run, attempts=attempts, kind="lsat.attempt",
                        purpose="bench.lsat.program", accept=lambda report: _statuses(report, letters),
                        summary=lambda outcome: ", ".join(f"{x}: {s}" for x, s in outcome[0].items()))
     except NoProgram as err:
@@ -320,9 +324,7 @@ def _vote(problem: Problem, qtype: QuestionType, run: Run, *, attempts: int, sam
     def summary(outcome: tuple[dict[str, str], frozenset[str]]) -> str:
         return ", ".join(f"{x}: {s}" for x, s in outcome[0].items())
     if encoding.style == "steps":
-        task = Task(problem.context, problem.question, {x: option_text(o) for x, o in zip(letters, problem.options)},
-                    lambda f: program_messages(problem, f))
-        vote = vote_stepwise(task, fmt, run, samples=samples, attempts=attempts, kind="lsat.sample",
+        vote = vote_stepwise(_task(problem), fmt, run, samples=samples, attempts=attempts, kind="lsat.sample",
                              purpose="bench.lsat.program", verdict_of=verdict,
                              accept=lambda report: _statuses(report, letters), summary=summary)
     else:
