@@ -346,3 +346,37 @@ def test_a_function_named_only_with_stop_words_goes_back():
     kept, dropped = without_faulty(Words.model_validate({"functions": [*words.model_dump()["functions"], performs]}),
                                    kinds, "Bonnie performs with the school.") or (None, None)
     assert dropped == ["with(Person)"] and [f.name for f in kept.functions] == ["performs"]
+
+
+def test_a_comparison_with_a_member_its_sentence_does_not_name_is_shown_the_most_form(ollama_server, shell):
+    """Seen with the reference model on LogicalDeduction: "The apples are the cheapest." written as
+    rank(apples) < rank(mangoes) through three repairs, each refused for naming the mangoes. The
+    refusal now says that a member compared with every other is the `most` form."""
+    import json
+
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from tests.prove.test_steps_llm import llm_of, requests, script
+
+    kinds = {"sorts": [{"name": "Fruit", "closed": True, "members": ["plums", "apples", "figs"]}]}
+    words = {"functions": [{"name": "price", "args": ["Fruit"], "result": "Int", "position": False}]}
+
+    def cheaper(a: str, b: str) -> dict:
+        return {"form": "compare", "function": "price", "arg": a, "op": "<", "to": {"function": "price", "arg": b,
+                                                                                   "plus": 0}}
+    claim = "claim) The plums are the cheapest."
+    premises = [{"text": "A stand sells three fruits: plums, apples and figs.", "form": "none"},
+                {"text": "The plums cost less than the apples.", **cheaper("plums", "apples")},
+                {"text": "The apples cost less than the figs.", **cheaper("apples", "figs")}]
+    script(ollama_server, kinds, words, json.dumps({"lines": [*premises, {"text": claim, **cheaper("plums", "apples")}]}),
+           fix=json.dumps({"lines": [{"text": claim, "form": "most", "function": "price", "arg": "plums",
+                                      "extreme": "lowest"}]}))
+    status, detail = decide_claim("A stand sells three fruits: plums, apples and figs. The plums cost less than the "
+                                  "apples. The apples cost less than the figs.",
+                                  "The plums are the cheapest.", llm_of(shell, ollama_server),
+                                  encoding=Encoding("json", "steps"))
+    assert status == "proved", (status, detail)
+    [repair] = requests(ollama_server, "were rejected")
+    assert "'apples' is not in the sentence; use only names for what it says; a member compared with every other " \
+           "member is the form most" in repair.last_user
+    # a premise that names both members of its comparison passes as before
+    assert "The apples cost less than the figs.:" not in repair.last_user

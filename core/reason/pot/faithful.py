@@ -17,6 +17,9 @@ STOP = frozenset("a an the of to in on at by for with and or not no is are be be
                  "who that which than then if it its their they them he she his her".split())
 
 
+NOT_IN_SENTENCE = "is not in the sentence; use only names for what it says"
+
+
 def stems(text: str) -> set[str]:
     words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
     return {re.sub(r"(?<=...)e?s$", "", w)[:4] for w in words if w not in STOP}   # cats ~ cat, classes ~ class
@@ -48,7 +51,7 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
         if name in predicates and not own <= said:
             return f"{name!r} says {unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
         if name in members and not (own - _shared(name, vocab) or own) & said:
-            return f"{name!r} is not in the sentence; use only names for what it says"
+            return f"{name!r} {NOT_IN_SENTENCE}"
     applied = _applications(formula)
     repeats = [(name, args) for name, args in applied if name in predicates and stems(name) and args
                and set(args) <= members and stems(name) <= set().union(*(stems(a) for a in args))]
@@ -133,6 +136,18 @@ def misread(formula: str, sentence: str, vocab: Vocabulary, fmt: str) -> str | N
 # the ends a place is counted from, as step 3's prompt sets them: from the left is from the start
 _ENDS = {"left": False, "start": False, "beginning": False, "right": True, "end": True}
 _FROM = re.compile(r"\bfrom the (left|right|start|beginning|end)\b", re.IGNORECASE)
+
+
+def compared_with_all(line: dict[str, Any], problem: str | None) -> str | None:
+    """`problem`, with the way out when it is a comparison's other member that its sentence does not
+    name: a member compared with every other is the `most` form. (Seen with the reference model:
+    "The apples are the cheapest." written as price(apples) < price(mangoes) through three repairs,
+    each refused for naming the mangoes, while it wrote the premise "The plums are the cheapest." as
+    `most`.)"""
+    other = line.get("to", {}).get("arg") if line.get("form") == "compare" and isinstance(line.get("to"), dict) else None
+    if problem and other and problem == f"{other!r} {NOT_IN_SENTENCE}":
+        return f"{problem}; a member compared with every other member is the form most"
+    return problem
 
 
 def wrong_end(line: dict[str, Any], sentence: str) -> str | None:
