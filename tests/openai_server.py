@@ -32,7 +32,9 @@ import json
 import socket
 from dataclasses import dataclass, field
 
-from tests.ollama_server import Fault, OllamaServer, Request, _capped, _chunks, _Handler, _words, embedding, unused_url
+from tests.ollama_handler import _Handler
+from tests.ollama_script import Fault, Request, _capped, _chunks, _words, embedding
+from tests.ollama_server import OllamaServer, unused_url
 
 __all__ = ["OpenAIServer", "OpenAIRequest", "unused_url"]
 
