@@ -296,6 +296,8 @@ def test_a_sentence_marked_as_setting_no_condition_must_speak_of_nothing_declare
     assert speaks_of("All ripe fruit is sold.", fruit) == "ripe"
     assert speaks_of("The price is fair.", fruit) == "price"
     assert speaks_of("A stand sells three fruits: apples, plums and pears.", fruit) is None
+    assert speaks_of("A stand sells three ripe fruits at a price: apples, plums and pears.", fruit) is None
+    assert speaks_of("Apples and plums are ripe.", fruit) == "ripe"         # two of three: a condition
     assert speaks_of("The statements are consistent within each paragraph.", fruit) is None
 
 

@@ -67,16 +67,18 @@ def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
     a member it names), or None: a sentence so marked "sets no condition" was not read (seen with
     the reference model: every premise of a puzzle marked so, which left the program empty and
     every claim "unknown", an answer for a True/False/Uncertain item). A sentence naming every
-    member of a closed sort only lists them: step 1 said that already."""
+    member of a closed sort introduces them: step 1 said that already, and the words step 2 took
+    from it are not a condition to write (seen: "Four boys—Fred, … —will be assigned to lockers …
+    along a straight wall" sent back three times for speaking of `wall(Person)`, each time written
+    as a rule about walls). Left `none`, it still counts as left out: it only weakens."""
     said = stems(sentence)
+    listed = [[m for m in s.members if stems(m) and stems(m) <= said] for s in vocab.sorts]
+    if any(s.closed and len(s.members) > 1 and len(named) == len(s.members) for s, named in zip(vocab.sorts, listed)):
+        return None
     for f in vocab.functions:
         if stems(f.name) and stems(f.name) <= said:
             return f.name
-    for s in vocab.sorts:
-        named = [m for m in s.members if stems(m) and stems(m) <= said]
-        if named and not (s.closed and len(named) == len(s.members)):
-            return named[0]
-    return None
+    return next((named[0] for named in listed if named), None)
 
 
 def _shared(member: str, vocab: Vocabulary) -> set[str]:
