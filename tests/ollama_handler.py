@@ -54,15 +54,19 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self._send(200, b"", "text/plain")
 
-    def _handle(self, method: str) -> None:
-        state = self.server_state
+    def _body(self) -> dict | None:
+        """The request's JSON object, or None (no body, not JSON, not an object)."""
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
-            body = None
-        req = Request(method, self.path.split("?", 1)[0], body if isinstance(body, dict) else None)
+            return None
+        return body if isinstance(body, dict) else None
+
+    def _handle(self, method: str) -> None:
+        state = self.server_state
+        req = Request(method, self.path.split("?", 1)[0], self._body())
         state._record(req)
         routes = {"/api/chat": self._chat, "/api/generate": self._generate, "/api/embed": self._embed,
                   "/api/tags": self._tags, "/api/show": self._show, "/api/version": self._version,

@@ -114,14 +114,8 @@ class _OpenAIHandler(_Handler):
 
     def _handle(self, method: str) -> None:
         state = self.server_state
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
         headers = {k.lower(): v for k, v in self.headers.items()}
-        req = OpenAIRequest(method, self.path.split("?", 1)[0], body if isinstance(body, dict) else None, headers)
+        req = OpenAIRequest(method, self.path.split("?", 1)[0], self._body(), headers)
         state._record(req)
         routes = {"/v1/chat/completions": self._chat, "/v1/embeddings": self._embed, "/v1/models": self._models}
         route = routes.get(req.path)

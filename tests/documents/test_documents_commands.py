@@ -14,19 +14,7 @@ from sym.core.events import DocumentsChanged
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
 from tests.conftest import fails
-
-NOTES = """Field notes
-
-The field team met on Monday to plan the survey of the northern valley. Everyone agreed to start early.
-
-Automobiles used by the field team must be checked every week: tyres, brakes and fuel.
-
-The weather was cold and wet, and the river was high after the storms of last month.
-
-Lunch was sandwiches and soup, served at the old mill by the bridge. Nobody complained.
-
-Next meeting: Thursday at nine, in the library of the research station.
-"""
+from tests.documents.test_documents_chunking import NOTES
 
 GUIDE = "# Guide\n\n" + "".join(
     f"## Part {i}\n\nThis part explains how the shell reads its input and what it does with code "
