@@ -233,9 +233,9 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):   # the client stopped reading (cancelled)
             self.close_connection = True
 
-    def _start_stream(self) -> None:
+    def _start_stream(self, content_type: str = "application/x-ndjson") -> None:
         self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
 

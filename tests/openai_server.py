@@ -171,7 +171,7 @@ class _OpenAIHandler(_Handler):
             self.connection.shutdown(socket.SHUT_RDWR)
         elif kind == "truncated":
             if req.stream:
-                self._start_sse()
+                self._start_stream("text/event-stream")
                 for piece in ("Half ", "a reply"):
                     self._event(self._delta(req, piece))
                 self.close_connection = True
@@ -194,7 +194,7 @@ class _OpenAIHandler(_Handler):
         pieces = rule.chunks if rule is not None and rule.chunks and reason != "length" else _chunks(text)
         delay = rule.chunk_delay if rule is not None else 0.0
         try:
-            self._start_sse()
+            self._start_stream("text/event-stream")
             self._event({**self._delta(req, ""), "choices": [{"index": 0, "delta": {"role": "assistant"},
                                                               "finish_reason": None}]})
             for n, call in enumerate(calls or []):   # the name first, then the arguments, as OpenAI streams them
@@ -220,7 +220,7 @@ class _OpenAIHandler(_Handler):
         text, reason = _capped(text, (req.body or {}).get("max_tokens"))
         try:
             if req.stream:
-                self._start_sse()
+                self._start_stream("text/event-stream")
                 events = [self._delta(req, piece) for piece in _chunks(text)]
                 events.append({**self._delta(req, ""), "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
                 data = b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
@@ -275,12 +275,6 @@ class _OpenAIHandler(_Handler):
         return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1735689600,
                 "model": self.server_state.answer_model or req.model,
                 "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
-
-    def _start_sse(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
 
     def _event(self, data: dict) -> None:
         self._raw(f"data: {json.dumps(data)}\n\n".encode())
