@@ -217,7 +217,7 @@ class LLM:
 
             def attempt() -> Reply:
                 return self._interruptible(lambda: self.backend.chat(msgs, model=model, format=format, options=opts,
-                                                                     timeout=self.settings.llm_timeout, **extra))
+                                                                     timeout=self._timeout(), **extra))
         reply = self._with_retries(key, purpose, model, msgs, format, opts, attempt, tools)
         return self._finish(key, purpose, model, msgs, format, opts, reply, tools)
 
@@ -227,7 +227,7 @@ class LLM:
         returned whole, for the caller to parse. With `until`, the reply ends as soon as
         `until(text so far)` holds (done_reason "complete") and the stream is closed, which stops
         the server generating."""
-        parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self.settings.llm_timeout)
+        parts = self.backend.stream(msgs, model=model, format=format, options=opts, timeout=self._timeout())
         started = time.monotonic()
         shown = started - PROGRESS_EVERY
         tokens = 0
@@ -272,7 +272,7 @@ class LLM:
         def attempt() -> Reply:
             started = False
             try:
-                parts = self.backend.stream(msgs, model=model, options=opts, timeout=self.settings.llm_timeout)
+                parts = self.backend.stream(msgs, model=model, options=opts, timeout=self._timeout())
                 for part in self._interruptible_parts(parts):
                     if isinstance(part, Reply):
                         return part
@@ -304,15 +304,16 @@ class LLM:
         def work(messages: list[Message], opts: dict[str, Any], end: Until | None) -> tuple[
                 Reply | None, LLMError | None, list[Callable[[], None]]]:
             sink: list[Callable[[], None]] = []
-            self._local.sink = sink
+            self._local.sink, self._local.abreast = sink, abreast
             try:
                 return self._chat(messages, purpose, format, opts, model, None, end), None, sink
             except LLMError as err:
                 return None, err, sink
             finally:
-                self._local.sink = None
+                self._local.sink = self._local.abreast = None
 
-        with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(batches)), thread_name_prefix="llm") as pool:
+        abreast = min(MAX_PARALLEL, len(batches))
+        with ThreadPoolExecutor(max_workers=abreast, thread_name_prefix="llm") as pool:
             futures = [pool.submit(work, b, o, e) for b, o, e in zip(batches, each, ends, strict=True)]
             results = []
             for future in futures:   # in order: events and records reach the session as the caller wrote them
@@ -324,6 +325,12 @@ class LLM:
             if err is not None:
                 raise err
         return [reply for reply, _ in results if reply is not None]   # each None came with an error, raised above
+
+    def _timeout(self) -> float:
+        """This call's deadline: llm_timeout, times the calls chat_many sent abreast with it (a server
+        with one slot answers them one after another, and the last waits for all the others: seen,
+        the fifth of five samples timed out at a local server while the first four were written)."""
+        return float(self.settings.llm_timeout) * (getattr(self._local, "abreast", None) or 1)
 
     def _interruptible(self, call: Callable[[], T]) -> T:
         """Run a blocking call, but give up at once when the cancel event is set."""

@@ -96,8 +96,8 @@ def json_with_repair(llm: LLM, messages: list[Message], schema: type[M], *, chec
             opts.update(temperature=llm.settings.repair_temperature, seed=REPAIR_SEED + n)
         try:
             calls += 1
-            end = time.monotonic() + float(llm.settings.llm_timeout)   # the call, then reading and checking its reply
             reply = llm._chat(convo, purpose if n == 0 else f"{purpose}.repair", format, opts, model, None, until)
+            end = time.monotonic() + float(llm.settings.llm_timeout)   # reading and checking the reply (the call has its own)
             with reading_until(end, model or llm.settings.model):
                 value, problems = _problems(reply, schema, check, parse)
                 past_deadline()

@@ -178,3 +178,18 @@ def test_cancelling_a_stream_before_its_first_chunk_stops_at_once(wired, ollama_
     with pytest.raises(LLMError) as err:
         wired.ctx.llm.stream(USER)
     assert err.value.reason == "cancelled" and time.perf_counter() - started < 2
+
+
+def test_calls_sent_abreast_each_wait_as_long_as_all_of_them_may_take(wired, ollama_server):
+    """A server with one slot answers chat_many's calls one after another, so the last waits for
+    all the others (seen: the fifth of five samples timed out at the reference server while the
+    first four were written). Each call sent abreast waits llm_timeout times their number; a call
+    alone still times out at llm_timeout."""
+    wired.ctx.settings.llm_timeout = 2
+    ollama_server.fail("slow", delay=3, times=None)
+    replies = wired.ctx.llm.chat_many([[{"role": "user", "content": f"question {i}"}] for i in range(4)],
+                                      purpose="tell")
+    assert [r.text for r in replies] == ["ok"] * 4
+    with pytest.raises(LLMError) as err:
+        wired.ctx.llm.chat([{"role": "user", "content": "question 9"}], purpose="tell")
+    assert err.value.reason == "timeout" and "within 2 s" in err.value.message, err.value.message
