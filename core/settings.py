@@ -90,7 +90,8 @@ class Settings:
     temperature: float = setting(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False,
         doc="Sampling temperature; at 0, identical requests are answered from the call log.")
     llm_timeout: float = setting(default=120.0, gt=0, allow_inf_nan=False,
-        doc="Seconds one model call may take in all (a total deadline, streamed or not).")
+        doc="Seconds one model call may take in all (a total deadline, streamed or not); samples sent "
+            "together each get it times their number, as a one-slot server answers them in turn.")
     llm_retries: int = setting(default=2, ge=0, le=20,
         doc="Retries (with backoff) after a transient failure (refused connection, 5xx).")
     llm_cache: bool = setting(default=True,
