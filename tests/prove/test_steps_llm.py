@@ -312,3 +312,31 @@ def test_a_claim_answered_with_none_is_not_decided(ollama_server, shell):
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), attempts=2)
     assert status is None and detail["ran"] is False
     assert "a claim needs a form" in detail["error"]
+
+
+def test_a_place_other_than_the_first_or_last_written_as_the_most_goes_back(ollama_server, shell):
+    """Seen with the reference model on LogicalDeduction at K = 5: "D) The purple book is the second
+    from the right." written as the `most` form, lowest (the leftmost), which Z3 proved: one of the
+    three programs that split the vote. A place named by an ordinal is not an extreme, and a `most`
+    form must take the end its sentence counts from."""
+    from sym.core.reason.pot.faithful import wrong_end
+
+    llm = llm_of(shell, ollama_server)
+    kinds = {"sorts": [{"name": "Book", "closed": True, "members": ["orange", "red", "blue", "green"]}]}
+    words = {"functions": [{"name": "place", "args": ["Book"], "result": "Int", "position": True}]}
+    premise, claim = "Of the four books, the red book is the first from the left.", "The red is the second from the right."
+    leftmost = {"form": "most", "function": "place", "arg": "red", "extreme": "lowest"}
+    second = {"form": "compare", "function": "place", "arg": "red", "op": "==", "to": {"place": 2, "from_end": True}}
+    script(ollama_server, kinds, words, json.dumps({"lines": [{"text": premise, **leftmost},
+                                                                {"text": f"claim) {claim}", **leftmost}]}),
+           fix=json.dumps({"lines": [{"text": f"claim) {claim}", **second}]}))
+    status, detail = decide_claim(premise, claim, llm, encoding=Encoding("json", "steps"))
+    assert status == "refuted", detail              # not "proved", as the leftmost would have it
+    assert f"claim) {claim}: 'second' is a place, not the highest or lowest of all: write it with the compare " \
+           "form and the place" in detail["errors"], detail
+    assert not any(e.startswith(premise) for e in detail["errors"]), detail    # "first from the left" is the lowest
+    rightmost = {**leftmost, "extreme": "highest"}
+    assert wrong_end(rightmost, "The red book is the first from the right.") is None
+    assert wrong_end(leftmost, "The red book is the first from the right.") == \
+        "'from the right' counts from the end: the extreme is highest"
+    assert wrong_end(leftmost, "The red book is the cheapest.") is None

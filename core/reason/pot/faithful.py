@@ -152,13 +152,35 @@ def compared_with_all(line: dict[str, Any], problem: str | None) -> str | None:
     return problem
 
 
+_ORDINAL = re.compile(r"\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b",
+                      re.IGNORECASE)
+
+
+def _wrong_most(line: dict[str, Any], sentence: str, said: list[str]) -> str | None:
+    """A `most` form (the highest or lowest of all) for a sentence that names another place ("the
+    second from the right": seen with the reference model, which so made LogicalDeduction's option
+    "the purple book is the second from the right" mean "the purple book is the leftmost", and Z3
+    proved it), or for the other end than the sentence counts from."""
+    ordinal = _ORDINAL.search(sentence)
+    if ordinal:
+        return (f"'{ordinal.group(0).lower()}' is a place, not the highest or lowest of all: "
+                "write it with the compare form and the place")
+    ends = {_ENDS[w.lower()] for w in said}
+    if len(ends) == 1 and (line.get("extreme") == "highest") != ends.pop():
+        return (f"'from the {said[0].lower()}' counts from the {'end' if _ENDS[said[0].lower()] else 'start'}: "
+                f"the extreme is {'highest' if _ENDS[said[0].lower()] else 'lowest'}")
+    return None
+
+
 def wrong_end(line: dict[str, Any], sentence: str) -> str | None:
     """A place counted from the other end than its sentence says, or None: "the second from the
     right" filled as place 2 from the start (seen with the reference model on LogicalDeduction,
     where it made the orange book, second from the left, also second from the right: a wrong
     answer Z3 proved)."""
-    to = line.get("to") if line.get("form") == "compare" else None
     said = _FROM.findall(sentence)
+    if line.get("form") == "most":
+        return _wrong_most(line, sentence, said)
+    to = line.get("to") if line.get("form") == "compare" else None
     if not isinstance(to, dict) or "place" not in to or len({_ENDS[w.lower()] for w in said}) != 1:
         return None
     end = _ENDS[said[0].lower()]
