@@ -50,7 +50,7 @@ def ungrounded(formula: str, sentence: str, vocab: Vocabulary) -> str | None:
             continue
         if name in predicates and not own <= said:
             return f"{name!r} says {unsaid(name, said)!r}, which the sentence does not; use only names for what it says"
-        if name in members and not (own - _shared(name, vocab) or own) & said:
+        if name in members and not _names(said, name, vocab):
             return f"{name!r} {NOT_IN_SENTENCE}"
     applied = _applications(formula)
     repeats = [(name, args) for name, args in applied if name in predicates and stems(name) and args
@@ -79,6 +79,13 @@ def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
         if stems(f.name) and stems(f.name) <= said:
             return f.name
     return next((named[0] for named in listed if named), None)
+
+
+def _names(said: set[str], member: str, vocab: Vocabulary) -> bool:
+    """Whether a sentence's stems `said` name `member`: a word of its own, not one every member of its
+    sort has, or any of its words when it has none of its own."""
+    own = stems(member)
+    return bool((own - _shared(member, vocab) or own) & said)
 
 
 def _shared(member: str, vocab: Vocabulary) -> set[str]:
@@ -140,14 +147,16 @@ _ENDS = {"left": False, "start": False, "beginning": False, "right": True, "end"
 _FROM = re.compile(r"\bfrom the (left|right|start|beginning|end)\b", re.IGNORECASE)
 
 
-def compared_with_all(line: dict[str, Any], problem: str | None) -> str | None:
-    """`problem`, with the way out when it is a comparison's other member that its sentence does not
-    name: a member compared with every other is the `most` form. (Seen with the reference model:
-    "The apples are the cheapest." written as price(apples) < price(mangoes) through three repairs,
-    each refused for naming the mangoes, while it wrote the premise "The plums are the cheapest." as
-    `most`.)"""
+def compared_with_all(line: dict[str, Any], formula: str, sentence: str, vocab: Vocabulary) -> str | None:
+    """What `ungrounded` finds, with the way out when it is a comparison's other member that the
+    sentence does not name: a member compared with every other is the `most` form. (Seen with the
+    reference model: "The apples are the cheapest." written as price(apples) < price(mangoes) through
+    three repairs, each refused for naming the mangoes, while it wrote the premise "The plums are the
+    cheapest." as `most`.)"""
+    problem = ungrounded(formula, sentence, vocab)
     other = line.get("to", {}).get("arg") if line.get("form") == "compare" and isinstance(line.get("to"), dict) else None
-    if problem and other and problem == f"{other!r} {NOT_IN_SENTENCE}":
+    members = {m for s in vocab.sorts for m in s.members}
+    if problem and other in members and not _names(stems(sentence), other, vocab):
         return f"{problem}; a member compared with every other member is the form most"
     return problem
 
@@ -166,9 +175,10 @@ def _wrong_most(line: dict[str, Any], sentence: str, said: list[str]) -> str | N
         return (f"'{ordinal.group(0).lower()}' is a place, not the highest or lowest of all: "
                 "write it with the compare form and the place")
     ends = {_ENDS[w.lower()] for w in said}
-    if len(ends) == 1 and (line.get("extreme") == "highest") != ends.pop():
-        return (f"'from the {said[0].lower()}' counts from the {'end' if _ENDS[said[0].lower()] else 'start'}: "
-                f"the extreme is {'highest' if _ENDS[said[0].lower()] else 'lowest'}")
+    end = ends.pop() if len(ends) == 1 else None
+    if end is not None and (line.get("extreme") == "highest") != end:
+        return (f"'from the {said[0].lower()}' counts from the {'end' if end else 'start'}: "
+                f"the extreme is {'highest' if end else 'lowest'}")
     return None
 
 

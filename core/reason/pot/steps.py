@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.reason.pot.authoring import NoProgram, Written
-from sym.core.reason.pot.faithful import compared_with_all, misread, speaks_of, ungrounded, wrong_end
+from sym.core.reason.pot.faithful import compared_with_all, misread, speaks_of, wrong_end
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import UNKNOWN
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
@@ -224,7 +224,7 @@ class _Steps:
                     # an option is read with its question ("the complete list of CDs on sale?" / "E) used jazz, …")
                     said = texts[i] if i < len(premises) else f"{task.question} {texts[i]}"
                     problem = (wrong_end(line, texts[i]) or formula_problem(vocab, fmt, formula)
-                               or compared_with_all(line, ungrounded(formula, said, vocab))
+                               or compared_with_all(line, formula, said, vocab)
                                or misread(formula, texts[i], vocab, fmt)
                                or self.vacuous(vocab, settings, formula))
                     if problem == NEVER and settings and self.shared(vocab, formula):
