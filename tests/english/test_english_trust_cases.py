@@ -132,6 +132,9 @@ ADVERSARIAL_REFUSED = [
     "Twenty dogs bark.", "Dozens of dogs bark.", "Bob is a fine cook.", "Bob is a fast runner.",
     "Bob is an old friend.", "Bob is a former student of Al.", "Bob is tall unless Al is short.",
     "Bob and Alice kiss.", "Bob and Alice are enemies.",
+    # a graded form with nothing to grade against ("taller" than whom?)
+    "Bob is taller.", "Alice is happier.", "Bob is tallest.", "Rex is a bigger dog.", "Bob is better.",
+    "All older cats are lazy.", "If Bob is nicer then Al is sad.",
 ]
 
 
@@ -173,6 +176,9 @@ ADVERSARIAL_READ = {
     "Bob meets Alice.": ["meets(bob, alice)."],
     "Bob kisses Alice.": ["kisses(bob, alice)."],
     "Bob is in the house.": ["in(bob, house)."],
+    "Bob is clever.": ["clever(bob)."],                # -er, but no form of another word
+    "Bob is bitter.": ["bitter(bob)."],
+    "Bob is taller than Al.": ["taller_than(bob, al)."],
 }
 
 

@@ -192,6 +192,31 @@ def can_be_adjective(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def degree(word: str) -> str | None:
+    """"comparative" or "superlative" for a graded form of an adjective the lexicon knows ("taller",
+    "best"), else None: "clever" and "bitter" are no forms of another word, and an invented word is
+    no one's comparative."""
+    word = word.lower()
+    for lemma in _lemminflect().getAllLemmas(word).get("ADJ", ()):
+        if lemma == word or "ADJ" not in parts_of_speech(lemma):
+            continue
+        for tag, name in (("JJR", "comparative"), ("JJS", "superlative")):
+            if word in _lemminflect().getInflection(lemma, tag=tag):
+                return name
+    return None
+
+
+def not_a_property(word: str) -> str | None:
+    """Why an adjective is no property of the thing it is said of, or None: it is privative or modal
+    ("a former president"), or a graded form with nothing to grade against ("Bob is taller")."""
+    if word.lower() in classes.PRIVATIVE:
+        return f"'{word}' is privative or modal: not a property of the thing"
+    if grade := degree(word):
+        return f"'{word}' is a {grade}: {word} than what? Say it (\"taller than Al\")"
+    return None
+
+
+@lru_cache(maxsize=65536)
 def verb_lemma(word: str) -> str:
     word = word.lower()
     if "VERB" not in parts_of_speech(word):

@@ -203,8 +203,8 @@ class Meaning:
         for w in words:
             if not lexicon.can_be_adjective(w.text) or (w.type == "C" and w is not self.words[0]):
                 raise Rejected(f"{w.text!r} is not an adjective")
-            if w.low in classes.PRIVATIVE:
-                raise Refused(f"'{w.text}' is privative or modal: not a property of the thing")
+            if why := lexicon.not_a_property(w.text):
+                raise Refused(why)
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
@@ -358,8 +358,8 @@ class Meaning:
             (w,) = ws
             if w.type != "W":
                 raise Rejected("a capitalised word after a copula is a name")
-            if w.low in classes.PRIVATIVE:
-                raise Refused(f"'{w.text}' is privative or modal: not a property of the thing")
+            if why := lexicon.not_a_property(w.text):
+                raise Refused(why)
             if w.low.endswith("ing") and "ADJ" not in lexicon.parts_of_speech(w.text):
                 raise Refused(f"'is {w.text}' is the progressive, not a property")    # "Bob is running"
             noun = not singular and lexicon.is_plural_noun(w.text) and lexicon.can_be_noun(w.text)
