@@ -34,6 +34,9 @@ class Refused(Rejected):
     is not a property of each thing): the reason is worth telling the user."""
 
 
+Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
+
+
 @dataclass
 class Scope:
     """Variables of one sentence; `rule` is False for facts (no variables allowed)."""
@@ -401,20 +404,6 @@ class Meaning:
         raise Rejected(kind)
 
 
-# -- statements ----------------------------------------------------------------------
-
-def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
-    if not body:
-        if any(isinstance(a, Var) for h in heads for a in h.args):
-            raise Rejected("a variable in a fact")
-        return [f"{h}." for h in dict.fromkeys(heads)]
-    bound = {a for atom in body for a in atom.args if isinstance(a, Var)}
-    if any(isinstance(a, Var) and a not in bound for h in heads for a in h.args):
-        raise Rejected("a head variable the body does not bind")
-    tail = ", ".join(str(b) for b in dict.fromkeys(body))
-    return [f"{h} :- {tail}." for h in dict.fromkeys(heads)]
-
-
 def clauses_of(meaning: Meaning, node: Node) -> list[Atom]:
     atoms: list[Atom] = []
     for clause in _kids(node):
@@ -440,58 +429,3 @@ def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> t
         return meaning.adjectives(mods, var), number
     number = not lexicon.is_plural_noun(head.text) if singular is None else singular
     return meaning.nominal(ws, var, singular=number), number
-
-
-Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
-
-
-def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
-    """One reading of a statement → (kind, clause texts, how its constants were written); raises
-    Rejected."""
-    (node,) = _kids(tree)
-    kind = node.data
-    if kind == "facts":
-        meaning = Meaning(words, Scope(rule=False))
-        atoms = clauses_of(meaning, _kids(node)[0])
-        meaning.scope.check_constants()
-        return "fact", _text(atoms, []), meaning.scope.written()
-    if kind == "conditional":
-        meaning = Meaning(words, Scope(rule=True))
-        body_node, head_node = _kids(node)
-        body = clauses_of(meaning, body_node)
-        meaning.scope.rule = True
-        body = meaning.scope.body + body
-        meaning.scope.head = True
-        heads = clauses_of(meaning, head_node)
-        meaning.scope.check_constants()
-        return "rule", _text(heads, body), meaning.scope.written()
-    if kind == "generic":
-        subject, vp = _kids(node)
-        meaning = Meaning(words, Scope(rule=True))
-        x = meaning.scope.fresh()
-        parts = _kids(subject)
-        quant = subject.data
-        if quant in ("gen_everything", "gen_nothing"):
-            body, singular = [], True
-        else:
-            body, singular = gnoun(meaning, parts[0], x, singular=True if quant == "gen_every" else
-                                   (False if quant == "gen_all" else None))
-            noun = [w for w in meaning.content(parts[0]) if w.type != "COMMA"]
-            if noun[-1].type != "THING":            # "the dog" in "Dogs chase the dog": which?
-                meaning.scope.indefinites.append((tuple(w.low for w in noun[:-1]), lexicon.noun_lemma(noun[-1].text), x))
-            parts = parts[1:]
-        for rel in parts:
-            body += meaning.vp(_kids(rel)[0], x, singular)
-        if not body:
-            raise Rejected("a rule about everything")
-        heads = meaning.vp(vp, x, singular)
-        kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
-        if kind_level:
-            raise Refused(f"'{kind_level[0]}' is said of the kind, not of each one")   # "Pandas are rare"
-        if quant in ("gen_no", "gen_nothing"):
-            if len(heads) != 1 or heads[0].neg:
-                raise Rejected("'no … is A and B' is not a strong negation of each")
-            heads = [heads[0].negate()]
-        meaning.scope.check_constants()
-        return "rule", _text(heads, body), meaning.scope.written()
-    raise Rejected(kind)

@@ -5,9 +5,16 @@ come first; everything else goes through the grammar (parse.py → semantics.py)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from sym.core.logic.terms import Atom, Var
 from sym.core.reason.swm.english import classes, lexicon, parse, semantics, state
+from sym.core.reason.swm.english.lexicon import Word
+from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
+
+if TYPE_CHECKING:
+    from sym.core.reason.swm.english.parse import Node
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ def readings(sentence: str) -> set[tuple[str, tuple[str, ...], frozenset[tuple[s
     found = set()
     for tree in parse.readings(words):
         try:
-            kind, clauses, written = semantics.statement(words, tree)
+            kind, clauses, written = statement(words, tree)
         except semantics.Refused:
             return set()        # a reading the sentence has, which logic would misstate: not another one instead
         except semantics.Rejected:
@@ -85,9 +92,75 @@ def why_not(sentence: str) -> str:
         return "has more than one reading"
     for tree in parse.readings(words):
         try:
-            semantics.statement(words, tree)
+            statement(words, tree)
         except semantics.Refused as err:      # a reading that fits, refused for what it would misstate
             return str(err)
         except semantics.Rejected:
             continue
     return "is not a form of the controlled language"
+
+
+# -- statements: one reading → clauses ----------------------------------------------------------------------
+
+def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
+    if not body:
+        if any(isinstance(a, Var) for h in heads for a in h.args):
+            raise Rejected("a variable in a fact")
+        return [f"{h}." for h in dict.fromkeys(heads)]
+    bound = {a for atom in body for a in atom.args if isinstance(a, Var)}
+    if any(isinstance(a, Var) and a not in bound for h in heads for a in h.args):
+        raise Rejected("a head variable the body does not bind")
+    tail = ", ".join(str(b) for b in dict.fromkeys(body))
+    return [f"{h} :- {tail}." for h in dict.fromkeys(heads)]
+
+
+def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
+    """One reading of a statement → (kind, clause texts, how its constants were written); raises
+    Rejected."""
+    (node,) = _kids(tree)
+    kind = node.data
+    if kind == "facts":
+        meaning = Meaning(words, Scope(rule=False))
+        atoms = clauses_of(meaning, _kids(node)[0])
+        meaning.scope.check_constants()
+        return "fact", _text(atoms, []), meaning.scope.written()
+    if kind == "conditional":
+        meaning = Meaning(words, Scope(rule=True))
+        body_node, head_node = _kids(node)
+        body = clauses_of(meaning, body_node)
+        meaning.scope.rule = True
+        body = meaning.scope.body + body
+        meaning.scope.head = True
+        heads = clauses_of(meaning, head_node)
+        meaning.scope.check_constants()
+        return "rule", _text(heads, body), meaning.scope.written()
+    if kind == "generic":
+        subject, vp = _kids(node)
+        meaning = Meaning(words, Scope(rule=True))
+        x = meaning.scope.fresh()
+        parts = _kids(subject)
+        quant = subject.data
+        if quant in ("gen_everything", "gen_nothing"):
+            body, singular = [], True
+        else:
+            body, singular = gnoun(meaning, parts[0], x, singular=True if quant == "gen_every" else
+                                   (False if quant == "gen_all" else None))
+            noun = [w for w in meaning.content(parts[0]) if w.type != "COMMA"]
+            if noun[-1].type != "THING":            # "the dog" in "Dogs chase the dog": which?
+                meaning.scope.indefinites.append((tuple(w.low for w in noun[:-1]), lexicon.noun_lemma(noun[-1].text), x))
+            parts = parts[1:]
+        for rel in parts:
+            body += meaning.vp(_kids(rel)[0], x, singular)
+        if not body:
+            raise Rejected("a rule about everything")
+        heads = meaning.vp(vp, x, singular)
+        kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
+        if kind_level:
+            raise Refused(f"'{kind_level[0]}' is said of the kind, not of each one")   # "Pandas are rare"
+        if quant in ("gen_no", "gen_nothing"):
+            if len(heads) != 1 or heads[0].neg:
+                raise Rejected("'no … is A and B' is not a strong negation of each")
+            heads = [heads[0].negate()]
+        meaning.scope.check_constants()
+        return "rule", _text(heads, body), meaning.scope.written()
+    raise Rejected(kind)
