@@ -135,6 +135,9 @@ ADVERSARIAL_REFUSED = [
     # a graded form with nothing to grade against ("taller" than whom?)
     "Bob is taller.", "Alice is happier.", "Bob is tallest.", "Rex is a bigger dog.", "Bob is better.",
     "All older cats are lazy.", "If Bob is nicer then Al is sad.",
+    # a linking verb's property, or an object and its complement, read as one thing
+    "Bob feels sick.", "Alice turns red.", "Bob does not stay calm.", "Cats remain quiet.",
+    "Bob calls Alice Sue.", "The club elects Bob President.", "Alice considers Bob smart.",
 ]
 
 
@@ -179,6 +182,11 @@ ADVERSARIAL_READ = {
     "Bob is clever.": ["clever(bob)."],                # -er, but no form of another word
     "Bob is bitter.": ["bitter(bob)."],
     "Bob is taller than Al.": ["taller_than(bob, al)."],
+    "Bob looks at Alice.": ["looks_at(bob, alice)."],     # a linking verb with its preposition
+    "Bob feels the cloth.": ["feels(bob, cloth)."],
+    "Bob keeps Rex.": ["keeps(bob, rex)."],
+    "Bob calls Alice.": ["calls(bob, alice)."],
+    "Bob visits New York.": ["visits(bob, new_york)."],
 }
 
 

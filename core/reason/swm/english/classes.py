@@ -103,3 +103,13 @@ def closed_class_problem(low: str, at: int) -> str | None:
     if low in INDEFINITE_PRONOUNS:
         return f"'{low}' is an indefinite pronoun, not a name"
     return None
+
+# Linking verbs: "Bob feels sick" says what Bob is, not that he feels a thing called "sick".
+LINKING = frozenset("""feel look seem appear become get grow turn stay remain sound smell taste
+go fall keep prove end""".split())
+
+# Verbs of object and complement: in "Bob calls Alice Sue" the object is Alice, and Sue is what he
+# calls her, not a name "Alice Sue".
+OBJECT_COMPLEMENT = frozenset("""call name dub elect appoint crown make consider title nickname
+christen label term declare deem think find judge proclaim pronounce rename vote""".split())
+

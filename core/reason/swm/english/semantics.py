@@ -319,6 +319,7 @@ class Meaning:
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if word.low in classes.HAVE and objs and self.participle(objs[0]):
                 raise Refused("have + participle is the perfect tense")            # "Bob has arrived"
+            self.complement(word, objs if kind == "verb" else [])
             if not objs:
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
@@ -335,6 +336,7 @@ class Meaning:
             if kind == "neg_verb_prep":
                 pred = f"{pred}_{self.w(toks[2].value).low}"
             objs = _kids(node)[1:]
+            self.complement(word, objs if kind == "neg_verb" else [])
             args = (subject, self.obj(objs[0], after_verb=kind == "neg_verb")) if objs else (subject,)
             return [Atom(_pred([pred]), args, True)], ("verb", pred, True, not objs)
         if kind == "obj_cont":
@@ -342,6 +344,16 @@ class Meaning:
                 raise Rejected("an object needs its (positive, transitive) verb")
             return [Atom(last[1], (subject, self.obj(_kids(node)[0], after_verb=True)))], last
         raise Rejected(kind)
+
+    def complement(self, verb: Word, objs: Sequence[Node]) -> None:
+        """Refuse an object that may be the verb's complement: a property after a linking verb ("feels
+        sick", not a thing called sick) or a second object ("calls Alice Sue", not "Alice Sue")."""
+        lemma, words = lexicon.verb_lemma(verb.text), self.content(objs[0]) if objs else []
+        if lemma in classes.LINKING and words and objs[0].data == "object" and words[-1].type == "W" \
+                and lexicon.can_be_adjective(words[-1].text):
+            raise Refused(f"'{verb.text} {words[-1].text}' may say what it is, not a thing it {verb.text}")
+        if lemma in classes.OBJECT_COMPLEMENT and len(words) > 1 and objs[0].data == "object":
+            raise Refused(f"'{verb.text} {' '.join(w.text for w in words)}': an object and what it is {verb.text}?")
 
     def participle(self, node: Node) -> bool:
         """Whether a one-word object may be a past participle ("arrived", "eaten", "blicked")."""
