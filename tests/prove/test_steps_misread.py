@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sym.core.reason.pot.faithful import misread, ungrounded
+from sym.core.reason.pot.faithful import compared_with_all, misread, ungrounded
 from sym.core.reason.pot.vocabulary import FunctionStep, Kinds, SortStep, Vocabulary, Words
 
 VOCAB = Vocabulary(Kinds.model_validate({"sorts": [{"name": "Thing", "closed": False, "members": ["zorba", "quill"]}]}),
@@ -382,3 +382,23 @@ def test_a_comparison_with_a_member_its_sentence_does_not_name_is_shown_the_most
            "member is the form most" in repair.last_user
     # a premise that names both members of its comparison passes as before
     assert "The apples cost less than the figs.:" not in repair.last_user
+
+
+def test_the_most_form_is_offered_only_for_a_sentence_that_says_a_highest_or_lowest():
+    """Seen with the reference model on AR-LSAT: "Fred must be assigned to locker 3." written as a
+    comparison with Paul was told that "a member compared with every other member is the form most",
+    which does not fit a numbered place. The hint is for superlatives: "the cheapest", "the most
+    expensive", "the leftmost", "the first"."""
+    kids = Vocabulary(Kinds(sorts=[SortStep(name="Person", closed=True, members=["Fred", "Paul", "Nita"])]),
+                      Words(functions=[FunctionStep(name="locker", args=["Person"], result="Int", position=True)]))
+
+    def refusal(sentence: str) -> str | None:
+        line = {"form": "compare", "function": "locker", "arg": "Fred", "op": "<",
+                "to": {"function": "locker", "arg": "Paul", "plus": 0}}
+        return compared_with_all(line, "locker(Fred) < locker(Paul)", sentence, kids)
+
+    for sentence in ("Fred has the lowest locker.", "Fred is the leftmost.", "Fred's locker is the most central.",
+                     "Fred is assigned the first locker."):
+        assert refusal(sentence).endswith("a member compared with every other member is the form most"), sentence
+    assert refusal("Fred must be assigned to locker 3.") == "'Paul' is not in the sentence; use only names for what it says"
+    assert refusal("Fred's locker is below Paul's.") is None

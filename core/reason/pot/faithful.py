@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from sym.core.reason.swm.english.lexicon import degree
+
 if TYPE_CHECKING:
     from sym.core.reason.pot.vocabulary import Vocabulary
 
@@ -148,17 +150,25 @@ _FROM = re.compile(r"\bfrom the (left|right|start|beginning|end)\b", re.IGNORECA
 
 
 def compared_with_all(line: dict[str, Any], formula: str, sentence: str, vocab: Vocabulary) -> str | None:
-    """What `ungrounded` finds, with the way out when it is a comparison's other member that the
-    sentence does not name: a member compared with every other is the `most` form. (Seen with the
+    """What `ungrounded` finds, with the way out when it is a comparison's other member that a
+    superlative sentence does not name: a member compared with every other is the `most` form. (Seen with the
     reference model: "The apples are the cheapest." written as price(apples) < price(mangoes) through
     three repairs, each refused for naming the mangoes, while it wrote the premise "The plums are the
     cheapest." as `most`.)"""
     problem = ungrounded(formula, sentence, vocab)
     other = line.get("to", {}).get("arg") if line.get("form") == "compare" and isinstance(line.get("to"), dict) else None
     members = {m for s in vocab.sorts for m in s.members}
-    if problem and other in members and not _names(stems(sentence), other, vocab):
+    if problem and other in members and not _names(stems(sentence), other, vocab) and _extreme(sentence):
         return f"{problem}; a member compared with every other member is the form most"
     return problem
+
+
+def _extreme(sentence: str) -> bool:
+    """Whether a sentence says a highest or lowest of all: a superlative ("the cheapest", "the most
+    expensive", "the leftmost") or "first"/"last" (not "locker 3", where a comparison's unnamed
+    other member is no sign of one)."""
+    return any(degree(w) == "superlative" or w.lower().endswith("most") or w.lower() in ("first", "last")
+               for w in WORD.findall(sentence))
 
 
 _ORDINAL = re.compile(r"\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b",
