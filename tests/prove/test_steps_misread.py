@@ -402,3 +402,37 @@ def test_the_most_form_is_offered_only_for_a_sentence_that_says_a_highest_or_low
         assert refusal(sentence).endswith("a member compared with every other member is the form most"), sentence
     assert refusal("Fred must be assigned to locker 3.") == "'Paul' is not in the sentence; use only names for what it says"
     assert refusal("Fred's locker is below Paul's.") is None
+
+
+def test_a_word_only_an_introduction_says_is_dropped_before_step_3(ollama_server, shell):
+    """Seen with the reference model on AR-LSAT: step 2 declared `wall(Person)` from the opening
+    "… assigned to … lockers … arranged along a straight wall", and every sample wrote it into every
+    condition. A property only an introduction says is dropped; one a later sentence says stays."""
+    import json
+
+    from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from sym.core.reason.pot.vocabulary import introduced_only
+    from tests.prove.test_steps_llm import STEP3, llm_of, requests, script
+
+    kinds = Kinds(sorts=[SortStep(name="Child", closed=True, members=["Fred", "Nita"])])
+    intro = "Fred and Nita, two children by a straight wall, each get a locker."
+    words = Words(functions=[FunctionStep(name="wall", args=["Child"], result="Bool", position=True),
+                             FunctionStep(name="child", args=["Child"], result="Bool", position=False),
+                             FunctionStep(name="locker", args=["Child"], result="Int", position=True)])
+    assert [f.name for f in introduced_only(words, kinds, [intro, "Fred's locker is 1.", "Is Nita's locker 2?"])] \
+        == ["wall", "child"]
+    assert [f.name for f in introduced_only(words, kinds, [intro, "A child's locker is odd."])] == ["wall"]
+    assert [f.name for f in introduced_only(words, kinds, [intro, "Fred's locker is by the wall."])] == ["child"]
+    assert introduced_only(words, kinds, ["Fred gets a locker by the wall.", "Nita does too."]) == []  # no introduction
+
+    script(ollama_server, kinds.model_dump(), words.model_dump(), json.dumps({"lines": [
+        {"text": intro, "form": "none"},
+        {"text": "Fred's locker is 1.", "form": "compare", "function": "locker", "arg": "Fred", "op": "==",
+         "to": {"place": 1, "from_end": False}},
+        {"text": "claim) Nita's locker is 2.", "form": "compare", "function": "locker", "arg": "Nita", "op": "==",
+         "to": {"place": 2, "from_end": False}}]}))
+    status, detail = decide_claim(f"{intro} Fred's locker is 1.", "Nita's locker is 2.", llm_of(shell, ollama_server),
+                                  encoding=Encoding("json", "steps"))
+    assert status == "proved", (status, detail)
+    [step3] = requests(ollama_server, STEP3)
+    assert "locker(Child)" in step3.last_user and "wall(" not in step3.last_user and "child(" not in step3.last_user

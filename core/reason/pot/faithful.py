@@ -6,6 +6,7 @@ and leaves out, and shapes that contradict the sentence. Nothing here calls a mo
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sym.core.reason.swm.english.lexicon import degree
@@ -73,14 +74,21 @@ def speaks_of(sentence: str, vocab: Vocabulary) -> str | None:
     from it are not a condition to write (seen: "Four boys—Fred, … —will be assigned to lockers …
     along a straight wall" sent back three times for speaking of `wall(Person)`, each time written
     as a rule about walls). Left `none`, it still counts as left out: it only weakens."""
-    said = stems(sentence)
-    listed = [[m for m in s.members if stems(m) and stems(m) <= said] for s in vocab.sorts]
-    if any(s.closed and len(s.members) > 1 and len(named) == len(s.members) for s, named in zip(vocab.sorts, listed)):
+    if introduces(sentence, vocab.sorts):
         return None
+    said = stems(sentence)
     for f in vocab.functions:
         if stems(f.name) and stems(f.name) <= said:
             return f.name
-    return next((named[0] for named in listed if named), None)
+    return next((m for s in vocab.sorts for m in s.members if stems(m) and stems(m) <= said), None)
+
+
+def introduces(sentence: str, sorts: Sequence[Any]) -> bool:
+    """Whether a sentence names every member of a closed sort of several (it introduces them: "On a
+    shelf, there are three books: a white book, ...")."""
+    said = stems(sentence)
+    return any(s.closed and len(s.members) > 1 and all(stems(m) and stems(m) <= said for m in s.members)
+               for s in sorts)
 
 
 def _names(said: set[str], member: str, vocab: Vocabulary) -> bool:

@@ -42,6 +42,7 @@ from sym.core.reason.pot.vocabulary import (
     check_words,
     closed_formula,
     formula_problem,
+    introduced_only,
     kinds_schema,
     open_uncounted,
     token_pattern,
@@ -160,6 +161,13 @@ class _Steps:
                            f"{', '.join(dropped)}: not the text's words, or a position over no listed members; "
                            "the sentences that need them are left out",
                            "ok")
+        premises, texts = self.texts()
+        idle = introduced_only(words, kinds, [*premises, *texts[len(premises):], self.task.question])
+        if idle and len(idle) < len(words.functions):
+            words = Words(functions=[f for f in words.functions if f not in idle])
+            written = ", ".join(f"{f.name}({', '.join(f.args)})" for f in idle)
+            self.run.trace(f"{tag}s2.idle", f"{tag}s2", self.kind, "words dropped",
+                           f"{written}: only an introduction says them", "ok")
         return Vocabulary(kinds, words)
 
     def texts(self) -> tuple[list[str], list[str]]:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from sym.core.errors import UserError
 from sym.core.reason.pot.build import build
-from sym.core.reason.pot.faithful import STOP, WORD, stems, unsaid
+from sym.core.reason.pot.faithful import STOP, WORD, introduces, stems, unsaid
 from sym.core.reason.pot.schema import RESERVED, Program
 from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
 from sym.core.reason.pot.smt2_write import quoted
@@ -288,6 +288,19 @@ def without_faulty(words: Words, kinds: Kinds, text: str) -> tuple[Words, list[s
     return kept, [f"{f.name}({', '.join(f.args)})" for f in bad]
 
 
+
+
+def introduced_only(words: Words, kinds: Kinds, sentences: list[str]) -> list[FunctionStep]:
+    """The properties and relations step 2 took from an introduction alone (a sentence naming every
+    member of a closed sort) that no other sentence says: nothing asks of them, and every formula
+    step 3 writes with them misreads it (seen with the reference model on AR-LSAT: `wall(Person)`,
+    flagged a position, from "… will be assigned to a row of five adjacent lockers, … arranged along
+    a straight wall", written into every condition and option of every sample). Numbers are exempt:
+    their names are the model's own."""
+    intros = [stems(t) for t in sentences if introduces(t, kinds.sorts)]
+    rest = [stems(t) for t in sentences if not introduces(t, kinds.sorts)]
+    return [f for f in words.functions if f.result != "Int" and stems(f.name)
+            and any(stems(f.name) <= said for said in intros) and not any(stems(f.name) <= said for said in rest)]
 
 
 # -- one formula --------------------------------------------------------------------------------
