@@ -340,3 +340,20 @@ def test_a_place_other_than_the_first_or_last_written_as_the_most_goes_back(olla
     assert wrong_end(leftmost, "The red book is the first from the right.") == \
         "'from the right' counts from the end: the extreme is highest"
     assert wrong_end(leftmost, "The red book is the cheapest.") is None
+
+
+def test_a_round_asked_as_the_last_one_was_is_drawn_above_temperature_0(ollama_server, shell):
+    """Seen with the reference model on AR-LSAT: step 3's repair rounds sent the same request (the
+    same rejections) and, at temperature 0, got the same reply each time. A round asked exactly as
+    the one before is drawn at the repair temperature, with a seed (replayable)."""
+    wrong = lines((SENTENCES[0], "ForAll([x], Implies(whale(x), mammal(x)))"), (SENTENCES[1], "whale(willy)"),
+                  (SENTENCES[2], "whale(willy)"))              # the claim written with a word it does not say
+    script(ollama_server, formulas=wrong, fix=json.dumps({"lines": [{"text": SENTENCES[2], "form": "formula",
+                                                                      "formula": "whale(willy)"}]}))
+    status, _ = decide_claim(PREMISES, CLAIM, llm_of(shell, ollama_server), encoding=Encoding("json", "steps"))
+    assert status != "proved"
+    rounds = requests(ollama_server, "were rejected")
+    assert len(rounds) >= 2 and rounds[0].last_user == rounds[1].last_user
+    first, second = (r.body.get("options", {}) for r in rounds[:2])
+    assert first.get("temperature", 0) == 0                       # a new request: temperature 0, as before
+    assert second["temperature"] == shell.ctx.settings.repair_temperature > 0 and "seed" in second

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
+from sym.core.llm.repair import REPAIR_SEED
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.faithful import compared_with_all, misread, speaks_of, wrong_end
 from sym.core.reason.pot.forms import FormError, forms_schema, render
@@ -204,15 +205,19 @@ class _Steps:
         settings = vocab.position_settings(fmt)
         unplaced: list[str] = []                 # position settings dropped: the text contradicted them
         report: ProofReport | None = None
+        before: list[dict[str, Any]] | None = None
         for round_ in range(1 + repairs):
             asked = [texts[i] for i in wanted]
             messages, schema = self.request(vocab, wanted, problems)
+            # a round asked as the last one was gets the same reply at temperature 0: vary it, replayably
+            again = {"temperature": self.run.llm.settings.repair_temperature, "seed": REPAIR_SEED + round_}
+            drawn, before = options if round_ == 0 else (again if messages == before else None), messages
 
             def same_texts(lines: Lines, asked: list[str] = asked) -> list[str]:
                 got = [ln.get("text") for ln in lines.lines]
                 return [] if got == asked else [f"write one item per sentence, in order, each with its text: {asked}"]
             lines = self.step(f"{tag}s{3 + round_}", f"{3 + round_}: formulas", messages, Lines, schema, same_texts,
-                              options=options if round_ == 0 else None, parent=parent)
+                              options=drawn, parent=parent)
             problems = {}
             for i, line in zip(wanted, lines.lines):
                 node = f"{tag}f{round_}.{i}"
