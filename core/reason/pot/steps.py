@@ -162,8 +162,7 @@ class _Steps:
                            f"{', '.join(dropped)}: not the text's words, or a position over no listed members; "
                            "the sentences that need them are left out",
                            "ok")
-        premises, texts = self.texts()
-        idle = introduced_only(words, kinds, [*premises, *texts[len(premises):], self.task.question])
+        idle = introduced_only(words, kinds, [*self.texts()[1], self.task.question])
         if idle and len(idle) < len(words.functions):
             words = Words(functions=[f for f in words.functions if f not in idle])
             written = ", ".join(f"{f.name}({', '.join(f.args)})" for f in idle)

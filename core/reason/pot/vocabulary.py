@@ -297,10 +297,9 @@ def introduced_only(words: Words, kinds: Kinds, sentences: list[str]) -> list[Fu
     flagged a position, from "… will be assigned to a row of five adjacent lockers, … arranged along
     a straight wall", written into every condition and option of every sample). Numbers are exempt:
     their names are the model's own."""
-    intros = [stems(t) for t in sentences if introduces(t, kinds.sorts)]
-    rest = [stems(t) for t in sentences if not introduces(t, kinds.sorts)]
+    said = [(introduces(t, kinds.sorts), stems(t)) for t in sentences]
     return [f for f in words.functions if f.result != "Int" and stems(f.name)
-            and any(stems(f.name) <= said for said in intros) and not any(stems(f.name) <= said for said in rest)]
+            and {intro for intro, words_ in said if stems(f.name) <= words_} == {True}]
 
 
 # -- one formula --------------------------------------------------------------------------------

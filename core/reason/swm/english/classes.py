@@ -112,4 +112,3 @@ go fall keep prove end""".split())
 # calls her, not a name "Alice Sue".
 OBJECT_COMPLEMENT = frozenset("""call name dub elect appoint crown make consider title nickname
 christen label term declare deem think find judge proclaim pronounce rename vote""".split())
-
