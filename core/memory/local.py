@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -55,6 +56,7 @@ class LocalStore:
         # the memory's parsed clause of an item id (saves a parse)
         self.clause_of: Callable[[str], Atom | Rule | None] = lambda iid: None
         self._vectors: ChromaStore | None = None
+        self._opening = threading.Lock()       # the background writer and a search may open Chroma together
         self.backlog = Backlog(self)
         snapshot.on_commit = self._committed
 
@@ -67,6 +69,10 @@ class LocalStore:
     @property
     def vectors(self) -> ChromaStore:
         """The workspace's ChromaStore (imports chromadb the first time)."""
+        with self._opening:
+            return self._vectors or self._open_vectors()
+
+    def _open_vectors(self) -> ChromaStore:
         if self._vectors is None:
             try:
                 client = connect(path=self.chroma_dir)

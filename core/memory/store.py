@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -104,6 +105,13 @@ def _quiet_settings() -> Settings:
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
+# chromadb registers an embedded client's system under its path before starting it, so a
+# second thread opening the same path meanwhile gets a half-started one ("'RustBindingsAPI'
+# object has no attribute 'bindings'", "Could not connect to tenant"): a sound store looked
+# broken when the background writer and a /search opened it together
+_OPENING = threading.Lock()
+
+
 def connect(*, path: Path | None = None, url: str | None = None) -> ClientAPI:
     """A Chroma client: embedded at `path`, or the server at `url`."""
     try:
@@ -125,7 +133,8 @@ def connect(*, path: Path | None = None, url: str | None = None) -> ClientAPI:
         return client
     assert path is not None
     try:
-        return chromadb.PersistentClient(path=str(path), settings=_quiet_settings())
+        with _OPENING:
+            return chromadb.PersistentClient(path=str(path), settings=_quiet_settings())
     except Exception as err:
         raise UserError(f"cannot open the Chroma store at {path}: {err}".splitlines()[0],
                         hint="the workspace may be corrupt; move it aside or pick another with --memory") from None
