@@ -24,7 +24,7 @@ from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
 from sym.core.logic.derivation import instantiate, unbound_names
 from sym.core.logic.goal import Goals
-from sym.core.logic.pause import Budget, gc_paused
+from sym.core.logic.pause import Budget, Deadline, gc_paused
 from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies, body_keys
@@ -65,6 +65,7 @@ class Engine:
         self.steps = 0
         self.cancel: Event | None = None   # set by Esc / Ctrl+C, checked between rounds and in joins
         self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
+        self.deadline = Deadline()    # stop (TimedOut) past it: armed per question by its memory (query_timeout)
         self.dense_from: float = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
         self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
         self.dense_width = 0          # … when its rounds derive at least this many facts each, on average
@@ -261,7 +262,7 @@ class Engine:
             return self._infer(max_steps, query)
 
     def _budget(self, query: bool) -> Budget:
-        return Budget(self.cancel, self.max_facts, query=query, label=self.label)
+        return Budget(self.cancel, self.max_facts, query=query, label=self.label, deadline=self.deadline)
 
     def _facts(self) -> dict[str, dict[tuple[Any, ...], None]]:
         """Every asserted relation, this engine's own and those it shares."""

@@ -157,6 +157,7 @@ class Goals:
             self.models.move_to_end(key)
         engine = model.engine
         engine.cancel, engine.max_facts = self.engine.cancel, self.engine.max_facts
+        engine.deadline = self.engine.deadline      # shared: armed by the memory per question
         try:
             engine.add_facts(demand.seeds)
             engine.current()            # computed, or gone on from the seeds just added

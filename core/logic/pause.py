@@ -1,5 +1,5 @@
 """`gc_paused()`: run a bulk build with the cyclic garbage collector off; `Budget`: how far
-an inference may go before it stops (cancel event, fact limit).
+an inference may go before it stops (cancel event, deadline, fact limit).
 
 Parsing and inference allocate millions of small acyclic tuples; letting the collector
 rescan them mid-build doubled the time of large programs. Afterwards the survivors are
@@ -10,11 +10,12 @@ them either; being acyclic, they are still freed by reference counting.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from sym.core.errors import Cancelled, UserError
+from sym.core.errors import Cancelled, TimedOut, UserError
 
 if TYPE_CHECKING:
     from threading import Event
@@ -32,18 +33,39 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-class Budget:
-    """What one inference may spend: a cancel event (Esc / Ctrl+C) and a cap on derived facts and
-    on the rows of one join (`max_facts`). `check` is called between rounds and every few
-    thousand rows inside joins; it raises Cancelled or a UserError naming the setting, the
-    relation being derived (`relation`, shown through `label`) and what fits the job: a
-    narrower question for a query, fewer steps for /infer."""
+class Deadline:
+    """When the current query, inference or proof tree must end (`at`, time.monotonic; None: never)
+    and the seconds `query_timeout` gave it. One per engine, shared by its goal models and read by
+    every Budget they make, so an answer drawn later from a model computed earlier sees the
+    deadline of the question asking now, not the one the model was computed under."""
 
-    __slots__ = ("cancel", "max_facts", "offset", "relation", "query", "label")
+    __slots__ = ("at", "seconds")
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+        self.seconds: float | None = None
+
+    def arm(self, seconds: float | None) -> None:
+        """Start the clock: `seconds` from now (None or 0: no deadline)."""
+        self.seconds = seconds or None
+        self.at = time.monotonic() + seconds if seconds else None
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() > self.at
+
+
+class Budget:
+    """What one inference may spend: a cancel event (Esc / Ctrl+C), a deadline (`query_timeout`)
+    and a cap on derived facts and on the rows of one join (`max_facts`). `check` is called between
+    rounds and every few thousand rows inside joins; it raises Cancelled, TimedOut or a UserError
+    naming the setting, the relation being derived (`relation`, shown through `label`) and what
+    fits the job: a narrower question for a query, fewer steps for /infer."""
+
+    __slots__ = ("cancel", "max_facts", "deadline", "offset", "relation", "query", "label")
 
     def __init__(self, cancel: Event | None = None, max_facts: int | None = None, *, query: bool = False,
-                 label: Callable[[str], str] | None = None) -> None:
-        self.cancel, self.max_facts = cancel, max_facts
+                 label: Callable[[str], str] | None = None, deadline: Deadline | None = None) -> None:
+        self.cancel, self.max_facts, self.deadline = cancel, max_facts, deadline
         self.offset = 0             # facts derived before the current rule fired
         self.relation: str | None = None   # the relation the current rule derives
         self.query = query          # stopping a query, not an /infer
@@ -53,14 +75,32 @@ class Budget:
         if self.cancel is not None and self.cancel.is_set():
             self.cancel.clear()     # the job has stopped; the next one starts afresh
             raise Cancelled()
+        if self.deadline is not None and self.deadline.passed():
+            raise self.late()
         if self.max_facts is not None and rows > self.max_facts:
             raise self.exceeded()
+
+    def _growing(self) -> str:
+        relation = self.relation
+        if relation is not None and self.label is not None:
+            relation = self.label(relation)
+        return f" deriving {relation}" if relation else ""
+
+    def late(self) -> TimedOut:
+        """The stop at the deadline: one line naming query_timeout (exit code 4)."""
+        assert self.deadline is not None
+        seconds = self.deadline.seconds or 0
+        what = "query" if self.query else "inference"
+        more = "/set query_timeout N allows N seconds (0: no deadline)"
+        hint = f"ask a narrower query (bind an argument); or {more}" if self.query else \
+            f"{more}; or /infer N for fewer steps"
+        return TimedOut(f"{what} stopped: past {seconds:g} s (query_timeout){self._growing()}", hint=hint)
 
     def exceeded(self) -> UserError:
         relation = self.relation
         if relation is not None and self.label is not None:
             relation = self.label(relation)
-        growing = f" deriving {relation}" if relation else ""
+        growing = self._growing()
         what = "query" if self.query else "inference"
         if self.query:
             example = ""
