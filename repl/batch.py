@@ -45,28 +45,33 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
         base_dir, label = path.resolve().parent, path.name
 
     narrate = narrator(renderer, err)
+    items = assemble(text)
     try:
         # records a script stores are embedded for search later (the next interactive start, or a
         # /search, which waits for them), so a script that never searches never imports chromadb
         options = replace(memory or MemoryOptions(), background=False)
-        shell = open_shell(options, emit=narrate, base_dir=base_dir, debug=debug)
+        shell = open_shell(options, emit=narrate, base_dir=base_dir, debug=debug,
+                           first=items[0].text if items else None)
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
     shell.ctx.patient = True
     try:
-        return _run(shell, renderer, text, label, bail)
+        return _run(shell, renderer, items, label, bail)
     finally:
         shell.close()
 
 
-def _run(shell, renderer, text: str, label: str, bail: bool) -> int:
+def _run(shell, renderer, items: list, label: str, bail: bool) -> int:
     code = OK
     try:
-        for item in assemble(text):
+        for item in items:
             renderer.begin(item.line, item.text)
             name, result = shell.execute(item.text, source=f"{label}:{item.line}")
             renderer.result(item.line, item.text, name, result)
+            if shell.deferred is not None:
+                if (opened := settle(shell, renderer)) != OK:
+                    return opened
             if isinstance(result, Failure):
                 failed = failure_code(result)
                 if bail:
@@ -78,6 +83,17 @@ def _run(shell, renderer, text: str, label: str, bail: bool) -> int:
         renderer.narrate("interrupted")
         return INTERRUPTED
     return code
+
+
+def settle(shell, renderer) -> int:
+    """After the first input: open the workspace a script did not switch away from (exit 2 when
+    it cannot be, as at the start)."""
+    try:
+        shell.settle()
+    except UserError as e:
+        renderer.narrate(f"sym: {e}")
+        return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
+    return OK
 
 
 def failure_code(result: Failure) -> int:

@@ -26,9 +26,11 @@ from sym.sessions.log import SessionLog
 
 
 def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | None = None,
-               debug: bool = False, record: bool = True) -> Shell:
+               debug: bool = False, record: bool = True, first: str | None = None) -> Shell:
     """A shell on the workspace the options name (raises UserError if it cannot be opened).
-    With `record`, everything it does is appended to a new session log."""
+    With `record`, everything it does is appended to a new session log. A script or pipe whose
+    `first` input switches to another workspace (`/workspace NAME`) leaves the named one unopened
+    (and unlocked) unless that switch fails: see Shell.settle."""
     settings = load_settings(dict(options.settings))
     session = None
     if record:
@@ -40,13 +42,28 @@ def open_shell(options: MemoryOptions, *, emit: Emit = ignore, base_dir: Path | 
         workspaces = Workspaces(url=options.chroma_url, embedder=options.embedder, emit=stream,
                                 background=options.background,
                                 ollama_host=settings.ollama_host)   # ollama:MODEL embeds on the chat server
+    placeholder = None
+    if workspaces is not None and _switches_away(first, options.workspace):
+        placeholder = WorkingMemory(options.workspace, emit=stream)
     try:
-        return Shell(emit=stream, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
-                     settings=settings)
+        shell = Shell(emit=stream, base_dir=base_dir, debug=debug, workspaces=workspaces, workspace=options.workspace,
+                      settings=settings, memory=placeholder)
+        shell.deferred = placeholder
+        return shell
     except BaseException:
         if session is not None:
             session.close()
         raise
+
+
+def _switches_away(first: str | None, workspace: str) -> bool:
+    """Whether an input is `/workspace NAME` for a NAME other than `workspace`."""
+    if first is None:
+        return False
+    name, arg = route(first)
+    words = arg.split()
+    return name == "/workspace" and len(words) == 1 and words[0] not in ("rm", workspace) \
+        and not words[0].startswith("-")
 
 
 class Shell:
@@ -66,6 +83,7 @@ class Shell:
         self.ctx = Context(memory, self.registry, settings or Settings(), stream, base_dir=base_dir,
                            workspaces=workspaces)
         self.debug = debug
+        self.deferred: WorkingMemory | None = None    # open_shell's stand-in for a workspace not opened yet
         if plugins:
             for problem in load_plugins(self.registry):
                 emit(Warning(problem))
@@ -73,6 +91,13 @@ class Shell:
     @property
     def memory(self) -> WorkingMemory:
         return self.ctx.memory
+
+    def settle(self) -> None:
+        """After a script's first input: if it did not switch away from the workspace open_shell
+        left unopened, open that one now (raises UserError, e.g. in use by another sym)."""
+        placeholder, self.deferred = self.deferred, None
+        if placeholder is not None and self.ctx.memory is placeholder and self.ctx.workspaces is not None:
+            self.ctx.memory = self.ctx.workspaces.open(placeholder.workspace)
 
     def close(self) -> None:
         """Release the workspace (its lock) — also done by the OS when the process ends."""

@@ -6,28 +6,43 @@ prompt-toolkit REPL (`sym --plain`, repl/prompt.py) and the Textual app, over th
 
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from sym.core.errors import UserError
-from sym.repl.assemble import Assembler
-from sym.repl.batch import failure_code, narrator
+from sym.repl.assemble import Assembler, Input
+from sym.repl.batch import failure_code, narrator, settle
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import TextRenderer
 from sym.repl.results import Exit, Failure
 
 
 def run_piped(*, debug: bool = False, memory: MemoryOptions | None = None) -> int:
+    """Read standard input line by line as `--batch -` does: lines recorded as stdin:N, a search
+    waits for embedding, and a pipe that starts with `/workspace NAME` never opens the other."""
     renderer = TextRenderer(sys.stdout, sys.stderr)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print("sym — type /help for commands, /bye to leave")
+    inputs = _inputs(Assembler(), interactive)
+    first = next(inputs, None)
+    options = memory or MemoryOptions()
+    if not interactive:     # embedded only when a search needs it, as in batch mode
+        options = replace(options, background=False)
     try:
-        shell = open_shell(memory or MemoryOptions(), emit=narrator(renderer, sys.stderr), debug=debug)
+        shell = open_shell(options, emit=narrator(renderer, sys.stderr), debug=debug,
+                           first=first.text if first is not None else None)
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return 2 if e.exit_code == 1 else e.exit_code
+    shell.ctx.patient = not interactive
     try:
-        return _loop(shell, renderer)
+        return _loop(shell, renderer, itertools.chain([first] if first is not None else [], inputs), interactive)
     finally:
         # the background writer may be opening the vector store for what an earlier run left
         # pending: stopped here after its batch, not cut off by interpreter shutdown (which made
@@ -35,37 +50,39 @@ def run_piped(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
         shell.close()
 
 
-def _loop(shell, renderer: TextRenderer) -> int:
-    interactive = sys.stdin.isatty()
-    if interactive:
-        print("sym — type /help for commands, /bye to leave")
-    assembler = Assembler()
-    code = 0
+def _inputs(assembler: Assembler, interactive: bool) -> Iterator[Input]:
+    """Whole inputs from standard input, as the lines come (Ctrl+C drops the open one)."""
     while True:
         try:
             line = input(("… " if assembler.pending else "sym> ") if interactive else "")
         except EOFError:
-            line = None
+            yield from assembler.finish()
+            return
         except KeyboardInterrupt:
             assembler.reset()
             print()
             continue
-        items = assembler.finish() if line is None else [
-            item for part in line.removesuffix("\r").split("\r") for item in assembler.feed(part)]
-        for item in items:   # a lone CR ends a line too (CR-only text from old editors and some pastes)
-            try:
-                with _ctrl_c_cancels(shell, renderer):
-                    _, result = shell.execute(item.text)
-            except KeyboardInterrupt:
-                renderer.narrate("interrupted")
-                continue
-            renderer.result(0, item.text, "", result)
-            if isinstance(result, Failure) and not interactive:
-                code = max(code, failure_code(result))   # piped input exits like --batch without --bail
-            if isinstance(result, Exit):
-                return code
-        if line is None:
+        for part in line.removesuffix("\r").split("\r"):  # a lone CR ends a line too (old editors, pastes)
+            yield from assembler.feed(part)
+
+
+def _loop(shell, renderer: TextRenderer, inputs: Iterator[Input], interactive: bool) -> int:
+    code = 0
+    for item in inputs:
+        try:
+            with _ctrl_c_cancels(shell, renderer):
+                _, result = shell.execute(item.text, source="typed" if interactive else f"stdin:{item.line}")
+        except KeyboardInterrupt:
+            renderer.narrate("interrupted")
+            continue
+        renderer.result(0, item.text, "", result)
+        if isinstance(result, Failure) and not interactive:
+            code = max(code, failure_code(result))   # piped input exits like --batch without --bail
+        if shell.deferred is not None and (opened := settle(shell, renderer)):
+            return opened
+        if isinstance(result, Exit):
             return code
+    return code
 
 
 @contextmanager
