@@ -7,10 +7,12 @@ The rules, in order, for a line that starts an input:
 - a blank line, or one starting with `%` or `#`, is skipped (a comment);
 - a line with an odd number of `\"\"\"` opens a block that runs to the next line holding `\"\"\"`;
   the block, quotes removed, is one input (`\"\"\"text\"\"\"` on one line is one input too);
-- a line starting with `/` is a command, one line long;
+- a line starting with `/` is a command, one line long, whatever quotes it holds;
+- a line that does not start as a clause does (`name(`…, `:-`, `?-`: route.looks_like_clause)
+  is English, a chat turn or a question, one line long whatever its punctuation ("Is Rex a dog");
 - a line that ends a clause (its last content, outside quotes and `%` comments, is '.' or
-  '?') is one input, and so is a line of English ending in '.' or '?' ("Bob isn't big.");
-- anything else starts a clause that goes on until a line ends it ("q(X) :-" / "  p(X).").
+  '?') is one input;
+- any other clause goes on until a line ends it ("q(X) :-" / "  p(X).").
 Inside a clause every line is kept (comments included: the parser reads them), except a
 command line, which ends the clause there and is an input of its own. At the end of input
 (`finish`) an open clause or block is an input as it stands: the dispatcher reads a clause
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sym.repl.route import looks_like_chat
+from sym.repl.route import looks_like_chat, looks_like_clause
 
 BLOCK = '"""'
 
@@ -80,7 +82,7 @@ class Assembler:
         if stripped.startswith(BLOCK) and stripped.endswith(BLOCK) and len(stripped) >= 2 * len(BLOCK):
             text = stripped.replace(BLOCK, "").strip()
             return [Input(self.lines, text)] if text else []
-        if stripped.startswith("/") or self._ends(stripped):
+        if stripped.startswith("/") or not looks_like_clause(stripped) or self._ends(stripped):
             return [Input(self.lines, stripped)]
         self._pending = [line]
         return []

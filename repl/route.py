@@ -23,12 +23,25 @@ def route(text: str) -> tuple[str, str]:
 
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
+# how a clause starts: `:-`, `?-`, `~`, a name or quoted atom right before `(`, or an atom before
+# `:-` or a full stop (`rain.`, `a :- b.`)
+_ATOM = r"(?:[^\W\d]\w*|'(?:[^'\\]|\\.)*')"
+_CLAUSE = re.compile(rf"(?::-|\?-|~|\\\+|{_ATOM}\(|{_ATOM}\s*(?::-|(?P<stop>\.)(?:\s|%|$)))")
+
+
+def looks_like_clause(text: str) -> bool:
+    """Whether text starts as a clause does (see _CLAUSE); its first line that is not blank or a
+    `%` comment decides. A capitalised word before a full stop is not an atom ("Hi." is a greeting)."""
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("%")), "")
+    found = _CLAUSE.match(first)
+    return found is not None and not (found.group("stop") and first[0].isupper())
 
 
 def looks_like_chat(text: str) -> bool:
-    """Natural language rather than logic: a question, or several words with no `(` or `:-`
-    outside quoted atoms ("Bob is big." is chat; "big(bob)." and "'bald eagle'." are logic)."""
+    """Natural language rather than logic: a question, or anything that does not start as a clause
+    does (looks_like_clause), whatever its punctuation ("Is Rex a dog" and "Bob is big." are chat;
+    "big(bob)." and "'bald eagle'(x)." are logic)."""
     bare = _QUOTED.sub("q", text.strip())
     if bare.endswith("?"):
         return True
-    return "(" not in bare and ":-" not in bare and len(bare.rstrip(".").split()) > 1
+    return not looks_like_clause(text)

@@ -39,8 +39,20 @@ def test_a_question_in_english_is_one_input_and_does_not_swallow_the_next_line()
     assert texts("Bob isn't big.\np(a).\n") == ["Bob isn't big.", "p(a)."]
 
 
-def test_english_may_span_lines_until_a_full_stop():
-    assert texts("Bob is big\nand Bob is red.\n") == ["Bob is big\nand Bob is red."]
+def test_a_line_that_does_not_start_as_a_clause_is_one_input_whatever_its_punctuation():
+    # `Is Rex a dog` (no `?`) used to wait for a clause's end and swallow the next line
+    assert texts("Is Rex a dog\ndog(rex).\n") == ["Is Rex a dog", "dog(rex)."]
+    assert texts("Bob is big\nand Bob is red.\n") == ["Bob is big", "and Bob is red."]
+    assert texts("hello\nTweety (a penguin) is a bird\nrain.\n") == ["hello", "Tweety (a penguin) is a bird", "rain."]
+    # what starts as a clause still goes on until a line ends it
+    assert texts("'bald eagle'(x) :-\n  big(x).\nfalse :-\n  p(a).\n") == ["'bald eagle'(x) :-\n  big(x).",
+                                                                         "false :-\n  p(a)."]
+
+
+def test_a_command_line_ends_at_its_line_end_whatever_quotes_it_holds():
+    script = '/tell He said "hi there.\nfact1(a).\n/tell it\'s big\nfact2(b).\n/tell """\nBob is big.\n"""\n'
+    assert texts(script) == ['/tell He said "hi there.', "fact1(a).", "/tell it's big", "fact2(b).",
+                             "/tell \nBob is big."]
 
 
 def test_a_command_is_one_line_and_ends_an_open_clause():

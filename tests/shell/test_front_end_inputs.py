@@ -14,9 +14,12 @@ from prompt_toolkit.output import DummyOutput
 
 from sym.repl.results import Message
 
-SCRIPT = ("% family\np(a).\nq(X) :-\n  p(X).\nIs Bob big?\nBob isn't big.\n"
-          '"""\nr(a).\nr(b).\n"""\n/listing --derived\nlast(x)\n')
-INPUTS = ["p(a).", "q(X) :-\n  p(X).", "Is Bob big?", "Bob isn't big.", "r(a).\nr(b).", "/listing --derived", "last(x)"]
+SCRIPT = ("% family\np(a).\nq(X) :-\n  p(X).\nIs Bob big?\nBob isn't big.\nIs Rex a dog\ndog(rex).\n"
+          '/tell Tom said "hi.\nfact1(a).\n"""\nr(a).\nr(b).\n"""\n/listing --derived\nlast(x)\n')
+# a line that does not start as a clause is one input whatever its punctuation; a command line
+# ends at its line end whatever quotes it holds
+INPUTS = ["p(a).", "q(X) :-\n  p(X).", "Is Bob big?", "Bob isn't big.", "Is Rex a dog", "dog(rex).",
+          '/tell Tom said "hi.', "fact1(a).", "r(a).\nr(b).", "/listing --derived", "last(x)"]
 
 
 class Recorder:
@@ -26,6 +29,7 @@ class Recorder:
         self.inputs: list[str] = []
         self.ctx = SimpleNamespace(cancel=threading.Event(), patient=False, streams=False)
         self.registry = None
+        self.deferred = None          # a workspace opened at once (dispatcher.open_shell)
 
     def execute(self, text: str, *, source: str = "typed"):
         self.inputs.append(text)
