@@ -40,7 +40,7 @@ def _backend_default() -> Literal["ollama", "openai"]:
     return "openai" if chosen == "openai" else "ollama"   # the two BACKENDS
 
 
-GROUPS = ("schema", "proof", "agent")     # settings shown, and typed, as GROUP.NAME (schema.merge)
+GROUPS = ("schema", "proof", "agent", "mcp")     # settings shown, and typed, as GROUP.NAME (schema.merge)
 
 
 def dotted(key: str) -> str:
@@ -115,6 +115,10 @@ class Settings:
         doc="Stop inference (with a message) once it derives more facts, or a join holds more rows, than this.")
     max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
         doc="Largest file (MB) that /consult, /load, /tell --from and /prove --file read.")
+    mcp_max_constant_kb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
+        doc="Longest constant or name (KB) a fact or rule that a sym mcp call stores may hold.")
+    mcp_facts_per_call: int = setting(default=10_000, ge=1,
+        doc="Most facts and rules one sym mcp call may store (a consulted file's included).")
     llm_max_tokens: int = setting(default=1024, ge=0, le=1_000_000,
         doc="Most tokens one model reply may have (num_predict for Ollama, max_tokens for openai; 0 = no cap): "
             "a runaway reply ends there.")
