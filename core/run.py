@@ -1,5 +1,6 @@
 """One command's run: its id, settings, event sink, cancel flag, policy hints and model client,
-in one frozen object that the shell builds per command and hands to the handler and reasoners.
+in one frozen object that the shell builds per command and hands to the handler and reasoners;
+`stop` is what may stop its reasoning (cancel, query deadline, fact cap) as one value.
 
 A run's settings and model client never change once it is made (a policy that steers a run
 gives it other settings; it does not swap them on the shell). Nothing here knows a front-end.
@@ -17,6 +18,7 @@ from sym.core.events import Emit, Progress, TraceNode, ignore
 from sym.core.llm.backends import make_backend
 from sym.core.llm.facade import LLM
 from sym.core.settings import Settings
+from sym.core.stop import Stop
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -96,6 +98,12 @@ class Run:
     def cancelled(self) -> bool:
         """Whether the user asked to stop (the flag stays set: `check` clears it)."""
         return self.cancel.is_set()
+
+    @property
+    def stop(self) -> Stop:
+        """What stops this run's queries, inferences and proof trees: its cancel flag, a deadline of
+        settings.query_timeout seconds each, and settings.max_facts."""
+        return Stop(self.cancel, self.settings.query_timeout, self.settings.max_facts)
 
     def check(self) -> None:
         """Raise Cancelled when the user asked to stop the run."""

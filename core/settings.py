@@ -111,6 +111,9 @@ class Settings:
         doc="Seconds one /math job may take (it runs in a worker process that is stopped after that).")
     math_memory: int = setting(default=1024, ge=128, le=1048576,
         doc="Megabytes of address space the /math worker may use.")
+    query_timeout: float | None = setting(default=30.0, ge=0, le=1_000_000, allow_inf_nan=False,
+        doc="Seconds one query, inference or proof tree (/why) may take before it stops (exit 4); 0 or none = "
+            "no deadline.")
     max_facts: int = setting(default=5_000_000, ge=1,
         doc="Stop inference (with a message) once it derives more facts, or a join holds more rows, than this.")
     max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
@@ -182,13 +185,15 @@ class Settings:
             text = text[1:-1].strip()
         value: object = text
         if value in ("none", "None", "off", ""):
-            value = None if type(self).model_fields[key].default is None else value
+            value = None if type(self).model_fields[key].default is None or key in _NONE_ALLOWED else value
         try:
             setattr(self, key, value)
         except ValueError as err:
             raise UserError(f"bad value {raw!r} for {key}: {err}") from None
         return getattr(self, key)
 
+
+_NONE_ALLOWED = frozenset({"query_timeout"})   # none as well as a number, though the default is a number
 
 Settings.model_fields = {
     f.name: FieldInfo(f.default, f.metadata["doc"])

@@ -120,12 +120,12 @@ class Shell:
 
         name, arg = route(text)
         try:
-            # inference in any command (/ask, queries, asserts) stops on Esc / Ctrl+C and at max_facts;
-            # done per command since /use may have switched the memory and /set the limit
-            self.ctx.memory.bound(cancel=self.ctx.cancel, max_facts=self.ctx.settings.max_facts)
+            # inference in any command (/ask, queries, asserts) stops on Esc / Ctrl+C, past query_timeout
+            # and at max_facts (the run's stop); bound per command since /use may switch the memory, /set the limits
             if not name:   # `halt.` and `listing.` are recorded as the commands they are
-                done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".",
-                                self.ctx.start_run("assert", source=source))
+                run = self.ctx.start_run("assert", source=source)
+                self.ctx.memory.bound(run.stop)
+                done = add_text(self.ctx, text if text.rstrip().endswith(".") else text + ".", run)
                 return {"exit": "/bye", "listing": "/listing"}.get(done.kind, "/assert"), done
             cmd = self.registry.lookup(name)
             if not cmd.args and arg:
@@ -135,6 +135,7 @@ class Shell:
             try:
                 steered = steer(self.ctx, cmd, arg, source)
                 run = self.ctx.start_run(cmd.name.lstrip("/") or "run", steered, source=source)
+                self.ctx.memory.bound(run.stop)
                 result, error = None, None
                 try:
                     result = cmd.call(self.ctx, arg, run)

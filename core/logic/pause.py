@@ -92,8 +92,7 @@ class Budget:
         seconds = self.deadline.seconds or 0
         what = "query" if self.query else "inference"
         more = "/set query_timeout N allows N seconds (0: no deadline)"
-        hint = f"ask a narrower query (bind an argument); or {more}" if self.query else \
-            f"{more}; or /infer N for fewer steps"
+        hint = f"{more}; or ask a narrower query" if self.query else f"{more}; or /infer N for fewer steps"
         return TimedOut(f"{what} stopped: past {seconds:g} s (query_timeout){self._growing()}", hint=hint)
 
     def exceeded(self) -> UserError:

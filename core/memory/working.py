@@ -25,6 +25,7 @@ from sym.core.logic.strata import stratify
 from sym.core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
 from sym.core.memory.bindings import Bindings
 from sym.core.memory.schema import Schema, check_template, parse_key
+from sym.core.stop import UNBOUNDED, Stop
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -102,6 +103,7 @@ class WorkingMemory:
         self.emit = emit
         self.store = store                  # a LocalStore or ChromaStore, or None for a memory that lives in the process
         self.engine = Engine()
+        self.stop = UNBOUNDED               # what stops its reasoning (bound): none until a run binds it
         self.items: dict[str, Item] = {}
         self.schema = Schema()
 
@@ -365,12 +367,22 @@ class WorkingMemory:
 
     # -- reasoning ---------------------------------------------------------------
 
-    def bound(self, *, cancel: Event | None = None, max_facts: int | None = None) -> WorkingMemory:
-        """Let inference be stopped by `cancel` (a threading.Event) and at `max_facts`."""
-        self.engine.cancel, self.engine.max_facts = cancel, max_facts
+    def bound(self, stop: Stop | None = None, *, cancel: Event | None = None,
+              max_facts: int | None = None) -> WorkingMemory:
+        """Let reasoning be stopped by a run's `stop` (or by `cancel`, a threading.Event, and at
+        `max_facts`): each query, inference and proof tree from now on gets its deadline, and the
+        engine's direct answers one that starts now."""
+        self.stop = stop if stop is not None else Stop(cancel, None, max_facts)
+        self.engine.cancel, self.engine.max_facts = self.stop.cancel, self.stop.max_facts
+        self._arm()
         return self
 
+    def _arm(self) -> None:
+        """Start the deadline of one query, inference or proof tree (query_timeout from now)."""
+        self.engine.deadline.arm(self.stop.query_timeout)
+
     def infer(self, max_steps: int | None = None) -> Inference:
+        self._arm()
         result = self.engine.infer(max_steps)
         self.emit(InferenceFinished(result.steps, result.derived, result.complete, len(result.violations)))
         return result
@@ -391,6 +403,7 @@ class WorkingMemory:
     def ask(self, query: Query, *, open_world: bool = False, max_steps: int | None = None) -> Answer:
         """Answer a query: goal-directed without a step limit, else against the (limited) model."""
         self.check_known(query)
+        self._arm()
         names = [v.name for v in query.variables()]
         goals = self._goals(max_steps)
         if goals is None:
@@ -416,6 +429,7 @@ class WorkingMemory:
 
     def why(self, atom: Atom, *, max_depth: int = 12, max_steps: int | None = None) -> ProofNode:
         self.check_known(Query((atom,)))
+        self._arm()
         goals = self._goals(max_steps)
         if goals is None:
             self._model(max_steps)
@@ -424,6 +438,7 @@ class WorkingMemory:
         return proof_tree(goals, atom, max_depth=max_depth)
 
     def violations(self, max_steps: int | None = None) -> list[Violation]:
+        self._arm()
         goals = self._goals(max_steps)
         if goals is not None:
             return goals.violations()     # from the relations constraints and clashes read

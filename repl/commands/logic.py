@@ -68,8 +68,8 @@ def cancellable(ctx: Context, task: str):
 
 
 def _bounded(ctx: Context, run: Run):
-    """The memory, with inference stoppable by Esc / Ctrl+C and capped at max_facts."""
-    return ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts)
+    """The memory, with inference stoppable by Esc / Ctrl+C, past query_timeout and at max_facts."""
+    return ctx.memory.bound(run.stop)
 
 
 PIECE_LINES = 5_000   # a big file is parsed in pieces of about this many lines, checking cancel between

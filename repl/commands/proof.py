@@ -321,7 +321,7 @@ def check(ctx: Context, arg: str, run: Run) -> Result:
 
     if arg.strip():
         raise UserError("/check takes no arguments")
-    memory = ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts)   # Esc stops it
+    memory = ctx.memory.bound(run.stop)   # Esc, query_timeout and max_facts stop it
     outcome = check_memory(memory, timeout_ms=run.timeout_ms, cancel=run.cancel)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     _trace_check(ctx, run, outcome, texts)

@@ -189,8 +189,7 @@ def tell(ctx: Context, args: Args, run: Run) -> TellResult | TellFailure:
     from sym.repl.commands.logic import clash_warnings
 
     swm = reasoner(ctx, run)
-    earlier = clashes.before(ctx.memory.bound(cancel=run.cancel, max_facts=run.settings.max_facts),
-                             run.settings.max_steps)
+    earlier = clashes.before(ctx.memory.bound(run.stop), run.settings.max_steps)
     try:
         with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
             sentences = swm.tell(text, source=source, partial=partial)
