@@ -50,6 +50,7 @@ class Turn:
         self.routed = False          # the menu was used (route_turn)
         self.steps = 0               # model calls the turn made
         self.invalid = 0             # menu replies that did not fit (repaired or given up)
+        self.repeated = False        # the model made a call a second time: the turn ends
         self.allowed = Allowed([ctx.base_dir or Path.cwd()])
         self.programs = workspace_dir(ctx.memory.workspace) / "agent"
         run.trace("turn", None, "agent.turn", text)
@@ -66,6 +67,10 @@ class Turn:
         except UserError as err:
             done = Call(name, f"({name} {_shown_args(arguments)})", Failure(err.message, err.hint), status="bad call")
             return self._keep(n, done)
+        if any(c.line == line for c in self.calls):      # word for word again: it would give the same
+            self.repeated = True
+            return self._keep(n, Call(name, line, None, status="repeated",
+                                      note="repeated word for word: not run again, and the turn ends here"))
         if tool.writes:
             allowed, by = self._approve(line)
             if not allowed:
@@ -150,7 +155,11 @@ def tools_turn(turn: Turn) -> str:
                 return reply.text.strip()
             # a model whose server ignores `tools` may write the call as JSON text: run it, and
             # give the results back as text too (such a server may not take tool messages)
-            done = [turn.call(name, arguments) for name, arguments in written]
+            done = []
+            for name, arguments in written:
+                done.append(turn.call(name, arguments))
+                if turn.repeated:
+                    return ""
             messages += [{"role": "assistant", "content": reply.text},
                          {"role": "user", "content": prompts.results_as_text(
                              [(d.line, turn.result_text(d)) for d in done])}]
@@ -160,6 +169,8 @@ def tools_turn(turn: Turn) -> str:
                                         for i, c in enumerate(reply.tool_calls)]})
         for i, tc in enumerate(reply.tool_calls):
             done = turn.call(tc.name, tc.arguments)
+            if turn.repeated:
+                return ""   # the results so far stand on their own
             messages.append({"role": "tool", "content": turn.result_text(done), "name": tc.name,
                              "tool_call_id": tc.id or f"call_{step}_{i}"})
     return ""       # out of steps: the results stand on their own
@@ -238,6 +249,8 @@ def route_turn(turn: Turn) -> str:
                                               format=math_schema(), purpose="agent.math", attempts=1,
                                               on_attempt=counted)
         turn.call(*to_call(action, sentence, worked))
+        if turn.repeated:
+            return ""
     if not any(c.ok and c.tool not in WRITES for c in turn.calls) or not step():
         return ""           # nothing verified to put in words: no model text beside failures
     reply = run.llm.chat(prompts.answer_messages(turn.text, [(c.line, turn.result_text(c)) for c in turn.calls]),

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from sym.repl.agent.tools import WRITES
 from sym.repl.render import to_text
 from sym.repl.results import Result
 
@@ -35,7 +36,7 @@ class Call:
     tool: str
     line: str
     result: Result | None
-    status: str = "ran"              # ran, approved, declined, refused, bad call, failed
+    status: str = "ran"              # ran, approved, declined, refused, bad call, failed, repeated
     note: str = ""
 
     @property
@@ -99,8 +100,20 @@ class Conversed(Result):
     @classmethod
     def of(cls, text: str, calls: list[Call], reply: str | None, *, style: str) -> Conversed:
         done = cls(text, calls, reply, style)
-        done.warnings = done._contradictions()
+        done.warnings = done._unchanged() + done._contradictions()
         return done
+
+    def _unchanged(self) -> list[str]:
+        """A change the model proposed that was declined, refused or failed: said plainly, so that
+        its closing words ("Forgotten.") are not read as what happened."""
+        if self.style == "offline":       # the user's own lines, each shown with its result
+            return []
+        missed = [c for c in self.calls if c.tool in WRITES and not c.ok and c.status != "repeated"]
+        if not missed:
+            return []
+        made = any(c.tool in WRITES and c.ok for c in self.calls)
+        said = "; ".join(f"{c.line} {_what_became(c)}" for c in missed)
+        return [f"{'not every change was made' if made else 'nothing changed in memory'}: {said}"]
 
     def _contradictions(self) -> list[str]:
         """A yes/no reply against what /ask verified: flagged (the verified answer stands)."""
@@ -130,12 +143,18 @@ class Conversed(Result):
                 "steps": self.steps, "invalid": self.invalid}
 
 
+def _what_became(call: Call) -> str:
+    return {"declined": "was declined", "refused": "was refused", "bad call": "was a bad call"}.get(
+        call.status, "failed")
+
+
 @to_text.register
 def _(r: Conversed) -> str:
     lines = [r.note] if r.note else []
     for call in r.calls:
-        mark = "" if call.status in ("ran", "failed") else f" ({call.status})"
-        lines.append(f"→ {call.line} — {call.summary}{mark}")
+        said = call.summary
+        mark = "" if call.status in ("ran", "failed") or said.startswith(call.status) else f" ({call.status})"
+        lines.append(f"→ {call.line} — {said}{mark}")
     shown = [c for c in r.calls if c.result is not None and not (c.ok and c.tool in ("tell", "fact", "rule",
                                                                                       "forget", "extract"))]
     for call in shown:
