@@ -217,6 +217,8 @@ def replay_command(file: str, offline: bool, verify: bool, until: int | None, ec
         verdict = (count(len(report.differences), "difference") if report.differences else
                    "not verified: some inputs were skipped (--trust runs them)" if report.skipped else "equal")
         skipped = f", {len(report.skipped)} skipped" if report.skipped else ""
+        if report.cancelled:      # stopped when recorded, so nothing to compare: told, not counted against it
+            skipped += f", {len(report.cancelled)} cancelled when recorded (not compared)"
         click.echo(f"replayed {count(report.commands, 'command')}{skipped} in {report.seconds:.2f} s: {verdict}", err=True)
         raise SystemExit(0 if not report.differences and not report.skipped else 1)
 

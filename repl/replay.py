@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import TextIO
 
 from sym.core.errors import UserError
+from sym.core.memory.ops import resumable
+from sym.core.memory.workspace import Workspaces
 from sym.core.settings import Settings, load_settings
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
 from sym.sessions.guard import HOST_SETTINGS, SERVER_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
-from sym.sessions.log import Recording, bound_payload, normalise
+from sym.sessions.log import Recording, bound_payload, is_bounded, normalise
 from sym.sessions.replay import answer_offline, memory_change
 
 
@@ -35,6 +37,7 @@ class ReplayReport:
     differences: list[str] = field(default_factory=list)
     seconds: float = 0.0
     skipped: list[str] = field(default_factory=list)   # one line per input or setting not replayed
+    cancelled: list[str] = field(default_factory=list)  # inputs stopped when recorded: not run, not compared
 
 
 def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until: int | None = None,
@@ -75,8 +78,10 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                 os.chdir(scratch)
                 base_dir = Path(scratch)
                 for key in sorted(HOST_SETTINGS | SERVER_SETTINGS):   # (cwd and base_dir only matter with --trust)
-                    if rec.header.get(key) is not None:
+                    if rec.header.get(key) is not None and not (offline and key in SERVER_SETTINGS):
                         skip(f"header field {key}: a replay keeps this machine's hosts and paths")
+            for warning in seed_workspaces(rec):      # the memory the session started from
+                err.write(f"warning: {warning}\n")
             # the replay records into the scratch directory, so /save and friends work as they did
             given = tuple((k, "none" if v is None else str(v)) for k, v in machine.items())
             shell = open_shell(MemoryOptions(rec.header.get("workspace", "default"), settings=given), emit=collect,
@@ -84,6 +89,8 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
             guard = None if trust else ReplayGuard(Path(scratch), shell.registry)
             for key, value in (rec.header.get("settings") or {}).items():
                 if guard is not None and is_host_or_path_setting(key):
+                    if offline and key in SERVER_SETTINGS:
+                        continue   # every model call is answered from the recording: no server is asked
                     if value is not None and value != machine.get(str(key)):   # the same as here: nothing skipped
                         skip(f"header setting {str(key)[:40]}: a replay keeps this machine's model server, "
                              "hosts and paths")
@@ -106,6 +113,10 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                     reason = guard.check(event["text"]) if guard is not None else None
                     if reason is not None:
                         skip(f"input {n} ({_shown(event['text'])}): {reason}")
+                        continue
+                    if _was_cancelled(outputs.get(event.get("seq"))):   # it changed nothing then: not run now
+                        report.cancelled.append(f"input {n} ({_shown(event['text'])})")
+                        err.write(f"input {n} ({_shown(event['text'])}) was cancelled when recorded: not replayed\n")
                         continue
                     name, result = shell.execute(event["text"], source=event.get("source", "typed"))
                     report.commands += 1
@@ -130,6 +141,45 @@ def replay(rec: Recording, *, verify: bool = False, offline: bool = False, until
                     os.environ[name] = old
     report.seconds = time.perf_counter() - started
     return report
+
+
+def seed_workspaces(rec: Recording) -> list[str]:
+    """Put each workspace the session opened back in the scratch data directory as it was when
+    the session first opened it (items, English, templates); returns a warning per workspace
+    whose start was not recorded whole."""
+    warnings = []
+    for name, note in rec.started_with().items():
+        items = note.get("items")
+        if not isinstance(items, list):
+            warnings.append(f"workspace {name} began with {note.get('count', 'many')} items, more than a session "
+                            "records; the replay starts it empty")
+            continue
+        kept = {str(i): e for i, e in enumerate(items) if isinstance(e, dict) and isinstance(e.get("text"), str)
+                and not is_bounded(e["text"])}
+        templates = note.get("templates") if isinstance(note.get("templates"), dict) else {}
+        if not kept and not templates:
+            continue
+        try:
+            ws = Workspaces()
+            memory = ws.open(name)
+            try:
+                memory.add([(c, src) for c, src, _ in resumable(kept, source=rec.path.name)], merge="off",
+                           nls={e["id"]: e["nl"] for e in kept.values() if isinstance(e.get("nl"), str)})
+                if templates:
+                    memory.set_templates({str(k): str(v) for k, v in templates.items()})
+            finally:
+                ws.close()
+        except UserError as e:
+            warnings.append(f"workspace {name}: its starting memory could not be rebuilt ({e.message}); "
+                            "the replay starts it empty")
+    return warnings
+
+
+def _was_cancelled(recorded: dict | None) -> bool:
+    """Whether a recorded output is a job the user stopped (Esc / Ctrl+C: a Failure of exit 130)."""
+    result = recorded.get("result") if isinstance(recorded, dict) else None
+    return isinstance(result, dict) and result.get("ok") is False and (
+        result.get("cancelled") is True or result.get("error") == "cancelled")   # (a log from before the flag)
 
 
 def server_settings() -> dict[str, object]:

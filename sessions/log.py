@@ -3,9 +3,10 @@
 Events: `header` (format, sym version, workspace, settings), `input` (what the user typed),
 `output` (the command's result as data), `memory` (items added or removed, with content),
 `llm` (one per model call: request key, purpose, model, request, reply or error), `note` (a policy
-applied, a conflict). A shell's log is a subscriber of its event stream (`SessionLog.hear`): it
-writes what it hears, and nothing else writes it. Reading never evaluates anything: it is
-`json.loads` per line and a check of the shape.
+applied, a conflict, an approval, and `opened`: a workspace's items and templates as it opened, so
+a replay starts from the memory the session started from). A shell's log is a subscriber of its
+event stream (`SessionLog.hear`): it writes what it hears, and nothing else writes it. Reading
+never evaluates anything: it is `json.loads` per line and a check of the shape.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sym.core.events import (
     PolicyApplied,
     PolicyConflict,
     ResultReady,
+    WorkspaceOpened,
 )
 from sym.core.home import data_dir
 
@@ -39,6 +41,7 @@ EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
 TEXT_LIMIT = 64 * 1024        # a longer text in an output or a model call is logged as prefix + length + sha256
 KEEP = 4 * 1024               # how much of it the log keeps
 EVENT_LIMIT = 1024 * 1024     # an output still larger than this is logged as its length and sha256 only
+OPENED_LIMIT = 10_000         # a workspace that opens with more items is logged as its count only
 BOUNDED = "\u2026[sym: "      # what a bounded text has after its prefix
 
 
@@ -199,6 +202,8 @@ class SessionLog:
         elif isinstance(event, ResultReady):
             result = event.result
             payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.log_dict()}
+            if getattr(result, "cancelled", False) is True:
+                payload["cancelled"] = True      # a replay neither runs nor compares it
             self.write("output", input=self.current_input, result=bound_payload(payload))
         elif isinstance(event, ItemAdded):
             self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
@@ -214,6 +219,8 @@ class SessionLog:
         elif isinstance(event, Approval):
             self.write("note", kind="approval", input=self.current_input, run=event.run, line=event.line,
                        allowed=event.allowed, by=event.by)
+        elif isinstance(event, WorkspaceOpened):
+            self.write("note", kind="opened", input=self.current_input, **opened_fields(event))
         elif isinstance(event, PolicyApplied):
             self.write("note", kind="policy", input=self.current_input, run=event.run, rule=event.rule,
                        target=event.target, changes=event.changes, overridden=event.overridden)
@@ -239,6 +246,17 @@ class SessionLog:
             self._file = None
 
 
+def opened_fields(event: WorkspaceOpened) -> dict:
+    """What an `opened` note keeps of a workspace as it opened: its items (id, kind, text, source,
+    English) and templates; past OPENED_LIMIT items only their number (a replay then warns)."""
+    fields: dict = {"workspace": event.workspace, "count": len(event.items)}
+    if len(event.items) <= OPENED_LIMIT:
+        fields["items"] = [{"id": i.item_id, "kind": i.kind, "text": bound_text(i.text), "source": i.source,
+                            **({"nl": bound_text(i.nl)} if i.nl else {})} for i in event.items]
+        fields["templates"] = {key: template for key, _, template in event.predicates if template}
+    return fields
+
+
 @dataclass
 class Recording:
     """A session file read back: its header and events (up to the last complete one)."""
@@ -256,6 +274,15 @@ class Recording:
 
     def llm_calls(self) -> list[dict]:
         return [e for e in self.events if e["t"] == "llm"]
+
+    def started_with(self) -> dict[str, dict]:
+        """Each workspace the session opened -> the `opened` note of its first opening (what it
+        held before the session changed it)."""
+        first: dict[str, dict] = {}
+        for e in self.events:
+            if e["t"] == "note" and e.get("kind") == "opened" and isinstance(e.get("workspace"), str):
+                first.setdefault(e["workspace"], e)
+        return first
 
 
 def read_session(path: Path) -> Recording:
