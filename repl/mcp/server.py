@@ -21,13 +21,12 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
 from sym.core import __version__
 from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
-from sym.repl.mcp import resources
+from sym.repl.mcp import resources, wire
 from sym.repl.mcp.tools import Allowed, Tool, tools
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
@@ -245,7 +244,7 @@ def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, a
     server = build(served)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with wire.stdio() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     try:
