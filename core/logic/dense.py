@@ -17,7 +17,7 @@ import numpy as np
 from sym.core.logic.columnar import Symbols, Table, encode_key, expand, lookup
 from sym.core.logic.pause import Budget
 from sym.core.logic.plan import make_plan
-from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var
+from sym.core.logic.terms import Atom, Compare, Naf, Rule, Var, is_numeric
 
 Src = tuple[str, Any]                # ("s", slot) | ("c", constant id)
 Delta = dict[str, tuple[int, int]]   # key -> (start, end) rows new in the last round
@@ -333,7 +333,10 @@ Joined = tuple[int, list[np.ndarray]] | list[Callable[[], Rows | None]]
 
 def supported(rule: Rule) -> bool:
     """Whether the dense evaluator runs this rule: all shapes but a variable repeated inside a
-    `not` that occurs nowhere else (an existential with an equality the anti-join does not test)."""
+    `not` that occurs nowhere else (an existential with an equality the anti-join does not test),
+    and arithmetic and aggregates (they compute values the columns' symbols do not hold)."""
+    if any(is_numeric(lit) for lit in rule.body):
+        return False
     counts: dict[Var, int] = {}
     for lit in rule.body:
         for v in set(lit.variables()):

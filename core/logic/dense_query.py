@@ -20,11 +20,11 @@ ORDERED = frozenset({"<", ">", "=<", ">="})
 def rows(model: DenseModel, body: tuple[Any, ...], wanted: list[Var], budget: Budget) -> list[tuple[Any, ...]] | None:
     """The distinct values of `wanted` over every binding of `body`, in model order."""
     symbols = model.symbols
-    if any(c not in symbols.ids for c in rule_constants([Rule(None, body)])):
-        return None  # a constant the model never saw: keys would need a wider radix
     rule = Rule(Atom("?", tuple(wanted)), body)
     if not supported(rule):
         return None
+    if any(c not in symbols.ids for c in rule_constants([Rule(None, body)])):
+        return None  # a constant the model never saw: keys would need a wider radix
     radix = max(1, len(symbols))
     if radix ** len(wanted) >= MAX_KEY:
         return None

@@ -10,7 +10,7 @@ from typing import Any
 
 from sym.core.errors import UserError
 from sym.core.logic.plan import Plan, make_plan
-from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
+from sym.core.logic.terms import Atom, Literal, Rule, Var, map_terms
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"   # a literal's truth in a model
 
@@ -65,9 +65,7 @@ def unbound_names(body: tuple[Literal, ...], named: list[Var], sizes: Callable[[
 def instantiate(lit: Literal, binding: dict[Var, object]) -> Literal:
     if isinstance(lit, Atom):
         return instantiate_atom(lit, binding)
-    if isinstance(lit, Naf):
-        return Naf(instantiate_atom(lit.atom, binding))
-    return Compare(lit.op, _sub(lit.left, binding), _sub(lit.right, binding))
+    return map_terms(lit, lambda t: _sub(t, binding))
 
 
 def instantiate_atom(atom: Atom, binding: dict[Var, object]) -> Atom:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
 from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, head_getter, make_plan
-from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var
+from sym.core.logic.terms import Atom, Literal, Rule, Var, map_terms
 
 if TYPE_CHECKING:
     from sym.core.logic.rounds import Firing
@@ -91,11 +91,7 @@ def _renamed(body: tuple[Literal, ...]) -> tuple[Literal, ...]:
     def term(t: Any) -> Any:
         return names.setdefault(t, Var(f"#{len(names)}")) if isinstance(t, Var) else t
 
-    def atom(a: Atom) -> Atom:
-        return Atom(a.pred, tuple(term(t) for t in a.args), a.neg)
-
-    return tuple(atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf)
-                 else Compare(lit.op, term(lit.left), term(lit.right)) for lit in body)
+    return tuple(map_terms(lit, term) for lit in body)
 
 
 def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callable[[Any], None],

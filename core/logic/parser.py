@@ -26,7 +26,10 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.tree import Meta
 
 from sym.core.errors import ParseError
+from sym.core.logic import body as body_read
 from sym.core.logic.pause import gc_paused
+from sym.core.logic.safety import check_clause as check_clause  # callers import it from here
+from sym.core.logic.safety import local_variables as local_variables
 from sym.core.logic.syntax_errors import KEYWORDS, Lines, located_error, position
 from sym.core.logic.terms import (
     ANONYMOUS_PREFIX,
@@ -80,8 +83,6 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-# the built-in goals, as a body atom reads them (`false` in a body is `fail`, as in SWI-Prolog)
-_GOALS = {Atom("true"): TRUE_GOAL, Atom("fail"): FAIL_GOAL}
 # names a fact or a rule head may not have: built-in goals, and the commands SWI-Prolog users type
 RESERVED_HEADS = {"true": "a built-in goal (it always holds)", "fail": "a built-in goal (it never holds)",
                   "halt": "a command (typed on its own, halt. leaves sym)",
@@ -128,21 +129,51 @@ class _Build(Transformer[Any, Any]):
             children = children[1:]
         return Atom(children[0], tuple(children[1:]), neg)
 
-    def naf(self, children: list[Any]) -> Naf | Compare:
-        goal = _GOALS.get(children[1])
-        if goal is not None:    # `\+ true` is `fail`, `\+ fail` is `true`
-            return FAIL_GOAL if goal == TRUE_GOAL else TRUE_GOAL
-        return Naf(children[1])
+    # -- a body: goals read as terms, then told apart (body.py) ---------------------------
 
-    def false_goal(self, children: list[Any]) -> Compare:
-        return FAIL_GOAL
+    @v_args(meta=True)
+    def compound(self, meta: Meta, children: list[Any]) -> body_read.Compound:
+        neg = bool(children) and isinstance(children[0], Token) and children[0].type == "NEG"
+        if neg:
+            children = children[1:]
+        return body_read.Compound(children[0], tuple(children[1:]), neg, self._where(meta))
 
-    def compare(self, children: list[Any]) -> Compare:
+    @v_args(meta=True)
+    def paren(self, meta: Meta, children: list[Any]) -> body_read.Paren:
+        return body_read.Paren(tuple(children), self._where(meta))
+
+    def false_goal(self, children: list[Any]) -> body_read.FalseWord:
+        return body_read.FALSE_WORD
+
+    def binary(self, children: list[Any]) -> Any:
         left, op, right = children
-        return Compare(str(op), left, right)
+        return body_read.binary(left, str(op), right)
+
+    def negative(self, children: list[Any]) -> Any:
+        return body_read.negative(children[-1])
+
+    @v_args(meta=True)
+    def compare(self, meta: Meta, children: list[Any]) -> Any:
+        left, op, right = children
+        return body_read.compare(left, str(op), right, self._where(meta))
+
+    @v_args(meta=True)
+    def is_goal(self, meta: Meta, children: list[Any]) -> Any:
+        left, _is, right = children
+        return body_read.is_goal(left, right, self._where(meta))
+
+    @v_args(meta=True)
+    def naf(self, meta: Meta, children: list[Any]) -> Any:
+        return body_read.naf(children[-1], self._where(meta))
 
     def body(self, children: list[Any]) -> tuple[Any, ...]:
-        return tuple(_GOALS.get(lit, lit) if isinstance(lit, Atom) else lit for lit in children)
+        return body_read.goals(children)
+
+    def _where(self, meta: Meta) -> body_read.Where:
+        if getattr(meta, "empty", True):
+            return body_read.Where()
+        line, column = self._at(meta.line, meta.column, meta.start_pos)
+        return body_read.Where(line, column)
 
     @v_args(meta=True)
     def fact(self, meta: Meta, children: list[Any]) -> Located:
@@ -232,8 +263,12 @@ def _parse_lark(text: str, source: str | None, line_offset: int) -> list[Located
     except VisitError as err:  # a transformer callback refused a token: re-anchor its location
         orig = err.orig_exc
         if isinstance(orig, ParseError):
-            line = orig.line + line_offset if orig.line is not None else None
-            raise ParseError(orig.problem, line=line, column=orig.column, source=source, hint=orig.hint) from None
+            line, column = orig.line, orig.column
+            meta = getattr(err.obj, "meta", None)
+            if line is None and meta is not None and not getattr(meta, "empty", True):
+                line, column = meta.line, meta.column     # the goal or body the refusal is about
+            line = line + line_offset if line is not None else None
+            raise ParseError(orig.problem, line=line, column=column, source=source, hint=orig.hint) from None
         raise ParseError(str(orig), source=source) from None
     out = []
     for item in located:
@@ -332,44 +367,6 @@ def parse_atom(text: str, *, allow_variables: bool = True) -> Atom:
     return clause
 
 
-def check_clause(clause: Atom | Rule | Query, *, source: str | None = None, line: int | None = None) -> None:
-    """Datalog safety: facts are ground; every variable in a head, a `not` or a comparison
-    is bound by a positive body atom (or by `=` to a bound term)."""
-    def fail(message: str, hint: str | None = None) -> NoReturn:
-        raise ParseError(message, source=source, line=line, hint=hint)
-
-    if isinstance(clause, Atom):
-        if not clause.is_ground:
-            names = ", ".join(dict.fromkeys(str(v) for v in clause.variables()))
-            fail(f"fact {clause} has variables {names}",
-                 "facts must be ground; write a rule (head :- body.) to generalise")
-        return
-    body = clause.body
-    bound = {v for atom in literal_atoms(body) for v in atom.variables()}
-    changed = True
-    while changed:  # `X = Y` binds one side from the other
-        changed = False
-        for lit in body:
-            if isinstance(lit, Compare) and lit.op == "=":
-                sides = [t for t in (lit.left, lit.right) if isinstance(t, Var)]
-                if any(v not in bound for v in sides) and (len(sides) == 1 or any(v in bound for v in sides)):
-                    bound.update(sides)
-                    changed = True
-    what = "query" if isinstance(clause, Query) else "rule"
-    for lit in body:
-        local = local_variables(lit, clause) if isinstance(lit, Naf) else set()
-        for v in lit.variables():
-            if v not in bound and v not in local:
-                kind = "negated literal" if isinstance(lit, Naf) else "comparison"
-                fail(f"unsafe {what}: variable {v} in {kind} '{lit}' is not bound by a positive atom",
-                     "every variable under 'not' or in a comparison must also appear in a positive body atom")
-    if isinstance(clause, Rule) and clause.head is not None:
-        for v in clause.head.variables():
-            if v not in bound:
-                fail(f"unsafe rule: head variable {v} does not appear in the body",
-                     "every variable in the head must appear in a positive body atom")
-
-
 def check_reserved(clause: Atom | Rule | Query, *, source: str | None = None, line: int | None = None) -> None:
     """Refuse a new fact or rule head named `true`, `fail`, `halt` or `listing` (arity 0). Checked
     where clauses come in to be stored, not in every parse: a workspace that stored such a fact
@@ -379,15 +376,3 @@ def check_reserved(clause: Atom | Rule | Query, *, source: str | None = None, li
         what = "stored as a fact" if isinstance(clause, Atom) else "defined by a rule"
         raise ParseError(f"{head} cannot be {what}: {head.pred} is {RESERVED_HEADS[head.pred]}",
                          source=source, line=line, hint="give the predicate another name")
-
-
-def local_variables(naf: Naf, clause: Rule | Query) -> set[Var]:
-    """Variables that occur only inside one `not` literal: existential within it (`not p(X, _)`)."""
-    elsewhere: dict[Var, int] = {}
-    literals = list(clause.body) + ([clause.head] if isinstance(clause, Rule) and clause.head else [])
-    for lit in literals:
-        if lit is naf:
-            continue
-        for v in lit.variables():
-            elsewhere[v] = 1
-    return {v for v in naf.variables() if v not in elsewhere}

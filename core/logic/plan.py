@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from sym.core.errors import UserError
 from sym.core.logic.pause import UNBOUNDED, Budget
-from sym.core.logic.terms import Atom, Compare, Literal, Naf, Var
+from sym.core.logic import arith
+from sym.core.logic.terms import Aggregate, Atom, Compare, Eval, Is, Literal, Naf, Var, expr_variables
 
 Row = tuple[Any, ...]
 Relation = dict[Row, Any]  # args tuple -> provenance (None for asserted facts)
@@ -89,6 +90,13 @@ class Bind:
 
 
 @dataclass(slots=True)
+class Computed:
+    """A step that computes from whole batches of rows (an aggregate per group): rows -> rows."""
+
+    run: Callable[[Runner, list[Row]], list[Row]]
+
+
+@dataclass(slots=True)
 class Plan:
     steps: list[Any]
     variables: list[Var]           # the variable held in each row slot
@@ -126,6 +134,10 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         own = set(lit.variables())
         if isinstance(lit, Naf):  # variables only inside this `not` are its own
             own = {v for v in own if len(holders[v]) > 1}
+        elif isinstance(lit, Is):   # it binds its target
+            own = set(expr_variables(lit.expr))
+        elif isinstance(lit, Aggregate):   # it needs its outer variables, and binds its results
+            own = set(lit.outer(list(body)))
         needed[i] = frozenset(own)
         needs[i] = sum(1 for v in own if v not in slots)
         if needs[i] <= 1:
@@ -162,10 +174,28 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
             steps.append(Bind(_getter([_source(other, slots)])))
             bind_new(free[0])
             return True
+        if isinstance(lit, (Is, Aggregate)):
+            if any(v in needed[i] for v in free):
+                return False
+            pending.discard(i)
+            order.append(i)
+            if isinstance(lit, Is):
+                steps.append(_is_step(lit, slots))
+                made = [lit.target] if isinstance(lit.target, Var) and lit.target not in slots else []
+            else:
+                from sym.core.logic.aggregate import aggregate_step
+
+                steps.append(aggregate_step(lit, list(body), slots, sizes))
+                made = [v for v in dict.fromkeys(lit.results()) if v not in slots]
+            for v in made:
+                bind_new(v)
+            return True
         if free:
             return False
         if isinstance(lit, Naf):
             steps.append(Filter(_naf_test(lit.atom, slots)))
+        elif isinstance(lit, Eval):
+            steps.append(Filter(_eval_filter(lit, slots)))
         else:
             assert isinstance(lit, Compare)   # atoms are placed as joins, never here
             test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
@@ -227,6 +257,28 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         raise UserError(f"cannot evaluate {shown}: a variable in it is never bound by a positive atom",
                         hint="bind every variable of a comparison or a `not` with a positive atom first")
     return Plan(steps, variables, order)
+
+
+def _is_step(lit: Is, slots: dict[Var, int]) -> Bind | Filter:
+    """`X is E`: X's value appended to the row (X unbound), or tested against E (X bound)."""
+    value = arith.guarded(lit, arith.compile_expr(lit.expr, slots.__getitem__))
+    target = lit.target
+    if isinstance(target, Var) and target not in slots:
+        return Bind(value)
+    get = _getter([_source(target, slots)])
+    return Filter(lambda _runner: lambda row: _same_number(get(row), value(row)))
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    return not isinstance(a, (str, bool)) and a == b
+
+
+def _eval_filter(lit: Eval, slots: dict[Var, int]) -> Callable[[Runner], Callable[[Row], bool]]:
+    left = arith.compile_expr(lit.left, slots.__getitem__)
+    right = arith.compile_expr(lit.right, slots.__getitem__)
+    test = arith.compare_numbers(lit.op)
+    holds = arith.guarded(lit, lambda row: test(left(row), right(row)))
+    return lambda _runner: holds
 
 
 def _no_value(row: Row) -> Any:
@@ -336,6 +388,8 @@ class Runner:
         if isinstance(step, Filter):
             test = step.make(self)
             return [r for r in rows if test(r)]
+        if isinstance(step, Computed):
+            return step.run(self, rows)
         value = step.value
         return [r + (value(r),) for r in rows]
 

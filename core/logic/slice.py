@@ -7,18 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sym.core.logic.terms import Atom, Literal, Naf, Rule
+from sym.core.logic.terms import Literal, Rule, literal_keys
 
 
 def body_keys(body: Iterable[Literal]) -> list[tuple[str, bool]]:
-    """(relation, under `not`?) for every atom of a body, in order."""
-    out: list[tuple[str, bool]] = []
-    for lit in body:
-        if isinstance(lit, Atom):
-            out.append((lit.key, False))
-        elif isinstance(lit, Naf):
-            out.append((lit.atom.key, True))
-    return out
+    """(relation, read whole?) for every atom of a body, in order: True under `not` or inside an
+    aggregate, which need the relation finished."""
+    return [pair for lit in body for pair in literal_keys(lit)]
 
 
 class Dependencies:

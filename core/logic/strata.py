@@ -12,7 +12,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
 
 from sym.core.errors import StratificationError
-from sym.core.logic.terms import Atom, Naf, Rule
+from sym.core.logic.terms import Rule, literal_keys
 
 
 def _edges(rules: list[Rule]) -> dict[str, list[tuple[str, bool]]]:
@@ -22,10 +22,7 @@ def _edges(rules: list[Rule]) -> dict[str, list[tuple[str, bool]]]:
         if rule.head is None:
             continue
         for lit in rule.body:
-            if isinstance(lit, Atom):
-                graph[rule.head.key].append((lit.key, False))
-            elif isinstance(lit, Naf):
-                graph[rule.head.key].append((lit.atom.key, True))
+            graph[rule.head.key] += literal_keys(lit)
     return graph
 
 
@@ -119,7 +116,8 @@ def _stratified(rules: list[Rule]) -> Stratified:
                 if neg and body in members:
                     shown = " -> ".join([head] + _cycle(graph, head, body, members))
                     raise StratificationError(
-                        f"not stratifiable: {head} depends on 'not {body}' through the cycle {shown}",
+                        f"not stratifiable: {head} depends on 'not {body}' (or an aggregate over it) "
+                        f"through the cycle {shown}",
                     )
         level = 0
         for head in comp:
@@ -138,10 +136,8 @@ def _rule_edges(rules: Iterable[Rule]) -> Iterator[tuple[str, str, bool]]:
             continue
         head = rule.head.key
         for lit in rule.body:
-            if isinstance(lit, Atom):
-                yield head, lit.key, False
-            elif isinstance(lit, Naf):
-                yield head, lit.atom.key, True
+            for key, whole in literal_keys(lit):
+                yield head, key, whole
 
 
 class Strata:

@@ -1,0 +1,111 @@
+"""Aggregates in a plan: `aggregate_all(Spec, Goal, Result)` as one step over a batch of rows.
+
+The goal is planned with the aggregate's outer variables bound (they come first in its rows);
+a batch of rows runs it once for all the distinct outer bindings in it (joined through the
+indexes, so a point question counts only its own group), groups its solutions by those
+bindings and reduces each group: count and sum of nothing are 0, max and min of nothing fail,
+as in SWI-Prolog. A solution is one binding of the goal's variables (set semantics: facts and
+derived relations hold each tuple once). Among ties for max(E, W) / min(E, W) the witness is
+the least in the standard order of terms (numbers before atoms), so the answer never depends
+on evaluation order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from operator import itemgetter
+from typing import Any
+
+from sym.core.logic import arith
+from sym.core.logic.plan import Computed, Row, Runner, make_plan
+from sym.core.logic.terms import Aggregate, Var
+
+Reduce = Callable[[list[Row]], tuple[Any, ...] | None]
+
+
+def standard_order(value: Any) -> tuple[int, Any]:
+    """The sort key of a constant in the standard order of terms: numbers (by value), then atoms."""
+    return (1, value) if isinstance(value, str) else (0, value)
+
+
+def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sizes: Callable[[str], int]) -> Computed:
+    """The plan step of `agg` in `body`, its outer variables bound in `slots`."""
+    outer = agg.outer(body)
+    width = len(outer)
+    key_of = _key(tuple(slots[v] for v in outer))
+    sub = make_plan(agg.goal, sizes, bound=tuple(outer))
+    reduce = _reducer(agg, {v: i for i, v in enumerate(sub.variables)})
+    outs = [agg.result] + ([agg.found] if agg.witness is not None else [])
+    fresh = [isinstance(t, Var) and t not in slots for t in outs]
+    # results already bound (by a literal before, or constants): (index in the value, row -> what it must equal)
+    checks = [(i, _getter(t, slots)) for i, (t, new) in enumerate(zip(outs, fresh)) if not new]
+
+    def run(runner: Runner, rows: list[Row]) -> list[Row]:
+        keys = dict.fromkeys(key_of(r) for r in rows)
+        found: list[Row] = list(keys)
+        for step in sub.steps:
+            if not found:
+                break
+            runner.budget.check(len(found))
+            found = runner.through(found, step)
+        groups: dict[tuple[Any, ...], list[Row]] = {}
+        for r in found:
+            groups.setdefault(r[:width], []).append(r)
+        values = {k: reduce(groups.get(k, [])) for k in keys}
+        out: list[Row] = []
+        for r in rows:
+            value = values[key_of(r)]
+            if value is None or not all(_equal(value[i], get(r)) for i, get in checks):
+                continue
+            out.append(r + tuple(v for v, new in zip(value, fresh) if new))
+        return out
+
+    return Computed(run)
+
+
+def _getter(term: Any, slots: dict[Var, int]) -> Callable[[Row], Any]:
+    if isinstance(term, Var):
+        return itemgetter(slots[term])
+    return lambda row: term
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """Unification of two constants as the language has it (a number is its value)."""
+    return isinstance(a, str) == isinstance(b, str) and a == b
+
+
+def _key(positions: tuple[int, ...]) -> Callable[[Row], tuple[Any, ...]]:
+    if not positions:
+        return lambda row: ()
+    if len(positions) == 1:
+        p = positions[0]
+        return lambda row: (row[p],)
+    return itemgetter(*positions)
+
+
+def _reducer(agg: Aggregate, slots: dict[Var, int]) -> Reduce:
+    """The function from one group's solutions to the result values (None: no result)."""
+    if agg.op == "count":
+        return lambda found: (len(found),)
+    value = arith.guarded(agg, arith.compile_expr(agg.template, slots.__getitem__))
+    if agg.op == "sum":
+        def total(found: list[Row]) -> tuple[Any, ...]:
+            try:
+                return (arith.normal(sum(map(value, found))),)
+            except arith.ArithmeticProblem as problem:
+                raise arith.failed(agg, problem) from None
+        return total
+    best: Callable[[Iterable[Any]], Any] = max if agg.op == "max" else min
+    if agg.witness is None:
+        return lambda found: (best(map(value, found)),) if found else None
+    witness = agg.witness
+    pick: Callable[[Row], Any] = (itemgetter(slots[witness]) if isinstance(witness, Var)
+                                  else lambda row: witness)
+
+    def extreme(found: list[Row]) -> tuple[Any, ...] | None:
+        if not found:
+            return None
+        scored = [(value(r), pick(r)) for r in found]
+        top = best(v for v, _ in scored)
+        return (top, min((w for v, w in scored if v == top), key=standard_order))
+    return extreme
