@@ -33,25 +33,37 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-class Deadline:
-    """When the current query, inference or proof tree must end (`at`, time.monotonic; None: never)
-    and the seconds `query_timeout` gave it. One per engine, shared by its goal models and read by
-    every Budget they make, so an answer drawn later from a model computed earlier sees the
-    deadline of the question asking now, not the one the model was computed under."""
+IDLE = 1.0    # seconds: a longer pause between two checks is the run waiting (on a model, say), not the engine
 
-    __slots__ = ("at", "seconds")
+
+class Deadline:
+    """How long the current query, inference or proof tree may compute (`seconds`, from
+    query_timeout; None: no limit) and how long it has. One per engine, shared by its goal models
+    and read by every Budget they make, so an answer drawn later from a model computed earlier
+    sees the deadline of the question asking now. It counts the engine's own time: the engine
+    checks every few ms while it computes, so a pause between two checks longer than IDLE is a
+    reasoner waiting (on a model, between two engine calls) and does not count: a slow model never
+    runs a question out of time."""
+
+    __slots__ = ("seconds", "spent", "last")
 
     def __init__(self) -> None:
-        self.at: float | None = None
         self.seconds: float | None = None
+        self.spent = 0.0
+        self.last: float | None = None
 
     def arm(self, seconds: float | None) -> None:
-        """Start the clock: `seconds` from now (None or 0: no deadline)."""
-        self.seconds = seconds or None
-        self.at = time.monotonic() + seconds if seconds else None
+        """Start afresh: `seconds` of computing from now on (None or 0: no deadline)."""
+        self.seconds, self.spent, self.last = seconds or None, 0.0, None
 
     def passed(self) -> bool:
-        return self.at is not None and time.monotonic() > self.at
+        if self.seconds is None:
+            return False
+        now = time.monotonic()
+        if self.last is not None and now - self.last <= IDLE:
+            self.spent += now - self.last
+        self.last = now
+        return self.spent > self.seconds
 
 
 class Budget:

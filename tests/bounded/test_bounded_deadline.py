@@ -1,7 +1,8 @@
 """Every query, inference and proof tree has a deadline (`query_timeout`): past it the command
 stops with one line naming the setting, exit 4 in batch, memory unchanged — on the tuple, the
-goal-directed and the dense (numpy) path, and over MCP. Programs here cannot finish in time;
-the tests assert the stop, never a duration."""
+goal-directed and the dense (numpy) path, and over MCP; the time a reasoner waits on a model
+between engine calls does not count. Programs here cannot finish in time; the tests assert the
+stop, never a duration."""
 
 from __future__ import annotations
 
@@ -95,3 +96,22 @@ def test_a_query_over_mcp_is_a_tool_error_naming_the_setting(sym_exe, tmp_path):
         refused(server.call("query", goal="?- reach(n0, n5000)."), "query stopped", "query_timeout")
         assert ok(server.call("query", goal="?- e(n0, n1)."))["truth"] == "true"
     assert "Traceback" not in server.stderr()
+
+
+
+def test_a_slow_model_between_engine_calls_does_not_run_an_ask_out_of_time(llm_sym):
+    from tests.verifier import verifier
+
+    extraction = {"statements": [{"kind": "soft", "predicate": "other", "new_predicate": "happy", "args": ["X"],
+                                  "negated": False, "if": [{"predicate": "other", "new_predicate": "kind",
+                                                            "args": ["X"], "negated": False}]}]}
+    llm_sym.server.reply(json=extraction, when="usually", times=1)
+    verifier(llm_sym.server)
+    assert llm_sym("/tell Kind people are usually happy.").ok
+    assert llm_sym("/tell Anne is kind. If something is happy then it is glad.").ok
+    llm_sym("/set query_timeout 0.3")
+    llm_sym.server.reply(json={"applies": True, "facts": ["Happy(anne)"]}, when="anne")
+    llm_sym.server.fail("slow", delay=1.5)      # the soft rule's implementation outlasts the deadline
+    asked = llm_sym("/ask Anne is glad.")
+    assert asked.ok, asked                       # the deadline counts the engine's time, not the model's
+    assert asked.outcome.answer == "true" and asked.outcome.verified and asked.outcome.rounds == 1
