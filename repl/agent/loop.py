@@ -57,13 +57,16 @@ class Turn:
 
     def call(self, name: str, arguments: object) -> Call:
         """Run one tool call (or refuse it, one line) and keep it."""
+        from sym.repl.mcp.tools import Programs
+
         self.run.check()
+        programs = Programs(self.programs, self.run.settings.max_file_mb)   # size-checked; a failed one removed
         n = len(self.calls) + 1
         tool = self.tools.get(name)
         try:
             if tool is None:
                 raise UserError(f"there is no tool {name!r}", hint="tools: " + ", ".join(self.tools))
-            line = tool.line(arguments, self.allowed, self.programs)
+            line = tool.line(arguments, self.allowed, programs)
         except UserError as err:
             done = Call(name, f"({name} {_shown_args(arguments)})", Failure(err.message, err.hint), status="bad call")
             return self._keep(n, done)
@@ -83,6 +86,7 @@ class Turn:
         else:
             status = "ran"
         _, result = run_line(self.ctx, line, self.run.source)
+        programs.settle(result.ok)
         return self._keep(n, Call(name, line, result, status=status))
 
     def _approve(self, line: str) -> tuple[bool, str]:

@@ -27,7 +27,7 @@ from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.mcp import resources, wire
-from sym.repl.mcp.tools import Allowed, Tool, tools
+from sym.repl.mcp.tools import Allowed, Programs, Tool, tools
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
 
@@ -188,12 +188,17 @@ def build(served: Served) -> Server[Any]:
         if tool is None:
             hint = "this server is read-only" if served.read_only else None
             return refused(f"unknown tool {params.name!r}", hint or "tools/list names the tools")
+        programs = Programs(None if served.read_only else served.programs, served.shell.ctx.settings.max_file_mb)
         try:
-            line = tool.line(params.arguments, served.allowed, served.programs)
+            line = tool.line(params.arguments, served.allowed, programs)
         except UserError as err:
             note(params.name, err)
             return refused(err.message, err.hint)
-        done = await served.execute(line, ctx.session.report_progress)
+        done = None
+        try:
+            done = await served.execute(line, ctx.session.report_progress)
+        finally:
+            programs.settle(done is not None and done[1].ok)
         if done is None:       # cancelled before it ran (the caller no longer waits for an answer)
             return refused("cancelled")
         name, result = done

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ TOOLS = (
     ToolSpec("load", "/load", text="path", writes=True, files=("path",)),
 )
 
-# /prove also takes the program itself; the server writes it to a file of the workspace
+# /prove also takes the program itself (not on a read-only server); it is written to a file of the workspace
 PROGRAM: dict[str, dict[str, Any]] = {
     "program": {"type": "string", "description": "a program to check instead of a file: the Proof-of-Thought "
                                                  "JSON, or an SMT-LIB 2 script"},
@@ -125,10 +126,10 @@ class Tool:
     schema: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, spec: ToolSpec, registry: Registry) -> Tool:
+    def of(cls, spec: ToolSpec, registry: Registry, *, read_only: bool = False) -> Tool:
         cmd = registry.lookup(spec.command)
         found = slots(cmd, spec.text, spec.optional)
-        extra = PROGRAM if spec.name == "prove" else None
+        extra = PROGRAM if spec.name == "prove" and not read_only else None
         return cls(spec, cmd, found, input_schema(cmd, found, extra))
 
     @property
@@ -141,16 +142,19 @@ class Tool:
         out += [(o.key, "DOC" in o.metavar, False) for o in self.command.options if o.values == "file"]
         return out
 
-    def line(self, arguments: object, allowed: Allowed, programs: Path | None = None) -> str:
-        """The command line for a call (UserError for arguments it cannot take). `programs` is the
-        folder where /prove's program text is written, inside the workspace."""
+    def line(self, arguments: object, allowed: Allowed, programs: Programs | None = None) -> str:
+        """The command line for a call (UserError for arguments it cannot take). `programs` is where
+        /prove's program text is written, inside the workspace (None: nowhere)."""
+        if isinstance(arguments, dict) and self.spec.name == "prove" and "program" in arguments and \
+                "program" not in self.schema["properties"]:
+            raise _no_programs()                    # a read-only server's schema leaves program out
         args = check(self.schema, arguments)
         for key, value in args.items():
             if isinstance(value, str) and ("\n" in value or "\r" in value) and key != "program" and not (
                     self.spec.lines and key == self.text_key):
                 raise UserError(f"argument {key!r} must be one line")
         if "program" in args or "format" in args:
-            args = _program_file(args, programs)
+            args = (programs or Programs(None)).file(args)
         else:
             for key, document, several in self.files():
                 if key in args:
@@ -212,30 +216,63 @@ def _spellings(options: list[tuple[Option, Any]]):
         yield written
 
 
-def _program_file(args: dict[str, Any], folder: Path | None) -> dict[str, Any]:
-    """/prove's program text written to a file of the workspace, named by its content (so a
-    trusted replay finds it again); the arguments then name that file."""
-    text = args.get("program")
-    if not isinstance(text, str) or not text.strip():
-        raise UserError("format goes with program: the program's text", hint="program: \"(declare-const p Bool) …\"")
-    if "question" in args or "file" in args:
-        raise UserError("give one of question, file or program")
-    if folder is None:
-        raise UserError("this server cannot write programs to its workspace")
-    fmt = args.get("format") or ("smt2" if text.lstrip()[:1] in ("(", ";") else "json")
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    path = folder / f"program-{digest}.{fmt}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8", errors="surrogatepass")
-            os.replace(tmp, path)
-    except OSError as err:
-        raise UserError(f"cannot write the program in {folder}: {err.strerror or err}") from None
-    return {"file": str(path)}
+def _no_programs() -> UserError:
+    return UserError("this server is read-only: it writes no program, so it takes no program text",
+                     hint="give file: a program inside the folders it may read")
+
+
+@dataclass
+class Programs:
+    """Where /prove's program text goes for one call: a folder of the workspace, the text at most
+    `max_mb` MB (checked before anything is written), named by its content so a trusted replay finds
+    it again. A program whose proof failed is removed again if this call wrote it; `folder` None
+    (a read-only server) writes nothing and refuses program text."""
+
+    folder: Path | None
+    max_mb: float = 64.0
+    written: Path | None = None       # the file this call wrote
+
+    def file(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The arguments with the program's text replaced by the file it was written to."""
+        text = args.get("program")
+        if not isinstance(text, str) or not text.strip():
+            raise UserError("format goes with program: the program's text",
+                            hint="program: \"(declare-const p Bool) …\"")
+        if "question" in args or "file" in args:
+            raise UserError("give one of question, file or program")
+        if self.folder is None:
+            raise _no_programs()
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > self.max_mb * 2**20:
+            raise UserError(f"the program is {size / 2**20:,.1f} MB; programs are taken up to {self.max_mb:g} MB",
+                            hint="split it, or raise the max_file_mb setting")
+        fmt = args.get("format") or ("smt2" if text.lstrip()[:1] in ("(", ";") else "json")
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        path = self.folder / f"program-{digest}.{fmt}"
+        try:
+            if not path.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                with tempfile.NamedTemporaryFile("w", encoding="utf-8", errors="surrogatepass", newline="",
+                                                 dir=self.folder, suffix=".tmp", delete=False) as tmp:
+                    tmp.write(text)
+                try:
+                    os.replace(tmp.name, path)
+                except OSError:
+                    os.unlink(tmp.name)
+                    raise
+                self.written = path
+        except OSError as err:
+            raise UserError(f"cannot write the program in {self.folder}: {err.strerror or err}") from None
+        return {"file": str(path)}
+
+    def settle(self, ok: bool) -> None:
+        """After the call ran: a program this call wrote stays only if its proof ran."""
+        if not ok and self.written is not None:
+            self.written.unlink(missing_ok=True)
+        self.written = None
 
 
 def tools(registry: Registry, *, read_only: bool = False) -> dict[str, Tool]:
     """The tools served, by name (without those that change memory when `read_only`)."""
-    return {spec.name: Tool.of(spec, registry) for spec in TOOLS if not (read_only and spec.writes)}
+    return {spec.name: Tool.of(spec, registry, read_only=read_only) for spec in TOOLS
+            if not (read_only and spec.writes)}
