@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, Progress, ignore
+from sym.core.events import Emit, Progress, Warning, ignore
 from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
 from sym.core.run import Run, check
@@ -44,6 +44,9 @@ class EventStream:
     def __call__(self, event: object) -> None:
         if self.log is not None:
             self.log.hear(event)
+            stopped = self.log.notice()     # the disk filled: said once, the session goes on
+            if stopped:
+                self.front(Warning(stopped))
         self.front(event)
 
 

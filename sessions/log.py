@@ -19,10 +19,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 from sym.core import __version__
-from sym.core.errors import UsageError, UserError
+from sym.core.errors import DiskFull, UsageError, UserError, disk_full
 from sym.core.events import (
     Approval,
     InputReceived,
@@ -154,12 +153,15 @@ def list_sessions(folder: Path | None = None) -> list[Path]:
 
 
 class SessionLog:
-    """Appends events to a session file; each line is complete and flushed when written."""
+    """Appends events to a session file; each line is written whole or not at all, at once.
+
+    A write the disk refuses (full, or any other error) is taken back to the last whole line and
+    recording stops: `stopped` says why, once, for the front-end (EventStream passes it on)."""
 
     def __init__(self, path: Path, *, workspace: str, settings: dict, extra: dict | None = None):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file: IO[str] | None = open(path, "a", encoding="utf-8")
+            self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as err:   # SYM_HOME under a file, read-only, full: one line (exit 2), no traceback
             raise UsageError(f"cannot write the session log in {path.parent}: {err.strerror or err}",
                              hint="set SYM_HOME to a writable directory") from None
@@ -167,6 +169,8 @@ class SessionLog:
         self._lock = threading.Lock()   # parallel model calls record from several threads
         self.seq = 0
         self.current_input: int | None = None
+        self.stopped = ""               # why recording stopped (a full disk), once it has
+        self._told = False
         self.write("header", format=FORMAT, sym=__version__, workspace=workspace, settings=settings,
                    started=time.time(), pid=os.getpid(), **(extra or {}))
 
@@ -179,16 +183,45 @@ class SessionLog:
 
     def write(self, event_type: str, /, **fields) -> None:
         with self._lock:
-            if self._file is None:
+            if self._fd is None:
                 return
             self.seq += 1
             # ASCII escapes keep any text writable, lone surrogates from undecodable input included
-            line = json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=True, default=str)
+            data = (json.dumps({"t": event_type, "seq": self.seq, **fields}, ensure_ascii=True, default=str)
+                    + "\n").encode("ascii")
             try:
-                self._file.write(line + "\n")
-                self._file.flush()
-            except (OSError, ValueError):  # a full disk stops the log, never the command being logged
-                self._file = None
+                end = os.lseek(self._fd, 0, os.SEEK_END)
+            except OSError as err:
+                self._stop(err, None)
+                return
+            try:
+                done = 0
+                while done < len(data):      # a short write goes on where it stopped; ENOSPC raises
+                    done += os.write(self._fd, data[done:])
+            except OSError as err:   # a full disk stops the log, never the command being logged
+                self._stop(err, end)
+
+    def _stop(self, err: OSError, end: int | None) -> None:
+        """Take the file back to its last whole line and stop recording (once)."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            if end is not None:
+                os.ftruncate(fd, end)    # (freeing space never needs space)
+        except OSError:
+            pass
+        os.close(fd)
+        why = "disk full" if disk_full(err) else (err.strerror or str(err))
+        self.stopped = f"{why}: the session log stopped recording at event {self.seq - 1} ({self.path.name}); " \
+                       "the session goes on unrecorded"
+
+    def notice(self) -> str:
+        """Why recording stopped, the first time it is asked after it did (else "")."""
+        if self.stopped and not self._told:
+            self._told = True
+            return self.stopped
+        return ""
 
     # -- what a shell records: it hears the shell's event stream -----------------------
 
@@ -233,17 +266,26 @@ class SessionLog:
         target = self.path.with_name(f"{name}.jsonl")
         if target.exists() and target != self.path:
             raise UserError(f"a session named {name!r} exists already", hint="/sessions lists them; pick another name")
-        assert self._file is not None
-        self._file.close()
-        os.replace(self.path, target)
-        self.path = target
-        self._file = open(target, "a", encoding="utf-8")
+        with self._lock:
+            if self._fd is None:
+                if self.stopped.startswith("disk full"):
+                    raise DiskFull("the session log", hint=f"it stopped recording when the disk filled; free some "
+                                                           f"space: {self.path} holds the session up to then")
+                raise UserError(f"the session log is not recording ({self.stopped or 'closed'})")
+            try:
+                os.replace(self.path, target)
+            except OSError as err:
+                if disk_full(err):
+                    raise DiskFull("the session log's new name") from None
+                raise UserError(f"cannot rename {self.path.name}: {err.strerror or err}") from None
+            self.path = target        # (the open descriptor follows the file)
         return target
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        with self._lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
 
 def opened_fields(event: WorkspaceOpened) -> dict:
