@@ -206,11 +206,18 @@ def _(r: DocsAnswered) -> str:
     return "\n".join(lines)
 
 
-def ask_documents(ctx, question: str, run: Run, memory: AskOutcome | None = None) -> DocsAnswered:
+def ask_documents(ctx, question: str, run: Run, memory: AskOutcome | None = None,
+                  unanswered: Exception | None = None) -> DocsAnswered:
     """The command path of /ask --docs, and of an /ask memory could not settle (MEMORY: what it
     said): passages for QUESTION, the model's cited answer when one answers (the passages alone
-    when none does), checked against the facts read from the passages it cites."""
-    found = answer(question, ctx.memory.store, lambda: run.llm, k=run.settings.search_k,
+    when none does), checked against the facts read from the passages it cites. `unanswered`: the
+    model already failed this run (no model, none reachable): the passages alone, not asked again."""
+    def model():
+        if unanswered is not None:
+            raise unanswered
+        return run.llm
+
+    found = answer(question, ctx.memory.store, model if run.has_model else None, k=run.settings.search_k,
                    wait=None if ctx.patient else 2.0, cancel=run.cancel)
     run.check()
     if found.text and found.cited:

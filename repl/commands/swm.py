@@ -7,10 +7,12 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from sym.core.errors import UserError
+from sym.core.errors import Cancelled, UserError
 from sym.core.files import read_text_file
+from sym.core.llm import LLMError
 from sym.core.memory.documents import read_document
 from sym.core.reason import clashes
+from sym.core.reason.docs_answer import NO_MODEL
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option
@@ -222,6 +224,14 @@ def as_claim(question: str) -> str:
     return claim[0].upper() + claim[1:] + "."
 
 
+def no_model(err: UserError, run: Run) -> bool:
+    """Whether `err` says no model answers (none configured, none reachable, none pulled, …), not
+    that one answered and the question failed, nor that the user stopped the run."""
+    if isinstance(err, LLMError):
+        return err.reason in NO_MODEL
+    return not run.has_model and not isinstance(err, Cancelled)
+
+
 @command("/ask", args="QUESTION", options=ASK_OPTIONS, group="llm")
 def ask(ctx: Context, args: Args, run: Run) -> Result:
     """Answer a question from memory: true/false/unknown/inconsistent or the values, with the steps that justify them.
@@ -256,7 +266,12 @@ def ask(ctx: Context, args: Args, run: Run) -> Result:
         opts["open_world"] = run.settings.world != "closed"
     max_steps = run.settings.max_steps if args.max_steps is None else args.max_steps
     to_documents = opts["fallback"] and has_documents(ctx)      # they come before the model's guess
-    outcome = swm.ask(question, max_steps=max_steps, **(opts | {"fallback": opts["fallback"] and not to_documents}))
+    try:
+        outcome = swm.ask(question, max_steps=max_steps, **(opts | {"fallback": opts["fallback"] and not to_documents}))
+    except UserError as err:    # no model to read the question with: the documents' passages, cited, as README says
+        if not to_documents or not no_model(err, run):
+            raise
+        return ask_documents(ctx, question, run, unanswered=err)
     if to_documents and outcome.verified and outcome.answer in ("", "unknown"):
         return ask_documents(ctx, question, run, memory=outcome)     # passages, cited (repl/documents.py)
     return Asked(outcome)
