@@ -11,6 +11,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from sym.core.words import count
+
 
 def ping(url: str, timeout: float = 1.5) -> bool:
     """True when the server answers a GET of `url` (core.llm.backends.liveness_url)."""
@@ -78,7 +80,7 @@ class StatusLine(Widget):
                   False: ("down", "red")}[self.ollama]
         model = self.model if brevity < 3 or len(self.model) <= 14 else self.model[:13] + "…"
         workspace = f"workspace {self.workspace}" if brevity < 2 else self.workspace
-        counts = f"{self.facts} facts, {self.rules} rules" if brevity < 3 else f"{self.facts}f {self.rules}r"
+        counts = f"{count(self.facts, 'fact')}, {count(self.rules, 'rule')}" if brevity < 3 else f"{self.facts}f {self.rules}r"
         embedding = self.embedding if brevity < 3 else self.embedding[:16]
         hints = ("   F1 help · F2/F3/F4 panes · Ctrl+P commands · Esc cancel", "   F1 help · F2/F3/F4 panes", "",
                  "")[min(brevity, 3)]
