@@ -10,7 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import FAIL_GOAL, TRUE_GOAL, Atom, Compare, Naf, Rule, clause_atoms, format_const, format_term
+from sym.core.logic.terms import (
+    FAIL_GOAL,
+    TRUE_GOAL,
+    Aggregate,
+    Atom,
+    Compare,
+    Eval,
+    Is,
+    Naf,
+    Rule,
+    clause_atoms,
+    expr_variables,
+    format_const,
+    format_term,
+    is_anonymous,
+)
 from sym.repl.arguments import positional
 from sym.repl.registry import Command
 from sym.repl.results import Message
@@ -28,12 +43,49 @@ def _literal(lit) -> str:
         return _atom(lit)
     if isinstance(lit, Naf):
         return f"\\+ {_atom(lit.atom)}"
+    if isinstance(lit, (Is, Eval)):
+        return str(lit)                  # SWI-Prolog's own syntax
+    if isinstance(lit, Aggregate):
+        goal = ", ".join(_literal(g) for g in _swi_order(lit.goal, set()))
+        goal = f"({goal})" if len(lit.goal) != 1 else goal
+        result = format_term(lit.result)
+        if lit.found is not None:
+            result = f"{lit.op}({result}, {format_term(lit.found)})"
+        return f"aggregate_all({lit.spec()}, {goal}, {result})"
     assert isinstance(lit, Compare)
     if lit in (TRUE_GOAL, FAIL_GOAL):
         return str(lit)                  # true / fail, as written
     # sym orders atoms too, so use the standard order of terms (numbers compare by value)
     op = {"<": "@<", ">": "@>", "=<": "@=<", ">=": "@>="}.get(lit.op, lit.op)
     return f"{format_term(lit.left)} {op} {format_term(lit.right)}"
+
+
+def _swi_order(body, bound: set) -> list:
+    """The body in an order SWI-Prolog can run left to right: sym binds a variable wherever its
+    atom stands, so a comparison, `not`, `is` or aggregate written before the atom that binds its
+    variables moves after it (nothing else moves)."""
+    out, waiting, bound = [], list(body), set(bound)
+
+    def ready(lit) -> bool:
+        if isinstance(lit, Atom):
+            return True
+        if isinstance(lit, Is):
+            needs = expr_variables(lit.expr)
+        elif isinstance(lit, Aggregate):
+            needs = lit.outer(list(body))
+        elif isinstance(lit, Naf):
+            needs = [v for v in lit.variables() if any(v in o.variables() for o in body if o is not lit)]
+        elif isinstance(lit, Compare) and lit.op == "=":
+            return any(v in bound for v in lit.variables()) or len(lit.variables()) < 2
+        else:
+            needs = lit.variables()
+        return all(v in bound for v in needs)
+
+    while waiting:
+        lit = waiting.pop(next((i for i, w in enumerate(waiting) if ready(w)), 0))
+        out.append(lit)
+        bound.update(lit.results() if isinstance(lit, Aggregate) else lit.variables())
+    return out
 
 
 # 0-ary control constructs SWI-Prolog will not let a program declare (a sym atom of that
@@ -63,10 +115,10 @@ def to_prolog(memory) -> str:
         if isinstance(clause, Atom):
             lines.append(f"{_atom(clause)}.")
         elif clause.head is None:
-            body = ", ".join(_literal(lit) for lit in clause.body)
+            body = ", ".join(_literal(lit) for lit in _swi_order(clause.body, set()))
             lines.append(f"constraint_violated({format_const(it.id)}) :- {body}.")
         else:
-            body = ", ".join(_literal(lit) for lit in clause.body)
+            body = ", ".join(_literal(lit) for lit in _swi_order(clause.body, set()))
             lines.append(f"{_atom(clause.head)} :- {body}.")
     if not any(it.kind == "constraint" for it in items):
         lines.append("constraint_violated(_) :- fail.")

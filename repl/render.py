@@ -11,7 +11,7 @@ import re
 from functools import singledispatch
 from typing import Protocol, TextIO
 
-from sym.core.logic.provenance import ABSENT, ASSERTED, BUILTIN, DERIVED, ELIDED, NEGATION, ProofNode
+from sym.core.logic.provenance import ABSENT, AGGREGATED, ASSERTED, BUILTIN, DERIVED, ELIDED, MORE, NEGATION, ProofNode
 from sym.core.logic.terms import format_const
 from sym.core.memory.working import item_id
 from sym.repl.results import (
@@ -103,6 +103,10 @@ def proof_label(node: ProofNode, items: dict) -> str:
         return f"{node.literal}  [{node.literal.atom} is not derivable]"
     if node.status == ELIDED:
         return "…  (deeper steps elided: /set proof_depth N)"
+    if node.status == AGGREGATED:
+        return f"{node.literal}  [aggregate of {_count(node.step or 0, 'solution')}]"
+    if node.status == MORE:
+        return f"…  and {node.step} more"
     return f"{node.literal}  [{_MARK[node.status]}]"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sym.core.logic.slice import Dependencies, body_keys
-from sym.core.logic.terms import Atom, Compare, Literal, Naf, Rule, Var, relation_key
+from sym.core.logic.terms import Aggregate, Atom, Compare, Eval, Is, Literal, Naf, Rule, Var, expr_variables, relation_key
 
 Body = tuple[Literal, ...]
 
@@ -59,6 +59,12 @@ def order(body: Body, bound: set[Var]) -> list[tuple[int, frozenset[Var]]]:
                 if all(v in bound for v in lit.variables() if counts[v] > 1):
                     placed = i
                     break
+            elif isinstance(lit, (Is, Eval, Aggregate)):   # once what they compute from is bound
+                needs = (expr_variables(lit.expr) if isinstance(lit, Is) else lit.outer(list(body))
+                         if isinstance(lit, Aggregate) else lit.variables())
+                if all(v in bound for v in needs):
+                    placed = i
+                    break
         if placed is None:
             atoms = [(i, lit) for i in pending if isinstance(lit := body[i], Atom)]
             if not atoms:
@@ -67,7 +73,8 @@ def order(body: Body, bound: set[Var]) -> list[tuple[int, frozenset[Var]]]:
                 placed = max(atoms, key=lambda a: (len(pattern(a[1], frozenset(bound))), -a[0]))[0]
         out.append((placed, frozenset(bound)))
         pending.remove(placed)
-        bound.update(body[placed].variables())
+        lit = body[placed]
+        bound.update(lit.results() if isinstance(lit, Aggregate) else lit.variables())
     return out
 
 

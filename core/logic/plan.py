@@ -43,6 +43,16 @@ def compare_op(op: str) -> Callable[[Any, Any], bool]:
     return tests[op]
 
 
+def ground_holds(lit: Compare | Is | Eval) -> bool:
+    """Whether a ground comparison or arithmetic literal holds (UserError for a bad value)."""
+    if isinstance(lit, Compare):
+        return compare_op(lit.op)(lit.left, lit.right)
+    step = _is_step(lit, {}) if isinstance(lit, Is) else Filter(_eval_filter(lit, {}))
+    if isinstance(step, Bind):      # `X is E` with X unbound is not ground
+        return False
+    return bool(step.make(Runner({}))(()))
+
+
 Source = tuple[str, Any]   # ("s", row slot) or ("c", constant)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sym.core.logic.terms import Literal, Rule, literal_keys
+from sym.core.logic.terms import Aggregate, Is, Literal, Rule, literal_keys
 
 
 def body_keys(body: Iterable[Literal]) -> list[tuple[str, bool]]:
@@ -81,3 +81,14 @@ class Dependencies:
         found = [entry for key in set(keys) for entry in self.by_head.get(key, ())]
         position = self.position
         return dict(sorted(found, key=lambda entry: position[entry[0]]))
+
+    def computes_through_recursion(self, rule: Rule) -> bool:
+        """Whether a rule puts a computed value (`is`, an aggregate's result) in its head and
+        reads what its head derives: such a rule can derive new numbers without end."""
+        if rule.head is None:
+            return False
+        computed = {lit.target for lit in rule.body if isinstance(lit, Is)}
+        computed |= {v for lit in rule.body if isinstance(lit, Aggregate) for v in lit.results()}
+        if not computed & set(rule.head.variables()):
+            return False
+        return rule.head.key in self.closure(key for key, _ in body_keys(rule.body))

@@ -12,17 +12,17 @@ import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
-from sym.core.logic.plan import compare_op
+from sym.core.logic.plan import ground_holds
 from sym.core.logic.provenance import ProofNode, proof_tree
 from sym.core.logic.strata import stratify
-from sym.core.logic.terms import Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
+from sym.core.logic.terms import Aggregate, Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
 from sym.core.memory.bindings import Bindings
 from sym.core.memory.schema import Schema, check_template, parse_key
 from sym.core.stop import UNBOUNDED, Stop
@@ -423,8 +423,11 @@ class WorkingMemory:
                 values.append(model.truth(lit, open_world=open_world))
             elif isinstance(lit, Naf):
                 values.append(FALSE if model.holds(lit.atom) else TRUE)
+            elif isinstance(lit, Aggregate):   # a value of what is known: never false in an open world
+                found = bool(model.rows((lit,), []))
+                values.append(TRUE if found else UNKNOWN if open_world else FALSE)
             else:
-                values.append(TRUE if compare_op(lit.op)(lit.left, lit.right) else FALSE)
+                values.append(TRUE if ground_holds(lit) else FALSE)
         return _kleene_and(values)
 
     def why(self, atom: Atom, *, max_depth: int = 12, max_steps: int | None = None) -> ProofNode:
@@ -493,6 +496,10 @@ def rename_predicates(clause: Atom | Rule, renames: dict[tuple[str, int], str]) 
 
     if isinstance(clause, Atom):
         return atom(clause)
-    body = tuple(atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf) else lit
-                 for lit in clause.body)
+    def literal(lit: Any) -> Any:
+        if isinstance(lit, Aggregate):
+            return replace(lit, goal=tuple(literal(g) for g in lit.goal))
+        return atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf) else lit
+
+    body = tuple(literal(lit) for lit in clause.body)
     return Rule(atom(clause.head) if clause.head is not None else None, body)

@@ -155,9 +155,18 @@ def assert_text(ctx: Context, run: Run, text: str, *, only: str | None = None, f
 
     earlier = clashes.before(_bounded(ctx, run), run.settings.max_steps, [c for c, _ in stored])
     outcome = ctx.memory.add(stored, merge=run.settings.schema_merge, progress=stoppable(run, "storing"))
-    warnings = clash_warnings(ctx, run, earlier, outcome.items)
+    warnings = growth_warnings(ctx, outcome.items) + clash_warnings(ctx, run, earlier, outcome.items)
     answers = [_answer(ctx, run, q) for q in queries]
     return Added(outcome.items, outcome.duplicates, file_label, answers, outcome.notes, warnings)
+
+
+def growth_warnings(ctx: Context, added: list[Item]) -> list[str]:
+    """One line for each rule just stored that computes new numbers through recursion (said once,
+    when it is stored): its inference can go on without end until max_facts or the deadline."""
+    deps = ctx.memory.engine.dependencies()
+    return [f"rule {it.id} computes new numbers through recursion ({it.text}): inference may not end; "
+            f"max_facts and query_timeout stop it" for it in added
+            if isinstance(it.clause, Rule) and deps.computes_through_recursion(it.clause)]
 
 
 def clash_warnings(ctx: Context, run: Run, earlier, added: list[Item]) -> list[str]:
