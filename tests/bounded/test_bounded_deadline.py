@@ -115,3 +115,19 @@ def test_a_slow_model_between_engine_calls_does_not_run_an_ask_out_of_time(llm_s
     asked = llm_sym("/ask Anne is glad.")
     assert asked.ok, asked                       # the deadline counts the engine's time, not the model's
     assert asked.outcome.answer == "true" and asked.outcome.verified and asked.outcome.rounds == 1
+
+
+def test_a_query_the_chat_agent_runs_stops_at_the_deadline_and_the_turn_goes_on(llm_sym, tmp_path):
+    from tests.agent.test_agent import tool_results
+
+    chain(tmp_path / "chain.pl")
+    assert llm_sym(f"/consult {tmp_path / 'chain.pl'}").ok
+    llm_sym("/set query_timeout 0.2")
+    llm_sym.server.reply(tool_calls=[{"name": "query", "arguments": {"goal": "?- reach(n0, n5000)."}}],
+                         when=tool_results(0))
+    llm_sym.server.reply("It did not finish.", when=tool_results(1))
+    turn = llm_sym("Does n0 reach n5000?")
+    (call,) = turn.calls
+    assert not call.ok and "query_timeout" in call.result.message and call.result.exit_code == 4
+    sent = [m["content"] for m in llm_sym.server.chats[-1].messages if m.get("role") == "tool"]
+    assert any("query_timeout" in text for text in sent)     # the model was told, in one line
