@@ -27,6 +27,7 @@ from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.mcp import resources, wire
+from sym.repl.mcp.caps import Caps
 from sym.repl.mcp.tools import Allowed, Programs, Tool, tools
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
@@ -61,6 +62,7 @@ class Served:
         self.current: Call | None = None
         self.read_only = read_only
         self.last_proof: Result | None = None
+        self.caps: Caps | None = None
         try:
             self.shell: Shell = self.pool.submit(self._open, options).result()
         except BaseException:
@@ -76,6 +78,8 @@ class Served:
         shell = open_shell(options, emit=self._hear)
         if self.read_only:
             resources.refuse_changes(shell.memory)
+        else:
+            self.caps = Caps(shell.memory, lambda: shell.ctx.settings)
         return shell
 
     def _hear(self, event: object) -> None:
@@ -97,6 +101,8 @@ class Served:
                 return None
             self.shell.ctx.cancel.clear()
             self.current = call
+        if self.caps is not None:
+            self.caps.start()
         try:
             name = call.text.partition(" ")[0]
             call.report(0, None, f"running {name}")
@@ -190,6 +196,8 @@ def build(served: Served) -> Server[Any]:
             return refused(f"unknown tool {params.name!r}", hint or "tools/list names the tools")
         programs = Programs(None if served.read_only else served.programs, served.shell.ctx.settings.max_file_mb)
         try:
+            if served.caps is not None:
+                served.caps.check_text(params.name, params.arguments)
             line = tool.line(params.arguments, served.allowed, programs)
         except UserError as err:
             note(params.name, err)

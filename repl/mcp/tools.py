@@ -244,7 +244,8 @@ class Programs:
             raise _no_programs()
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > self.max_mb * 2**20:
-            raise UserError(f"the program is {size / 2**20:,.1f} MB; programs are taken up to {self.max_mb:g} MB",
+            shown = f"{size / 2**20:,.1f}" if size >= 2**20 else f"{size / 2**20:.2f}"
+            raise UserError(f"the program is {shown} MB; programs are taken up to {self.max_mb:g} MB",
                             hint="split it, or raise the max_file_mb setting")
         fmt = args.get("format") or ("smt2" if text.lstrip()[:1] in ("(", ";") else "json")
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
