@@ -24,7 +24,6 @@ from sym.core.logic.terms import (
     expr_variables,
     format_const,
     format_term,
-    is_anonymous,
 )
 from sym.repl.arguments import positional
 from sym.repl.registry import Command
@@ -93,17 +92,40 @@ def _swi_order(body, bound: set) -> list:
 _CONTROL = {"true", "fail", "false", "halt", "otherwise", "nl", "listing", "abort", "trace", "notrace", "break"}
 
 
+def _indicator(a: Atom) -> str:
+    return format_const(("~" if a.neg else "") + a.pred) + f"/{len(a.args)}"
+
+
+def recursive(uses: dict[str, set[str]]) -> set[str]:
+    """The predicates that depend on themselves through rules (directly or by a cycle): only these
+    need tabling (a table on any other only costs SWI-Prolog memory)."""
+    found = set()
+    for start in uses:
+        seen, todo = set(), list(uses[start])
+        while todo:
+            pred = todo.pop()
+            if pred == start:
+                found.add(start)
+                break
+            if pred not in seen:
+                seen.add(pred)
+                todo.extend(uses.get(pred, ()))
+    return found
+
+
 def to_prolog(memory) -> str:
     """The asserted facts, rules and constraints of a memory as SWI-Prolog source."""
     items = list(memory.items.values())
     preds: dict[str, int] = {}
-    heads: set[str] = set()
+    uses: dict[str, set[str]] = {}       # a rule head's indicator -> the indicators its bodies use
     for it in items:
         clause = it.clause
         for a in clause_atoms(clause):
             preds[format_const(("~" if a.neg else "") + a.pred)] = len(a.args)
         if isinstance(clause, Rule) and clause.head is not None:
-            heads.add(format_const(("~" if clause.head.neg else "") + clause.head.pred) + f"/{len(clause.head.args)}")
+            head, *body = clause_atoms(clause)
+            uses.setdefault(_indicator(head), set()).update(_indicator(a) for a in body)
+    heads = recursive(uses)
     lines = [f"% exported by sym from workspace {memory.workspace}", ""]
     declared = sorted((n, a) for n, a in preds.items() if not (a == 0 and n in _CONTROL))
     lines += [f":- dynamic {name}/{arity}." for name, arity in declared]

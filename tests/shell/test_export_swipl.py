@@ -43,3 +43,13 @@ def test_built_in_goals_are_exported_as_written(sym, tmp_path):
     text = out.read_text()
     assert "q(X) :- p(X), true." in text and "r(X) :- p(X), fail." in text
     assert "true = true" not in text and "fail \\= fail" not in text
+
+
+def test_only_recursive_predicates_are_tabled(sym_exe, sym_home):
+    """`:- table` for a predicate that reaches itself through rules (directly or by a cycle), no other."""
+    script = ("e(a, b).\nr(X, Y) :- e(X, Y).\nr(X, Z) :- e(X, Y), r(Y, Z).\ns(X) :- e(X, _).\n"
+              "t(X) :- s(X), r(X, _).\nodd(X) :- e(X, Y), even(Y).\neven(X) :- e(X, Y), odd(Y).\n/export prolog\n")
+    proc = subprocess.run([*sym_exe, "--batch", "-"], input=script, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    tabled = [line for line in proc.stdout.splitlines() if line.startswith(":- table")]
+    assert tabled == [":- table even/1.", ":- table odd/1.", ":- table r/2."]
