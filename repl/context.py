@@ -64,7 +64,7 @@ class Context:
     recall: Recall                  # what commands remember between runs (last program, exploration, chat)
     policy_state: PolicyState | None  # the workspace's loaded policies and run log, once touched
     streams: bool                   # the front-end shows LLMToken events as they arrive
-    patient: bool                   # batch mode: wait for background work (embedding) instead of answering early
+    patient: bool                   # a script or pipe: wait for background work (embedding), ask nothing
     approver: Callable[[str], bool] | None   # asks the user to allow a memory change a model proposed (TUI)
 
     def __init__(self, memory: WorkingMemory, registry: Registry, settings: Settings | None = None,

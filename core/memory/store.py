@@ -127,9 +127,9 @@ def connect(*, path: Path | None = None, url: str | None = None) -> ClientAPI:
             client = chromadb.HttpClient(host=parsed.hostname, port=port, ssl=parsed.scheme == "https",
                                          settings=_quiet_settings())
             client.heartbeat()
-        except Exception as err:  # the client raises assorted connection errors
+        except Exception:  # the client raises assorted connection errors (their class names tell a user nothing)
             raise BackendUnavailable(f"cannot reach the Chroma server at {url}",
-                                     hint=f"is `chroma run` listening there? ({type(err).__name__})") from None
+                                     hint="is `chroma run` listening there?") from None
         return client
     assert path is not None
     try:

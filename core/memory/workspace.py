@@ -227,7 +227,9 @@ def repair(name: str, progress: Progress | None = None) -> int:
     check_workspace_name(name)
     directory = workspace_dir(name)
     if not directory.is_dir():
-        raise UserError(f"no workspace {name!r}", hint="sym --batch - lists them with /workspaces")
+        names = list_workspaces()
+        raise UserError(f"workspace {name!r} does not exist, so there is nothing to repair",
+                        hint=f"the workspaces here: {', '.join(names)}" if names else "there are no workspaces yet")
     lock = WorkspaceLock(directory)
     lock.acquire(name)
     try:

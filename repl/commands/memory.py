@@ -55,7 +55,7 @@ def workspace(ctx: Context, args: Args) -> Message:
     ctx.memory = _workspaces(ctx).open(name)
     counts = ctx.memory.counts()
     return Message(f"workspace {name}: {count(counts['fact'], 'fact')}, {count(counts['rule'], 'rule')}, "
-                   f"{counts['constraint']} constraints", {"workspace": name, **counts})
+                   f"{count(counts['constraint'], 'constraint')}", {"workspace": name, **counts})
 
 
 def _remove_workspace(ctx: Context, words: tuple[str, ...], yes: bool) -> Message:
@@ -273,6 +273,9 @@ def _remove(ctx: Context, run: Run, rest: str, yes: bool) -> Message:
     told = sum(1 for it in ctx.memory.items.values() if it.source == f"tell:{doc.name}")
     kept = f"; the {_plural(told, 'item')} told from it stay" if told else ""
     data = {"removed": yes, **doc.to_dict()}
+    if not yes and ctx.patient:     # a script or pipe: nobody answers the question, so it must not pass as done
+        raise UserError(f"/docs rm {rest} removes nothing without --yes in a script or pipe",
+                        hint=f"/docs rm {rest} --yes")
     if not yes:
         return Message(f"this removes {doc.name} ({count(doc.chunks, 'chunk')}, {size(doc.chars)}){kept}; "
                        f"to go ahead: /docs rm {rest} --yes", data)
