@@ -89,12 +89,19 @@ def _rem(a: Number, b: Number) -> int:
     return x - y * _int_div(x, y)
 
 
+def _float_power(a: Number, b: Number) -> Number:
+    """`**`: as `^` on integers, but a negative integer power is a float (2 ** -1 is 0.5)."""
+    if isinstance(a, int) and isinstance(b, int) and b < 0 and a not in (1, -1):
+        return _power(float(a), b)
+    return _power(a, b)
+
+
 def _power(a: Number, b: Number) -> Number:
     if isinstance(a, int) and isinstance(b, int):
         if b < 0:
             if a in (1, -1):
                 return a ** b if a == 1 else (1 if b % 2 == 0 else -1)
-            raise ArithmeticProblem("an integer to a negative integer power is not an integer (write 2.0 ** -1)")
+            raise ArithmeticProblem("an integer to a negative integer power is not an integer (write 2 ** -1)")
         if a not in (0, 1, -1) and b * max(1, abs(a).bit_length() - 1) > MAX_BITS:
             raise ArithmeticProblem(f"the result has more than {MAX_DIGITS} digits")
         return a ** b
@@ -119,7 +126,7 @@ OPERATIONS: dict[tuple[str, int], Callable[..., Number]] = {
     ("//", 2): _int_div,
     ("mod", 2): _mod,
     ("rem", 2): _rem,
-    ("**", 2): _power,
+    ("**", 2): _float_power,
     ("^", 2): _power,
     ("-", 1): lambda a: -a,
     ("abs", 1): abs,

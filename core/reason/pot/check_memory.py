@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled
-from sym.core.logic.terms import Atom, Compare, Const, Naf, Rule, Term, Var, clause_atoms, format_const
+from sym.core.logic.terms import Atom, Compare, Const, Naf, Rule, Term, Var, clause_atoms, format_const, is_numeric
 from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 from sym.core.reason.pot.interpret import gave_up, interruptible
 
@@ -176,6 +176,11 @@ def check_memory(memory: WorkingMemory, *, timeout_ms: int, cancel: threading.Ev
     if not unsettled:
         return Consistency(True, checked=len(items))
     part = relevant_part(items, unsettled)
+    numeric = next((it for it in part if isinstance(it.clause, Rule) and any(is_numeric(lit) for lit in it.clause.body)), None)
+    if numeric is not None:     # Z3 would quantify over the named constants, and arithmetic makes new ones
+        return Consistency(None, checked=len(items), method="z3",
+                           reason=f"not decided: {numeric.id} ({numeric.text}) computes with numbers, and the classical "
+                                  "check reads ~p over the constants memory names; the model itself has no clash")
     out = check_classical(part, timeout_ms=timeout_ms, cancel=cancel, domain=_domain(part, items),
                           order={i: n for n, i in enumerate(memory.items)})
     out.checked, out.method, out.sent = len(items), "z3", len(part)
