@@ -64,7 +64,8 @@ class Context:
     recall: Recall                  # what commands remember between runs (last program, exploration, chat)
     policy_state: PolicyState | None  # the workspace's loaded policies and run log, once touched
     streams: bool                   # the front-end shows LLMToken events as they arrive
-    patient: bool                   # a script or pipe: wait for background work (embedding), ask nothing
+    patient: bool                   # batch mode: wait for background work (embedding) instead of answering early
+    asks: bool                      # someone can answer "to go ahead: … --yes" (not a script or pipe)
     approver: Callable[[str], bool] | None   # asks the user to allow a memory change a model proposed (TUI)
 
     def __init__(self, memory: WorkingMemory, registry: Registry, settings: Settings | None = None,
@@ -82,6 +83,7 @@ class Context:
         self.policy_state = None
         self.streams = False
         self.patient = False
+        self.asks = True
         self.approver = None
         self._runs = itertools.count(1)
 
