@@ -15,8 +15,8 @@ CHAIN = 10_000      # ?- reach(n0, n5000). takes tens of seconds on this right-r
 REACH = "reach(X, Y) :- e(X, Y).\nreach(X, Z) :- e(X, Y), reach(Y, Z).\n"
 
 
-def chain(path) -> None:
-    path.write_text("\n".join(f"e(n{i}, n{i + 1})." for i in range(CHAIN)) + "\n" + REACH)
+def chain(path, start: int = 0, end: int = CHAIN, rules: str = REACH) -> None:
+    path.write_text("\n".join(f"e(n{i}, n{i + 1})." for i in range(start, end)) + "\n" + rules)
 
 
 def batch(sym_exe, script, *lines: str) -> subprocess.CompletedProcess:
@@ -90,9 +90,12 @@ def test_a_query_over_mcp_is_a_tool_error_naming_the_setting(sym_exe, tmp_path):
     home.mkdir()
     work.mkdir()
     (home / "config.toml").write_text("[settings]\nquery_timeout = 0.2\n")
-    chain(work / "chain.pl")
+    half = CHAIN // 2                           # a call stores a bounded number of clauses: two files
+    chain(work / "chain1.pl", 0, half)
+    chain(work / "chain2.pl", half, CHAIN, "")
     with Client(sym_exe, home, work, "--memory", "deadline") as server:
-        ok(server.call("consult", file="chain.pl"))
+        ok(server.call("consult", file="chain1.pl"))
+        ok(server.call("consult", file="chain2.pl"))
         refused(server.call("query", goal="?- reach(n0, n5000)."), "query stopped", "query_timeout")
         assert ok(server.call("query", goal="?- e(n0, n1)."))["truth"] == "true"
     assert "Traceback" not in server.stderr()
