@@ -367,18 +367,15 @@ class WorkingMemory:
 
     # -- reasoning ---------------------------------------------------------------
 
-    def bound(self, stop: Stop | None = None, *, cancel: Event | None = None,
-              max_facts: int | None = None) -> WorkingMemory:
-        """Let reasoning be stopped by a run's `stop` (or by `cancel`, a threading.Event, and at
-        `max_facts`): each query, inference and proof tree from now on gets its deadline, and the
-        engine's direct answers one that starts now."""
+    def bound(self, stop: Stop | None = None, *, cancel: Event | None = None, max_facts: int | None = None) -> WorkingMemory:
+        """Let reasoning be stopped by a run's `stop` (or `cancel`, a threading.Event, and `max_facts`):
+        each query, inference and proof tree gets its own deadline, direct engine use one from now."""
         self.stop = stop if stop is not None else Stop(cancel, None, max_facts)
         self.engine.cancel, self.engine.max_facts = self.stop.cancel, self.stop.max_facts
         self._arm()
         return self
 
-    def _arm(self) -> None:
-        """Start the deadline of one query, inference or proof tree (query_timeout from now)."""
+    def _arm(self) -> None:   # the deadline of one query, inference or proof tree starts
         self.engine.deadline.arm(self.stop.query_timeout)
 
     def infer(self, max_steps: int | None = None) -> Inference:
