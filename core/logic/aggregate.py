@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sym.core.logic import arith
-from sym.core.logic.plan import Computed, Row, Runner, make_plan
 from sym.core.logic.terms import Aggregate, Var
 
+if TYPE_CHECKING:
+    from sym.core.logic.plan import Plan, Runner
+
+Row = tuple[Any, ...]
 Reduce = Callable[[list[Row]], tuple[Any, ...] | None]
+Batch = Callable[["Runner", list[Row]], list[Row]]   # what the plan's Computed step runs
 
 
 def standard_order(value: Any) -> tuple[int, Any]:
@@ -28,12 +32,12 @@ def standard_order(value: Any) -> tuple[int, Any]:
     return (1, value) if isinstance(value, str) else (0, value)
 
 
-def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sizes: Callable[[str], int]) -> Computed:
-    """The plan step of `agg` in `body`, its outer variables bound in `slots`."""
+def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: Plan) -> Batch:
+    """What the plan step of `agg` in `body` runs, its outer variables bound in `slots`; `sub`
+    is the plan of its goal with the outer variables bound first (plan.make_plan's)."""
     outer = agg.outer(body)
     width = len(outer)
     key_of = _key(tuple(slots[v] for v in outer))
-    sub = make_plan(agg.goal, sizes, bound=tuple(outer))
     reduce = _reducer(agg, {v: i for i, v in enumerate(sub.variables)})
     outs = [agg.result] + ([agg.found] if agg.witness is not None else [])
     fresh = [isinstance(t, Var) and t not in slots for t in outs]
@@ -60,7 +64,7 @@ def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sizes
             out.append(r + tuple(v for v, new in zip(value, fresh) if new))
         return out
 
-    return Computed(run)
+    return run
 
 
 def _getter(term: Any, slots: dict[Var, int]) -> Callable[[Row], Any]:

@@ -16,6 +16,7 @@ from typing import Any, cast
 from sym.core.errors import UserError
 from sym.core.logic.pause import UNBOUNDED, Budget
 from sym.core.logic import arith
+from sym.core.logic.aggregate import aggregate_step
 from sym.core.logic.terms import Aggregate, Atom, Compare, Eval, Is, Literal, Naf, Var, expr_variables
 
 Row = tuple[Any, ...]
@@ -193,9 +194,8 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
                 steps.append(_is_step(lit, slots))
                 made = [lit.target] if isinstance(lit.target, Var) and lit.target not in slots else []
             else:
-                from sym.core.logic.aggregate import aggregate_step
-
-                steps.append(aggregate_step(lit, list(body), slots, sizes))
+                sub = make_plan(lit.goal, sizes, bound=tuple(lit.outer(list(body))))
+                steps.append(Computed(aggregate_step(lit, list(body), slots, sub)))
                 made = [v for v in dict.fromkeys(lit.results()) if v not in slots]
             for v in made:
                 bind_new(v)
