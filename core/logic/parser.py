@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 from itertools import count
-from typing import Any, NoReturn
+from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
@@ -33,16 +33,11 @@ from sym.core.logic.safety import local_variables as local_variables
 from sym.core.logic.syntax_errors import KEYWORDS, Lines, located_error, position
 from sym.core.logic.terms import (
     ANONYMOUS_PREFIX,
-    FAIL_GOAL,
-    TRUE_GOAL,
     Atom,
-    Compare,
     Located,
-    Naf,
     Query,
     Rule,
     Var,
-    literal_atoms,
 )
 
 _anonymous = count(1)

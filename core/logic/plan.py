@@ -14,9 +14,9 @@ from operator import itemgetter
 from typing import Any, cast
 
 from sym.core.errors import UserError
-from sym.core.logic.pause import UNBOUNDED, Budget
 from sym.core.logic import arith
 from sym.core.logic.aggregate import aggregate_step
+from sym.core.logic.pause import UNBOUNDED, Budget
 from sym.core.logic.terms import Aggregate, Atom, Compare, Eval, Is, Literal, Naf, Var, expr_variables
 
 Row = tuple[Any, ...]
