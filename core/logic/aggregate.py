@@ -12,12 +12,12 @@ on evaluation order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic import arith
-from sym.core.logic.terms import Aggregate, Var
+from sym.core.logic.terms import Aggregate, Atom, Var, expr_variables
 
 if TYPE_CHECKING:
     from sym.core.logic.plan import Plan, Runner
@@ -32,30 +32,23 @@ def standard_order(value: Any) -> tuple[int, Any]:
     return (1, value) if isinstance(value, str) else (0, value)
 
 
+FAST_PATH = True   # tests turn it off to compare the fast path against the general one
+
+
 def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: Plan) -> Batch:
     """What the plan step of `agg` in `body` runs, its outer variables bound in `slots`; `sub`
     is the plan of its goal with the outer variables bound first (plan.make_plan's)."""
     outer = agg.outer(body)
     width = len(outer)
     key_of = _key(tuple(slots[v] for v in outer))
-    reduce = _reducer(agg, {v: i for i, v in enumerate(sub.variables)})
+    groups = (_from_index(agg, sub, width) if FAST_PATH else None) or _through_plan(agg, sub, width)
     outs = [agg.result] + ([agg.found] if agg.witness is not None else [])
     fresh = [isinstance(t, Var) and t not in slots for t in outs]
     # results already bound (by a literal before, or constants): (index in the value, row -> what it must equal)
     checks = [(i, _getter(t, slots)) for i, (t, new) in enumerate(zip(outs, fresh)) if not new]
 
     def run(runner: Runner, rows: list[Row]) -> list[Row]:
-        keys = dict.fromkeys(key_of(r) for r in rows)
-        found: list[Row] = list(keys)
-        for step in sub.steps:
-            if not found:
-                break
-            runner.budget.check(len(found))
-            found = runner.through(found, step)
-        groups: dict[tuple[Any, ...], list[Row]] = {}
-        for r in found:
-            groups.setdefault(r[:width], []).append(r)
-        values = {k: reduce(groups.get(k, [])) for k in keys}
+        values = groups(runner, list(dict.fromkeys(map(key_of, rows))))
         out: list[Row] = []
         for r in rows:
             value = values[key_of(r)]
@@ -65,6 +58,108 @@ def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: 
         return out
 
     return run
+
+
+Groups = Callable[["Runner", list[Row]], dict[Row, tuple[Any, ...] | None]]   # outer bindings -> their values
+
+
+def _through_plan(agg: Aggregate, sub: Plan, width: int) -> Groups:
+    """The general path: the goal's plan run from all the outer bindings, its rows grouped by them."""
+    reduce = _reducer(agg, {v: i for i, v in enumerate(sub.variables)})
+
+    def groups(runner: Runner, keys: list[Row]) -> dict[Row, tuple[Any, ...] | None]:
+        found = keys
+        for step in sub.steps:
+            if not found:
+                break
+            runner.budget.check(len(found))
+            found = runner.through(found, step)
+        grouped: dict[Row, list[Row]] = {}
+        for r in found:
+            grouped.setdefault(r[:width], []).append(r)
+        return {k: reduce(grouped.get(k, [])) for k in keys}
+
+    return groups
+
+
+def _from_index(agg: Aggregate, sub: Plan, width: int) -> Groups | None:
+    """A goal of one atom holding every variable of the aggregate: each group is a bucket of the
+    relation's hash index on the bound positions (the one the general path joins through), its
+    facts reduced as they are, without rows; None where the goal is anything else. A fact of
+    the bucket is one solution: the atom's arguments are its variables and constants."""
+    if len(agg.goal) != 1 or len(sub.steps) != 1:
+        return None
+    from sym.core.logic.plan import Join  # plan.py imports this room
+
+    atom, join = agg.goal[0], sub.steps[0]
+    if not isinstance(atom, Atom) or not isinstance(join, Join) or join.delta:
+        return None
+    at: dict[Var, int] = {}
+    for p, arg in enumerate(atom.args):
+        if isinstance(arg, Var):
+            at.setdefault(arg, p)
+    wanted = [*sub.variables, *expr_variables(agg.template), *expr_variables(agg.witness)]
+    if not all(v in at for v in wanted):
+        return None     # a variable only outside the goal (bound, or in the template): rows needed
+    key, positions, key_of_row, equal = join.key, join.positions, join.key_of_row, join.equal
+    reduce = _bucket_reducer(agg, at)
+
+    def groups(runner: Runner, keys: list[Row]) -> dict[Row, tuple[Any, ...] | None]:
+        runner.budget.check(len(keys))
+        if key_of_row is None:     # nothing bound: one group, the whole relation
+            idx: Mapping[Any, Any] = {None: runner.relations.get(key, {})}
+            key_of: Callable[[Row], Any] = _nothing
+        else:
+            idx = runner.index(key, positions)
+            key_of = key_of_row
+        empty: list[Row] = []
+        values: dict[Row, tuple[Any, ...] | None] = {}
+        solutions = 0
+        for k in keys:
+            bucket = idx.get(key_of(k), empty)
+            if equal:
+                bucket = [t for t in bucket if all(t[a] == t[b] for a, b in equal)]
+            solutions += len(bucket)
+            values[k] = reduce(bucket)
+        runner.budget.check(solutions)    # as the general path's join counts its rows
+        return values
+
+    return groups
+
+
+def _nothing(row: Row) -> None:
+    return None
+
+
+def _bucket_reducer(agg: Aggregate, at: dict[Var, int]) -> Reduce:
+    """`_reducer` over facts, with C loops for count and for sum, max and min of one variable;
+    a bucket they cannot take (a value not a number) goes to `_reducer`, which says why."""
+    general = _reducer(agg, at)
+    if agg.op == "count":
+        return general
+    if not isinstance(agg.template, Var) or agg.witness is not None:
+        return general
+    value = itemgetter(at[agg.template])
+    if agg.op == "sum":
+        def total(found: list[Row]) -> tuple[Any, ...] | None:
+            try:
+                return (arith.normal(sum(map(value, found))),)
+            except TypeError:     # an atom among the values
+                return general(found)
+            except arith.ArithmeticProblem as problem:
+                raise arith.failed(agg, problem) from None
+        return total
+    best: Callable[[Iterable[Any]], Any] = max if agg.op == "max" else min
+
+    def extreme(found: list[Row]) -> tuple[Any, ...] | None:
+        if not found:
+            return None
+        try:
+            top = best(map(value, found))
+        except TypeError:
+            return general(found)
+        return general(found) if isinstance(top, str) else (top,)
+    return extreme
 
 
 def _getter(term: Any, slots: dict[Var, int]) -> Callable[[Row], Any]:
