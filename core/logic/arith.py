@@ -100,13 +100,14 @@ def _power(a: Number, b: Number) -> Number:
     if isinstance(a, int) and isinstance(b, int):
         if b < 0:
             if a in (1, -1):
-                return a ** b if a == 1 else (1 if b % 2 == 0 else -1)
+                return 1 if a == 1 or b % 2 == 0 else -1
             raise ArithmeticProblem("an integer to a negative integer power is not an integer (write 2 ** -1)")
         if a not in (0, 1, -1) and b * max(1, abs(a).bit_length() - 1) > MAX_BITS:
             raise ArithmeticProblem(f"the result has more than {MAX_DIGITS} digits")
-        return a ** b
+        whole: int = a ** b
+        return whole
     try:
-        result = float(a) ** float(b)
+        result: float | complex = float(a) ** float(b)
     except (OverflowError, ZeroDivisionError):
         raise ArithmeticProblem("the result is out of range") from None
     if isinstance(result, complex):

@@ -112,6 +112,7 @@ def compile_rule(rule: Rule, symbols: Symbols, sizes: Callable[[str], int], delt
             must = tuple((p, source(a)) for p, a in enumerate(lit.atom.args) if not isinstance(a, Var) or a in slots)
             steps.append(Step("naf", lit.atom.key, bound=must))
         else:
+            assert isinstance(lit, Compare)   # `supported` keeps arithmetic and aggregates out
             free = [t for t in (lit.left, lit.right) if isinstance(t, Var) and t not in slots]
             if free:  # `X = t` with X unbound: make_plan placed it as a binding
                 other = lit.right if free[0] == lit.left else lit.left
@@ -130,6 +131,9 @@ def rule_constants(rules: Iterable[Rule]) -> list[Any]:
         lits = list(rule.body) + ([rule.head] if rule.head is not None else [])
         for lit in lits:
             atom = lit.atom if isinstance(lit, Naf) else lit
+            if is_numeric(atom):
+                continue      # such rules never reach the dense path (`supported`)
+            assert isinstance(atom, (Atom, Compare))
             terms = (atom.left, atom.right) if isinstance(atom, Compare) else atom.args
             out += [t for t in terms if not isinstance(t, Var)]
     return out

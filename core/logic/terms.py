@@ -290,7 +290,7 @@ def literal_keys(lit: Any) -> list[tuple[str, bool]]:
     return []
 
 
-def map_terms(lit: Any, fn: Any) -> Any:
+def map_terms(lit: Literal, fn: Any) -> Literal:
     """The literal with `fn` applied to every variable and constant in it (renaming, binding)."""
     def expr(e: Any) -> Any:
         if isinstance(e, Arith):
@@ -300,7 +300,7 @@ def map_terms(lit: Any, fn: Any) -> Any:
     if isinstance(lit, Atom):
         return Atom(lit.pred, tuple(fn(a) for a in lit.args), lit.neg)
     if isinstance(lit, Naf):
-        return Naf(map_terms(lit.atom, fn))
+        return Naf(Atom(lit.atom.pred, tuple(fn(a) for a in lit.atom.args), lit.atom.neg))
     if isinstance(lit, Compare):
         return Compare(lit.op, fn(lit.left), fn(lit.right))
     if isinstance(lit, Is):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled
-from sym.core.logic.terms import Atom, Compare, Const, Naf, Rule, Term, Var, clause_atoms, format_const, is_numeric
+from sym.core.logic.terms import Atom, Compare, Const, Literal, Naf, Rule, Term, Var, clause_atoms, format_const, is_numeric
 from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 from sym.core.reason.pot.interpret import gave_up, interruptible
 
@@ -66,6 +66,9 @@ def _constants(items: Iterable[Item]) -> Domain:
         clause = it.clause
         lits = [clause] if isinstance(clause, Atom) else [*([clause.head] if clause.head else []), *clause.body]
         for lit in lits:
+            if is_numeric(lit):
+                continue      # a computing rule is not sent to Z3 (check_memory says so)
+            assert isinstance(lit, (Atom, Naf, Compare))
             terms = [lit.left, lit.right] if isinstance(lit, Compare) else (lit.atom if isinstance(lit, Naf)
                                                                             else lit).args
             for t in terms:
@@ -119,9 +122,10 @@ class Theory:
         holds = p(*[self.term(t, scope) for t in a.args]) if a.args else p
         return z3.Not(holds) if a.neg else holds
 
-    def literal(self, lit: Atom | Naf | Compare, scope: dict[Var, z3.ExprRef], outer: set[Var]) -> z3.BoolRef:
+    def literal(self, lit: Literal, scope: dict[Var, z3.ExprRef], outer: set[Var]) -> z3.BoolRef:
         import z3
 
+        assert isinstance(lit, (Atom, Naf, Compare)), lit     # computing rules are not sent (check_memory)
         if isinstance(lit, Atom):
             return self.atom(lit, scope)
         if isinstance(lit, Naf):
