@@ -203,15 +203,8 @@ class Entry(Input):
                             "a fact, a rule, ?- a query, or /help")
 
     async def _on_key(self, event) -> None:
-        """y / n on an empty input answer a chat turn's question whether the model may change
-        memory (the input stays open while a job runs: anything else is typed ahead); Enter ends
-        the line at once."""
-        approvals = getattr(self.app, "approvals", None)
-        if approvals is not None and approvals.pending is not None and not self.value and event.key in ("y", "n"):
-            approvals.answer(event.key == "y")
-            event.stop()
-            event.prevent_default()
-            return
+        """Enter ends the line at once (a chat turn's question whether the model may change memory
+        is a modal of its own, repl/tui/approval.py: no key typed here answers it)."""
         if event.key == "enter":
             # ends the line here, in key order: as a binding, Enter's action would run only once the
             # key had bubbled up to the app, after the keys typed next (a fast typist's or a

@@ -17,6 +17,8 @@ KEYS = (
     ("Enter", "run the input (a fact, a rule, ?- a query, /command or a sentence); typed while a job "
               "runs, it waits its turn"),
     ("Esc", "cancel the running job and give the input back; in a pane: back to the input"),
+    ("y / n, Enter", "when the model asks to change memory (a box shows the command): allow / decline; "
+                     "other keys go back to the input"),
     ("Ctrl+C", "cancel the running job; idle: clear the input; twice: quit"),
     ("F1", "this help"),
     ("F2", "Memory pane (pressed there again: next of Facts, Rules, Schema, Docs)"),

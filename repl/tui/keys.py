@@ -42,13 +42,6 @@ BINDINGS = [
 class KeyActions:
     """The actions BINDINGS name, on the app (self is a SymApp)."""
 
-    def on_key(self, event) -> None:
-        """y / n answer a chat turn's question whether the model may change memory."""
-        if self.approvals.pending is not None and event.key in ("y", "n"):
-            self.approvals.answer(event.key == "y")
-            event.stop()
-            event.prevent_default()
-
     def action_cancel_job(self) -> None:
         """Esc: ask the running job to stop (reasoners check ctx.cancel) and give the input back;
         with no job, it only brings the focus back to the input (from a pane or a table)."""
