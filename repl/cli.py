@@ -228,16 +228,25 @@ def replay_command(file: str, offline: bool, verify: bool, until: int | None, ec
 @click.option("--read-only", is_flag=True, help="Serve only the tools that leave memory as it is.")
 @click.option("--allow", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=False),
               help="A folder whose files tools may read (repeatable; default: the current directory).")
-def mcp_command(memory: str, read_only: bool, allow: tuple[str, ...]) -> None:
+@click.option("--http", "http", metavar="HOST:PORT", default=None,
+              help="Serve Streamable HTTP at http://HOST:PORT/mcp for many clients (default: stdio).")
+@click.option("--token-file", metavar="FILE", default=None,
+              help="The bearer token clients must send over --http (else $SYM_MCP_TOKEN; loopback needs none).")
+@click.option("--approve", type=click.Choice(["host", "elicit"]), default="host",
+              help="Who confirms a change: the host, or the user asked by elicitation where the client can.")
+def mcp_command(memory: str, read_only: bool, allow: tuple[str, ...], http: str | None, token_file: str | None,
+                approve: str) -> None:
     """Serve sym to other agents: a Model Context Protocol server on stdin/stdout (for a host's
-    mcpServers). Tools and resources are described in README's "sym as an MCP server"."""
+    mcpServers), or on Streamable HTTP with --http. Tools and resources are described in README's
+    "sym as an MCP server"."""
     from sym.repl.mcp.server import serve
     from sym.repl.memory_options import MemoryOptions
 
     given = dict(click.get_current_context().find_root().obj or {})    # `sym --model M --chroma-url U mcp`
     chroma_url, embedder = given.pop("memory_at", (None, None))
     options = MemoryOptions(memory, chroma_url, embedder, settings=tuple(given.items()))
-    raise SystemExit(serve(options, read_only=read_only, allow=list(allow)))
+    raise SystemExit(serve(options, read_only=read_only, allow=list(allow), http=http, token_file=token_file,
+                           approval=approve))
 
 
 @app.group("bench", context_settings=CONTEXT)

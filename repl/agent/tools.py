@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sym.core.errors import UserError
+from sym.repl.mcp import names
 from sym.repl.mcp.tools import Allowed, Tool, tools
 from sym.repl.registry import Registry
 
@@ -21,15 +22,15 @@ OFFERED: dict[str, tuple[str, ...]] = {
     "tell": ("text",),
     "ask": ("question", "closed", "open", "docs"),
     "query": ("goal",),
-    "why": ("fact",),
+    "why": ("goal",),
     "prove": ("question", "program", "format"),
     "check": (),
     "math": ("operation", "expr", "wrt"),
     "search": ("text", "k", "kind"),
     "listing": ("pred",),
     "extract": ("text", "into"),
-    "fact": ("fact",),
-    "rule": ("rule",),
+    "fact": ("clauses",),
+    "rule": ("clauses",),
     "forget": ("items",),
 }
 WRITES = frozenset(name for name in OFFERED if name in ("tell", "extract", "fact", "rule", "forget"))
@@ -61,7 +62,8 @@ class AgentTool:
     def line(self, arguments: object, allowed: Allowed, programs: Path) -> str:
         """The command line for a call; UserError naming what is wrong with the arguments."""
         if isinstance(arguments, dict):
-            unknown = [k for k in arguments if k not in self.schema["properties"]]
+            known = {*self.schema["properties"], *names.taken(self.name)}    # old names too (mcp.names)
+            unknown = [k for k in arguments if k not in known]
             if unknown:
                 raise UserError(f"{self.name} takes no argument {unknown[0]!r}",
                                 hint="takes: " + (", ".join(self.schema["properties"]) or "no arguments"))

@@ -64,8 +64,8 @@ class Caps:
 
     def check_text(self, tool: str, args: object) -> None:
         """Refuse logic text for `fact` or `rule` that holds more clauses than a call may store."""
-        key = {"fact": "fact", "rule": "rule"}.get(tool)
-        text = args.get(key) if key and isinstance(args, dict) else None
+        key = {"fact": "fact", "rule": "rule"}.get(tool)        # the old name, or clauses (mcp.names)
+        text = (args.get("clauses") or args.get(key)) if key and isinstance(args, dict) else None
         if isinstance(text, str):
             count = clauses_in(text)
             if count > self.settings().mcp_facts_per_call:

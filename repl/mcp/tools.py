@@ -20,6 +20,7 @@ from typing import Any
 from sym.core.errors import UserError
 from sym.core.memory.documents import document_paths
 from sym.repl.arguments import Option
+from sym.repl.mcp import names
 from sym.repl.mcp.schema import Slot, check, describe, input_schema, slots
 from sym.repl.registry import Command, Registry
 
@@ -123,14 +124,14 @@ class Tool:
     spec: ToolSpec
     command: Command
     slots: list[Slot] = field(default_factory=list)
-    schema: dict[str, Any] = field(default_factory=dict)
+    schema: dict[str, Any] = field(default_factory=dict)     # under the scheme's names (mcp.names)
 
     @classmethod
     def of(cls, spec: ToolSpec, registry: Registry, *, read_only: bool = False) -> Tool:
         cmd = registry.lookup(spec.command)
         found = slots(cmd, spec.text, spec.optional)
         extra = PROGRAM if spec.name == "prove" and not read_only else None
-        return cls(spec, cmd, found, input_schema(cmd, found, extra))
+        return cls(spec, cmd, found, names.public_schema(spec.name, input_schema(cmd, found, extra)))
 
     @property
     def description(self) -> str:
@@ -142,17 +143,20 @@ class Tool:
         out += [(o.key, "DOC" in o.metavar, False) for o in self.command.options if o.values == "file"]
         return out
 
-    def line(self, arguments: object, allowed: Allowed, programs: Programs | None = None) -> str:
+    def line(self, arguments: object, allowed: Allowed, programs: Programs | None = None,
+             notes: list[str] | None = None) -> str:
         """The command line for a call (UserError for arguments it cannot take). `programs` is where
-        /prove's program text is written, inside the workspace (None: nowhere)."""
+        /prove's program text is written, inside the workspace (None: nowhere); an old argument name
+        is taken, with a note in `notes`."""
+        arguments = names.current(self.spec.name, arguments, notes)
         if isinstance(arguments, dict) and self.spec.name == "prove" and "program" in arguments and \
                 "program" not in self.schema["properties"]:
             raise _no_programs()                    # a read-only server's schema leaves program out
-        args = check(self.schema, arguments)
+        args = names.own(self.spec.name, check(self.schema, arguments))
         for key, value in args.items():
             if isinstance(value, str) and ("\n" in value or "\r" in value) and key != "program" and not (
                     self.spec.lines and key == self.text_key):
-                raise UserError(f"argument {key!r} must be one line")
+                raise UserError(f"argument {names.shown(self.spec.name, key)!r} must be one line")
         if "program" in args or "format" in args:
             args = (programs or Programs(None)).file(args)
         else:
