@@ -26,8 +26,10 @@ from sym.core import __version__
 from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
-from sym.repl.mcp import resources, wire
+from sym.repl.mcp import approve, resources, wire
 from sym.repl.mcp.caps import Caps
+from sym.repl.mcp.outputs import output_schema
+from sym.repl.mcp.prompts import PROMPTS, prompt_text
 from sym.repl.mcp.tools import Allowed, Programs, Tool, tools
 from sym.repl.render import to_text
 from sym.repl.results import Failure, Result
@@ -63,6 +65,7 @@ class Served:
         self.read_only = read_only
         self.last_proof: Result | None = None
         self.caps: Caps | None = None
+        self.subscribers: dict[str, dict[int, Any]] = {}     # uri -> the sessions that subscribed to it
         try:
             self.shell: Shell = self.pool.submit(self._open, options).result()
         except BaseException:
@@ -152,6 +155,17 @@ class Served:
                 tg.cancel_scope.cancel()
         return done
 
+    async def changed(self) -> None:
+        """After a call that changed memory: resources/updated to each client subscribed to what it
+        changed (a client that has gone is dropped)."""
+        for uri in ("sym://memory", "sym://schema"):
+            sessions = self.subscribers.get(uri, {})
+            for key, session in list(sessions.items()):
+                try:
+                    await session.send_resource_updated(uri)
+                except Exception:      # a closed connection: nothing left to tell
+                    sessions.pop(key, None)
+
     def close(self) -> None:
         with self.lock:
             if self.current is not None:
@@ -162,46 +176,73 @@ class Served:
 
 # -- the protocol ------------------------------------------------------------------------
 
-def tool_result(command: str, text: str, result: Result) -> types.CallToolResult:
-    """A result as the shell shows it (text) and as `--json` prints it (structured content);
-    a failed command is a tool error with its one-line message and hint."""
+def tool_result(command: str, text: str, result: Result, notes: list[str] | None = None) -> types.CallToolResult:
+    """A result as the shell shows it (text) and as `--json` prints it (structured content, matching
+    the tool's output schema), with a copy of that JSON in the content for clients that read only
+    text; a failed command is a tool error with its one-line message and hint. `notes` are the
+    deprecation notes of the call's arguments."""
     payload = {"input": text, "command": command, "ok": result.ok, "kind": result.kind, **result.to_dict()}
+    if notes:
+        payload["deprecated"] = notes
     structured = json.loads(json.dumps(payload, ensure_ascii=False, default=str))
     body = to_text(result) or ("done" if result.ok else "failed")
-    return types.CallToolResult(content=[types.TextContent(type="text", text=body)], structured_content=structured,
-                                is_error=not result.ok)
+    if notes:
+        body += "".join(f"\nnote: {n}" for n in notes)
+    return _result(body, structured, not result.ok)
+
+
+def _result(body: str, structured: dict[str, Any], is_error: bool) -> types.CallToolResult:
+    copy = json.dumps(structured, ensure_ascii=False)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=body),
+                                         types.TextContent(type="text", text=copy)],
+                                structured_content=structured, is_error=is_error)
 
 
 def refused(message: str, hint: str | None = None) -> types.CallToolResult:
     failure = Failure(message, hint)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=to_text(failure))],
-                                structured_content={"ok": False, "kind": "error", **failure.to_dict()}, is_error=True)
+    return _result(to_text(failure), {"ok": False, "kind": "error", **failure.to_dict()}, True)
 
 
-def build(served: Served) -> Server[Any]:
-    """The SDK's low-level server with sym's tools and resources."""
+def build(served: Served, approval: str = "host") -> Server[Any]:
+    """The SDK's low-level server with sym's tools, prompts and resources; `approval` "elicit" asks
+    the client's user before a change (mcp.approve)."""
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[
             types.Tool(name=name, description=tool.description, input_schema=tool.schema,
-                       annotations=types.ToolAnnotations(read_only_hint=not tool.spec.writes,
+                       output_schema=output_schema(name), annotations=types.ToolAnnotations(read_only_hint=not tool.spec.writes,
                                                          destructive_hint=name == "forget",
                                                          open_world_hint=False))
             for name, tool in served.tools.items()])
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> \
+            types.CallToolResult | types.InputRequiredResult:
         tool = served.tools.get(params.name)
         if tool is None:
             hint = "this server is read-only" if served.read_only else None
             return refused(f"unknown tool {params.name!r}", hint or "tools/list names the tools")
         programs = Programs(None if served.read_only else served.programs, served.shell.ctx.settings.max_file_mb)
+        notes: list[str] = []
         try:
             if served.caps is not None:
                 served.caps.check_text(params.name, params.arguments)
-            line = tool.line(params.arguments, served.allowed, programs)
+            line = tool.line(params.arguments, served.allowed, programs, notes)
         except UserError as err:
             note(params.name, err)
             return refused(err.message, err.hint)
+        if approval == "elicit" and tool.spec.writes and approve.wanted(ctx.session):
+            if approve.modern(ctx):
+                answer = approve.answered(params, line)
+                if answer is None:
+                    return approve.request(params.name, line)
+            else:
+                try:
+                    answer = await approve.ask(ctx, params.name, line)
+                except Exception as err:     # the client failed to ask: nothing changes
+                    return refused(f"the change was not approved: the client could not ask ({type(err).__name__})")
+            why = approve.declined(answer)
+            if why is not None:
+                return refused(why)
         done = None
         try:
             done = await served.execute(line, ctx.session.report_progress)
@@ -212,7 +253,35 @@ def build(served: Served) -> Server[Any]:
         name, result = done
         if name == "/prove" and result.ok:
             served.last_proof = result
-        return tool_result(name, line, result)
+        if tool.spec.writes and result.ok:
+            await served.changed()
+        return tool_result(name, line, result, notes)
+
+    async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[
+            types.Prompt(name=p.name, description=p.description, arguments=[
+                types.PromptArgument(name=a.name, description=a.description, required=a.required)
+                for a in p.arguments]) for p in PROMPTS])
+
+    async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        from mcp.shared.exceptions import MCPError
+
+        try:
+            prompt, text = prompt_text(params.name, params.arguments)
+        except UserError as err:
+            raise MCPError(code=types.INVALID_PARAMS, message=err.message + (f" ({err.hint})" if err.hint else "")) from None
+        return types.GetPromptResult(description=prompt.description, messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
+
+    async def subscribe(ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
+        key = id(getattr(ctx.session, "_connection", ctx.session))
+        served.subscribers.setdefault(str(params.uri), {})[key] = ctx.session
+        return types.EmptyResult()
+
+    async def unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        key = id(getattr(ctx.session, "_connection", ctx.session))
+        served.subscribers.get(str(params.uri), {}).pop(key, None)
+        return types.EmptyResult()
 
     async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[
@@ -234,7 +303,9 @@ def build(served: Served) -> Server[Any]:
         return types.ReadResourceResult(contents=contents)
 
     return Server("sym", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools,
-                  on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource)
+                  on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_prompts=list_prompts, on_get_prompt=get_prompt, on_subscribe_resource=subscribe,
+                  on_unsubscribe_resource=unsubscribe)
 
 
 def note(tool: str, err: UserError) -> None:
@@ -244,9 +315,19 @@ def note(tool: str, err: UserError) -> None:
     sys.stderr.flush()
 
 
-def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, allow: list[str] | None = None) -> int:
+def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, allow: list[str] | None = None,
+          http: str | None = None, token_file: str | None = None, approval: str = "host") -> int:
     """`sym mcp`: serve `memory` (a workspace, or its options: a Chroma server, the model given
-    on the command line) until the host closes stdin; the exit code."""
+    on the command line) until the host closes stdin, or with `http` (HOST:PORT) on Streamable HTTP
+    until interrupted; the exit code."""
+    if http is not None:
+        from sym.repl.mcp import http as web
+
+        try:
+            web.address(http)
+        except UserError as err:
+            sys.stderr.write(f"sym: {err}\n")
+            return 2
     folders = [Path(a) for a in allow] if allow else [Path.cwd()]
     options = memory if isinstance(memory, MemoryOptions) else MemoryOptions(memory)
     try:
@@ -254,14 +335,20 @@ def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, a
     except UserError as err:
         sys.stderr.write(f"sym: {err}\n")
         return 2 if err.exit_code == 1 else err.exit_code
-    server = build(served)
+    server = build(served, approval)
 
     async def main() -> None:
         async with wire.stdio() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     try:
-        anyio.run(main)
+        if http is not None:
+            web.run(server, http, token_file)
+        else:
+            anyio.run(main)
+    except UserError as err:
+        sys.stderr.write(f"sym: {err}\n")
+        return 2
     except KeyboardInterrupt:
         return 130
     finally:
