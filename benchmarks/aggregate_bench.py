@@ -10,7 +10,8 @@ Not a test. Usage (from the repository root):
 The data is `item(gI, V)`: every pair distinct (sym holds a set, SQL a bag, so their counts agree),
 values 0..999, shuffled. Both sides start from Python lists made before the clock starts, each in
 its own input form: sym a list of `Atom`s, DuckDB one list per column. Each figure is the median of
-`--runs`, each run a fresh engine or connection, timed with its load:
+`--runs`, each run a fresh engine or connection, timed with its load, sym's runs and DuckDB's
+taken in turn:
 
   sym      Engine(): add_facts(items + 1,000 group/1 facts), add_program(the rule), solve(`?- n(G, N).`)
            for  n(G, N) :- group(G), aggregate_all(count, item(G, _), N).
@@ -60,19 +61,22 @@ JOIN_SQL = "SELECT item.g, item.v FROM item JOIN keep ON item.v = keep.v"
 
 
 def data(n: int, groups: int) -> list[tuple[str, int]]:
-    rows = [(f"g{i % groups}", i // groups) for i in range(n)]
-    random.Random(47).shuffle(rows)
-    return rows
+    order = list(range(n))
+    random.Random(47).shuffle(order)     # shuffled before the tuples are made, as a parse makes them in file order
+    return [(f"g{i % groups}", i // groups) for i in order]
 
 
-def median_of(runs: int, once: Callable[[], Any]) -> tuple[float, Any]:
-    times, answer = [], None
+def medians(runs: int, ours: Callable[[], Any], theirs: Callable[[], Any]) -> tuple[float, Any, float, Any]:
+    """(median s, answer) of each, their runs taken in turn so that a busy machine slows both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
+    answers: list[Any] = [None, None]
     for _ in range(runs):
-        gc.collect()
-        start = time.perf_counter()
-        answer = once()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), answer
+        for i, once in enumerate((ours, theirs)):
+            gc.collect()
+            start = time.perf_counter()
+            answers[i] = once()
+            times[i].append(time.perf_counter() - start)
+    return statistics.median(times[0]), answers[0], statistics.median(times[1]), answers[1]
 
 
 def sym_answer(atoms: list[Any], rule: str, query: str) -> set[tuple[Any, ...]]:
@@ -152,9 +156,9 @@ def main() -> int:
     worst = 0.0
     for case, fast in [(c, f) for c in ("count", "sum") for f in ((True, False) if args.general else (True,))]:
         aggregate.FAST_PATH = fast
-        sym_s, got = median_of(args.runs, lambda: sym_answer(atoms, RULES[case], QUERIES[case]))
+        sym_s, got, duck_s, want = medians(args.runs, lambda: sym_answer(atoms, RULES[case], QUERIES[case]),
+                                           lambda: duck_answer(columns, SQL[case]))
         aggregate.FAST_PATH = True
-        duck_s, want = median_of(args.runs, lambda: duck_answer(columns, SQL[case]))
         ratio = sym_s / duck_s
         if fast:
             worst = max(worst, ratio)
@@ -164,8 +168,8 @@ def main() -> int:
         print(f"{name:28} {sym_s:7.2f} {duck_s:9.3f} {ratio:9.1f}{'' if same else '  MISMATCH'}")
     join_atoms = atoms + [Atom("keep", (v,)) for v in kept]
     join_columns = {**columns, "keep": {"v": kept}}
-    sym_s, got = median_of(args.runs, lambda: sym_answer(join_atoms, JOIN_RULE, "big(G, V)"))
-    duck_s, want = median_of(args.runs, lambda: duck_answer(join_columns, JOIN_SQL))
+    sym_s, got, duck_s, want = medians(args.runs, lambda: sym_answer(join_atoms, JOIN_RULE, "big(G, V)"),
+                                       lambda: duck_answer(join_columns, JOIN_SQL))
     same = got == want
     failed |= not same
     print(f"{'join, no aggregate':28} {sym_s:7.2f} {duck_s:9.3f} {sym_s / duck_s:9.1f}{'' if same else '  MISMATCH'}")

@@ -12,6 +12,7 @@ on evaluation order.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -103,28 +104,74 @@ def _from_index(agg: Aggregate, sub: Plan, width: int) -> Groups | None:
         return None     # a variable only outside the goal (bound, or in the template): rows needed
     key, positions, key_of_row, equal = join.key, join.positions, join.key_of_row, join.equal
     reduce = _bucket_reducer(agg, at)
+    scan = _scan(agg, at, positions) if key_of_row is not None and not equal else None
 
     def groups(runner: Runner, keys: list[Row]) -> dict[Row, tuple[Any, ...] | None]:
+        # max_facts caps the rows a plan makes: these paths make none beyond the outer bindings
         runner.budget.check(len(keys))
         if key_of_row is None:     # nothing bound: one group, the whole relation
             idx: Mapping[Any, Any] = {None: runner.relations.get(key, {})}
             key_of: Callable[[Row], Any] = _nothing
         else:
+            if scan is not None and len(keys) >= SCAN_FROM and positions not in runner.indexes.get(key, {}):
+                values = scan(runner.relations.get(key, {}), keys, key_of_row)
+                if values is not None:
+                    return values
             idx = runner.index(key, positions)
             key_of = key_of_row
         empty: list[Row] = []
-        values: dict[Row, tuple[Any, ...] | None] = {}
-        solutions = 0
+        values = {}
         for k in keys:
             bucket = idx.get(key_of(k), empty)
             if equal:
                 bucket = [t for t in bucket if all(t[a] == t[b] for a, b in equal)]
-            solutions += len(bucket)
             values[k] = reduce(bucket)
-        runner.budget.check(solutions)    # as the general path's join counts its rows
         return values
 
     return groups
+
+
+SCAN_FROM = 32    # outer bindings from which one pass over a relation without an index beats building it
+Scan = Callable[[Mapping[Row, Any], list[Row], Callable[[Row], Any]], "dict[Row, tuple[Any, ...] | None] | None"]
+
+
+def _scan(agg: Aggregate, at: dict[Var, int], positions: tuple[int, ...]) -> Scan | None:
+    """Count, or sum of one variable, for many groups in one pass over the relation (no index
+    built); None (the caller uses the index) where a value is not an integer: the buckets then
+    give sum()'s own float order and the general path's message for an atom."""
+    fact_key = itemgetter(*positions)
+    if agg.op == "count":
+        def count(rel: Mapping[Row, Any], keys: list[Row], key_of: Callable[[Row], Any]) -> dict[Row, tuple[Any, ...] | None]:
+            counts = Counter(map(fact_key, rel))
+            return {k: (counts.get(key_of(k), 0),) for k in keys}
+        return count
+    if agg.op != "sum" or not isinstance(agg.template, Var):
+        return None
+    p = at[agg.template]
+
+    def total(rel: Mapping[Row, Any], keys: list[Row], key_of: Callable[[Row], Any]) -> dict[Row, tuple[Any, ...] | None] | None:
+        sums: dict[Any, Any] = {}
+        get = sums.get
+        try:
+            if len(positions) == 1:
+                q = positions[0]
+                for t in rel:
+                    k = t[q]
+                    sums[k] = get(k, 0) + t[p]
+            else:
+                for t in rel:
+                    k = fact_key(t)
+                    sums[k] = get(k, 0) + t[p]
+        except TypeError:     # an atom among the values
+            return None
+        found = [get(key_of(k), 0) for k in keys]
+        if any(type(v) is not int for v in found):
+            return None
+        try:
+            return {k: (arith.normal(v),) for k, v in zip(keys, found)}
+        except arith.ArithmeticProblem as problem:
+            raise arith.failed(agg, problem) from None
+    return total
 
 
 def _nothing(row: Row) -> None:
