@@ -145,32 +145,83 @@ def _shown(value: object) -> str:
     return "(not in this model)" if value is _NONE else str(value)
 
 
+def _verification_lines(v) -> list[str]:
+    lines = [f"{_MARK.get(v.status, '?')} {v.status:<8} {v.name}"]
+    if v.status == "refuted" and v.counter_model:
+        lines += ["  counter-model:", *_model_lines(v.counter_model)]
+    elif v.status == "proved" and v.model and any("(" not in k for k in v.model):
+        witnesses = {k: x for k, x in v.model.items() if "(" not in k}
+        lines += ["  model:", *_model_lines(witnesses)]
+    elif v.status == "unknown":
+        if v.reason:
+            lines.append(f"  {v.reason}")
+        lines += _both_models(v.model or {}, v.counter_model or {})
+    return lines
+
+
+def _optimization_lines(opt, where: str = "") -> list[str]:
+    lines = [f"optimization{where}: {opt.status}"]
+    lines += [f"  {o['type']} {o['expression']} = {o['optimum']}" for o in opt.objectives]
+    if opt.model:
+        lines += _model_lines(opt.model, "  ")
+    return lines
+
+
+def _script_lines(rep) -> list[str]:
+    """An SMT-LIB script's report in the script's order: each check (a claim's verdict, or Z3's
+    answer with the core of a clash), each optimization, and what the script printed."""
+    from sym.core.reason.pot.interpret import VerificationResult
+
+    events = [(c.get("line", 0), 0, c) for c in rep.checks] + [(o["line"], 1, o) for o in rep.output]
+    lines = []
+    for _line, is_output, e in sorted(events, key=lambda t: (t[0], t[1])):
+        if is_output:
+            text = e["text"].splitlines() or [""]
+            lines += [f"  line {e['line']} ({e['command']}): {text[0]}", *(f"    {t}" for t in text[1:])]
+            continue
+        at = f"line {e.get('line', '?')}: {e.get('command', 'check-sat')}"
+        timeout = " (timeout)" if e.get("timeout") else ""
+        if e.get("kind") == "claim":
+            v = e.get("verification") or {"name": e.get("name", ""), "status": "unknown",
+                                          "reason": e.get("reason", "") + timeout}
+            lines += _verification_lines(VerificationResult(v["name"], v["status"], v.get("model"),
+                                                            v.get("counter_model"), v.get("reason", "")))
+            if "core" in e:
+                lines += ["  what is in force is inconsistent; unsat core:", *(f"    {x}" for x in e["core"])]
+        elif "optimization" in e:
+            from sym.core.reason.pot.interpret import OptimizationResult
+
+            o = e["optimization"]
+            lines += _optimization_lines(OptimizationResult(o["status"], o["objectives"], o.get("model")),
+                                         f" ({at})")
+        else:
+            answer = {"sat": "consistent", "unsat": "inconsistent"}.get(e.get("answer", ""), "unknown")
+            lines.append(f"{e.get('answer', 'unknown')}{timeout} ({answer}) at {at}")
+            if e.get("answer") == "unknown" and e.get("reason") and not timeout:
+                lines.append(f"  Z3: {e['reason']}")
+            if "core" in e:
+                lines += ["  unsat core:", *(f"    {x}" for x in e["core"])]
+        if e.get("note"):
+            lines.append(f"  {e['note']}")
+    return lines or ["no check-sat in the script: nothing was asked"]
+
+
 @to_text.register
 def _(r: ProofResult) -> str:
     rep = r.report
-    lines = []
-    if rep.consistent is False:
-        lines.append("the knowledge base is inconsistent; unsat core:")
-        lines += [f"    {label}" for label in rep.core]
-    for v in rep.verifications:
-        lines.append(f"{_MARK.get(v.status, '?')} {v.status:<8} {v.name}")
-        if v.status == "refuted" and v.counter_model:
-            lines += ["  counter-model:", *_model_lines(v.counter_model)]
-        elif v.status == "proved" and v.model and any("(" not in k for k in v.model):
-            witnesses = {k: x for k, x in v.model.items() if "(" not in k}
-            lines += ["  model:", *_model_lines(witnesses)]
-        elif v.status == "unknown":
-            if v.reason:
-                lines.append(f"  {v.reason}")
-            lines += _both_models(v.model or {}, v.counter_model or {})
-    opt = rep.optimization
-    if opt is not None:
-        lines.append(f"optimization: {opt.status}")
-        lines += [f"  {o['type']} {o['expression']} = {o['optimum']}" for o in opt.objectives]
-        if opt.model:
-            lines += _model_lines(opt.model, "  ")
-    if not lines:
-        lines.append("nothing to verify (the knowledge base is consistent)")
+    if hasattr(rep, "checks"):
+        lines = _script_lines(rep)
+    else:
+        lines = []
+        if rep.consistent is False:
+            lines.append("the knowledge base is inconsistent; unsat core:")
+            lines += [f"    {label}" for label in rep.core]
+        for v in rep.verifications:
+            lines += _verification_lines(v)
+        if rep.optimization is not None:
+            lines += _optimization_lines(rep.optimization)
+        if not lines:
+            lines.append("nothing to verify (the knowledge base is consistent)")
     if r.attempts > 1:
         lines.append(f"(program written in {r.attempts} attempts)")
     if r.vote is not None:

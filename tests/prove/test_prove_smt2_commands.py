@@ -64,7 +64,8 @@ def test_a_bad_script_is_one_line_and_changes_nothing(sym, tmp_path):
     bad = write(tmp_path, "bad.smt2", "(declare-const a Bool)\n(assert a)\n(assert (and a nope))\n")
     message = fails(sym(f"/prove --file {bad}"), "bad.smt2", "line 3 column", "nope")
     assert "Traceback" not in message
-    fails(sym(f"/prove --file {write(tmp_path, 'reset.smt2', '(reset)')}"), "reset.smt2", "line 1 column 1", "reset")
+    include = write(tmp_path, "inc.smt2", '(include "x.smt2")')
+    fails(sym(f"/prove --file {include}"), "inc.smt2", "line 1 column 1", "include")
     assert sorted(sym.shell.memory.items) == before_items
     assert sym.shell.ctx.recall.program is before_program
     assert sym("/program").to_dict()["program"] == {"smt2": HEIGHT}
@@ -75,7 +76,7 @@ def test_a_json_named_file_with_smt2_content_is_read_as_a_script(sym, tmp_path):
     assert [v["status"] for v in data["verifications"]] == ["proved", "proved"]
     commented = write(tmp_path, "height.json", "; a script, whatever its name\n" + HEIGHT)
     assert [v["status"] for v in sym(f"/prove --file {commented}").to_dict()["verifications"]] == ["refuted"]
-    fails(sym(f"/prove --file {write(tmp_path, 'oops.json', '(reset)')}"), "oops.json", "line 1 column 1")
+    fails(sym(f"/prove --file {write(tmp_path, 'oops.json', '(frobnicate)')}"), "oops.json", "line 1 column 1")
 
 
 def test_a_z3_timeout_on_a_script_is_a_timeout_not_a_cancel(sym, tmp_path):

@@ -11,7 +11,8 @@ from sym.core.reason.pot.build import entry_texts
 from sym.core.reason.pot.interpret import models_shown
 from sym.core.reason.pot.interpret import run as check
 from sym.core.reason.pot.schema import load_program
-from sym.core.reason.pot.smt2_read import Smt2Program, entry_texts_smt2, looks_like_smt2, run_smt2
+from sym.core.reason.pot.smt2_read import Smt2Program, looks_like_smt2
+from sym.core.reason.pot.smt2_worker import entry_texts_smt2, run_smt2
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.interpret import ProofReport

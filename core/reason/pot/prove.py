@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, UserError
-from sym.core.files import read_text_file
+from sym.core.files import read_file_bytes, read_text_file
 from sym.core.reason.pot.authoring import Written, write_program
 from sym.core.reason.pot.programs import load_any, overall, run_any, trace_report, verdicts
 from sym.core.reason.pot.prompts import first_messages
@@ -99,13 +99,24 @@ def model_alone(question: str, memory: WorkingMemory, run: Run) -> str:
     return final_answer(reply.text) or "(the model gave no answer)"
 
 
+def _program_text(path: Path, limit_mb: float) -> str:
+    """A program file's text (a FIFO, /dev/zero or binary file: one line). An SMT-LIB script need
+    not be UTF-8: Z3 reads bytes, so one that is not is read byte for byte (Latin-1)."""
+    try:
+        return read_text_file(path, limit_mb)
+    except UserError as err:
+        if not (path.name.lower().endswith((".smt2", ".smt")) and "not UTF-8" in err.message):
+            raise
+    return read_file_bytes(path, limit_mb).decode("latin-1")
+
+
 def prove_file(path: Path, run: Run) -> tuple[Any, ProofReport]:
     """`/prove --file PATH`: (program, report) for a program file (JSON or SMT-LIB, at most
     settings.max_file_mb), traced as one node (failed with the reader's, the interpreter's or Z3's
     error) with a node per verification."""
     run.trace("f", None, "prove.file", path.name)
     try:
-        text = read_text_file(path, run.settings.max_file_mb)   # a FIFO, /dev/zero or binary file: one line
+        text = _program_text(path, run.settings.max_file_mb)
         program = load_any(text, path.name)
         report = run_any(program, run)
     except UserError as err:

@@ -15,7 +15,8 @@ from sym.core.errors import UserError
 from sym.core.reason.pot.build import build
 from sym.core.reason.pot.faithful import STOP, WORD, introduces, stems, unsaid
 from sym.core.reason.pot.schema import RESERVED, Program
-from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
+from sym.core.reason.pot.smt2_read import Smt2Program
+from sym.core.reason.pot.smt2_steps import build_smt2
 from sym.core.reason.pot.smt2_write import quoted
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,39}$"

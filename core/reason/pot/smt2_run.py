@@ -1,0 +1,206 @@
+"""Run an SMT-LIB script as SMT-LIB's incremental semantics says (inside the worker process of
+smt2_worker.py): commands in order through Z3's own command reader, so that scopes pop
+declarations, `reset` starts over, `set-logic HORN` picks Z3's Horn engine and every check is
+answered at its point; sym's verdicts (smt2_verdicts.py) are added at each check.
+
+Only the steps smt2_steps.py allowed reach Z3. Every message goes to `send` as a small dict; the
+parent stops the process when a check overruns (see smt2_worker.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sym.core.reason.pot.interpret import UNKNOWN, interruptible
+from sym.core.reason.pot.smt2_read import Smt2Error, flat, z3_hint, z3_message
+from sym.core.reason.pot.smt2_steps import Step, steps
+from sym.core.reason.pot.smt2_verdicts import MAX_CORES, Entry, claim, core, optimum, scene
+
+MAX_OUTPUT_CHARS = 20_000        # of one command's output
+MAX_OUTPUTS = 500                # output commands shown per script
+Send = Callable[[dict[str, Any]], None]
+
+
+class Runner:
+    """One script's run: Z3's command reader, the scopes as sym keeps them, the checks so far."""
+
+    def __init__(self, timeout_ms: int, send: Send, start: int = 0) -> None:
+        import z3
+
+        z3.reset_params()                  # options a script set are the worker's, not the next script's
+        self.z3 = z3
+        self.zctx = z3.Context()
+        self.timeout_ms, self.send, self.start = timeout_ms, send, start
+        self.frames: list[list[Entry]] = [[]]
+        self.checks = 0                    # checks met so far (their index)
+        self.outputs = 0
+        self.logic = ""
+        self.cores = 0
+        self.global_decls = False
+        self.fixedpoint = False
+        self.eval(f"(set-option :timeout {timeout_ms})")
+
+    def eval(self, text: str) -> str:
+        return str(self.z3.Z3_eval_smtlib2_string(self.zctx.ref(), text))
+
+    def run(self, text: str) -> None:
+        script = steps(text)
+        with interruptible(self.zctx, None) as watchdog:
+            self.watchdog = watchdog
+            for step in script:
+                self.step(step)
+
+    def step(self, step: Step) -> None:
+        if step.kind == "check":
+            self.check(step)
+            return
+        if step.kind == "output":
+            self.output(step)
+            return
+        try:
+            out = self.eval(step.text)
+        except self.z3.Z3Exception as err:
+            message = z3_message(err)
+            raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message)) from None
+        self.keep(step)
+        if out.strip() and out.strip() != "success" and step.kind != "option":
+            self.shown(step, out)
+
+    def keep(self, step: Step) -> None:
+        """The scopes as sym keeps them (what is in force at a check)."""
+        depth = len(self.frames) - 1
+        if step.kind == "push":
+            self.frames.extend([] for _ in range(step.count))
+        elif step.kind == "pop":
+            del self.frames[len(self.frames) - step.count:]
+        elif step.kind == "reset":
+            self.frames, self.logic, self.global_decls, self.fixedpoint = [[]], "", False, False
+            self.eval(f"(set-option :timeout {self.timeout_ms})")
+        elif step.kind == "reset-assertions":
+            self.frames = [[e for e in self.frames[0] if e.kind == "decl"]]
+        elif step.kind == "option":
+            if step.head == "set-logic" and len(step.tree) > 1:
+                self.logic = str(step.tree[1])
+            elif step.head == "set-option" and str(step.tree[1]).lstrip(":") in ("global-decls", "global-declarations"):
+                self.global_decls = len(step.tree) > 2 and step.tree[2] == "true"
+        elif step.kind == "decl":
+            self.fixedpoint = self.fixedpoint or step.head in ("declare-rel", "declare-var", "rule")
+            (self.frames[0] if self.global_decls else self.frames[-1]).append(
+                Entry("decl", step.text, line=step.line, depth=depth))
+        elif step.kind == "assert":
+            self.frames[-1].append(Entry("assert", step.text, step.label or f"line {step.line}", bool(step.label),
+                                         step.line, depth, " ".join(step.text.split())))
+        elif step.kind == "soft":
+            tree = step.tree
+            weight = str(tree[tree.index(":weight") + 1]) if ":weight" in tree[:-1] else "1"
+            self.frames[-1].append(Entry("soft", f"(assert {flat(tree[1])})", step.label, line=step.line,
+                                         depth=depth, weight=weight))
+        elif step.kind == "objective":
+            term = flat(step.tree[1])
+            self.frames[-1].append(Entry("objective", f"(assert (= {term} {term}))", term, line=step.line,
+                                         depth=depth, objective=step.head))
+
+    def shown(self, step: Step, out: str) -> None:
+        if self.checks < self.start:       # a rerun after a timeout: shown the first time already
+            return
+        self.outputs += 1
+        if self.outputs > MAX_OUTPUTS:
+            return
+        text = out.rstrip("\n")
+        if len(text) > MAX_OUTPUT_CHARS:
+            text = text[:MAX_OUTPUT_CHARS] + f" … ({len(text) - MAX_OUTPUT_CHARS:,} more characters)"
+        self.send({"event": "output", "text": text, "line": step.line, "command": step.head})
+
+    def output(self, step: Step) -> None:
+        """A command that only prints; Z3's error for it (no model after unsat …) is printed too, as Z3 does."""
+        if self.checks < self.start:
+            return
+        try:
+            out = self.eval(step.text)
+        except self.z3.Z3Exception as err:
+            out = f"(error \"line {step.line} column {step.column}: {z3_message(err)}\")"
+        if out.strip():
+            self.shown(step, out)
+
+    # -- checks --------------------------------------------------------------------------
+
+    def arm(self) -> None:
+        self.send({"event": "arm", "check": self.checks - 1})
+
+    def check(self, step: Step) -> None:
+        n = self.checks
+        self.checks += 1
+        if n < self.start:
+            return
+        kind, name = self.kind(step)
+        report: dict[str, Any] = {"check": n, "line": step.line, "command": step.head, "kind": kind}
+        if name:
+            report["name"] = name
+        self.send({**report, "event": "arm"})
+        try:
+            with self.watchdog.armed(self.timeout_ms):
+                out = self.eval(step.text)
+        except self.z3.Z3Exception as err:
+            message = z3_message(err)
+            raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message)) from None
+        lines = out.strip().splitlines()
+        answer = lines[0].strip() if lines and lines[0].strip() in ("sat", "unsat", "unknown") else UNKNOWN
+        rest = "\n".join(lines[1:] if lines and lines[0].strip() == answer else lines)
+        report["answer"] = answer
+        if answer == UNKNOWN:
+            reason = self._reason()
+            report["reason"] = reason
+            if self.watchdog.expired or any(w in reason for w in ("timeout", "canceled", "cancelled")):
+                report["timeout"] = True
+        self.send({**report, "event": "answer"})
+        if rest.strip():
+            self.shown(step, rest)
+        if not report.get("timeout"):
+            report.update(self.verdict(step, kind, name, answer))
+        self.send({**report, "event": "check"})
+
+    def kind(self, step: Step) -> tuple[str, str]:
+        """What sort of check this is to sym (claim, optimization, consistency) and a claim's name."""
+        entries = [e for frame in self.frames for e in frame]
+        if self.logic == "HORN" or self.fixedpoint or step.head != "check-sat" and not step.literals:
+            return "consistency", ""
+        if step.literals:
+            return "claim", step.label
+        if any(e.kind in ("objective", "soft") for e in entries):
+            return "optimization", ""
+        scoped = [e for e in entries if e.kind == "assert" and e.depth > 0]
+        if scoped:
+            return "claim", " and ".join(e.label if e.named else e.source[len("(assert "):-1] for e in scoped)
+        return "consistency", ""
+
+    def _reason(self) -> str:
+        try:
+            out = self.eval("(get-info :reason-unknown)")
+        except self.z3.Z3Exception:
+            return ""
+        return out.split('"')[1] if out.count('"') >= 2 else ""
+
+    def verdict(self, step: Step, kind: str, name: str, answer: str) -> dict[str, Any]:
+        """sym's additions at this check: a claim's verdict, the core of a clash, the optimum."""
+        out: dict[str, Any] = {}
+        if self.logic == "HORN" or self.fixedpoint or (kind == "consistency" and answer != "unsat") or \
+                (kind == "optimization" and answer != "sat"):
+            return out
+        try:
+            sc = scene([e for frame in self.frames for e in frame], step.literals)
+            if kind == "claim":
+                result, clash = claim(sc, name, step.line, answer, self.timeout_ms, self.arm)
+                out["verification"] = result.to_dict()
+                if clash is not None:
+                    out["core"] = clash
+            elif kind == "optimization":
+                out["optimization"] = optimum(sc, self.timeout_ms, self.arm).to_dict()
+            elif self.cores < MAX_CORES:
+                self.cores += 1
+                clash = core(sc, self.timeout_ms, self.arm)
+                if clash is not None:
+                    out["core"] = clash
+        except self.z3.Z3Exception as err:         # Z3's answer stands; sym could not add to it
+            out["note"] = f"sym could not re-read what is in force here: {z3_message(err)[:200]}"
+        return out
