@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import Arith, Var, format_term
+from sym.core.logic.terms import Arith, Eval, Is, Var, format_term
 
 Row = tuple[Any, ...]
 Number = int | float
@@ -168,6 +168,33 @@ def guarded(literal: object, fn: Callable[[Row], Any]) -> Callable[[Row], Any]:
         except ArithmeticProblem as problem:
             raise failed(literal, problem) from None
     return run
+
+
+def is_value(lit: Is, slots: dict[Var, int]) -> Value:
+    """`X is E` with X unbound: the function from a row to E's value."""
+    return guarded(lit, compile_expr(lit.expr, slots.__getitem__))
+
+
+def is_test(lit: Is, slots: dict[Var, int]) -> Callable[[Row], bool]:
+    """`X is E` with X bound (or a number): whether X is E's value."""
+    value = is_value(lit, slots)
+    target = lit.target
+    if isinstance(target, Var):
+        i = slots[target]
+        return lambda row: _same(row[i], value(row))
+    return lambda row: _same(target, value(row))
+
+
+def _same(a: Any, b: Number) -> bool:
+    return not isinstance(a, (str, bool)) and a == b
+
+
+def eval_test(lit: Eval, slots: dict[Var, int]) -> Callable[[Row], bool]:
+    """An arithmetic comparison as a test of a row."""
+    left = compile_expr(lit.left, slots.__getitem__)
+    right = compile_expr(lit.right, slots.__getitem__)
+    test = compare_numbers(lit.op)
+    return guarded(lit, lambda row: test(left(row), right(row)))
 
 
 def compare_numbers(op: str) -> Callable[[Number, Number], bool]:

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sym.core.errors import UserError
-from sym.core.logic.plan import Plan, make_plan
-from sym.core.logic.terms import Atom, Literal, Rule, Var, map_terms
+from sym.core.logic import arith
+from sym.core.logic.plan import Plan, compare_op, make_plan
+from sym.core.logic.terms import Atom, Compare, Eval, Is, Literal, Rule, Var, map_terms
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"   # a literal's truth in a model
 
@@ -60,6 +61,17 @@ def unbound_names(body: tuple[Literal, ...], named: list[Var], sizes: Callable[[
         raise UserError(f"variable {name} occurs only under `not`, so it is never bound",
                         hint=f"bind {name} with a positive atom first, or write _ in its place to mean 'none at all'")
     return plan
+
+
+def ground_holds(lit: Compare | Is | Eval) -> bool:
+    """Whether a ground comparison or arithmetic literal holds (UserError for a bad value)."""
+    if isinstance(lit, Compare):
+        return compare_op(lit.op)(lit.left, lit.right)
+    if isinstance(lit, Is):
+        if isinstance(lit.target, Var):     # `X is E` with X unbound is not ground
+            return False
+        return arith.is_test(lit, {})(())
+    return arith.eval_test(lit, {})(())
 
 
 def instantiate(lit: Literal, binding: dict[Var, object]) -> Literal:

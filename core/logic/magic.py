@@ -37,12 +37,16 @@ class Demand:
 def order(body: Body, bound: set[Var]) -> list[tuple[int, frozenset[Var]]]:
     """Sideways information passing: body literal indices in evaluation order, each with the
     variables bound before it. Filters go as soon as their variables are bound, `X = t` binds
-    X once t is bound, and among atoms the one with most bound arguments goes first."""
+    X once t is bound, and among atoms the one with most bound arguments goes first. A value
+    computed by `is` or an aggregate is bound for what follows but never passed on as a binding
+    to ask for: `gen(X) :- gen(Y), valid(X), Y is X + 1.` asked for gen(0) would otherwise ask
+    for gen(1), gen(2), … without end (Soufflé's magic_infbinding)."""
     counts: dict[Var, int] = {}
     for lit in body:
         for v in set(lit.variables()):
             counts[v] = counts.get(v, 0) + 1
     bound = set(bound)
+    computed: set[Var] = set()
     pending = list(range(len(body)))
     out: list[tuple[int, frozenset[Var]]] = []
     while pending:
@@ -71,10 +75,13 @@ def order(body: Body, bound: set[Var]) -> list[tuple[int, frozenset[Var]]]:
                 placed = pending[0]       # unsafe leftovers (the parser rejects them): last, as they are
             else:
                 placed = max(atoms, key=lambda a: (len(pattern(a[1], frozenset(bound))), -a[0]))[0]
-        out.append((placed, frozenset(bound)))
+        out.append((placed, frozenset(bound - computed)))
         pending.remove(placed)
         lit = body[placed]
-        bound.update(lit.results() if isinstance(lit, Aggregate) else lit.variables())
+        new = set(lit.results() if isinstance(lit, Aggregate) else lit.variables()) - bound
+        if isinstance(lit, (Is, Aggregate)) or isinstance(lit, Compare) and any(v in computed for v in lit.variables()):
+            computed |= new
+        bound |= new
     return out
 
 

@@ -44,16 +44,6 @@ def compare_op(op: str) -> Callable[[Any, Any], bool]:
     return tests[op]
 
 
-def ground_holds(lit: Compare | Is | Eval) -> bool:
-    """Whether a ground comparison or arithmetic literal holds (UserError for a bad value)."""
-    if isinstance(lit, Compare):
-        return compare_op(lit.op)(lit.left, lit.right)
-    step = _is_step(lit, {}) if isinstance(lit, Is) else Filter(_eval_filter(lit, {}))
-    if isinstance(step, Bind):      # `X is E` with X unbound is not ground
-        return False
-    return bool(step.make(Runner({}))(()))
-
-
 Source = tuple[str, Any]   # ("s", row slot) or ("c", constant)
 
 
@@ -205,7 +195,8 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         if isinstance(lit, Naf):
             steps.append(Filter(_naf_test(lit.atom, slots)))
         elif isinstance(lit, Eval):
-            steps.append(Filter(_eval_filter(lit, slots)))
+            test = arith.eval_test(lit, slots)
+            steps.append(Filter(lambda _runner, test=test: test))
         else:
             assert isinstance(lit, Compare)   # atoms are placed as joins, never here
             test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
@@ -271,24 +262,11 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
 
 def _is_step(lit: Is, slots: dict[Var, int]) -> Bind | Filter:
     """`X is E`: X's value appended to the row (X unbound), or tested against E (X bound)."""
-    value = arith.guarded(lit, arith.compile_expr(lit.expr, slots.__getitem__))
     target = lit.target
     if isinstance(target, Var) and target not in slots:
-        return Bind(value)
-    get = _getter([_source(target, slots)])
-    return Filter(lambda _runner: lambda row: _same_number(get(row), value(row)))
-
-
-def _same_number(a: Any, b: Any) -> bool:
-    return not isinstance(a, (str, bool)) and a == b
-
-
-def _eval_filter(lit: Eval, slots: dict[Var, int]) -> Callable[[Runner], Callable[[Row], bool]]:
-    left = arith.compile_expr(lit.left, slots.__getitem__)
-    right = arith.compile_expr(lit.right, slots.__getitem__)
-    test = arith.compare_numbers(lit.op)
-    holds = arith.guarded(lit, lambda row: test(left(row), right(row)))
-    return lambda _runner: holds
+        return Bind(arith.is_value(lit, slots))
+    test = arith.is_test(lit, slots)
+    return Filter(lambda _runner: test)
 
 
 def _no_value(row: Row) -> Any:

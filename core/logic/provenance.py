@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sym.core.logic.derivation import instantiate_atom
+from sym.core.logic.derivation import ground_holds, instantiate_atom
 from sym.core.logic.engine import Derivation
-from sym.core.logic.plan import ground_holds
 from sym.core.logic.terms import Aggregate, Atom, Compare, Eval, Is, Literal, Naf, Var
 
 ASSERTED, DERIVED, ABSENT, NEGATION, BUILTIN, ELIDED = "asserted", "derived", "absent", "naf", "builtin", "elided"

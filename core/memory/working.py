@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
+from sym.core.logic.derivation import ground_holds
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
-from sym.core.logic.plan import ground_holds
 from sym.core.logic.provenance import ProofNode, proof_tree
 from sym.core.logic.strata import stratify
 from sym.core.logic.terms import Aggregate, Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
