@@ -82,9 +82,16 @@ def check(goal: Goal, engine: Engine, memory: WorkingMemory, open_world: bool) -
     rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
     if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
         return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
+    if not rows and open_world:         # an open world knows of none: it does not know there are none
+        return NONE_KNOWN, rows
+    if goal.query.startswith("aggregate_all(count,") and open_world:   # "How many …?": a count of what is known
+        return f"{goal.render(rows)} known", rows
     # keyed by the constants themselves (str, int or float), whatever naming.written's annotation says
     names = cast("dict[object, str]", naming.written(memory, {v for row in rows for v in row.values()}))
     return goal.render(rows, namer=names.get), rows
+
+
+NONE_KNOWN = "none known"
 
 
 def solved(goal: Goal, answer: str) -> bool:
@@ -93,7 +100,7 @@ def solved(goal: Goal, answer: str) -> bool:
 
 
 def undecided(goal: Goal, answer: str, values: list[dict[str, Any]]) -> bool:
-    return answer in ("", UNKNOWN) or (goal.kind == "values" and not values)
+    return answer in ("", UNKNOWN, NONE_KNOWN) or (goal.kind == "values" and not values)
 
 
 def mentions(goal: Goal, engine: Engine) -> bool:

@@ -62,6 +62,8 @@ def _render_values(question: str, value: object, namer: Callable[[object], str |
         vals = list(row.values()) if isinstance(row, dict) else [row]
         consts.extend(v for v in vals if v not in consts)
     who = question.strip().lower().startswith("who")
+    if question.strip().lower().startswith("how many"):
+        return ", ".join(format_const(c) for c in consts)
     if not consts:
         return "nobody" if who else "nothing"
     if namer is not None:
@@ -134,6 +136,9 @@ def question_goal(text: str) -> Goal | None:
         return Goal("values", state.has(box, Var("X")), (), question) if box is not None else None
     if not question.endswith("?"):
         return _truth(question, question)
+    counted = _HOW_MANY.match(question)
+    if counted:
+        return _count(counted.group(1), question)
     words = lexicon.tokens(question)
     if words is None:
         return None
@@ -151,6 +156,18 @@ def question_goal(text: str) -> Goal | None:
         return None
     kind, query = found.pop()
     return Goal(kind, query, (), question)
+
+
+_HOW_MANY = re.compile(r"how many (\S.*\?)$", re.I)
+
+
+def _count(rest: str, question: str) -> Goal | None:
+    """"How many cats are black?" is "Which cats are black?" counted: the number of its answers
+    (aggregate_all), a count of what memory knows."""
+    which = question_goal(f"Which {rest}")
+    if which is None or which.kind != "values":
+        return None
+    return Goal("values", f"aggregate_all(count, ({which.query}), N)", (), question)
 
 
 def _goal(words: list[Word], tree: Tree[Any]) -> tuple[str, str] | None:

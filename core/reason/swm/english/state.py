@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sym.core.logic.terms import Atom, Term, Var
+from sym.core.reason.swm.english import lexicon
 
 _CONTAINS = frozenset({"contains", "contain"})
 _NAME_WORD = re.compile(r"(?:[A-Z][A-Za-z'-]*|\d+)\Z")
@@ -139,7 +140,16 @@ def state(words: list[str], containers: Containers = frozenset()) -> tuple[list[
         return None
     if box is None or items is None:
         return None
-    return [f"{_has(box, i)}." for i in items], [Update(_has(box, Var("X")), [_has(box, Var("X"))], [])]
+    kind = _kind_of(box)
+    stated = [f"{_has(box, i)}." for i in items] + ([f"{kind}({box})."] if kind else [])
+    return stated, [Update(_has(box, Var("X")), [_has(box, Var("X"))], [])]
+
+
+def _kind_of(const: str) -> str | None:
+    """A name made of a noun and a numeral ("Box 1", "Drawer 3") names one of that noun's kind:
+    `box_1` is a box, so "Which box contains the pen?" finds it."""
+    m = re.fullmatch(r"([a-z]+)_[0-9]+", const)
+    return m.group(1) if m and lexicon.can_be_noun(m.group(1)) else None
 
 
 def container(words: list[str]) -> str | None:
