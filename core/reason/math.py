@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -340,6 +341,19 @@ def _stderr_with_fd() -> Iterator[None]:
             sys.stderr = saved
 
 
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """While inside, this thread does not take SIGINT, and the processes it starts inherit that: the
+    forkserver spends its first second importing SymPy before it ignores Ctrl+C itself, and a Ctrl+C
+    then (the terminal sends it to every process of the job) killed it with a traceback on the
+    user's screen and an EOFError here. Ctrl+C is the shell's; it stops a worker by kill."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
     """The warm worker's connection, starting one (about a second the first time) if needed."""
     if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
@@ -349,9 +363,15 @@ def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
         mp.set_forkserver_preload(["sym.core.reason.math", "sympy", "lark"])   # later forks start warm
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child, memory_mb), daemon=True, name="sym-math")
-        with _stderr_with_fd():
-            proc.start()
-        child.close()
+        try:
+            with _stderr_with_fd():
+                resource_tracker.ensure_running()    # first: it unblocks SIGINT once it has started
+                with _sigint_blocked():
+                    proc.start()
+        except (EOFError, OSError):
+            raise UserError("the /math worker could not start", hint="try again; is math_memory too small?") from None
+        finally:
+            child.close()
         _WORKER[:] = [proc, parent, memory_mb]
         while not parent.poll(_POLL_S):       # the child says "ready" once SymPy is imported
             if cancel is not None and cancel.is_set():
