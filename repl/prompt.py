@@ -4,16 +4,21 @@ History persists under the data dir (shared with the TUI), Tab completes slash c
 and their arguments from the registry, `\"\"\"` opens a multi-line input, Ctrl+C cancels
 the running job (or clears the line), Ctrl+D or /bye leaves. Commands run on one shell thread (SQLite handles stay on the
 thread that opened them) so Ctrl+C reaches the job as `ctx.cancel` instead of interrupting it half-way.
+A memory change a chat turn's model proposes is asked here, on the prompt's thread: the command
+line whole, then `allow?` takes `y` or `n` and Enter; another line typed there is kept as the next input.
 """
 
 from __future__ import annotations
 
+import queue
 import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from typing import TextIO
 
 from prompt_toolkit import PromptSession
@@ -24,7 +29,7 @@ from sym.core.errors import UserError
 from sym.core.events import LLMToken
 from sym.repl.arguments import last_word
 from sym.repl.assemble import Assembler
-from sym.repl.batch import narrator
+from sym.repl.batch import INTERRUPTED, narrator
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.render import TextRenderer
 from sym.repl.results import Exit
@@ -100,8 +105,65 @@ class Turns:
             self.ready.extend(item.text for item in self.assembler.feed(line))
         return self.ready.popleft() if self.ready else None
 
+    def keep(self, line: str) -> None:
+        """A line typed where it was not an input (at a y/n question): the next input."""
+        self.ready.extend(item.text for item in self.assembler.feed(line))
 
-def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
+
+ANSWERS = {"y": True, "yes": True, "n": False, "no": False}
+
+
+class Approver:
+    """`shell.ctx.approver` for --plain: the shell's thread hands the question to the prompt's
+    thread (which waits for the job in `execute`) and waits for the answer; a cancel declines."""
+
+    def __init__(self, shell: Shell, session: PromptSession, out: TextIO, err: TextIO, keep) -> None:
+        self.shell, self.out, self.err, self.keep = shell, out, err, keep
+        self.session: PromptSession = PromptSession(history=InMemoryHistory(), input=session.input,
+                                                    output=session.output)
+        self.asked: queue.Queue[tuple[str, dict]] = queue.Queue()
+
+    def __call__(self, line: str) -> bool:
+        """On the shell's thread."""
+        box: dict = {"done": threading.Event()}
+        self.asked.put((line, box))
+        while not box["done"].wait(0.05):
+            if self.shell.ctx.cancel.is_set():
+                return False
+        return bool(box.get("allowed"))
+
+    def serve(self) -> None:
+        """On the prompt's thread, while a job runs: answer what the job asks."""
+        while True:
+            try:
+                line, box = self.asked.get_nowait()
+            except queue.Empty:
+                return
+            box["allowed"] = self._ask(line)
+            box["done"].set()
+
+    def _ask(self, line: str) -> bool:
+        self.out.write(f"the model wants to change memory; it would run:\n  {line}\n")
+        self.out.flush()
+        while True:
+            try:
+                said = self.session.prompt("allow? y or n, then Enter: ")
+            except KeyboardInterrupt:      # Ctrl+C: the turn is cancelled, so nothing is allowed
+                self.shell.ctx.cancel.set()
+                self.err.write("cancelling…\n")
+                return False
+            except EOFError:
+                return False
+            answer = ANSWERS.get(said.strip().lower())
+            if answer is not None:
+                self.out.write("allowed\n" if answer else "declined\n")
+                return answer
+            if said.strip():               # typed ahead (or meant for the prompt): kept, not an answer
+                self.keep(said)
+                self.out.write(f"(not an answer; kept as your next input: {said.strip()[:60]})\n")
+
+
+def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor, approver: Approver | None = None):
     """Run one input on the shell's thread; Ctrl+C sets ctx.cancel and waits for the job to stop cleanly."""
     shell.ctx.cancel.clear()
     notes = []
@@ -123,6 +185,8 @@ def execute(shell: Shell, text: str, err: TextIO, worker: ThreadPoolExecutor):
             try:
                 return job.result(timeout=0.05)  # re-raises an internal error (only with --debug)
             except FutureTimeout:
+                if approver is not None:
+                    approver.serve()
                 continue
             except KeyboardInterrupt:        # SIGINT arriving where no handler could be set
                 cancel()
@@ -144,20 +208,42 @@ def run_prompt(*, debug: bool = False, memory: MemoryOptions | None = None, shel
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sym-shell")
     owned = shell is None
     if shell is None:
+        interrupted: list[int] = []
         try:
-            shell = worker.submit(open_shell, memory or MemoryOptions(), emit=stream, debug=debug).result()
+            with _interrupts_noted(interrupted):     # Ctrl+C while it opens: leave once it is open
+                shell = worker.submit(open_shell, memory or MemoryOptions(), emit=stream, debug=debug).result()
         except UserError as e:
             renderer.narrate(f"sym: {e}")
             worker.shutdown()
             return 2 if e.exit_code == 1 else e.exit_code
+        if interrupted:
+            worker.submit(shell.close).result()
+            worker.shutdown()
+            renderer.narrate("interrupted")
+            return INTERRUPTED
     if shows_tokens:
         shell.ctx.streams = True    # streamed text is printed as it arrives: results need not repeat it
+    approver = shell.ctx.approver
     try:
         return _loop(shell, _session(shell, history, input, output), renderer, stream, out, err, worker)
     finally:
+        shell.ctx.approver = approver
         if owned:
             worker.submit(shell.close).result()
         worker.shutdown(wait=False)
+
+
+@contextmanager
+def _interrupts_noted(noted: list[int]) -> Iterator[None]:
+    """While inside, Ctrl+C is noted instead of raised (on the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: noted.append(1))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _session(shell: Shell, history, input, output) -> PromptSession:
@@ -176,17 +262,19 @@ def _loop(shell, session, renderer, stream, out, err, worker) -> int:
     out.write("sym — type /help for commands, Ctrl+D or /bye to leave\n")
     out.flush()
     turns = Turns(session)
+    approver = Approver(shell, session, out, err, turns.keep)
+    shell.ctx.approver = approver
     while True:
         try:
             text = turns.next()
-        except KeyboardInterrupt:  # Ctrl+C at the prompt: drop the line, keep going
+            if text is None:
+                return 0
+            if not text:
+                continue
+            _, result = execute(shell, text, err, worker, approver)
+            stream.close()
+            renderer.result(0, text, "", result)
+        except KeyboardInterrupt:  # Ctrl+C at the prompt (or as a result prints): drop the line, keep going
             continue
-        if text is None:
-            return 0
-        if not text:
-            continue
-        _, result = execute(shell, text, err, worker)
-        stream.close()
-        renderer.result(0, text, "", result)
         if isinstance(result, Exit):
             return 0
