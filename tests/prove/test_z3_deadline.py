@@ -15,6 +15,26 @@ import pytest
 from sym.core.errors import TimedOut
 from tests.prove.test_prove_smt2_commands import HARD
 
+# HARD as a JSON program: the in-process watchdog is the JSON interpreter's (a script's checks run
+# in a worker process the parent kills: tests/prove/test_smt2_semantics.py)
+HARD_JSON = {"sorts": [{"name": "Int", "type": "IntSort"}],
+             "functions": [{"name": n, "domain": [], "range": "IntSort"} for n in ("x", "y", "z")],
+             "knowledge_base": ["x > 1", "y > 1", "z > 1", "x*x*x + y*y*y == z*z*z"],
+             "verifications": [{"name": "big", "constraint": "x > 1000"}]}
+SONS_JSON = "sons.json"
+
+
+def built_json(source):
+    from pathlib import Path
+
+    from sym.core.reason.pot.build import build
+    from sym.core.reason.pot.schema import load_program
+
+    if isinstance(source, str):
+        source = (Path(__file__).resolve().parents[2] / "examples" / source).read_text()
+        return build(load_program(source))
+    return build(load_program(json.dumps(source)))
+
 
 @contextmanager
 def busy_cpu(processes: int = 2):
@@ -49,7 +69,6 @@ def test_a_z3_timeout_in_a_script_exits_4_on_a_busy_machine(sym_exe, tmp_path):
 
 def test_the_watchdog_stops_a_check_z3_would_not_stop(monkeypatch):
     from sym.core.reason.pot import interpret
-    from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
 
     def solver_without_a_timer(self, cls=None):
         import z3
@@ -57,7 +76,7 @@ def test_the_watchdog_stops_a_check_z3_would_not_stop(monkeypatch):
         return (cls or z3.Solver)(ctx=self.env.ctx)      # Z3's own timeout never set: only the watchdog is left
 
     monkeypatch.setattr(interpret.Checker, "solver", solver_without_a_timer)
-    built, _ = build_smt2(Smt2Program(HARD))
+    built = built_json(HARD_JSON)
     with busy_cpu():
         started = time.monotonic()
         with pytest.raises(TimedOut) as err:
@@ -72,15 +91,12 @@ def test_a_cancel_is_still_a_cancel_and_a_quick_check_is_untouched():
 
     from sym.core.errors import Cancelled
     from sym.core.reason.pot import interpret
-    from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
-    from tests.prove.test_smt2_read import SONS
 
-    built, _ = build_smt2(Smt2Program(SONS))
-    report = interpret.check_built(built, timeout_ms=10_000)
-    assert [v.status for v in report.verifications] == ["proved", "proved"]
+    report = interpret.check_built(built_json(SONS_JSON), timeout_ms=10_000)
+    assert report.verifications and all(v.status == "proved" for v in report.verifications)
 
     cancel = threading.Event()
-    built, _ = build_smt2(Smt2Program(HARD))
+    built = built_json(HARD_JSON)
     threading.Timer(0.2, cancel.set).start()
     with pytest.raises(Cancelled):
         interpret.check_built(built, timeout_ms=60_000, cancel=cancel)

@@ -113,8 +113,15 @@ def _run(text: str, timeout_ms: int, cancel: threading.Event | None) -> tuple[li
                     if current < 0:
                         raise TimedOut(f"Z3 took more than {IDLE_S:g} s reading the script")
                     check = checks.setdefault(current, {"check": current})
-                    check.setdefault("answer", UNKNOWN)
-                    check.update(timeout=True, reason=f"stopped: ran past proof.timeout ({timeout_ms / 1000:g} s)")
+                    past = f"ran past proof.timeout ({timeout_ms / 1000:g} s) and was stopped"
+                    if "answer" in check:      # Z3 had answered: what stopped was one of sym's own checks after it
+                        check["note"] = f"sym's own check after Z3's answer {past}"
+                        if check.get("kind") == "claim":
+                            check["verification"] = {"name": check.get("name", ""), "status": UNKNOWN,
+                                                     "reason": f"Z3 says {check['answer']} for the claim; "
+                                                               f"its negation {past}"}
+                    else:
+                        check.update(answer=UNKNOWN, timeout=True, reason=past)
                     start = current + 1
                     break
                 if not conn.poll(_POLL_S):
