@@ -148,7 +148,6 @@ def _one(text: str, form: _Form, out: list[Step]) -> None:
     else:
         raise Smt2Error(f"{where(form)}: sym does not run {head or 'this form'!r}: not an SMT-LIB command "
                         "Z3 answers (declarations, assert, push/pop, check-sat…, get-…, set-…)")
-    return out
 
 
 def _assuming(form: _Form, literals: list[Any]) -> Step:

@@ -190,6 +190,7 @@ def optimum(sc: Scene, timeout_ms: int, arm: Callable[[], None]) -> Optimization
             return OptimizationResult(UNKNOWN)
         model = opt.model()
         shown, status = [], "optimal"
+        value: Any
         for o, h in handles:
             text = str(h.value())
             if "oo" in text:

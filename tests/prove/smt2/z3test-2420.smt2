@@ -1,0 +1,4 @@
+(declare-fun q (Int) Int)
+(check-sat)
+(get-model)
+(get-value (q))

@@ -1,0 +1,2 @@
+(set-logic QF_NRA)
+(check-sat-using ctx-solver-simplify)

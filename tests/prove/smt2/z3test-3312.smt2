@@ -1,0 +1,8 @@
+(declare-fun q1 () Real) 
+(declare-fun q2 () Real) 
+(declare-fun q3 () Real) 
+(assert (< q1 q2 q3)) 
+(minimize q1) 
+(minimize q2) 
+(minimize q3) 
+(check-sat) 

@@ -1,0 +1,2 @@
+(declare-const a Bool)
+(check-sat-assuming (a (or true)))
