@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
+import uvicorn  # loaded with the SDK's server already (it serves HTTP with it)
+
 from sym.core.errors import UserError
 
 TOKEN_ENV = "SYM_MCP_TOKEN"
@@ -114,8 +117,6 @@ def app(server: Any, host: str, secret: str | None) -> Any:
 
 def run(server: Any, where: str, token_file: str | None, ready: Any = None) -> None:
     """Serve until interrupted. A non-loopback address without a token is refused (UserError)."""
-    import uvicorn
-
     host, port = address(where)
     secret = token(token_file)
     if secret is None and not loopback(host):
@@ -141,6 +142,4 @@ def run(server: Any, where: str, token_file: str | None, ready: Any = None) -> N
             ready()
 
     served.startup = startup       # type: ignore[method-assign]
-    import anyio
-
     anyio.run(started)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.mcp import approve, resources, wire
+from sym.repl.mcp import http as web
 from sym.repl.mcp.caps import Caps
 from sym.repl.mcp.outputs import output_schema
 from sym.repl.mcp.prompts import PROMPTS, prompt_text
@@ -79,6 +81,7 @@ class Served:
 
     def _open(self, options: MemoryOptions) -> Shell:
         shell = open_shell(options, emit=self._hear)
+        warm(shell)
         if self.read_only:
             resources.refuse_changes(shell.memory)
         else:
@@ -172,6 +175,27 @@ class Served:
                 self.shell.ctx.cancel.set()
         self.pool.submit(self.shell.close).result()
         self.pool.shutdown()
+
+
+WARM_UP = ("/tell Bob is big.", "/query big(bob)", "/math factor x**2 - 1")
+
+
+def warm(shell: Shell) -> None:
+    """Load what the first calls would otherwise load on the request path (the English reader's
+    grammar and lexicon, the /math worker, Z3) before the server says it is ready, by running a few
+    commands on a throwaway in-process shell (no workspace, no session log): a host's first call
+    then gets its answer in well under a second (benchmarks/mcp_first_call.py). Whatever fails
+    here is left for the command that needs it to report."""
+    try:
+        scratch = Shell(registry=shell.registry, settings=shell.ctx.settings, plugins=False)
+        for line in WARM_UP:
+            scratch.execute(line)
+        with tempfile.TemporaryDirectory(prefix="sym-warm-") as folder:
+            program = Path(folder) / "warm.smt2"
+            program.write_text("(declare-const p Bool) (assert p) (check-sat-assuming (p))\n", encoding="utf-8")
+            scratch.execute(f"/prove --file {program}")
+    except Exception:       # the command that needs it says what is wrong, in one line
+        pass
 
 
 # -- the protocol ------------------------------------------------------------------------
@@ -321,8 +345,6 @@ def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, a
     on the command line) until the host closes stdin, or with `http` (HOST:PORT) on Streamable HTTP
     until interrupted; the exit code."""
     if http is not None:
-        from sym.repl.mcp import http as web
-
         try:
             web.address(http)
         except UserError as err:

@@ -136,7 +136,7 @@ def test_tools_and_resources_are_listed_with_schemas_from_the_registry(server):
     assert props["max_steps"] == {"type": "integer", "minimum": 0, "description": props["max_steps"]["description"]}
     assert props["mode"]["enum"] == ["hybrid", "paper"] and ask.input_schema["required"] == ["question"]
     assert listed["math"].input_schema["properties"]["operation"]["enum"][:2] == ["simplify", "factor"]
-    assert listed["fact"].input_schema["required"] == ["fact"]
+    assert listed["fact"].input_schema["required"] == ["clauses"]
     prove = listed["prove"].input_schema["properties"]
     assert set(prove) == {"question", "file", "program", "format", "samples"}
     assert prove["samples"]["type"] == "integer" and prove["samples"]["minimum"] == 1
@@ -157,13 +157,13 @@ def test_a_fact_told_and_a_question_answered_with_its_steps(server):
 
 
 def test_facts_rules_queries_proof_trees_and_inference(server):
-    added = ok(server.call("fact", fact="parent_of(ann, ben). parent_of(ben, cy)."))
+    added = ok(server.call("fact", clauses="parent_of(ann, ben). parent_of(ben, cy)."))
     assert [a["text"] for a in added["added"]] == ["parent_of(ann, ben).", "parent_of(ben, cy)."]
     assert added["added"][0]["source"] == "mcp"
-    ok(server.call("rule", rule="grandparent_of(X, Z) :- parent_of(X, Y), parent_of(Y, Z)."))
+    ok(server.call("rule", clauses="grandparent_of(X, Z) :- parent_of(X, Y), parent_of(Y, Z)."))
     answer = ok(server.call("query", goal="?- grandparent_of(ann, X)."))
     assert answer["bindings"] == [{"X": "cy"}]
-    tree = server.call("why", fact="grandparent_of(ann, cy)")
+    tree = server.call("why", goal="grandparent_of(ann, cy)")
     assert ok(tree)["proofs"][0]["status"] == "derived" and "parent_of(ben, cy)" in text(tree)
     assert ok(server.call("infer", steps=5))["complete"] is True
     listing = ok(server.call("listing", pred="parent_of/2"))
@@ -192,7 +192,7 @@ def test_an_smt_lib_program_is_refuted_with_its_counter_model(server, place):
 
 
 def test_a_bad_clause_and_bad_arguments_are_tool_errors_with_one_line_and_a_hint(server):
-    bad = server.call("fact", fact="p(.")
+    bad = server.call("fact", clauses="p(.")
     refused(bad, "column")
     assert bad.structured_content["hint"] and text(bad).startswith("error: ")
     refused(server.call("query", goal="p(X)", depth=3), "unknown argument 'depth'")
@@ -207,7 +207,7 @@ def test_an_argument_cannot_smuggle_an_option_or_a_second_command(server, place)
     refused(server.call("tell", text="--from ../outside/secret.md"), "read as an option")
     refused(server.call("ask", question="Is Bob red?\n/set ollama_host http://evil"), "one line")
     refused(server.call("query", goal="p(X).\n/consult ../outside/secret.pl"), "one line")
-    clause = server.call("fact", fact="q(a).\n/consult ../outside/secret.pl")
+    clause = server.call("fact", clauses="q(a).\n/consult ../outside/secret.pl")
     assert clause.is_error                                   # read as logic text: a parse error, nothing run
     assert "secret" not in server.read("sym://memory")[0]
 
@@ -215,18 +215,18 @@ def test_an_argument_cannot_smuggle_an_option_or_a_second_command(server, place)
 def test_file_arguments_are_read_only_inside_the_allowed_folders(server, place):
     consulted = ok(server.call("consult", file="family.pl"))
     assert consulted["source"] == "family.pl" and consulted["added"]
-    assert ok(server.call("load", path="notes.md"))["message"].startswith("loaded")
+    assert ok(server.call("load", file="notes.md"))["message"].startswith("loaded")
     hits = ok(server.call("search", text="automobile wheels", kind="docs", k=2))["hits"]   # by keyword at once
     assert hits and hits[0]["source"] == "notes.md" and "four wheels" in hits[0]["text"]
     outside = place["outside"]
     refused(server.call("consult", file=str(outside / "secret.pl")), "outside the folders")
     refused(server.call("consult", file="../outside/secret.pl"), "outside the folders")
     refused(server.call("consult", file="link.pl"), "outside the folders")      # a link out of the folder
-    refused(server.call("load", path=str(outside)), "outside the folders")
-    refused(server.call("load", path=str(outside / "*.md")), "outside the folders")
-    refused(server.call("load", path=f"'{outside / 'secret.md'}'"), "outside the folders")   # /load unquotes
-    refused(server.call("tell", **{"from": str(outside / "secret.md")}), "outside the folders")
-    refused(server.call("extract", into="code/1", **{"from": f"'{outside / 'secret.md'}'"}), "outside the folders")
+    refused(server.call("load", file=str(outside)), "outside the folders")
+    refused(server.call("load", file=str(outside / "*.md")), "outside the folders")
+    refused(server.call("load", file=f"'{outside / 'secret.md'}'"), "outside the folders")   # /load unquotes
+    refused(server.call("tell", file=str(outside / "secret.md")), "outside the folders")
+    refused(server.call("extract", into="code/1", file=f"'{outside / 'secret.md'}'"), "outside the folders")
     refused(server.call("prove", file=str(outside / "secret.pl")), "outside the folders")
     memory = server.read("sym://memory")[0]
     assert "secret" not in memory and "person(joshua)" in memory
@@ -260,8 +260,8 @@ async def _cancel_infer(session) -> tuple[list, float, object]:
 
 
 def test_a_cancel_stops_a_long_inference_and_the_server_answers_on(server):
-    ok(server.call("fact", fact=" ".join(f"n({i})." for i in range(500))))
-    rule = ok(server.call("rule", rule="t(X) :- n(X), n(Y), n(Z), X < Y, Y < Z, Z < X."))["added"][0]["id"]
+    ok(server.call("fact", clauses=" ".join(f"n({i})." for i in range(500))))
+    rule = ok(server.call("rule", clauses="t(X) :- n(X), n(Y), n(Z), X < Y, Y < Z, Z < X."))["added"][0]["id"]
     try:
         finished, seconds, after = server.run(_cancel_infer)
         assert finished == []                       # 125 million joined rows: a minute or more uncancelled
@@ -303,7 +303,7 @@ def test_read_only_serves_no_change_and_its_session_replays_offline(sym_exe, tmp
     with Client(sym_exe, home, work, "--read-only") as client:
         names = {t.name for t in client.run(lambda s: s.list_tools()).tools}
         assert names == READS
-        refused(client.call("fact", fact="p(a)."), "unknown tool 'fact'")
+        refused(client.call("fact", clauses="p(a)."), "unknown tool 'fact'")
         refused(client.call("query", goal="p(X)"), "unknown predicate")
         assert ok(client.call("math", operation="factor", expr="x**2 - 1"))["result"] == "(x - 1)*(x + 1)"
         assert ok(client.call("listing"))["items"] == []

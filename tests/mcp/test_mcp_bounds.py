@@ -62,24 +62,24 @@ def test_a_program_whose_proof_fails_leaves_no_file_and_one_that_runs_stays(serv
 
 def test_a_constant_over_64_kb_is_refused_and_memory_stays_as_it_was(server):
     before = ok(server.call("listing"))["items"]
-    message = refused(server.call("fact", fact=f"note('{'a' * 70_000}')."), "64 KB")
+    message = refused(server.call("fact", clauses=f"note('{'a' * 70_000}')."), "64 KB")
     assert len(message) < 120, message           # the 70 KB atom is not echoed back
-    refused(server.call("rule", rule=f"big(X) :- note(X), X = '{'b' * 70_000}'."), "64 KB")
+    refused(server.call("rule", clauses=f"big(X) :- note(X), X = '{'b' * 70_000}'."), "64 KB")
     assert ok(server.call("listing"))["items"] == before
-    stored = ok(server.call("fact", fact=f"note('{'c' * 60_000}')."))       # under the cap: stored
+    stored = ok(server.call("fact", clauses=f"note('{'c' * 60_000}')."))       # under the cap: stored
     assert len(stored["added"]) == 1
 
 
 def test_more_facts_than_one_call_may_store_are_refused_in_one_line(server, place):
     before = len(ok(server.call("listing"))["items"])
     facts = " ".join(f"n({i})." for i in range(51))
-    refused(server.call("fact", fact=facts), "at most 50", "51")
+    refused(server.call("fact", clauses=facts), "at most 50", "51")
     (place["work"] / "many.pl").write_text("\n".join(f"m({i})." for i in range(60)) + "\n")
     result = server.call("consult", file="many.pl")
     refused(result, "at most 50", "60")
     assert "mcp_facts_per_call" in result.structured_content["hint"]
     assert len(ok(server.call("listing"))["items"]) == before
-    assert len(ok(server.call("fact", fact=" ".join(f"n({i})." for i in range(50))))["added"]) == 50
+    assert len(ok(server.call("fact", clauses=" ".join(f"n({i})." for i in range(50))))["added"]) == 50
     assert "Traceback" not in text(result)
 
 
