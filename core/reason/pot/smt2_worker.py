@@ -149,7 +149,10 @@ def _run(text: str, timeout_ms: int, cancel: threading.Event | None) -> tuple[li
 
 
 def _report(checks: list[dict[str, Any]], output: list[dict[str, Any]], timeout_ms: int) -> ScriptReport:
-    if checks and all(c.get("timeout") for c in checks):
+    def timed_out(c: dict[str, Any]) -> bool:      # Z3's answer, or the claim's verdict, ran out of time
+        return bool(c.get("timeout")) or "proof.timeout" in c.get("verification", {}).get("reason", "")
+
+    if checks and all(timed_out(c) for c in checks):
         lines = ", ".join(str(c.get("line", "?")) for c in checks[:5])
         raise TimedOut(f"Z3 ran past proof.timeout ({timeout_ms / 1000:g} s) on every check (line {lines})",
                        hint="raise it with /set proof.timeout SECONDS")
