@@ -233,7 +233,7 @@ def _conditionals(lx: Lexicon, rng: random.Random) -> Item:
     a1, a2, a3 = lx.adj(), lx.adj(), lx.adj()
     some, pron = rng.choice([("something", "it"), ("someone", "they"), ("someone", "he"), ("someone", "she")])
     cop = "are" if pron == "they" else "is"
-    form = rng.randrange(10)
+    form = rng.randrange(12)
     if form == 0:
         return Item("conditionals", f"If {some} is {a1} then {pron} {cop} {a2}.", [rule(atom(a2, X), atom(a1, X))])
     if form == 1:
@@ -265,8 +265,16 @@ def _conditionals(lx: Lexicon, rng: random.Random) -> Item:
     if form == 8:   # three premises
         return Item("conditionals", f"If {some} is {a1} and {pron} {cop} {a3} and {pron} {vp} {y.text} then {pron} {cop} {a2}.",
                     [rule(atom(a2, X), atom(a1, X), atom(a3, X), atom(v2.s, X, y.const))])
-    return Item("conditionals", f"If {y.text} is {a1} and {y.text} {v.s} {z.text} then {z.text} is not {a2}.",
-                [rule(atom(a2, z.const, neg=True), atom(a1, y.const), atom(v.s, y.const, z.const))])
+    if form == 9:
+        return Item("conditionals", f"If {y.text} is {a1} and {y.text} {v.s} {z.text} then {z.text} is not {a2}.",
+                    [rule(atom(a2, z.const, neg=True), atom(a1, y.const), atom(v.s, y.const, z.const))])
+    opener = rng.choice(["When", "Whenever"])
+    if form == 10:     # when / whenever open a conditional as if does
+        return Item("conditionals", f"{opener} {y.text} is {a1}, {z.text} is {a2}.", [rule(atom(a2, z.const), atom(a1, y.const))])
+    # the condition after the consequence: "B if A." / "B whenever A."
+    word = rng.choice(["if", "whenever"])
+    return Item("conditionals", f"{z.start} is {a2} {word} {y.text} {v.s} {z.text}.",
+                [rule(atom(a2, z.const), atom(v.s, y.const, z.const))])
 
 
 def _statement(lx: Lexicon, rng: random.Random) -> tuple[str, str]:

@@ -21,7 +21,7 @@ NUMERALS = "two three four five six seven eight nine ten eleven twelve".split() 
 QUANTITY = NUMERALS + ["several", "certain", "numerous", "countless", "few", "many", "some", "most",
                        "additional", "particular", "various", "both", "a few", "a couple of"]
 SUBORDINATORS = ["unless", "once", "until", "provided", "given", "whereas", "lest", "although", "because",
-                 "since", "while", "when", "before", "after"]
+                 "since", "while", "before", "after"]    # when / whenever open conditionals (english_gen)
 IMPERATIVES = ["suppose", "assume", "imagine", "say", "pretend", "consider"]
 PARTICIPLES = ["arrived", "eaten", "gone", "fallen", "left", "slept", "won", "finished", "seen", "come"]
 GERUNDS = ["running", "sleeping", "eating", "walking", "singing", "working", "swimming", "waiting"]
@@ -239,8 +239,9 @@ def _containers(lx: Lexicon, rng: random.Random) -> Item:
         word, k = rng.choice(CONTAINERS + [lx.name_word()]), rng.randint(0, 9)
         box = f"{word.lower()}_{k}"
         things = [lx.individual() for _ in range(rng.randint(1, 3))]
+        # a name of a noun and a numeral names one of that kind: "Box 3" is a box
         return Item("containers", f"{word} {k} contains {_join([t.text for t in things])}.",
-                    [fact("contains", box, t.const) for t in things], tags=["form"], kind="state",
+                    [fact("contains", box, t.const) for t in things] + [fact(word.lower(), box)], tags=["form"], kind="state",
                     updates=[(f"contains({box}, X)", [f"contains({box}, X)"], [])])
     x = lx.definite() if rng.random() < 0.5 else lx.name(plain=True)
     return Item("containers", f"{x.start} contains {y.text}.", [fact("contains", x.const, y.const)],

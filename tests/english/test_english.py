@@ -85,9 +85,10 @@ def test_multi_word_names_are_quoted_and_read_back_by_the_parser():
 def test_boxes_state_and_operations():
     state = translate("Box 0 contains the glass and the letter.")
     assert state.kind == "state"
-    assert state.clauses == ["contains(box_0, glass).", "contains(box_0, letter)."]
+    # "Box 0" names a box: its kind is said once with its contents (the updates clear contents only)
+    assert state.clauses == ["contains(box_0, glass).", "contains(box_0, letter).", "box(box_0)."]
     assert state.updates == [Update("contains(box_0, X)", ["contains(box_0, X)"], [])]
-    assert translate("Box 5 contains nothing.").clauses == []
+    assert translate("Box 5 contains nothing.").clauses == ["box(box_5)."]
     assert translate("Box 2 is empty.").updates[0].remove == ["contains(box_2, X)"]
     ops = {
         "Put the letter and the watch into Box 0.": Update("", [], ["contains(box_0, letter)", "contains(box_0, watch)"]),

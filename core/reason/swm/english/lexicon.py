@@ -53,6 +53,20 @@ _NAME = re.compile(rf"{_LETTERS}+(?:-{_LETTERS}+)*|(?:{_LETTERS}{{1,3}}'(?=[^\W\
                    rf"{_LETTERS}[^\W_]*\d[^\W_]*")
 
 
+# modal verbs that are also first names: a name mid-sentence when capitalised ("Is Will tall?"),
+# and at the start before a verb a modal cannot take ("Will is tall.", "May likes Al.")
+NAME_WORDS = frozenset({"will", "may"})
+_AFTER_NAME = frozenset({"is", "isn't", "does", "doesn't", "has", ","})
+
+
+def _names_someone(raws: list[str], at: int) -> bool:
+    if at:
+        return True
+    following = raws[1].lower() if len(raws) > 1 else ""
+    return following in _AFTER_NAME or (following.endswith("s") and following.isalpha() and following.islower()
+                                        and following not in STOP and len(following) > 2)
+
+
 @dataclass(frozen=True)
 class Word:
     text: str       # as written
@@ -72,8 +86,12 @@ def tokens(sentence: str) -> list[Word] | None:
     if text.endswith("."):
         text = text[:-1]
     out: list[Word] = []
-    for at, raw in enumerate(_TOKEN.findall(text)):
+    raws = _TOKEN.findall(text)
+    for at, raw in enumerate(raws):
         low = raw.lower()
+        if low in NAME_WORDS and raw[0].isupper() and _names_someone(raws, at):
+            out.append(Word(raw, "C"))      # Will, May: a name where the modal cannot stand
+            continue
         if at and len(raw) == 1 and raw.isupper():     # "If B is the son of A": a letter, not "a"
             out.append(Word(raw, "C"))
             continue

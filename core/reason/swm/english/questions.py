@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var, format_const
-from sym.core.reason.swm.english import lexicon, parse, state
+from sym.core.reason.swm.english import lexicon, parse, state, surface
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
 from sym.core.reason.swm.english.statements import meanings
@@ -118,7 +118,7 @@ def _truth(statement_text: str, question: str) -> Goal | None:
 
 def question_goal(text: str) -> Goal | None:
     """A question (or a statement to check) → Goal, or None when it is not understood."""
-    question = " ".join(_last_question(text).split())
+    question = surface.plain(_last_question(text))
     if not question:
         return None
     judged = _JUDGE.match(question)

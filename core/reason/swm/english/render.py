@@ -46,7 +46,10 @@ def _atom(atom: Atom, described: frozenset[str] = frozenset()) -> str | None:
         return None
     if len(args) == 2 and isinstance(atom.args[1], str) and " " not in atom.args[1] and "_" not in atom.args[1]:
         # a kind or a one-word thing, as written ("mice")
-        args[1] = f"the {atom.args[1]}" if atom.args[1] in described or _described(atom) else atom.args[1]
+        thing = atom.args[1]
+        # a word that is never a kind (a modal, a function word) was written as a name: "likes May"
+        written = thing.capitalize() if thing in lexicon.STOP or thing in lexicon.NAME_WORDS else thing
+        args[1] = f"the {thing}" if thing in described or _described(atom) else written
     return phrase(atom.pred, args, atom.neg)
 
 
@@ -104,8 +107,9 @@ def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
     return f"{x} {verb} {rest}"
 
 
-def render_clause(clause: object) -> str | None:
-    """A clause (text or parsed) → one English sentence, or None."""
+def render_clause(clause: object, described: frozenset[str] = frozenset()) -> str | None:
+    """A clause (text or parsed) → one English sentence, or None. `described`: the one-word
+    constants the sentence wrote as descriptions ("the cloth"), written so again."""
     if isinstance(clause, str):
         from sym.core.logic.parser import parse_program  # the grammar: only for a clause given as text
 
@@ -117,14 +121,14 @@ def render_clause(clause: object) -> str | None:
             return None
         clause = parsed[0]
     if isinstance(clause, Atom):
-        text = _atom(clause)
+        text = _atom(clause, described)
         return f"{text}." if text else None
     if not isinstance(clause, Rule) or clause.head is None or not clause.body:
         return None
     body = [b for b in clause.body if isinstance(b, Atom)]
     if len(body) != len(clause.body):
         return None
-    described = frozenset(d for a in (*body, clause.head) if (d := _described(a)) is not None)
+    described = described | frozenset(d for a in (*body, clause.head) if (d := _described(a)) is not None)
     said = [_atom(b, described) for b in body]
     parts = [p for p in said if p is not None]
     head = _atom(clause.head, described)

@@ -4,11 +4,12 @@ come first; everything else goes through the grammar (parse.py → semantics.py)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom, Var
-from sym.core.reason.swm.english import classes, lexicon, parse, semantics, state
+from sym.core.reason.swm.english import classes, lexicon, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
@@ -30,6 +31,7 @@ class Translation:
     # how the sentence wrote its constants: (constant, True) for a proper name ("Bill"), False for
     # a description ("the bill") — the two must never meet in one constant across sentences either
     written: frozenset[tuple[str, bool]] = frozenset()
+    paraphrase: str = ""        # the clauses in canonical controlled English ("read as: …"), which read back to them
 
 
 def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
@@ -68,16 +70,50 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
-    found = readings(text)
+    found = readings(surface.plain(text))
     if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
         return None
     kind, clauses, written = next(iter(found))
-    return Translation(text, list(clauses), [], kind, text, frozenset().union(*(w for *_, w in found)))
+    written = frozenset().union(*(w for *_, w in found))
+    if misread(clauses, written) is not None:
+        return None
+    return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written))
+
+
+def _descriptions(written: frozenset[tuple[str, bool]]) -> frozenset[str]:
+    return frozenset(const for const, is_name in written if not is_name)
+
+
+def paraphrase(clauses: tuple[str, ...] | list[str], written: frozenset[tuple[str, bool]] = frozenset()) -> str:
+    """The clauses in canonical controlled English ("" where one has no English form)."""
+    said = [render.render_clause(c, _descriptions(written)) for c in clauses]
+    return " ".join(s[:1].upper() + s[1:] for s in said if s) if all(said) else ""
+
+
+def misread(clauses: tuple[str, ...], written: frozenset[tuple[str, bool]] = frozenset()) -> str | None:
+    """The paraphrase of a clause that does not read back to that clause, or None: the mechanical
+    check of a reading (what sym would store, said in its own English, must mean the same)."""
+    for clause in clauses:
+        said = render.render_clause(clause, _descriptions(written))
+        if said is not None:
+            said = said[:1].upper() + said[1:]
+        if said is None:
+            continue
+        back = {c for _, cs, _ in readings(said) for c in cs} if not said.endswith("?") else set()
+        if {_canonical(c) for c in back} != {_canonical(clause)}:
+            return said
+    return None
+
+
+def _canonical(clause: str) -> str:
+    """A clause's text with its variables named by first occurrence (A, B, …)."""
+    names: dict[str, str] = {}
+    return re.sub(r"\b[A-Z]\w*", lambda m: names.setdefault(m.group(0), f"V{len(names)}"), clause)
 
 
 def why_not(sentence: str) -> str:
     """A short reason why `translate` gave None (for messages)."""
-    text = " ".join(sentence.split())
+    text = surface.plain(sentence)
     words = lexicon.tokens(text)
     if words is None:
         for at, raw in enumerate(text.rstrip(".?!").split()):
@@ -90,6 +126,11 @@ def why_not(sentence: str) -> str:
     n = len(meanings(text))
     if n > 1:
         return "has more than one reading"
+    if n == 1:
+        (_, clauses, written), *_ = readings(text)
+        said = misread(clauses, written)
+        if said is not None:
+            return f"its reading, said back as '{said}', reads as something else"
     for tree in parse.readings(words):
         try:
             statement(words, tree)

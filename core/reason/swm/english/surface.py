@@ -1,0 +1,56 @@
+"""What a sentence says once the words that add nothing are set aside: an exclamation mark is a
+full stop, a leading interjection or discourse marker before a comma ("Yes, …", "Well, …", "In
+fact, …") is dropped, "When/Whenever A, B." is the conditional "If A, B.", and "B if A." (or
+"B whenever A.") is "If A then B." — except after a verb that takes "if" as "whether" (asks,
+wonders, knows …) and for "only if", "even if", "as if", which say something else. Each rule is
+in the controlled language's definition (docs/english.md); nothing else is rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+
+MARKERS = ("yes", "no", "well", "oh", "ah", "indeed", "of course", "also", "besides", "moreover",
+           "furthermore", "in fact", "actually", "so", "therefore", "thus", "hence", "however",
+           "in addition", "clearly", "obviously", "certainly", "now")
+_MARKER = re.compile(rf"^(?:{'|'.join(re.escape(m) for m in MARKERS)})\s*,\s+(?=\S)", re.I)
+_WHEN = re.compile(r"^(?:when|whenever)\s+(?=[^,]+,\s*\S)", re.I)
+_TRAILING_IF = re.compile(r"^(?P<main>[^,]+?)\s+(?P<word>if|whenever)\s+(?P<cond>[^,]+?)\s*\.$", re.I)
+# verbs after which "if" means "whether": "Bob asks if Al sings." is no conditional
+_WHETHER = frozenset("""ask asks asked wonder wonders wondered know knows knew see sees saw check checks
+checked decide decides doubt doubts tell tells say says care cares mind minds remember remembers forget
+forgets determine determines question questions learn learns find finds test tests""".split())
+_OTHER_IF = re.compile(r"\b(?:only|even|as)\s+if\b", re.I)
+
+
+def plain(sentence: str) -> str:
+    """The sentence with what adds nothing set aside (a statement; questions keep their form)."""
+    text = " ".join(sentence.split())
+    if text.endswith("!"):
+        text = text.rstrip("!").rstrip() + "."
+    while True:
+        stripped = _MARKER.sub("", text, count=1)
+        if stripped == text:
+            break
+        text = stripped[:1].upper() + stripped[1:]
+    if _OTHER_IF.search(text):
+        return text
+    if _WHEN.match(text):
+        return "If " + _WHEN.sub("", text, count=1)
+    m = _TRAILING_IF.match(text)
+    if m and not m.group("main").lower().startswith(("if ", "when")):
+        last = m.group("main").split()[-1].lower()
+        if last not in _WHETHER:
+            cond = m.group("cond")
+            main = m.group("main")
+            main = main[:1].lower() + main[1:] if _lower_first(main) else main
+            return f"If {cond} then {main}."
+    return text
+
+
+def _lower_first(clause: str) -> bool:
+    """Whether the first word is lower-cased when the clause moves into a sentence: a word of the
+    language ("Every", "The", "A"), not a name ("Bob")."""
+    first = clause.split()[0]
+    return first.lower() in {"every", "the", "a", "an", "all", "no", "each", "something", "nothing", "everything",
+                             "it", "they"}
