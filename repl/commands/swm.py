@@ -87,6 +87,8 @@ def _(r: TellResult) -> str:
             lines.append(f"✗ {s.sentence}  ({s.problem})")
             continue
         lines.append(f"{s.sentence}  [{where}]")
+        if s.read_as:
+            lines.append(f"  read as: {s.read_as}")
         lines += [f"  - removed {it.id}: {it.text}" for it in s.removed]
         lines += [f"  + {it.kind} {it.id}: {it.text}" for it in s.items]
         if s.duplicates:

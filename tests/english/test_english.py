@@ -201,3 +201,10 @@ def test_any_word_salad_is_translated_to_valid_logic_or_refused():
             question_goal(sentence)
 
     check()
+
+
+def test_a_sentence_is_shown_as_sym_read_it_when_that_says_it_otherwise(sym):
+    told = sym("/tell Yes, Bob is tall! Bob sings if Al dances. Al is short.")
+    read_as = [s.read_as for s in told.sentences]
+    assert read_as == ["Bob is tall.", "If Al dances then Bob sings.", ""]
+    assert {it.text for s in told.sentences for it in s.items} == {"tall(bob).", "sings(bob) :- dances(al).", "short(al)."}

@@ -24,6 +24,7 @@ class Told:
     warning: str = ""                # read, but an operation did not apply ("the shoe is not in Box 1: nothing moved")
     vote: str = ""                   # read by several samples (llm.samples): what they said, how many
     drawn: int = 0                   # how many samples were drawn for that vote (0: not voted)
+    read_as: str = ""                # the grammar's reading in canonical controlled English, where it says it otherwise
 
     @property
     def outcome(self) -> str:
@@ -50,6 +51,8 @@ class Told:
             out["warning"] = self.warning
         if self.vote:
             out["vote"] = self.vote
+        if self.read_as:
+            out["read_as"] = self.read_as
         return out
 
 
@@ -90,3 +93,10 @@ class TellIncomplete(UserError):
         super().__init__(message, hint=hint)
         self.told = told
         self.exit_code = exit_code
+
+
+def said_otherwise(sentence: str, paraphrase: str) -> str:
+    """The paraphrase where it differs from the sentence but for case and spacing ("" if not)."""
+    def norm(text: str) -> str:
+        return " ".join(text.lower().split()).rstrip(".")
+    return paraphrase if paraphrase and norm(paraphrase) != norm(sentence) else ""

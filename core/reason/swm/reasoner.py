@@ -28,7 +28,7 @@ from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
 from sym.core.reason.swm import answers, english, extract_vote, extraction, fastpath, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import applicable, ground
-from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told
+from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told, said_otherwise
 from sym.core.reason.swm.relevance import relevant_items
 from sym.core.reason.swm.trace import answer_atoms, trace_proof
 
@@ -213,7 +213,7 @@ class SWM:
         return f"needs a model (the grammar refused it: {why})" if why else "needs a model"
 
     def _store_translation(self, sentence: str, tr: Translation, source: str) -> Told:
-        out = Told(sentence, "state" if tr.updates else "fast")
+        out = Told(sentence, "state" if tr.updates else "fast", read_as=said_otherwise(sentence, tr.paraphrase))
         missing: list[str] = []        # operations whose item was not where the sentence says
         for update in tr.updates:
             removed, added, absent = self._apply_update(update, sentence, source)
