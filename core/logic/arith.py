@@ -206,19 +206,3 @@ def compare_numbers(op: str) -> Callable[[Number, Number], bool]:
         "=<": lambda a, b: a <= b,
         ">=": lambda a, b: a >= b,
     }[op]
-
-
-def evaluate(expr: Any, binding: dict[Var, Any] | None = None) -> Number:
-    """The value of a ground expression (or one whose variables `binding` gives); ArithmeticProblem."""
-    binding = binding or {}
-    names = list(dict.fromkeys(v for v in _vars(expr)))
-    row = tuple(binding[v] for v in names)
-    return compile_expr(expr, names.index)(row)
-
-
-def _vars(expr: Any) -> list[Var]:
-    if isinstance(expr, Var):
-        return [expr]
-    if isinstance(expr, Arith):
-        return [v for a in expr.args for v in _vars(a)]
-    return []
