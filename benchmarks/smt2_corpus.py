@@ -61,8 +61,9 @@ def z3_answers(data: bytes, timeout_s: float, wall_s: float) -> dict:
     exe = Path(sys.executable).parent / "z3"
     started = time.monotonic()
     try:
-        proc = subprocess.run([str(exe), "-in", "-smt2", f"-t:{int(timeout_s * 1000)}"], input=data,
-                              capture_output=True, timeout=wall_s)
+        with tempfile.TemporaryDirectory() as cwd:     # a file's (set-option :trace true) writes z3.log here
+            proc = subprocess.run([str(exe), "-in", "-smt2", f"-t:{int(timeout_s * 1000)}"], input=data,
+                                  capture_output=True, timeout=wall_s, cwd=cwd)
         out, killed = proc.stdout.decode(errors="replace"), False
     except subprocess.TimeoutExpired as err:
         out, killed = (err.stdout or b"").decode(errors="replace"), True
