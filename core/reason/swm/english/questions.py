@@ -118,7 +118,7 @@ def _truth(statement_text: str, question: str) -> Goal | None:
 
 def question_goal(text: str) -> Goal | None:
     """A question (or a statement to check) → Goal, or None when it is not understood."""
-    question = surface.plain(_last_question(text))
+    question = surface.asked(_last_question(text))
     if not question:
         return None
     judged = _JUDGE.match(question)

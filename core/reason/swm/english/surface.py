@@ -23,6 +23,27 @@ forgets determine determines question questions learn learns find finds test tes
 _OTHER_IF = re.compile(r"\b(?:only|even|as)\s+if\b", re.I)
 
 
+_NEGATIVE_ASK = re.compile(r"^(isn't|aren't|doesn't|don't)\s+", re.I)
+_TAG = re.compile(r"^(?P<statement>[^?]+?),\s*(?:is|isn't|are|aren't|does|doesn't|do|don't)(?:\s+not)?\s+"
+                  r"(?:he|she|it|they)\s*\?$", re.I)
+
+
+def asked(question: str) -> str:
+    """A question as what it asks: "Isn't Bob tall?" asks whether Bob is tall (as "Is Bob tall?"),
+    and a tag question ("Bob is tall, isn't he?") asks whether its statement holds, so it is that
+    statement, to be judged."""
+    text = plain(question)
+    tagged = _TAG.match(text)
+    if tagged:
+        return tagged.group("statement").strip() + "."
+    m = _NEGATIVE_ASK.match(text)
+    if m and text.endswith("?"):
+        word = m.group(1).lower().replace("n't", "")
+        word = {"is": "Is", "are": "Are", "does": "Does", "do": "Do"}[word]
+        return f"{word} {text[m.end():]}"
+    return text
+
+
 def plain(sentence: str) -> str:
     """The sentence with what adds nothing set aside (a statement; questions keep their form)."""
     text = " ".join(sentence.split())
