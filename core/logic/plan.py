@@ -195,8 +195,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         if isinstance(lit, Naf):
             steps.append(Filter(_naf_test(lit.atom, slots)))
         elif isinstance(lit, Eval):
-            test = arith.eval_test(lit, slots)
-            steps.append(Filter(lambda _runner, test=test: test))
+            steps.append(Filter(_row_test(arith.eval_test(lit, slots))))
         else:
             assert isinstance(lit, Compare)   # atoms are placed as joins, never here
             test, get_l, get_r = compare_op(lit.op), _getter([_source(lit.left, slots)]), _getter([_source(lit.right, slots)])
@@ -265,8 +264,12 @@ def _is_step(lit: Is, slots: dict[Var, int]) -> Bind | Filter:
     target = lit.target
     if isinstance(target, Var) and target not in slots:
         return Bind(arith.is_value(lit, slots))
-    test = arith.is_test(lit, slots)
-    return Filter(lambda _runner: test)
+    return Filter(_row_test(arith.is_test(lit, slots)))
+
+
+def _row_test(test: Callable[[Row], bool]) -> Callable[[Runner], Callable[[Row], bool]]:
+    """A filter's maker for a test that needs no runner (arithmetic)."""
+    return lambda _runner: test
 
 
 def _no_value(row: Row) -> Any:
