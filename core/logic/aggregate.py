@@ -7,7 +7,9 @@ bindings and reduces each group: count and sum of nothing are 0, max and min of 
 as in SWI-Prolog. A solution is one binding of the goal's variables (set semantics: facts and
 derived relations hold each tuple once). Among ties for max(E, W) / min(E, W) the witness is
 the least in the standard order of terms (numbers before atoms), so the answer never depends
-on evaluation order.
+on evaluation order. A goal of one atom makes no rows: its groups are the buckets of the index
+it would join through, or for many groups of an unindexed relation one pass over it (count,
+sum of integers); the results are those of the general path, as tests check on random facts.
 """
 
 from __future__ import annotations
