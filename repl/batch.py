@@ -55,7 +55,7 @@ def run_batch(source: str, *, json_lines: bool = False, bail: bool = False, echo
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return e.exit_code if e.exit_code != COMMAND_ERROR else USAGE
-    shell.ctx.patient, shell.ctx.asks = True, False
+    shell.ctx.patient, shell.ctx.confirms = True, False
     try:
         return _run(shell, renderer, items, label, bail)
     finally:

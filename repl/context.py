@@ -65,7 +65,7 @@ class Context:
     policy_state: PolicyState | None  # the workspace's loaded policies and run log, once touched
     streams: bool                   # the front-end shows LLMToken events as they arrive
     patient: bool                   # batch mode: wait for background work (embedding) instead of answering early
-    asks: bool                      # someone can answer "to go ahead: … --yes" (not a script or pipe)
+    confirms: bool                  # someone can answer "to go ahead: … --yes" (not a script or pipe)
     approver: Callable[[str], bool] | None   # asks the user to allow a memory change a model proposed (TUI)
 
     def __init__(self, memory: WorkingMemory, registry: Registry, settings: Settings | None = None,
@@ -83,7 +83,7 @@ class Context:
         self.policy_state = None
         self.streams = False
         self.patient = False
-        self.asks = True
+        self.confirms = True
         self.approver = None
         self._runs = itertools.count(1)
 

@@ -40,7 +40,7 @@ def run_piped(*, debug: bool = False, memory: MemoryOptions | None = None) -> in
     except UserError as e:
         renderer.narrate(f"sym: {e}")
         return 2 if e.exit_code == 1 else e.exit_code
-    shell.ctx.patient, shell.ctx.asks = not interactive, interactive
+    shell.ctx.patient, shell.ctx.confirms = not interactive, interactive
     try:
         return _loop(shell, renderer, itertools.chain([first] if first is not None else [], inputs), interactive)
     finally:

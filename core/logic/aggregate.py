@@ -92,10 +92,9 @@ def _from_index(agg: Aggregate, sub: Plan, width: int) -> Groups | None:
     the bucket is one solution: the atom's arguments are its variables and constants."""
     if len(agg.goal) != 1 or len(sub.steps) != 1:
         return None
-    from sym.core.logic.plan import Join  # plan.py imports this room
-
     atom, join = agg.goal[0], sub.steps[0]
-    if not isinstance(atom, Atom) or not isinstance(join, Join) or join.delta:
+    # the one step of a one-atom goal is its join (plan.Join: plan.py imports this room, not back)
+    if not isinstance(atom, Atom) or not hasattr(join, "positions") or join.delta:
         return None
     at: dict[Var, int] = {}
     for p, arg in enumerate(atom.args):

@@ -273,7 +273,7 @@ def _remove(ctx: Context, run: Run, rest: str, yes: bool) -> Message:
     told = sum(1 for it in ctx.memory.items.values() if it.source == f"tell:{doc.name}")
     kept = f"; the {_plural(told, 'item')} told from it stay" if told else ""
     data = {"removed": yes, **doc.to_dict()}
-    if not yes and not ctx.asks:     # a script or pipe: nobody answers the question, so it must not pass as done
+    if not yes and not ctx.confirms:     # a script or pipe: nobody answers the question, so it must not pass as done
         raise UserError(f"/docs rm {rest} removes nothing without --yes in a script or pipe",
                         hint=f"/docs rm {rest} --yes")
     if not yes:

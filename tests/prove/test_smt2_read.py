@@ -10,7 +10,8 @@ import pytest
 from sym.core.errors import UserError
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS, load_program
-from sym.core.reason.pot.smt2_read import MAX_DEPTH, Smt2Error, Smt2Program, looks_like_smt2, run_smt2
+from sym.core.reason.pot.smt2_read import MAX_DEPTH, Smt2Error, Smt2Program, looks_like_smt2
+from sym.core.reason.pot.smt2_worker import run_smt2
 from sym.core.reason.pot.smt2_write import to_smt2
 from tests.prove.test_pot_interpret import INCONSISTENT
 

@@ -9,7 +9,7 @@ import pytest
 from sym.core.reason.pot.faithful import ungrounded
 from sym.core.reason.pot.forms import FormError, forms_schema, render
 from sym.core.reason.pot.interpret import run
-from sym.core.reason.pot.smt2_read import run_smt2
+from sym.core.reason.pot.smt2_worker import run_smt2
 from sym.core.reason.pot.vocabulary import (
     FunctionStep,
     Kinds,

@@ -18,7 +18,8 @@ from sym.core.llm.calllog import CallLog
 from sym.core.llm.jsonout import BadJSON, extract_json
 from sym.core.logic.parser import parse_program
 from sym.core.reason.pot.schema import load_program
-from sym.core.reason.pot.smt2_read import Smt2Program, build_smt2
+from sym.core.reason.pot.smt2_read import Smt2Program
+from sym.core.reason.pot.smt2_steps import build_smt2
 from sym.core.run import Run
 from sym.core.settings import Settings
 from sym.core.text import valid, valid_json

@@ -212,16 +212,3 @@ def script_complete(text: str) -> bool:
                 checked = checked or text.startswith("(check-sat", start)
         i += 1
     return checked and depth == 0 and bool(_PROSE_AFTER.search(text, end))
-
-
-def __getattr__(name: str) -> Any:
-    """`run_smt2` and `build_smt2` by their old address (they live beside the runner now)."""
-    if name == "run_smt2":
-        from sym.core.reason.pot.smt2_worker import run_smt2
-
-        return run_smt2
-    if name == "build_smt2":
-        from sym.core.reason.pot.smt2_steps import build_smt2
-
-        return build_smt2
-    raise AttributeError(name)

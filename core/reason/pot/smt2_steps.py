@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sym.core.reason.pot.smt2_read import Smt2Error, _Form, flat, forms, symbol
+from sym.core.reason.pot.smt2_read import Smt2Error, _Form, flat, forms, symbol, z3_error
+from sym.core.text import valid_text
 
 DECLARATIONS = frozenset({"declare-sort", "define-sort", "declare-fun", "declare-const", "define-fun",
                           "define-fun-rec", "define-funs-rec", "declare-datatype", "declare-datatypes",
@@ -164,9 +165,6 @@ def build_smt2(program: Any) -> list[Any]:
     Smt2Error (with Z3's line and column) for one that does not read. What `proof_style steps`
     asks of each formula a model writes."""
     import z3
-
-    from sym.core.reason.pot.smt2_read import z3_error
-    from sym.core.text import valid_text
 
     text = valid_text(program.text)
     try:
