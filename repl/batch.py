@@ -19,7 +19,7 @@ from sym.core.events import Progress, Warning
 from sym.repl.assemble import assemble
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import JsonRenderer, TextRenderer
-from sym.repl.results import Exit, Failure
+from sym.repl.results import Exit, Failure, Result
 
 OK, COMMAND_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 
@@ -72,7 +72,7 @@ def _run(shell, renderer, items: list, label: str, bail: bool) -> int:
             if shell.deferred is not None:
                 if (opened := settle(shell, renderer)) != OK:
                     return opened
-            if isinstance(result, Failure):
+            if isinstance(result, Failure) or not result.ok:     # a chat turn that did nothing, too
                 failed = failure_code(result)
                 if bail:
                     return failed
@@ -96,10 +96,10 @@ def settle(shell, renderer) -> int:
     return OK
 
 
-def failure_code(result: Failure) -> int:
+def failure_code(result: Result) -> int:
     """The exit code a failed result stands for (3 unreachable, 4 timeout, …; 1 when it names none).
     A run without --bail exits with the highest of these (see the module docstring)."""
-    code = result.exit_code
+    code = getattr(result, "exit_code", COMMAND_ERROR)
     return code if isinstance(code, int) and not isinstance(code, bool) and code > 0 else COMMAND_ERROR
 
 

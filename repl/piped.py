@@ -76,7 +76,7 @@ def _loop(shell, renderer: TextRenderer, inputs: Iterator[Input], interactive: b
             renderer.narrate("interrupted")
             continue
         renderer.result(0, item.text, "", result)
-        if isinstance(result, Failure) and not interactive:
+        if (isinstance(result, Failure) or not result.ok) and not interactive:
             code = max(code, failure_code(result))   # piped input exits like --batch without --bail
         if shell.deferred is not None and (opened := settle(shell, renderer)):
             return opened

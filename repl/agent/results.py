@@ -134,6 +134,13 @@ class Conversed(Result):
         return self.reply is not None or any(c.ok for c in self.calls)
 
     @property
+    def exit_code(self) -> int:
+        """A turn that did nothing exits as the highest failure behind it (3: no model server
+        answers), as the command it ran would have on its own."""
+        codes = [getattr(c.result, "exit_code", 1) for c in self.calls if c.result is not None and not c.result.ok]
+        return max((code for code in codes if isinstance(code, int)), default=1)
+
+    @property
     def verified(self) -> bool:
         return any(c.verdict for c in self.calls)
 
