@@ -27,7 +27,7 @@ class Recorder:
 
     def __init__(self):
         self.inputs: list[str] = []
-        self.ctx = SimpleNamespace(cancel=threading.Event(), patient=False, streams=False)
+        self.ctx = SimpleNamespace(cancel=threading.Event(), patient=False, streams=False, approver=None)
         self.registry = None
         self.deferred = None          # a workspace opened at once (dispatcher.open_shell)
 
