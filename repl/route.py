@@ -29,6 +29,9 @@ _ATOM = r"(?:[^\W\d]\w*|'(?:[^'\\]|\\.)*')"
 _CLAUSE = re.compile(rf"(?::-|\?-|~|\\\+|{_ATOM}\(|{_ATOM}\s*(?::-|(?P<stop>\.)(?:\s|%|$)))")
 
 
+_HABIT = re.compile(r"(?:halt|listing)\s*\.?")
+
+
 def looks_like_clause(text: str) -> bool:
     """Whether text starts as a clause does (see _CLAUSE); its first line that is not blank or a
     `%` comment decides. A capitalised word before a full stop is not an atom ("Hi." is a greeting)."""
@@ -44,4 +47,6 @@ def looks_like_chat(text: str) -> bool:
     bare = _QUOTED.sub("q", text.strip())
     if bare.endswith("?"):
         return True
+    if _HABIT.fullmatch(text.strip()):       # SWI-Prolog's halt and listing, with or without the '.'
+        return False
     return not looks_like_clause(text)
