@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var, format_const
-from sym.core.reason.swm.english import lexicon, parse, state, surface
+from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
 from sym.core.reason.swm.english.statements import meanings
@@ -44,6 +44,10 @@ class Goal:
         return _render_values(self.question, value, namer)
 
 
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def show_name(const: object) -> str:
     """A constant as the user would write it: `box_0` → "Box 0", 'bald eagle' → "the bald
     eagle", a kind (`mice`) as it is."""
@@ -62,8 +66,8 @@ def _render_values(question: str, value: object, namer: Callable[[object], str |
         vals = list(row.values()) if isinstance(row, dict) else [row]
         consts.extend(v for v in vals if v not in consts)
     who = question.strip().lower().startswith("who")
-    if question.strip().lower().startswith("how many"):
-        return ", ".join(format_const(c) for c in consts)
+    if question.strip().lower().startswith("how") or consts and all(_number(c) for c in consts):
+        return ", ".join(format_const(c) for c in consts)       # a count, an age: numbers as they are
     if not consts:
         return "nobody" if who else "nothing"
     if namer is not None:
@@ -139,6 +143,10 @@ def question_goal(text: str) -> Goal | None:
     counted = _HOW_MANY.match(question)
     if counted:
         return _count(counted.group(1), question)
+    aged = _HOW_OLD.match(question)
+    if aged:
+        who = measures.subject(aged.group(1))
+        return Goal("values", f"age({format_const(who)}, X)", (), question) if who is not None else None
     words = lexicon.tokens(question)
     if words is None:
         return None
@@ -159,6 +167,7 @@ def question_goal(text: str) -> Goal | None:
 
 
 _HOW_MANY = re.compile(r"how many (\S.*\?)$", re.I)
+_HOW_OLD = re.compile(r"how old (?:is|are) (\S.*?)\s*\?$", re.I)
 
 
 def _count(rest: str, question: str) -> Goal | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom, Var
-from sym.core.reason.swm.english import classes, lexicon, parse, render, semantics, state, surface
+from sym.core.reason.swm.english import classes, lexicon, measures, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
@@ -70,6 +70,9 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
+    measured = measures.measure(surface.plain(text))
+    if measured is not None:
+        return Translation(text, measured, [], "fact", text)
     found = readings(surface.plain(text))
     if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
         return None
