@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 
 from sym.core import __version__
 from sym.core.errors import UserError
@@ -68,6 +69,8 @@ class Served:
         self.last_proof: Result | None = None
         self.caps: Caps | None = None
         self.subscribers: dict[str, dict[int, Any]] = {}     # uri -> the sessions that subscribed to it
+        self.bus = InMemorySubscriptionBus()      # 2026-07-28: changes to the open subscriptions/listen streams
+        self.listen = ListenHandler(self.bus)
         try:
             self.shell: Shell = self.pool.submit(self._open, options).result()
         except BaseException:
@@ -160,8 +163,10 @@ class Served:
 
     async def changed(self) -> None:
         """After a call that changed memory: resources/updated to each client subscribed to what it
-        changed (a client that has gone is dropped)."""
+        changed, by resources/subscribe (a client that has gone is dropped) or, on 2026-07-28, on a
+        subscriptions/listen stream naming it."""
         for uri in ("sym://memory", "sym://schema"):
+            await self.bus.publish(ResourceUpdated(uri))
             sessions = self.subscribers.get(uri, {})
             for key, session in list(sessions.items()):
                 try:
@@ -329,7 +334,7 @@ def build(served: Served, approval: str = "host") -> Server[Any]:
     return Server("sym", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools,
                   on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource,
                   on_list_prompts=list_prompts, on_get_prompt=get_prompt, on_subscribe_resource=subscribe,
-                  on_unsubscribe_resource=unsubscribe)
+                  on_unsubscribe_resource=unsubscribe, on_subscriptions_listen=served.listen)
 
 
 def note(tool: str, err: UserError) -> None:

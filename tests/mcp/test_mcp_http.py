@@ -1,6 +1,7 @@
 """`sym mcp --http`: one server, many clients of one workspace over Streamable HTTP. Two clients tell
 and ask at once and every fact is kept, each seeing the other's; a subscribed client hears
-resources/updated after the other's change; a bearer token and the Origin header are checked and the
+resources/updated after the other's change (by resources/subscribe, or on 2026-07-28 a
+subscriptions/listen stream); a bearer token and the Origin header are checked and the
 token is never written; a public address without a token is refused in one line. Tests wait for
 replies and notifications, never for fixed times.
 """
@@ -119,3 +120,29 @@ def test_a_public_address_without_a_token_is_refused_in_one_line(sym_exe, place)
     bad = subprocess.run([*sym_exe, "mcp", "--http", "localhost:http"], capture_output=True, text=True,
                          env=env(home), cwd=work, stdin=subprocess.DEVNULL, timeout=GUARD)
     assert bad.returncode == 2 and "HOST:PORT" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("teller", ["legacy", "2026-07-28"])
+def test_a_2026_client_listening_to_memory_hears_of_the_other_clients_change(sym_exe, place, teller):
+    import anyio
+    from mcp.client.subscriptions import ResourceUpdated
+
+    home, work = place
+    server = HttpServer(sym_exe, home, work, "--memory", "listened")
+
+    try:
+        with Agent(server.url, mode="2026-07-28", cwd=work) as a, Agent(server.url, mode=teller, cwd=work) as b:
+            async def listen(client):
+                async with client.listen(resource_subscriptions=["sym://memory"]) as sub:
+                    assert sub.honored.resource_subscriptions == ["sym://memory"]
+                    told = await anyio.to_thread.run_sync(lambda: b.call("fact", clauses="news(today)."))
+                    assert not told.is_error
+                    with anyio.fail_after(GUARD):
+                        return await sub.__anext__(), await client.read_resource("sym://memory")
+
+            event, memory = a.run(listen)
+            assert event == ResourceUpdated(uri="sym://memory")
+            assert "news(today)." in memory.contents[0].text
+    finally:
+        server.close()
+    assert "Traceback" not in server.stderr(), server.stderr()
