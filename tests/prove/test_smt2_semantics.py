@@ -39,7 +39,11 @@ def test_s2_a_scope_pops_its_declarations(sym, tmp_path):
     assert answers(prove(sym, tmp_path, script)) == ["sat", "sat"]
     popped = tmp_path / "popped.smt2"
     popped.write_text("(push 1)\n(declare-const y Int)\n(pop 1)\n(assert (> y 0))\n(check-sat)\n")
-    fails(sym(f"/prove --file {popped}"), "popped.smt2", "line 4 column 1", "unknown constant y")
+    data = prove(sym, tmp_path, popped.read_text(), "popped.smt2")      # z3: the error, then sat
+    assert answers(data) == ["sat"]
+    assert data["output"][0]["text"] == '(error "line 4 column 11: unknown constant y")'
+    popped.write_text("(push 1)\n(declare-const y Int)\n(pop 1)\n(assert (> y 0))\n")   # nothing answered
+    fails(sym(f"/prove --file {popped}"), "popped.smt2", "line 4 column 11", "unknown constant y")
 
 
 def test_s3_a_claim_is_judged_by_what_is_asserted_before_it(sym, tmp_path):
@@ -142,3 +146,15 @@ def test_reset_starts_over_and_simplify_prints(sym, tmp_path):
     data = prove(sym, tmp_path, script)
     assert answers(data) == ["unsat", "sat"]
     assert data["output"][0]["command"] == "simplify" and "(+ 3 a)" in data["output"][0]["text"]
+
+
+def test_a_command_z3_rejects_prints_its_error_as_z3_does_and_the_script_goes_on(sym, tmp_path):
+    # z3 prints these three lines, each where in the file it found the fault, and answers sat twice
+    script = ("(declare-const x Int)\n(assert (> x\n   y))\n  (assert (> x 1))\n(check-sat)\n"
+              "(declare-fun f (Int) Foo)\n(check-sat-using (then foo smt))\n(assert (< x 0))\n(check-sat)\n")
+    data = prove(sym, tmp_path, script)
+    assert answers(data) == ["sat", "unsat"]
+    assert [o["text"] for o in data["output"]] == [
+        '(error "line 3 column 3: unknown constant y")',
+        "(error \"line 6 column 21: Invalid function declaration: unknown sort 'Foo'\")",
+        '(error "line 7 column 23: invalid tactic, unknown tactic foo")']

@@ -28,6 +28,7 @@ class Smt2Program:
 
     text: str
     source: str = "program.smt2"
+    strict: bool = False     # a model's script: a command Z3 rejects fails it (to be written again), not skipped
 
     def model_dump(self, **_: Any) -> dict[str, Any]:
         return {"smt2": self.text}
@@ -129,7 +130,7 @@ def z3_message(err: Exception) -> str:
     return (m.group(3).replace('\\"', '"') if m else raw.strip()) or "Z3 could not read it"
 
 
-def z3_error(err: Exception) -> Smt2Error:
+def z3_error(err: Exception | str) -> Smt2Error:
     value = getattr(err, "value", None)
     raw = value.decode(errors="replace") if isinstance(value, bytes) else str(err)
     m = _Z3_ERROR.search(raw)
@@ -175,7 +176,7 @@ def script_in_reply(text: str) -> Smt2Program:
     start, end = (first.start(1) if first else body.find("(")), body.rfind(")")
     if start < 0 or end < start:
         raise BadJSON("no SMT-LIB script in the reply: write (declare-…), (assert …) and (check-sat-assuming (…))")
-    return Smt2Program(body[start:end + 1], "the model's script")
+    return Smt2Program(body[start:end + 1], "the model's script", strict=True)
 
 
 _PROSE_AFTER = re.compile(r"\n[ \t]*[^\s(;)]")

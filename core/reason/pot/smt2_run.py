@@ -9,6 +9,7 @@ parent stops the process when a check overruns (see smt2_worker.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,15 +18,17 @@ from sym.core.reason.pot.smt2_read import Smt2Error, flat, z3_hint, z3_message
 from sym.core.reason.pot.smt2_steps import Step, steps
 from sym.core.reason.pot.smt2_verdicts import MAX_CORES, Entry, claim, core, optimum, scene
 
+_PLACE = re.compile(r'\(error "line (\d+) column (\d+): ')
 MAX_OUTPUT_CHARS = 20_000        # of one command's output
 MAX_OUTPUTS = 500                # output commands shown per script
+MAX_PLACED_ERRORS = 50           # errors placed exactly (each reads the declarations again); then at their command
 Send = Callable[[dict[str, Any]], None]
 
 
 class Runner:
     """One script's run: Z3's command reader, the scopes as sym keeps them, the checks so far."""
 
-    def __init__(self, timeout_ms: int, send: Send, start: int = 0) -> None:
+    def __init__(self, timeout_ms: int, send: Send, start: int = 0, strict: bool = False) -> None:
         import z3
 
         z3.reset_params()                  # options a script set are the worker's, not the next script's
@@ -35,6 +38,8 @@ class Runner:
         self.frames: list[list[Entry]] = [[]]
         self.checks = 0                    # checks met so far (their index)
         self.outputs = 0
+        self.errors = 0
+        self.strict = strict
         self.logic = ""
         self.cores = 0
         self.global_decls = False
@@ -61,11 +66,9 @@ class Runner:
         try:
             out = self.eval(step.text)
         except self.z3.Z3Exception as err:
-            message = z3_message(err)
-            if step.kind == "option":         # Z3 says so and goes on: an option it does not know changes nothing
-                self.shown(step, f"(error \"line {step.line} column {step.column}: {message}\")")
-                return
-            raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message)) from None
+            # z3 prints the error and goes on with the next command: the command did nothing
+            self.rejected(step, err)
+            return
         self.keep(step)
         if out.strip() and out.strip() != "success" and step.kind != "option":
             self.shown(step, out)
@@ -104,7 +107,14 @@ class Runner:
             self.frames[-1].append(Entry("objective", f"(assert (= {term} {term}))", term, line=step.line,
                                          depth=depth, objective=step.head))
 
-    def shown(self, step: Step, out: str) -> None:
+    def rejected(self, step: Step, err: Exception) -> None:
+        """A command Z3 rejects: its error line, as z3 prints it; a strict script fails there instead."""
+        if self.strict and step.kind != "option":
+            message = z3_message(err)
+            raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message))
+        self.shown(step, self.error_line(step, err), error=True)
+
+    def shown(self, step: Step, out: str, error: bool = False) -> None:
         if self.checks < self.start:       # a rerun after a timeout: shown the first time already
             return
         self.outputs += 1
@@ -113,7 +123,10 @@ class Runner:
         text = out.rstrip("\n")
         if len(text) > MAX_OUTPUT_CHARS:
             text = text[:MAX_OUTPUT_CHARS] + f" … ({len(text) - MAX_OUTPUT_CHARS:,} more characters)"
-        self.send({"event": "output", "text": text, "line": step.line, "command": step.head})
+        message: dict[str, Any] = {"event": "output", "text": text, "line": step.line, "command": step.head}
+        if error:
+            message["error"] = True
+        self.send(message)
 
     def output(self, step: Step) -> None:
         """A command that only prints; Z3's error for it (no model after unsat …) is printed too, as Z3 does."""
@@ -122,9 +135,37 @@ class Runner:
         try:
             out = self.eval(step.text)
         except self.z3.Z3Exception as err:
-            out = f"(error \"line {step.line} column {step.column}: {z3_message(err)}\")"
+            self.shown(step, self.error_line(step, err), error=True)
+            return
         if out.strip():
             self.shown(step, out)
+
+    def error_line(self, step: Step, err: Exception) -> str:
+        """Z3's error for a command, as the z3 binary prints it: `(error "line N column M: …")`, where
+        in the file Z3 found the fault. The API's reader counts lines on over every text a context
+        was given, so the command is read again in a fresh context (the declarations in force, then
+        the command at its place in the file) and their lines taken off; the command's own start
+        where that does not fail alike."""
+        message = z3_message(err)
+        fallback = f'(error "line {step.line} column {step.column - 1}: {message}")'
+        z3 = self.z3
+        self.errors += 1
+        if self.errors > MAX_PLACED_ERRORS:
+            return fallback
+        read = 0                           # lines the fresh context has read before the command
+        try:
+            scratch = z3.Context()
+            for entry in (e for frame in self.frames for e in frame if e.kind == "decl"):
+                z3.Z3_eval_smtlib2_string(scratch.ref(), entry.text)
+                read += entry.text.count("\n")
+            z3.Z3_eval_smtlib2_string(scratch.ref(), "\n" * step.line + " " * (step.column - 1) + step.text)
+        except z3.Z3Exception as again:
+            m = _PLACE.match(_raw_message(again))
+            if m and z3_message(again) == message:
+                line = int(m.group(1)) - read - 1
+                if step.line <= line <= step.line + step.text.count("\n"):
+                    return f'(error "line {line} column {m.group(2)}: {message}")'
+        return fallback
 
     # -- checks --------------------------------------------------------------------------
 
@@ -144,9 +185,10 @@ class Runner:
         try:
             with self.watchdog.armed(self.timeout_ms):
                 out = self.eval(step.text)
-        except self.z3.Z3Exception as err:
-            message = z3_message(err)
-            raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message)) from None
+        except self.z3.Z3Exception as err:         # z3 prints it and answers nothing here
+            self.send({"event": "dropped", "check": n})
+            self.rejected(step, err)
+            return
         lines = out.strip().splitlines()
         answer = lines[0].strip() if lines and lines[0].strip() in ("sat", "unsat", "unknown") else UNKNOWN
         rest = "\n".join(lines[1:] if lines and lines[0].strip() == answer else lines)
@@ -207,3 +249,8 @@ class Runner:
         except self.z3.Z3Exception as err:         # Z3's answer stands; sym could not add to it
             out["note"] = f"sym could not re-read what is in force here: {z3_message(err)[:200]}"
         return out
+
+
+def _raw_message(err: Exception) -> str:
+    value = getattr(err, "value", None)
+    return (value.decode(errors="replace") if isinstance(value, bytes) else str(err)).strip()

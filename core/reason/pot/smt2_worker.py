@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.reason.pot.interpret import INCONSISTENT, UNKNOWN, OptimizationResult, ProofReport, VerificationResult, Watchdog
-from sym.core.reason.pot.smt2_read import Smt2Error, Smt2Program
+from sym.core.reason.pot.smt2_read import Smt2Error, Smt2Program, z3_error
 from sym.core.reason.pot.smt2_steps import steps
 from sym.core.text import valid_text
 
@@ -67,7 +67,9 @@ def run_script(program: Smt2Program, *, timeout_ms: int, cancel: threading.Event
         if len(text) > MAX_PROGRAM_CHARS:
             raise Smt2Error(f"larger than {MAX_PROGRAM_CHARS} characters")
         steps(text)
-        checks, output = _run(text, timeout_ms, cancel)
+        checks, output = _run(text, timeout_ms, cancel, program.strict)
+        if not checks and any(o.get("error") for o in output):     # nothing answered: the error is the answer
+            raise z3_error(next(o["text"] for o in output if o.get("error")))
     except Smt2Error as err:
         raise Smt2Error(f"{program.source}: {err.message}", hint=err.hint or "an SMT-LIB 2 script: declarations, "
                         "(assert F), and a (check-sat-assuming (GOAL)) per claim") from None
@@ -93,7 +95,8 @@ def entry_texts_smt2(program: Smt2Program) -> dict[str, str]:
     return texts
 
 
-def _run(text: str, timeout_ms: int, cancel: threading.Event | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _run(text: str, timeout_ms: int, cancel: threading.Event | None,
+         strict: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     checks: dict[int, dict[str, Any]] = {}
     output: list[dict[str, Any]] = []
     start = 0
@@ -101,7 +104,7 @@ def _run(text: str, timeout_ms: int, cancel: threading.Event | None) -> tuple[li
     with _LOCK:
         while True:
             conn = _warm_worker(cancel)
-            conn.send_bytes(json.dumps({"text": text, "timeout_ms": timeout_ms, "start": start}).encode())
+            conn.send_bytes(json.dumps({"text": text, "timeout_ms": timeout_ms, "start": start, "strict": strict}).encode())
             deadline, current = time.monotonic() + IDLE_S, -1
             while True:
                 if cancel is not None and cancel.is_set():
@@ -140,6 +143,9 @@ def _run(text: str, timeout_ms: int, cancel: threading.Event | None) -> tuple[li
                     deadline = time.monotonic() + (kill_after if event == "arm" else IDLE_S)
                     if event == "check":
                         current = -1
+                elif event == "dropped":          # Z3 refused the check command itself: no answer there, as in z3
+                    checks.pop(message["check"], None)
+                    current, deadline = -1, time.monotonic() + IDLE_S
                 elif event == "output":
                     output.append(message)
                 elif event == "error":
@@ -256,7 +262,7 @@ def _serve(conn: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            Runner(int(request["timeout_ms"]), send, int(request["start"])).run(str(request["text"]))
+            Runner(int(request["timeout_ms"]), send, int(request["start"]), bool(request.get("strict"))).run(str(request["text"]))
         except UserError as err:
             send({"event": "error", "error": err.message, "hint": err.hint})
             continue

@@ -385,7 +385,7 @@ def smt2_program(vocab: Vocabulary, premises: list[tuple[str, str]], claims: lis
     for name, formula in claims:
         q = quoted(name, taken)
         lines += [f"(define-fun {q} () Bool {formula})", f"(check-sat-assuming ({q}))"]
-    return Smt2Program("\n".join(lines) + "\n", "steps")
+    return Smt2Program("\n".join(lines) + "\n", "steps", strict=True)
 
 
 def assemble(vocab: Vocabulary, fmt: str, premises: list[tuple[str, str]], claims: list[tuple[str, str]]) -> Any:
