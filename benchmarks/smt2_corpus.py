@@ -1,7 +1,7 @@
 """Public SMT-LIB files through `/prove --file` and through z3 itself, answer by answer (issue #50).
 
     python benchmarks/smt2_corpus.py [--git GITDIR PREFIX]... [--dir DIR]... [--only TEXT] [--limit N]
-                                     [--timeout S] [--z3-cache FILE] [--list]
+                                     [--timeout S] [--z3-cache FILE] [--results FILE] [--fresh] [--list]
 
 The corpus is read straight from bare git directories (what the `fetch` tool brings:
 Z3Prover/z3test `regressions/smt2`, pysmt/pysmt `pysmt/test/smtlib`, `.smt2` and `.smt2.bz2`) or
@@ -15,7 +15,9 @@ z3 binary the z3-solver wheel ships (`z3 -in -smt2 -t:MS`, the same per-check li
 - refused: sym said in one line that it does not run the file; internal error: anything else
   sym raised; timeout: a check sym stopped at proof.timeout (split by whether z3 alone answered).
 
-z3's answers are cached (--z3-cache) so that a rerun only pays for sym.
+z3's answers are cached (--z3-cache) so that a rerun only pays for sym. Each file's result is
+appended to --results (JSON lines) as soon as it is known, and a rerun with the same timeout picks
+up from there (--fresh starts over): a long run killed midway keeps what it did.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import bz2
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -110,6 +113,27 @@ def compare(z3: dict, sym: dict) -> str:
     return "agree" if mine == theirs else "weaker"
 
 
+def spread(n: int) -> list[int]:
+    """0..n-1 in bit-reversed order: every prefix is spread over the whole range."""
+    bits = max(1, (n - 1).bit_length())
+    return [r for r in (int(f"{i:0{bits}b}"[::-1], 2) for i in range(1 << bits)) if r < n]
+
+
+def done_rows(results: Path, timeout: float) -> dict[str, dict]:
+    """The results already in the file for this timeout, by file name (a torn last line is skipped)."""
+    rows: dict[str, dict] = {}
+    if not results.exists():
+        return rows
+    for line in results.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and row.get("timeout") == timeout and "file" in row:
+            rows[row["file"]] = row
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--git", nargs=2, action="append", metavar=("GITDIR", "PREFIX"))
@@ -121,13 +145,17 @@ def main() -> None:
     ap.add_argument("--z3-cache", default=str(Path(tempfile.gettempdir()) / "smt2_corpus_z3.json"))
     ap.add_argument("--z3-only", action="store_true", help="fill the z3 cache and stop")
     ap.add_argument("--list", action="store_true", help="list every file that is not agree")
-    ap.add_argument("--json", default="", help="write per-file results here")
+    ap.add_argument("--results", default=str(Path(tempfile.gettempdir()) / "smt2_corpus_results.jsonl"),
+                    help="per-file results, one JSON line each, appended as they come; a rerun resumes from it")
+    ap.add_argument("--fresh", action="store_true", help="ignore the results already in --results")
     args = ap.parse_args()
     gits = [tuple(g) for g in args.git] if args.git else ([] if args.dir else [m for m in MIRRORS if os.path.isdir(m[0])])
     files = [(n, d) for n, d in corpus(gits, args.dir) if args.only in n]
     if args.limit and len(files) > args.limit:
         step = len(files) / args.limit
         files = [files[int(i * step)] for i in range(args.limit)]
+    # in an order spread over the corpus, so that a run stopped early is still a sample of all of it
+    files = [files[i] for i in spread(len(files))]
     cache_path = Path(args.z3_cache)
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
     key = f"{args.timeout}"
@@ -142,36 +170,48 @@ def main() -> None:
         return
     from sym.repl.dispatcher import Shell
 
+    results = Path(args.results)
+    done = {} if args.fresh else done_rows(results, args.timeout)
     shell = Shell()
     shell.execute(f"/set proof.timeout {args.timeout:g}")
     counts: Counter[str] = Counter()
     rows = []
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
+    if results.exists() and results.stat().st_size and not results.read_bytes().endswith(b"\n"):
+        with results.open("a", encoding="utf-8") as log:      # a run killed mid-line: start on a fresh one
+            log.write("\n")
+    with tempfile.TemporaryDirectory() as tmp, results.open("a", encoding="utf-8") as log:
         for name, data in files:
-            z3 = cache[f"{key}|{name}"]
-            mine = sym_answers(shell, data, Path(tmp))
-            verdict = compare(z3, mine)
+            if name in done:
+                row = done[name]
+            else:
+                z3 = cache[f"{key}|{name}"]
+                mine = sym_answers(shell, data, Path(tmp))
+                row = {"file": name, "timeout": args.timeout, "verdict": compare(z3, mine), "z3": z3, "sym": mine}
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+            verdict = row["verdict"]
             counts[verdict] += 1
-            rows.append({"file": name, "verdict": verdict, "z3": z3, "sym": mine})
-            if verdict == "internal error" or verdict.startswith("disagree"):
-                print(f"{verdict}: {name}\n    z3 {z3['answers'][:12]}  sym {mine.get('answers', mine.get('message'))}",
-                      file=sys.stderr)
-    print(f"{len(files)} files in {time.monotonic() - started:.0f} s (proof.timeout {args.timeout:g} s)")
+            rows.append(row)
+            if name not in done and (verdict == "internal error" or verdict.startswith("disagree")):
+                print(f"{verdict}: {name}\n    z3 {row['z3']['answers'][:12]}  "
+                      f"sym {row['sym'].get('answers', row['sym'].get('message'))}", file=sys.stderr)
+    resumed = sum(1 for name, _ in files if name in done)
+    print(f"{len(files)} files ({resumed} from {results}) in {time.monotonic() - started:.0f} s "
+          f"(proof.timeout {args.timeout:g} s)")
     for verdict in ("agree", "weaker", "disagree", "refused", "timeout (z3 alone times out too)",
                     "timeout (z3 alone answers)", "timeout", "internal error"):
         print(f"  {verdict:<34} {counts[verdict]}")
-    reasons = Counter(r["sym"]["message"].split(": ", 1)[-1][:70] for r in rows if r["verdict"] == "refused")
+    reasons = Counter(re.sub(r"line \d+ column \d+: ", "", r["sym"]["message"].split(": ", 1)[-1])[:90]
+                      for r in rows if r["verdict"] == "refused")
     if reasons:
         print("refusals, most common:")
-        for reason, n in reasons.most_common(12):
+        for reason, n in reasons.most_common():
             print(f"  {n:4}  {reason}")
     for r in rows:
         if r["verdict"].startswith("disagree") or (args.list and r["verdict"] != "agree"):
             print(f"{r['verdict']}: {r['file']}  z3 {r['z3']['answers'][:8]}  "
                   f"sym {r['sym'].get('answers', r['sym'].get('message', ''))}"[:400])
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":
