@@ -82,7 +82,7 @@ def check(goal: Goal, engine: Engine, memory: WorkingMemory, open_world: bool) -
     rows = [{v.name: val for v, val in row.items()} for row in engine.solve(query)]
     if goal.kind == "truth":            # "Is anyone big?": true when some binding holds
         return (TRUE if rows else UNKNOWN if open_world else FALSE), rows
-    if not rows and open_world:         # an open world knows of none: it does not know there are none
+    if not rows and open_world and not goal.closed:   # an open world knows of none, not that there are none
         return NONE_KNOWN, rows
     if goal.query.startswith("aggregate_all(count,") and open_world:   # "How many …?": a count of what is known
         return f"{goal.render(rows)} known", rows

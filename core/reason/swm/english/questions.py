@@ -31,6 +31,7 @@ class Goal:
     query: str
     args: tuple[Any, ...]
     question: str
+    closed: bool = False        # memory knows all the answers (a container's contents): none is "nothing"
 
     def render(self, value: object, namer: Callable[[object], str | None] | None = None) -> str:
         """The answer in words; `namer(constant)` may say how the user wrote a thing."""
@@ -137,7 +138,7 @@ def question_goal(text: str) -> Goal | None:
     inside = _WHAT_IN.match(question)
     if inside:
         box = state.container(inside.group(1).split())
-        return Goal("values", state.has(box, Var("X")), (), question) if box is not None else None
+        return Goal("values", state.has(box, Var("X")), (), question, closed=True) if box is not None else None
     if not question.endswith("?"):
         return _truth(question, question)
     counted = _HOW_MANY.match(question)

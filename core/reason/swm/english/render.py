@@ -37,7 +37,7 @@ def _described(atom: Atom) -> str | None:
     return None
 
 
-def _atom(atom: Atom, described: frozenset[str] = frozenset()) -> str | None:
+def _atom(atom: Atom, described: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> str | None:
     """`described`: one-word constants written "the x" wherever they occur in the sentence (a
     name and a description never stand for one thing)."""
     terms = [_term(a, described) for a in atom.args]
@@ -48,7 +48,7 @@ def _atom(atom: Atom, described: frozenset[str] = frozenset()) -> str | None:
         # a kind or a one-word thing, as written ("mice")
         thing = atom.args[1]
         # a word that is never a kind (a modal, a function word) was written as a name: "likes May"
-        written = thing.capitalize() if thing in lexicon.STOP or thing in lexicon.NAME_WORDS else thing
+        written = thing.capitalize() if thing in named or thing in lexicon.STOP or thing in lexicon.NAME_WORDS else thing
         args[1] = f"the {thing}" if thing in described or _described(atom) else written
     return phrase(atom.pred, args, atom.neg)
 
@@ -107,9 +107,11 @@ def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
     return f"{x} {verb} {rest}"
 
 
-def render_clause(clause: object, described: frozenset[str] = frozenset()) -> str | None:
+def render_clause(clause: object, described: frozenset[str] = frozenset(),
+                  named: frozenset[str] = frozenset()) -> str | None:
     """A clause (text or parsed) → one English sentence, or None. `described`: the one-word
-    constants the sentence wrote as descriptions ("the cloth"), written so again."""
+    constants the sentence wrote as descriptions ("the cloth"), written so again; `named`: those
+    it wrote as names ("Mildred"), capitalised again."""
     if isinstance(clause, str):
         from sym.core.logic.parser import parse_program  # the grammar: only for a clause given as text
 
@@ -121,7 +123,7 @@ def render_clause(clause: object, described: frozenset[str] = frozenset()) -> st
             return None
         clause = parsed[0]
     if isinstance(clause, Atom):
-        text = _atom(clause, described)
+        text = _atom(clause, described, named)
         return f"{text}." if text else None
     if not isinstance(clause, Rule) or clause.head is None or not clause.body:
         return None
@@ -129,9 +131,9 @@ def render_clause(clause: object, described: frozenset[str] = frozenset()) -> st
     if len(body) != len(clause.body):
         return None
     described = described | frozenset(d for a in (*body, clause.head) if (d := _described(a)) is not None)
-    said = [_atom(b, described) for b in body]
+    said = [_atom(b, described, named) for b in body]
     parts = [p for p in said if p is not None]
-    head = _atom(clause.head, described)
+    head = _atom(clause.head, described, named)
     if head is None or len(parts) != len(said):
         return None
     return f"If {' and '.join(parts)} then {head}."

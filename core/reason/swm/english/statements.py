@@ -83,23 +83,25 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written))
 
 
-def _descriptions(written: frozenset[tuple[str, bool]]) -> frozenset[str]:
-    return frozenset(const for const, is_name in written if not is_name)
+def _said(clause: str, written: frozenset[tuple[str, bool]]) -> str | None:
+    """One clause in canonical English, its constants written as the sentence wrote them."""
+    described = frozenset(const for const, is_name in written if not is_name)
+    named = frozenset(const for const, is_name in written if is_name)
+    said = render.render_clause(clause, described, named)
+    return said[:1].upper() + said[1:] if said else None
 
 
 def paraphrase(clauses: tuple[str, ...] | list[str], written: frozenset[tuple[str, bool]] = frozenset()) -> str:
     """The clauses in canonical controlled English ("" where one has no English form)."""
-    said = [render.render_clause(c, _descriptions(written)) for c in clauses]
-    return " ".join(s[:1].upper() + s[1:] for s in said if s) if all(said) else ""
+    said = [_said(c, written) for c in clauses]
+    return " ".join(s for s in said if s) if all(said) else ""
 
 
 def misread(clauses: tuple[str, ...], written: frozenset[tuple[str, bool]] = frozenset()) -> str | None:
     """The paraphrase of a clause that does not read back to that clause, or None: the mechanical
     check of a reading (what sym would store, said in its own English, must mean the same)."""
     for clause in clauses:
-        said = render.render_clause(clause, _descriptions(written))
-        if said is not None:
-            said = said[:1].upper() + said[1:]
+        said = _said(clause, written)
         if said is None:
             continue
         back = {c for _, cs, _ in readings(said) for c in cs} if not said.endswith("?") else set()
