@@ -13,7 +13,7 @@ import json
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +28,7 @@ from sym.core import __version__
 from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
-from sym.repl.mcp import approve, resources, wire
+from sym.repl.mcp import approve, foresight, resources, wire
 from sym.repl.mcp import http as web
 from sym.repl.mcp.caps import Caps
 from sym.repl.mcp.outputs import output_schema
@@ -71,11 +71,14 @@ class Served:
         self.subscribers: dict[str, dict[int, Any]] = {}     # uri -> the sessions that subscribed to it
         self.bus = InMemorySubscriptionBus()      # 2026-07-28: changes to the open subscriptions/listen streams
         self.listen = ListenHandler(self.bus)
+        self.closing = False
         try:
             self.shell: Shell = self.pool.submit(self._open, options).result()
         except BaseException:
             self.pool.shutdown()
             raise
+        self._warming = warm_steps(self.shell)
+        self._warm_next()
         self.tools: dict[str, Tool] = tools(self.shell.registry, read_only=read_only)
         self.allowed = Allowed(allow)
         from sym.core.memory.workspace import workspace_dir
@@ -84,12 +87,22 @@ class Served:
 
     def _open(self, options: MemoryOptions) -> Shell:
         shell = open_shell(options, emit=self._hear)
-        warm(shell)
         if self.read_only:
             resources.refuse_changes(shell.memory)
         else:
             self.caps = Caps(shell.memory, lambda: shell.ctx.settings)
         return shell
+
+    def _warm_next(self, _done: object = None) -> None:
+        """Queue the next warm-up step on the shell's thread once the last one is done: a call that
+        comes meanwhile goes before the rest, waiting at most for the step that is running."""
+        step = None if self.closing else next(self._warming, None)
+        if step is None:
+            return
+        try:
+            self.pool.submit(step).add_done_callback(self._warm_next)
+        except RuntimeError:      # the pool has shut down: the server is going away
+            pass
 
     def _hear(self, event: object) -> None:
         """The shell's events (on any thread): warnings to stderr, progress to the running call."""
@@ -175,6 +188,7 @@ class Served:
                     sessions.pop(key, None)
 
     def close(self) -> None:
+        self.closing = True
         with self.lock:
             if self.current is not None:
                 self.shell.ctx.cancel.set()
@@ -182,25 +196,34 @@ class Served:
         self.pool.shutdown()
 
 
-WARM_UP = ("/tell Bob is big.", "/query big(bob)", "/math factor x**2 - 1")
+WARM_UP = ("/query big(bob)", "/tell Bob is big.", "/prove", "/math factor x**2 - 1")
 
 
-def warm(shell: Shell) -> None:
-    """Load what the first calls would otherwise load on the request path (the English reader's
-    grammar and lexicon, the /math worker, Z3) before the server says it is ready, by running a few
-    commands on a throwaway in-process shell (no workspace, no session log): a host's first call
-    then gets its answer in well under a second (benchmarks/mcp_first_call.py). Whatever fails
-    here is left for the command that needs it to report."""
-    try:
-        scratch = Shell(registry=shell.registry, settings=shell.ctx.settings, plugins=False)
-        for line in WARM_UP:
-            scratch.execute(line)
-        with tempfile.TemporaryDirectory(prefix="sym-warm-") as folder:
-            program = Path(folder) / "warm.smt2"
-            program.write_text("(declare-const p Bool) (assert p) (check-sat-assuming (p))\n", encoding="utf-8")
-            scratch.execute(f"/prove --file {program}")
-    except Exception:       # the command that needs it says what is wrong, in one line
-        pass
+def warm_steps(shell: Shell) -> Iterator[Callable[[], None]]:
+    """What the first calls would otherwise load on the request path (the English reader's grammar
+    and lexicon, Z3, the /math worker), one step per command of WARM_UP run on a throwaway
+    in-process shell (no workspace, no session log). The server answers initialize before any of it
+    (Served queues the steps behind the calls): a host's first call then waits at most for the step
+    in progress (benchmarks/mcp_first_call.py). Whatever fails here is left for the command that
+    needs it to report."""
+    scratch: list[Shell] = []
+
+    def run(line: str) -> None:
+        try:
+            if not scratch:
+                scratch.append(Shell(registry=shell.registry, settings=shell.ctx.settings, plugins=False))
+            if line != "/prove":
+                scratch[0].execute(line)
+                return
+            with tempfile.TemporaryDirectory(prefix="sym-warm-") as folder:
+                program = Path(folder) / "warm.smt2"
+                program.write_text("(declare-const p Bool) (assert p) (check-sat-assuming (p))\n", encoding="utf-8")
+                scratch[0].execute(f"/prove --file {program}")
+        except Exception:       # the command that needs it says what is wrong, in one line
+            pass
+
+    for line in WARM_UP:
+        yield lambda line=line: run(line)
 
 
 # -- the protocol ------------------------------------------------------------------------
@@ -260,13 +283,14 @@ def build(served: Served, approval: str = "host") -> Server[Any]:
             note(params.name, err)
             return refused(err.message, err.hint)
         if approval == "elicit" and tool.spec.writes and approve.wanted(ctx.session):
+            answer = approve.answered(params, line) if approve.modern(ctx) else None
+            clash = None if answer is not None else await served.on_thread(foresight.clash, served.shell, line)
             if approve.modern(ctx):
-                answer = approve.answered(params, line)
                 if answer is None:
-                    return approve.request(params.name, line)
+                    return approve.request(params.name, line, clash)
             else:
                 try:
-                    answer = await approve.ask(ctx, params.name, line)
+                    answer = await approve.ask(ctx, params.name, line, clash)
                 except Exception as err:     # the client failed to ask: nothing changes
                     return refused(f"the change was not approved: the client could not ask ({type(err).__name__})")
             why = approve.declined(answer)
