@@ -1,5 +1,6 @@
 """Approvals by elicitation (`sym mcp --approve elicit`): before a call that changes memory runs,
-the client's user sees the change in sym's words and accepts or declines it.
+the client's user sees the change in sym's words (and what it would clash with in memory) and
+accepts or declines it.
 
 On a handshake-era connection (2025 specs) the server sends `elicitation/create` and waits; on
 2026-07-28 it answers the call with an `InputRequiredResult` carrying the same request, and the
@@ -34,11 +35,13 @@ WHAT = {
 }
 
 
-def message(tool: str, line: str) -> str:
-    """The change a call makes, in sym's words: what it does and the command it runs."""
+def message(tool: str, line: str, clash: str | None = None) -> str:
+    """The change a call makes, in sym's words: what it does, the command it runs and the clash it
+    would bring into memory (mcp.foresight), if any."""
     shown = line if len(line) <= 2000 else line[:2000] + "…"
-    return f"sym will {WHAT.get(tool, 'change its memory')}:\n\n{shown}\n\nAccept to make the change; decline to " \
-           "leave memory as it is."
+    warned = f"\n\nWarning: {clash}" if clash else ""
+    return f"sym will {WHAT.get(tool, 'change its memory')}:\n\n{shown}{warned}\n\nAccept to make the change; " \
+           "decline to leave memory as it is."
 
 
 def wanted(session: Any) -> bool:
@@ -55,9 +58,9 @@ def modern(ctx: Any) -> bool:
     return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
 
-def request(tool: str, line: str) -> types.InputRequiredResult:
+def request(tool: str, line: str, clash: str | None = None) -> types.InputRequiredResult:
     """The 2026-07-28 way to ask: a result that asks for input, with the state to send back."""
-    ask = types.ElicitRequest(params=types.ElicitRequestFormParams(message=message(tool, line),
+    ask = types.ElicitRequest(params=types.ElicitRequestFormParams(message=message(tool, line, clash),
                                                                     requested_schema=SCHEMA))
     return types.InputRequiredResult(input_requests={KEY: ask}, request_state=_state(line))
 
@@ -74,9 +77,9 @@ def answered(params: types.CallToolRequestParams, line: str) -> types.ElicitResu
     return answer
 
 
-async def ask(ctx: Any, tool: str, line: str) -> types.ElicitResult:
+async def ask(ctx: Any, tool: str, line: str, clash: str | None = None) -> types.ElicitResult:
     """The handshake-era way: an `elicitation/create` request tied to the call, and the answer."""
-    return await ctx.session.elicit_form(message(tool, line), SCHEMA, related_request_id=ctx.request_id)
+    return await ctx.session.elicit_form(message(tool, line, clash), SCHEMA, related_request_id=ctx.request_id)
 
 
 def declined(answer: types.ElicitResult) -> str | None:

@@ -13,14 +13,16 @@ from tests.mcp.clients import Agent
 
 
 class User:
-    """An elicitation callback that answers `action` and keeps what it was shown."""
+    """An elicitation callback that answers `action` (or each of `then` in turn, then `action`) and
+    keeps what it was shown."""
 
-    def __init__(self, action: str):
-        self.action, self.shown = action, []
+    def __init__(self, action: str, *then: str):
+        self.action, self.then, self.shown = action, list(then), []
 
     async def __call__(self, context, params) -> types.ElicitResult:
         self.shown.append(params.message)
-        return types.ElicitResult(action=self.action, content={} if self.action == "accept" else None)
+        action = self.then.pop(0) if self.then else self.action
+        return types.ElicitResult(action=action, content={} if action == "accept" else None)
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -53,3 +55,25 @@ def test_a_client_that_cannot_elicit_relies_on_the_hosts_confirmation(sym_exe, t
     with Agent([*sym_exe, "mcp", "--approve", "elicit"], cwd=tmp_path, home=home) as agent:
         assert not agent.call("fact", clauses="p(a).").is_error
         assert agent.call("query", goal="p(X)").structured_content["bindings"] == [{"X": "a"}]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_a_declined_clashing_change_names_the_clash_and_changes_nothing(sym_exe, tmp_path, mode):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("")
+    user = User("decline", "accept", "accept")
+    with Agent([*sym_exe, "mcp", "--approve", "elicit"], mode=mode, cwd=tmp_path, home=home, elicit=user) as agent:
+        assert not agent.call("fact", clauses="~tall(bob). small(ann).").is_error
+        assert not agent.call("rule", rule=":- tall(X), small(X).").is_error
+        assert not any("clash" in shown for shown in user.shown)
+        before = agent.call("listing").structured_content["items"]
+        declined = agent.call("fact", clauses="tall(bob). tall(ann). tall(cy).")
+        assert declined.is_error and declined.structured_content["error"] == "declined: memory is unchanged"
+        asked = user.shown[-1]
+        assert "/fact tall(bob). tall(ann). tall(cy)." in asked
+        assert "it would clash: tall(bob) and ~tall(bob)" in asked and "'~tall(bob).'" in asked
+        assert "(and 1 more)" in asked          # the constraint tall(ann) and small(ann) break
+        assert agent.call("listing").structured_content["items"] == before
+        assert agent.call("check").structured_content["ok"]
+        assert agent.call("query", goal="tall(X)").structured_content["bindings"] == []
