@@ -73,12 +73,13 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     measured = measures.measure(surface.plain(text))
     if measured is not None:
         return Translation(text, measured, [], "fact", text)
-    found = readings(surface.plain(text))
+    plain = surface.plain(text)
+    found = readings(plain)
     if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
         return None
     kind, clauses, written = next(iter(found))
     written = frozenset().union(*(w for *_, w in found))
-    if misread(clauses, written) is not None:
+    if misread(clauses, written, plain) is not None:
         return None
     return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written))
 
@@ -97,17 +98,23 @@ def paraphrase(clauses: tuple[str, ...] | list[str], written: frozenset[tuple[st
     return " ".join(s for s in said if s) if all(said) else ""
 
 
-def misread(clauses: tuple[str, ...], written: frozenset[tuple[str, bool]] = frozenset()) -> str | None:
+def misread(clauses: tuple[str, ...], written: frozenset[tuple[str, bool]] = frozenset(),
+            sentence: str = "") -> str | None:
     """The paraphrase of a clause that does not read back to that clause, or None: the mechanical
-    check of a reading (what sym would store, said in its own English, must mean the same)."""
+    check of a reading (what sym would store, said in its own English, must mean the same). A
+    paraphrase that is the `sentence` itself (but for case and spacing) reads back as it did."""
     for clause in clauses:
         said = _said(clause, written)
-        if said is None:
+        if said is None or len(clauses) == 1 and _same_text(said, sentence):
             continue
         back = {c for _, cs, _ in readings(said) for c in cs} if not said.endswith("?") else set()
         if {_canonical(c) for c in back} != {_canonical(clause)}:
             return said
     return None
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.lower().split()).rstrip(".") == " ".join(b.lower().split()).rstrip(".")
 
 
 def _canonical(clause: str) -> str:
