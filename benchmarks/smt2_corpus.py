@@ -12,7 +12,8 @@ z3 binary the z3-solver wheel ships (`z3 -in -smt2 -t:MS`, the same per-check li
 
 - agree: the same answers; weaker: the same where both decided, sym unknown where z3 decided (or
   the reverse); disagree: sat against unsat, or a different number of answers;
-- refused: sym said in one line that it does not run the file; internal error: anything else
+- refused: sym said in one line that it does not run the file (no answers: z3 printed only errors
+  and sym failed with Z3's first one); internal error: anything else
   sym raised; timeout: a check sym stopped at proof.timeout (split by whether z3 alone answered).
 
 z3's answers are cached (--z3-cache) so that a rerun only pays for sym. Each file's result is
@@ -98,6 +99,11 @@ def sym_answers(shell, data: bytes, folder: Path) -> dict:
 
 
 def compare(z3: dict, sym: dict) -> str:
+    if sym["status"] == "timeout":
+        alone = [a for a in z3["answers"] if a != "unknown"]
+        return "timeout (z3 alone answers)" if alone or not z3["answers"] else "timeout (z3 alone times out too)"
+    if sym["status"] == "refused" and not z3["answers"] and "sym does not run" not in sym["message"]:
+        return "no answers (both: Z3's error)"     # z3 prints only errors; sym fails with the first
     if sym["status"] != "ok":
         return sym["status"]
     mine, theirs = sym["answers"], z3["answers"]
@@ -183,7 +189,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, results.open("a", encoding="utf-8") as log:
         for name, data in files:
             if name in done:
-                row = done[name]
+                row = {**done[name], "verdict": compare(done[name]["z3"], done[name]["sym"])}
             else:
                 z3 = cache[f"{key}|{name}"]
                 mine = sym_answers(shell, data, Path(tmp))
@@ -199,7 +205,7 @@ def main() -> None:
     resumed = sum(1 for name, _ in files if name in done)
     print(f"{len(files)} files ({resumed} from {results}) in {time.monotonic() - started:.0f} s "
           f"(proof.timeout {args.timeout:g} s)")
-    for verdict in ("agree", "weaker", "disagree", "refused", "timeout (z3 alone times out too)",
+    for verdict in ("agree", "weaker", "disagree", "no answers (both: Z3's error)", "refused", "timeout (z3 alone times out too)",
                     "timeout (z3 alone answers)", "timeout", "internal error"):
         print(f"  {verdict:<34} {counts[verdict]}")
     reasons = Counter(re.sub(r"line \d+ column \d+: ", "", r["sym"]["message"].split(": ", 1)[-1])[:90]

@@ -130,7 +130,7 @@ def _one(text: str, form: _Form, out: list[Step]) -> None:
     elif head == "check-sat":
         # (check-sat LIT …) is Z3's older form of check-sat-assuming
         out.append(_assuming(form, tree[1:]) if len(tree) > 1 else Step("check", head, source, *at, tree))
-    elif head in ("check-sat-using", "query"):
+    elif head in ("check-sat-using", "query", "get-consequences"):     # get-consequences answers, then lists
         out.append(Step("check", head, source, *at, tree))
     elif head in OUTPUTS:
         out.append(Step("output", head, source, *at, tree))
