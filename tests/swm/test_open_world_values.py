@@ -29,3 +29,10 @@ def test_how_many_counts_with_an_aggregate_what_memory_knows(sym):
     assert asked.answer == "2 known" and asked.verified
     assert sym("/ask --no-fallback How many cats are white?").outcome.answer == "0 known"
     assert sym("/ask --no-fallback --closed How many dogs are black?").outcome.answer == "1"
+
+
+def test_is_any_asks_whether_some_answer_is_known(sym):
+    sym("/tell Tom is a cat. Tom is black. Rex is a dog.")
+    assert sym("/ask --no-fallback Is any cat black?").outcome.answer == "true"
+    assert sym("/ask --no-fallback Are any dogs black?").outcome.answer == "unknown"
+    assert sym("/ask --no-fallback --closed Are any dogs black?").outcome.answer == "false"

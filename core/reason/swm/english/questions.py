@@ -144,6 +144,9 @@ def question_goal(text: str) -> Goal | None:
     counted = _HOW_MANY.match(question)
     if counted:
         return _count(counted.group(1), question)
+    anything = _ANY.match(question)
+    if anything:
+        return _any(anything.group(1), anything.group(2).rstrip("?").split(), question)
     aged = _HOW_OLD.match(question)
     if aged:
         who = measures.subject(aged.group(1))
@@ -168,7 +171,17 @@ def question_goal(text: str) -> Goal | None:
 
 
 _HOW_MANY = re.compile(r"how many (\S.*\?)$", re.I)
+_ANY = re.compile(r"(is|are) any (\S.*\?)$", re.I)
 _HOW_OLD = re.compile(r"how old (?:is|are) (\S.*?)\s*\?$", re.I)
+
+
+def _any(copula: str, words: list[str], question: str) -> Goal | None:
+    """"Is any cat black?" asks whether "Which cat is black?" has an answer: true when one is
+    known. The noun ends where exactly one split gives a question the grammar reads."""
+    found = {goal.query for i in range(1, len(words))
+             if (goal := question_goal(f"Which {' '.join(words[:i])} {copula.lower()} {' '.join(words[i:])}?"))
+             is not None and goal.kind == "values"}
+    return Goal("truth", found.pop(), (), question) if len(found) == 1 else None
 
 
 def _count(rest: str, question: str) -> Goal | None:
