@@ -167,3 +167,13 @@ def test_a_horn_engine_option_set_in_the_script_reaches_z3(sym, tmp_path):
               "(q60 (_ BitVec 10)) (q61 (_ BitVec 10)) (q62 (_ BitVec 16))) (distinct (bvnand q60 (_ bv0 10)) "
               "(bvlshr q59 q60))))\n(check-sat)\n")
     assert answers(prove(sym, tmp_path, script)) == ["unsat"]
+
+
+def test_error_behavior_immediate_exit_ends_the_script_at_the_next_error(sym, tmp_path):
+    script = ("(declare-const a Bool)\n(define-const x Bool 10)\n(check-sat)\n(set-option :error-behavior immediate-exit)\n"
+              "(define-const y Bool 10)\n(check-sat)\n")
+    data = prove(sym, tmp_path, script)
+    assert answers(data) == ["sat"]          # z3: the error, sat, the error, and it exits
+    assert [o["text"] for o in data["output"]] == [
+        '(error "line 2 column 23: invalid constant definition, sort mismatch")',
+        '(error "line 5 column 23: invalid constant definition, sort mismatch")']

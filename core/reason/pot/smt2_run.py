@@ -40,6 +40,8 @@ class Runner:
         self.outputs = 0
         self.errors = 0
         self.strict = strict
+        self.exit_on_error = False         # (set-option :error-behavior immediate-exit)
+        self.stopped = False               # an error under immediate-exit: the script ends there, as in z3
         self.logic = ""
         self.cores = 0
         self.global_decls = False
@@ -57,6 +59,8 @@ class Runner:
             self.watchdog = watchdog
             for step in script:
                 self.step(step)
+                if self.stopped:
+                    break
 
     def step(self, step: Step) -> None:
         if step.kind == "check":
@@ -64,6 +68,9 @@ class Runner:
             return
         if step.kind == "output":
             self.output(step)
+            return
+        if step.kind == "error-behavior":
+            self.exit_on_error = len(step.tree) > 2 and str(step.tree[2]) == "immediate-exit"
             return
         try:
             out = self.eval(step.text)
@@ -133,6 +140,7 @@ class Runner:
             message = z3_message(err)
             raise Smt2Error(f"line {step.line} column {step.column}: {message}", hint=z3_hint(message))
         self.shown(step, self.error_line(step, err), error=True)
+        self.stopped = self.exit_on_error
 
     def shown(self, step: Step, out: str, error: bool = False) -> None:
         if self.checks < self.start:       # a rerun after a timeout: shown the first time already
@@ -156,6 +164,7 @@ class Runner:
             out = self.eval(step.text)
         except self.z3.Z3Exception as err:
             self.shown(step, self.error_line(step, err), error=True)
+            self.stopped = self.exit_on_error
             return
         if out.strip():
             self.shown(step, out)

@@ -43,6 +43,7 @@ UNSAFE_OPTION = re.compile(r"file|channel|trace|log|dump|dot|debug|verbose|outpu
 @dataclass
 class Step:
     kind: str            # decl assert soft objective push pop check output option reset reset-assertions exit
+    #                      error-behavior
     head: str
     text: str            # the command as Z3's reader gets it ("" for nothing)
     line: int
@@ -73,6 +74,8 @@ def _option(form: _Form, source: str) -> Step | None:
     if not key:
         raise Smt2Error(f"{where(form)}: (set-option :NAME VALUE) names an option")
     lowered = key.lower()
+    if lowered in ("error-behavior", "error_behavior"):     # sym's to keep: Z3's own could end the process
+        return Step("error-behavior", "set-option", "", form.line, form.column, tree)
     if UNSAFE_OPTION.search(lowered) or lowered in ("timeout", "t", "soft_timeout", "config"):
         return None               # the check's limit is proof.timeout; files and channels are not for a script
     if lowered in OPTIONS or lowered.startswith(OPTION_MODULES):
