@@ -80,3 +80,14 @@ def test_the_export_runs_in_swipl_with_the_answers_sym_gives(sym, tmp_path):
     assert lines[1] == "[total(7.5)]" and lines[2] == "[oldest(ann)]"
     assert lines[3] == "[gap(ann,bob,26),gap(ann,cy,31)]" and lines[4] == "[young(cy)]"
     assert [b["X"] for b in sym("?- young(X).").answer.bindings] == ["cy"]
+
+
+def test_the_numbers_example_runs_offline_and_answers(sym_exe):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "numbers.sym"
+    proc = subprocess.run([*sym_exe, "--batch", str(example)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "P = ann, N = 2" in out and "W = ann, M = 61" in out and "Mean = 2.5" in out
+    assert "aggregate of 2 solutions" in out and "\nfalse\n" in out and "2 known" in out
