@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import threading
@@ -77,7 +78,8 @@ class Served:
         except BaseException:
             self.pool.shutdown()
             raise
-        self._warming = warm_steps(self.shell)
+        skip = os.environ.get(NO_WARM, "").strip().lower() in ("0", "off", "no", "false")
+        self._warming = iter(()) if skip else warm_steps(self.shell)
         self._warm_next()
         self.tools: dict[str, Tool] = tools(self.shell.registry, read_only=read_only)
         self.allowed = Allowed(allow)
@@ -196,6 +198,7 @@ class Served:
         self.pool.shutdown()
 
 
+NO_WARM = "SYM_MCP_WARM"     # "0": no warm-up (a script or test suite starting many short-lived servers)
 WARM_UP = ("/query big(bob)", "/tell Bob is big.", "/prove", "/math factor x**2 - 1")
 
 

@@ -17,8 +17,10 @@ GUARD = 120          # seconds: only a server that never answers waits this long
 
 
 def env(home: Path, **extra: str) -> dict[str, str]:
+    """A server's environment: its own SYM_HOME, no model, and no warm-up (these servers live for a
+    test or two: test_mcp.py's and test_mcp_wire.py's servers warm up as a host's would)."""
     return {"SYM_HOME": str(home), "SYM_CONFIG": str(home / "config.toml"), "OLLAMA_HOST": unused_url(),
-            "PATH": os.environ.get("PATH", ""), **extra}
+            "PATH": os.environ.get("PATH", ""), "SYM_MCP_WARM": "0", **extra}
 
 
 class Agent:
