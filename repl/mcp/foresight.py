@@ -1,6 +1,6 @@
 """What a change would clash with, told before it is made: for the question `--approve elicit`
-asks, the clashes (p with ~p, a violated constraint) the clauses of a /fact, /rule or /consult
-would bring into memory, computed without storing them.
+asks, the clashes (p with ~p, a violated constraint) the clauses of a /fact, /rule or /consult,
+or the sentences of a /tell the grammar reads, would bring into memory, computed without storing them.
 
 It stays cheap: clauses that cannot clash (core.reason.clashes.could_clash, the check a change
 runs before storing) are not looked at; otherwise a scratch engine reads memory's facts in place
@@ -24,7 +24,7 @@ NEW = "the new clause"  # what a line calls a clause of the change
 
 
 def clauses_of(shell, line: str) -> list[Atom | Rule] | None:
-    """The clauses a /fact, /rule or /consult command line would store (None for another command,
+    """The clauses a /fact, /rule, /consult or /tell command line would store (None for another command,
     or text that does not parse: the command itself says what is wrong)."""
     from sym.repl.dispatcher import route
 
@@ -36,11 +36,26 @@ def clauses_of(shell, line: str) -> list[Atom | Rule] | None:
             text = arg
         elif name == "/consult":
             text = read_text_file(shell.ctx.path(arg.strip()), shell.ctx.settings.max_file_mb)
+        elif name == "/tell":
+            text = _told(shell, arg)
         else:
             return None
         return [c for c in (loc.clause for loc in parse_program(text)) if isinstance(c, (Atom, Rule))]
     except (UserError, OSError, ValueError):
         return None
+
+
+def _told(shell, arg: str) -> str:
+    """The clauses of the sentences of a /tell that the grammar reads, as /tell reads them first
+    (core.reason.swm.fastpath); those only a model can read, a state's updates and --from are left
+    out."""
+    from sym.core.reason.swm import english, fastpath
+
+    parsed = shell.registry.lookup("/tell").parse(arg)
+    if parsed.values.get("from") is not None or not parsed.text:
+        return ""
+    read = fastpath.read(shell.memory, english.split_sentences(parsed.text))
+    return "\n".join(c for _, tr, _ in read if tr is not None and not tr.updates for c in tr.clauses)
 
 
 def clash(shell, line: str) -> str | None:

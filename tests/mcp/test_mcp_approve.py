@@ -74,6 +74,8 @@ def test_a_declined_clashing_change_names_the_clash_and_changes_nothing(sym_exe,
         assert "/fact tall(bob). tall(ann). tall(cy)." in asked
         assert "it would clash: tall(bob) and ~tall(bob)" in asked and "'~tall(bob).'" in asked
         assert "(and 1 more)" in asked          # the constraint tall(ann) and small(ann) break
+        assert agent.call("tell", text="Bob is tall.").is_error         # English, as the grammar reads it
+        assert "it would clash: tall(bob) and ~tall(bob)" in user.shown[-1] and "Bob is tall." in user.shown[-1]
         assert agent.call("listing").structured_content["items"] == before
         assert agent.call("check").structured_content["ok"]
         assert agent.call("query", goal="tall(X)").structured_content["bindings"] == []
