@@ -29,7 +29,8 @@ Send = Callable[[dict[str, Any]], None]
 class Runner:
     """One script's run: Z3's command reader, the scopes as sym keeps them, the checks so far."""
 
-    def __init__(self, timeout_ms: int, send: Send, start: int = 0, strict: bool = False) -> None:
+    def __init__(self, timeout_ms: int, send: Send, start: int = 0, strict: bool = False,
+                 cores: bool = True) -> None:
         import z3
 
         z3.reset_params()                  # options a script set are the worker's, not the next script's
@@ -43,7 +44,7 @@ class Runner:
         self.exit_on_error = False         # (set-option :error-behavior immediate-exit)
         self.stopped = False               # an error under immediate-exit: the script ends there, as in z3
         self.logic = ""
-        self.cores = 0
+        self.cores = 0 if cores else MAX_CORES     # cores found so far (none more after one ran out of time)
         self.global_decls = False
         self.fixedpoint = False
 
