@@ -24,6 +24,7 @@ from sym.core.errors import UserError
 
 TOKEN_ENV = "SYM_MCP_TOKEN"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+GRACE = 5            # seconds a shutting-down server waits for its connections to close
 
 
 def address(text: str) -> tuple[str, int]:
@@ -115,15 +116,18 @@ def app(server: Any, host: str, secret: str | None) -> Any:
     return Guard(inner, secret, host)
 
 
-def run(server: Any, where: str, token_file: str | None, ready: Any = None) -> None:
-    """Serve until interrupted. A non-loopback address without a token is refused (UserError)."""
+def run(server: Any, where: str, token_file: str | None, ready: Any = None, closing: Any = None) -> None:
+    """Serve until interrupted. A non-loopback address without a token is refused (UserError).
+    `closing` is called as shutdown starts, on the server's loop: it ends the streams the server
+    holds open (subscriptions/listen), which would otherwise keep their connections, and the
+    server, up; a connection still open GRACE seconds later is cut."""
     host, port = address(where)
     secret = token(token_file)
     if secret is None and not loopback(host):
         raise UserError(f"serving on {host} needs a bearer token",
                         hint=f"set {TOKEN_ENV} or give --token-file FILE (loopback needs none)")
     config = uvicorn.Config(app(server, host, secret), host=host, port=port, log_level="warning", access_log=False,
-                            lifespan="on", ws="none")
+                            lifespan="on", ws="none", timeout_graceful_shutdown=GRACE)
     served = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
 
@@ -142,4 +146,12 @@ def run(server: Any, where: str, token_file: str | None, ready: Any = None) -> N
             ready()
 
     served.startup = startup       # type: ignore[method-assign]
+    stop = served.shutdown
+
+    async def shutdown(*args: Any, **kwargs: Any) -> None:
+        if closing is not None:
+            closing()
+        await stop(*args, **kwargs)
+
+    served.shutdown = shutdown     # type: ignore[method-assign]
     anyio.run(started)

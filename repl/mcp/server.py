@@ -397,7 +397,7 @@ def serve(memory: MemoryOptions | str = "default", *, read_only: bool = False, a
 
     try:
         if http is not None:
-            web.run(server, http, token_file)
+            web.run(server, http, token_file, closing=served.listen.close)
         else:
             anyio.run(main)
     except UserError as err:

@@ -146,3 +146,23 @@ def test_a_2026_client_listening_to_memory_hears_of_the_other_clients_change(sym
     finally:
         server.close()
     assert "Traceback" not in server.stderr(), server.stderr()
+
+
+def test_a_server_that_stops_ends_the_open_listen_streams_gracefully(sym_exe, place):
+    import anyio
+
+    home, work = place
+    server = HttpServer(sym_exe, home, work, "--memory", "stopping")
+    try:
+        with Agent(server.url, mode="2026-07-28", cwd=work) as a:
+            async def listen(client):
+                async with client.listen(resource_subscriptions=["sym://memory"]) as sub:
+                    server.proc.terminate()
+                    await anyio.to_thread.run_sync(lambda: server.proc.wait(GUARD))
+                    with anyio.fail_after(GUARD):
+                        return [event async for event in sub]      # ends: the server's graceful close
+
+            assert a.run(listen) == []
+    finally:
+        server.close()
+    assert "Traceback" not in server.stderr(), server.stderr()
