@@ -120,3 +120,20 @@ def test_prompts_map_common_tasks_to_tools(agent):
         agent.run(lambda c: c.get_prompt("load-and-ask", {"file": "notes.md"}))
     with pytest.raises(MCPError, match="unknown prompt"):
         agent.run(lambda c: c.get_prompt("nonsense", {}))
+
+
+def test_a_2026_client_listening_on_stdio_hears_of_a_change(agent):
+    """A subscriptions/listen stream naming sym://memory, on stdio (over HTTP: test_mcp_http.py)."""
+    import anyio
+    from mcp.client.subscriptions import ResourceUpdated
+
+    if agent.mode == "legacy":
+        return          # listening is 2026-07-28's; resources/subscribe is tested in test_mcp_http.py
+
+    async def listen(client):
+        async with client.listen(resource_subscriptions=["sym://memory"]) as sub:
+            assert not (await client.call_tool("fact", {"clauses": "heard(yes)."})).is_error
+            with anyio.fail_after(120):
+                return await sub.__anext__()
+
+    assert agent.run(listen) == ResourceUpdated(uri="sym://memory")
