@@ -7,6 +7,7 @@ process (smt2_run.py) that reports each check as it starts ("arm") and ends; whe
 runs past proof.timeout and a grace, or the user cancels, the parent kills the child. A killed
 check is "unknown (timeout)"; a fresh child then reruns the script from the next check (the
 declarations and assertions again, the checks before it skipped), so the others still report.
+A child serves one script: Z3's global parameters must not carry over to the next.
 Messages are JSON, never pickles.
 """
 
@@ -35,7 +36,10 @@ if TYPE_CHECKING:
 
 _POLL_S = 0.02
 _LOCK = threading.Lock()
-_WORKER: list[Any] = []          # [process, connection] while one is warm
+# [process, connection] while one runs: a process serves one script (Z3's global state, its
+# parameters and their caches, must not reach the next: z3test t135 after t136 and t139 was unsat
+# where z3 says sat)
+_WORKER: list[Any] = []
 IDLE_S = 120.0                   # between checks (reading, declaring), the most a child may stay silent
 
 
@@ -152,8 +156,10 @@ def _run(text: str, timeout_ms: int, cancel: threading.Event | None,
                 elif event == "output":
                     output.append(message)
                 elif event == "error":
+                    _stop_worker()
                     raise Smt2Error(message["error"], hint=message.get("hint"))
                 elif event == "done":
+                    _stop_worker()
                     return [checks[i] for i in sorted(checks)], output
 
 
