@@ -177,3 +177,12 @@ def test_error_behavior_immediate_exit_ends_the_script_at_the_next_error(sym, tm
     assert [o["text"] for o in data["output"]] == [
         '(error "line 2 column 23: invalid constant definition, sort mismatch")',
         '(error "line 5 column 23: invalid constant definition, sort mismatch")']
+
+
+def test_reset_sets_the_options_back_as_z3_does(sym, tmp_path):
+    # z3test pat2: without MBQI z3 cannot say sat; after (reset) it is on again, and z3 says sat
+    body = ("(declare-fun p (Int) Bool)\n(declare-const a Int)\n"
+            "(assert (forall ((x Int) (y Int)) (! (p (+ x y 2)) :pattern (p (+ x y 2)))))\n(assert (p (+ a 2)))\n")
+    script = ("(set-option :auto-config false)\n(set-option :smt.mbqi false)\n" + body + "(check-sat)\n(reset)\n"
+              "(set-option :auto-config true)\n" + body + "(check-sat)\n")
+    assert answers(prove(sym, tmp_path, script)) == ["unknown", "sat"]

@@ -70,6 +70,8 @@ class Runner:
         if step.kind == "output":
             self.output(step)
             return
+        if step.kind == "reset":           # z3's (reset) also sets every option back (z3test pat1-3: smt.mbqi)
+            self.z3.reset_params()
         if step.kind == "error-behavior":
             self.exit_on_error = len(step.tree) > 2 and str(step.tree[2]) == "immediate-exit"
             return
