@@ -9,6 +9,7 @@ flag, as Esc or Ctrl+C does. stdout is the protocol: anything else goes to stder
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
@@ -226,7 +227,7 @@ def warm_steps(shell: Shell) -> Iterator[Callable[[], None]]:
             pass
 
     for line in WARM_UP:
-        yield lambda line=line: run(line)
+        yield functools.partial(run, line)
 
 
 # -- the protocol ------------------------------------------------------------------------

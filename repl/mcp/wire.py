@@ -133,12 +133,12 @@ def decode(line: str) -> SessionMessage | Refusal | None:
     if "method" in value and "id" in value and _request_id(value) is None:     # else read as a notification
         return _refuse(None, types.INVALID_REQUEST, 'invalid request: "id" must be an integer or a string')
     try:
-        message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+        parsed = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except ValidationError:
         return _refuse(_request_id(value), types.INVALID_REQUEST, _problem(value))
     if replaced:
         note(replaced_note(replaced, "a message"))
-    return SessionMessage(message)
+    return SessionMessage(parsed)
 
 
 def encode(message: SessionMessage) -> str:
