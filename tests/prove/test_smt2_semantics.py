@@ -186,3 +186,11 @@ def test_reset_sets_the_options_back_as_z3_does(sym, tmp_path):
     script = ("(set-option :auto-config false)\n(set-option :smt.mbqi false)\n" + body + "(check-sat)\n(reset)\n"
               "(set-option :auto-config true)\n" + body + "(check-sat)\n")
     assert answers(prove(sym, tmp_path, script)) == ["unknown", "sat"]
+
+
+def test_get_consequences_answers_as_a_check_and_prints_them(sym, tmp_path):
+    script = ("(declare-const a Bool)\n(declare-const b Bool)\n(assert (=> a b))\n"
+              "(get-consequences (a) (b))\n")
+    data = prove(sym, tmp_path, script)
+    assert answers(data) == ["sat"]
+    assert "(=> a b)" in data["output"][0]["text"]
