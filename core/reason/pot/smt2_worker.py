@@ -73,7 +73,7 @@ def run_script(program: Smt2Program, *, timeout_ms: int, cancel: threading.Event
         steps(text)
         checks, output = _run(text, timeout_ms, cancel, program.strict)
         if not checks and any(o.get("error") for o in output):     # nothing answered: the error is the answer
-            raise z3_error(next(o["text"] for o in output if o.get("error")))
+            raise z3_error(" ".join(next(o["text"] for o in output if o.get("error")).split()))   # one line
     except Smt2Error as err:
         raise Smt2Error(f"{program.source}: {err.message}", hint=err.hint or "an SMT-LIB 2 script: declarations, "
                         "(assert F), and a (check-sat-assuming (GOAL)) per claim") from None
