@@ -17,6 +17,7 @@ from sym.core.logic.terms import Atom, Rule
 from sym.core.memory.working import WorkingMemory, item_id
 from sym.core.reason import clashes
 from sym.core.reason.pot.check_horn import support
+from sym.core.reason.swm import english, fastpath
 from sym.core.stop import Stop
 
 NAMED = 4              # memory items a line names; the rest are counted
@@ -49,8 +50,6 @@ def _told(shell, arg: str) -> str:
     """The clauses of the sentences of a /tell that the grammar reads, as /tell reads them first
     (core.reason.swm.fastpath); those only a model can read, a state's updates and --from are left
     out."""
-    from sym.core.reason.swm import english, fastpath
-
     parsed = shell.registry.lookup("/tell").parse(arg)
     if parsed.values.get("from") is not None or not parsed.text:
         return ""

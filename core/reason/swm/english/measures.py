@@ -10,6 +10,7 @@ outside the language."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from sym.core.logic.terms import format_const
 
@@ -29,10 +30,12 @@ UNITS = {"cm": "cm", "centimetre": "cm", "centimetres": "cm", "centimeter": "cm"
 _MEASURE = re.compile(r"^(?P<who>.+?) is (?P<n>\d+(?:\.\d+)?) (?P<unit>[a-z]+) (?P<adj>[a-z]+)\s*[.!]?$", re.I)
 
 
-def subject(words: str) -> str | None:
-    """The constant the grammar makes of a subject ("Bob" -> bob, "the cat" -> cat), or None."""
-    from sym.core.reason.swm.english.statements import readings  # the grammar reads the subject
+Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]]
 
+
+def subject(words: str, readings: Readings) -> str | None:
+    """The constant the grammar makes of a subject ("Bob" -> bob, "the cat" -> cat), or None;
+    `readings` is the grammar's (statements.readings, which calls this room)."""
     found = {clauses for _, clauses, _ in readings(f"{words} is old.")}
     if len(found) != 1:
         return None
@@ -45,8 +48,8 @@ def _constant(text: str) -> str:
     return text[1:-1].replace("\\'", "'") if text.startswith("'") else text
 
 
-def measure(sentence: str) -> list[str] | None:
-    """The clause of a measure sentence, or None when it is not one."""
+def measure(sentence: str, readings: Readings) -> list[str] | None:
+    """The clauses of a measure sentence, or None when it is not one."""
     m = _MEASURE.match(" ".join(sentence.split()))
     if m is None:
         return None
@@ -54,7 +57,7 @@ def measure(sentence: str) -> list[str] | None:
     attribute = DIMENSIONS.get(adj)
     if attribute is None or unit is None or (attribute == "age") != (unit in ("year", "month", "day")):
         return None
-    who = subject(m.group("who"))
+    who = subject(m.group("who"), readings)
     if who is None:
         return None
     value = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))

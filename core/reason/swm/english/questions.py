@@ -12,7 +12,7 @@ from sym.core.logic.terms import Atom, Var, format_const
 from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
-from sym.core.reason.swm.english.statements import meanings
+from sym.core.reason.swm.english.statements import meanings, readings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -149,7 +149,7 @@ def question_goal(text: str) -> Goal | None:
         return _any(anything.group(1), anything.group(2).rstrip("?").split(), question)
     aged = _HOW_OLD.match(question)
     if aged:
-        who = measures.subject(aged.group(1))
+        who = measures.subject(aged.group(1), readings)
         return Goal("values", f"age({format_const(who)}, X)", (), question) if who is not None else None
     words = lexicon.tokens(question)
     if words is None:

@@ -70,7 +70,7 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
-    measured = measures.measure(surface.plain(text))
+    measured = measures.measure(surface.plain(text), readings)
     if measured is not None:
         return Translation(text, measured, [], "fact", text)
     plain = surface.plain(text)
