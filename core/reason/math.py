@@ -14,16 +14,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.reason import child as child_process
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -319,41 +317,6 @@ def _out_of_memory(memory_mb: int) -> UserError:
                      hint="/set math_memory 4096 allows more; or ask for something smaller")
 
 
-@contextmanager
-def _stderr_with_fd() -> Iterator[None]:
-    """While inside, sys.stderr has a real file descriptor. Textual replaces it with an object
-    whose fileno() is -1, and multiprocessing hands that number to the helper processes it
-    starts (the resource tracker), failing with "bad value(s) in fds_to_keep"; they get
-    /dev/null instead, so nothing they print can land on the TUI's screen."""
-    try:
-        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = False
-    if usable:
-        yield
-        return
-    saved = sys.stderr
-    with open(os.devnull, "w", encoding="utf-8") as null:
-        sys.stderr = null
-        try:
-            yield
-        finally:
-            sys.stderr = saved
-
-
-@contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """While inside, this thread does not take SIGINT, and the processes it starts inherit that: the
-    forkserver spends its first second importing SymPy before it ignores Ctrl+C itself, and a Ctrl+C
-    then (the terminal sends it to every process of the job) killed it with a traceback on the
-    user's screen and an EOFError here. Ctrl+C is the shell's; it stops a worker by kill."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-
-
 def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
     """The warm worker's connection, starting one (about a second the first time) if needed."""
     if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
@@ -364,10 +327,7 @@ def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child, memory_mb), daemon=True, name="sym-math")
         try:
-            with _stderr_with_fd():
-                resource_tracker.ensure_running()    # first: it unblocks SIGINT once it has started
-                with _sigint_blocked():
-                    proc.start()
+            child_process.start(proc)
         except (EOFError, OSError):
             raise UserError("the /math worker could not start", hint="try again; is math_memory too small?") from None
         finally:

@@ -17,21 +17,19 @@ import json
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.reason import child as child_process
 from sym.core.reason.pot.interpret import INCONSISTENT, UNKNOWN, OptimizationResult, ProofReport, VerificationResult, Watchdog
 from sym.core.reason.pot.smt2_read import Smt2Error, Smt2Program, z3_error
 from sym.core.reason.pot.smt2_steps import steps
 from sym.core.text import valid_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from multiprocessing.connection import Connection
 
 _POLL_S = 0.02
@@ -198,25 +196,6 @@ def _report(checks: list[dict[str, Any]], output: list[dict[str, Any]], timeout_
 
 # -- the worker process ------------------------------------------------------------------
 
-@contextmanager
-def _stderr_with_fd() -> Iterator[None]:
-    """sys.stderr with a real file descriptor while a child starts (Textual's has none; see math.py)."""
-    try:
-        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = False
-    if usable:
-        yield
-        return
-    saved = sys.stderr
-    with open(os.devnull, "w", encoding="utf-8") as null:
-        sys.stderr = null
-        try:
-            yield
-        finally:
-            sys.stderr = saved
-
-
 def _warm_worker(cancel: threading.Event | None) -> Connection:
     if _WORKER and not _WORKER[0].is_alive():
         _stop_worker()
@@ -225,8 +204,11 @@ def _warm_worker(cancel: threading.Event | None) -> Connection:
         mp.set_forkserver_preload(["sym.core.reason.pot.smt2_worker", "z3"])
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child,), daemon=True, name="sym-smt2")
-        with _stderr_with_fd():
-            proc.start()
+        try:
+            child_process.start(proc)
+        except (EOFError, OSError):
+            child.close()
+            raise UserError("the Z3 worker process could not start") from None
         child.close()
         _WORKER[:] = [proc, parent]
         while not parent.poll(_POLL_S):
