@@ -398,3 +398,19 @@ def _body_atoms(body: tuple[Any, ...]) -> list[Atom]:
 def clause_text(clause: Atom | Rule | Query) -> str:
     """The canonical text of a clause, as the parser would read it back."""
     return f"{clause}." if isinstance(clause, Atom) else str(clause)
+
+
+def rename_predicates(clause: Atom | Rule, renames: dict[tuple[str, int], str]) -> Atom | Rule:
+    """The clause with predicates renamed per {(name, arity): new name}, inside aggregates too."""
+    def atom(a: Atom) -> Atom:
+        new = renames.get((a.pred, len(a.args)))
+        return a if new is None else Atom(new, a.args, a.neg)
+
+    def literal(lit: Any) -> Any:
+        if isinstance(lit, Aggregate):
+            return Aggregate(lit.op, lit.template, lit.witness, tuple(literal(g) for g in lit.goal), lit.result, lit.found)
+        return atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf) else lit
+
+    if isinstance(clause, Atom):
+        return atom(clause)
+    return Rule(atom(clause.head) if clause.head is not None else None, tuple(literal(lit) for lit in clause.body))

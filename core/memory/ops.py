@@ -14,9 +14,9 @@ from weakref import WeakKeyDictionary
 
 from sym.core.errors import UserError
 from sym.core.logic.strata import stratify
-from sym.core.logic.terms import Atom, Query, Rule
+from sym.core.logic.terms import Atom, Query, Rule, rename_predicates
 from sym.core.memory.store import Record, dumps
-from sym.core.memory.working import SOFT, item_id, rename_predicates
+from sym.core.memory.working import SOFT, item_id
 
 if TYPE_CHECKING:
     from sym.core.memory.working import Item, WorkingMemory

@@ -12,7 +12,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,18 @@ from sym.core.logic.derivation import ground_holds
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from sym.core.logic.provenance import ProofNode, proof_tree
 from sym.core.logic.strata import stratify
-from sym.core.logic.terms import Aggregate, Atom, Naf, Query, Rule, Var, clause_atoms, clause_text, is_anonymous
+from sym.core.logic.terms import (
+    Aggregate,
+    Atom,
+    Naf,
+    Query,
+    Rule,
+    Var,
+    clause_atoms,
+    clause_text,
+    is_anonymous,
+    rename_predicates,
+)
 from sym.core.memory.bindings import Bindings
 from sym.core.memory.schema import Schema, check_template, parse_key
 from sym.core.stop import UNBOUNDED, Stop
@@ -483,20 +494,3 @@ def _indicator(text: str) -> tuple[str, int]:
     if not name or not arity.isdecimal():
         raise UserError(f"bad predicate indicator {text!r}", hint="write name/arity, e.g. located_in/2")
     return name, int(arity)
-
-
-def rename_predicates(clause: Atom | Rule, renames: dict[tuple[str, int], str]) -> Atom | Rule:
-    """The clause with predicates renamed per {(name, arity): new name}."""
-    def atom(a: Atom) -> Atom:
-        new = renames.get((a.pred, len(a.args)))
-        return a if new is None else Atom(new, a.args, a.neg)
-
-    if isinstance(clause, Atom):
-        return atom(clause)
-    def literal(lit: Any) -> Any:
-        if isinstance(lit, Aggregate):
-            return replace(lit, goal=tuple(literal(g) for g in lit.goal))
-        return atom(lit) if isinstance(lit, Atom) else Naf(atom(lit.atom)) if isinstance(lit, Naf) else lit
-
-    body = tuple(literal(lit) for lit in clause.body)
-    return Rule(atom(clause.head) if clause.head is not None else None, body)

@@ -48,14 +48,15 @@ class Runner:
         self.global_decls = False
         self.fixedpoint = False
 
-    def eval(self, text: str) -> str:
+    def command(self, text: str) -> str:
+        """One SMT-LIB command through Z3's own reader (Z3_eval_smtlib2_string), its printed reply."""
         return str(self.z3.Z3_eval_smtlib2_string(self.zctx.ref(), text))
 
     def run(self, text: str) -> None:
         script = steps(text)
         self.preset(script)
         self.zctx = self.z3.Context()
-        self.eval(f"(set-option :timeout {self.timeout_ms})")
+        self.command(f"(set-option :timeout {self.timeout_ms})")
         with interruptible(self.zctx, None) as watchdog:
             self.watchdog = watchdog
             for step in script:
@@ -76,7 +77,7 @@ class Runner:
             self.exit_on_error = len(step.tree) > 2 and str(step.tree[2]) == "immediate-exit"
             return
         try:
-            out = self.eval(step.text)
+            out = self.command(step.text)
         except self.z3.Z3Exception as err:
             # z3 prints the error and goes on with the next command: the command did nothing
             self.rejected(step, err)
@@ -112,7 +113,7 @@ class Runner:
             del self.frames[len(self.frames) - step.count:]
         elif step.kind == "reset":
             self.frames, self.logic, self.global_decls, self.fixedpoint = [[]], "", False, False
-            self.eval(f"(set-option :timeout {self.timeout_ms})")
+            self.command(f"(set-option :timeout {self.timeout_ms})")
         elif step.kind == "reset-assertions":
             self.frames = [[e for e in self.frames[0] if e.kind == "decl"]]
         elif step.kind == "option":
@@ -164,7 +165,7 @@ class Runner:
         if self.checks < self.start:
             return
         try:
-            out = self.eval(step.text)
+            out = self.command(step.text)
         except self.z3.Z3Exception as err:
             self.shown(step, self.error_line(step, err), error=True)
             self.stopped = self.exit_on_error
@@ -216,7 +217,7 @@ class Runner:
         self.send({**report, "event": "arm"})
         try:
             with self.watchdog.armed(self.timeout_ms):
-                out = self.eval(step.text)
+                out = self.command(step.text)
         except self.z3.Z3Exception as err:         # z3 prints it and answers nothing here
             self.send({"event": "dropped", "check": n})
             self.rejected(step, err)
@@ -253,7 +254,7 @@ class Runner:
 
     def _reason(self) -> str:
         try:
-            out = self.eval("(get-info :reason-unknown)")
+            out = self.command("(get-info :reason-unknown)")
         except self.z3.Z3Exception:
             return ""
         return out.split('"')[1] if out.count('"') >= 2 else ""
