@@ -43,6 +43,9 @@ def test_a_negative_question_asks_what_the_positive_asks(category, rng):
         return
     negative = ("Isn't " if q.startswith("Is ") else "Doesn't ") + q.split(" ", 1)[1]
     positive, asked = question_goal(q), question_goal(negative)
+    if positive is None:
+        assert asked is None        # refused alike
+        return
     assert (positive.kind, positive.query) == (asked.kind, asked.query)
 
 
@@ -71,3 +74,12 @@ def test_when_whenever_and_a_condition_after_its_consequence_are_conditionals(se
 ])
 def test_an_if_that_is_not_a_condition_is_refused(sentence):
     assert translate(sentence) is None
+
+
+def test_a_report_after_a_comma_is_refused_whole_never_split_into_its_claim(sym):
+    from sym.core.reason.swm.english import split_sentences
+
+    assert split_sentences("Al is tall, Bob thinks. Bob went home, Al stayed.") == [
+        "Al is tall, Bob thinks.", "Bob went home.", "Al stayed."]
+    told = sym("/tell --partial Al is tall, Bob thinks. Bob is big.")
+    assert {it.text for s in told.sentences for it in s.items} == {"big(bob)."}

@@ -104,6 +104,8 @@ def test_contains_on_a_noun_is_a_plain_fact_and_on_a_box_a_state():
 # -- sentences the grammar was not written for ----------------------------------------------
 
 ADVERSARIAL_REFUSED = [
+    # reports: the clause beside a verb of saying is someone's claim
+    "Al is tall, Bob thinks.", "Well, Al is tall, Bob says.", "Al is tall and Bob agrees.", "Bob believes.",
     # counts and quantity words
     "Three dogs bark.", "Many students are tired.", "Bob owns several cars.", "Both cats are black.",
     "A few birds sing.", "Alice feeds 3 cats.", "Certain mushrooms are poisonous.", "Most dogs like Bob.",

@@ -112,3 +112,9 @@ go fall keep prove end""".split())
 # calls her, not a name "Alice Sue".
 OBJECT_COMPLEMENT = frozenset("""call name dub elect appoint crown make consider title nickname
 christen label term declare deem think find judge proclaim pronounce rename vote""".split())
+
+# Verbs of saying and believing: with no object of their own ("Al is tall, Bob thinks.") they
+# report the clause beside them, which is then someone's claim, not a fact.
+REPORTS = frozenset("""think say believe claim reckon suppose guess hope fear suspect doubt know feel
+imagine assume expect argue insist admit deny add reply note explain suggest agree maintain report
+allege state declare announce mention remark answer hear read""".split())

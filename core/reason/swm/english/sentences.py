@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sym.core.reason.swm.english import classes, lexicon
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(]?[A-Za-z0-9])")
 _NAME_WORD = re.compile(r"(?:[A-Z][A-Za-z'-]*|\d+)\Z")
 _WORD = re.compile(r"[a-z][a-z'-]*\Z")
@@ -157,7 +159,15 @@ def _run_on(sentence: str) -> list[str]:
         out.append(" ".join(words[start:cut - 1] + [words[cut - 1].rstrip(",") + "."]))
         start, has_verb, i = cut, False, cut
     out.append(" ".join(words[start:]))
+    if len(out) > 1 and _report(out[-1]):
+        return [sentence]       # "Al is tall, Bob thinks.": a report, read (and refused) whole
     return out
+
+
+def _report(clause: str) -> bool:
+    """A clause that only says who thinks or says so: a subject and a verb of saying, no object."""
+    words = clause.rstrip(".!").split()
+    return 2 <= len(words) <= 4 and words[-1].isalpha() and lexicon.verb_lemma(words[-1]) in classes.REPORTS
 
 
 def split_sentences(text: str) -> list[str]:

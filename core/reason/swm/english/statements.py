@@ -169,7 +169,18 @@ def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
 
 def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
     """One reading of a statement → (kind, clause texts, how its constants were written); raises
-    Rejected."""
+    Rejected, or Refused for a report ("Al is tall, Bob thinks.": Bob's claim, not a fact)."""
+    kind, clauses, written = _statement(words, tree)
+    said = next((c for c in clauses if (m := _ONE_PLACE.match(c)) and lexicon.verb_lemma(m.group(1)) in classes.REPORTS), None)
+    if said is not None:
+        raise Refused(f"'{said[:-1]}' reports what someone thinks or says: the rest is their claim, not a fact")
+    return kind, clauses, written
+
+
+_ONE_PLACE = re.compile(r"~?([a-z]+)\([^,()]+\)\.$")
+
+
+def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
     (node,) = _kids(tree)
     kind = node.data
     if kind == "facts":
