@@ -1,0 +1,119 @@
+"""Proofs of facts a relational backend derived: re-derived on the native engine from the facts
+the answer needs, fetched from the backend.
+
+From the fact asked about, each rule whose head matches is instantiated and its body's solutions
+looked up in the backend's model (a few per rule), their atoms (and an aggregate's solutions)
+followed the same way, down to asserted facts. The native engine then runs the program over just
+those asserted facts: its first derivations are the proof, with steps that are well founded.
+Where the few solutions fetched happen not to derive the fact on their own (a cap reached), the
+proof shows the rule instance the backend found, one level at a time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sym.core.logic.derivation import Derivation, instantiate, instantiate_atom
+from sym.core.logic.engine import Engine
+from sym.core.logic.terms import Aggregate, Atom, Rule, Var, literal_atoms
+
+if TYPE_CHECKING:
+    from sym.core.backends.engine import RelationalEngine
+
+PER_RULE = 20        # solutions of one rule instance fetched
+MOST = 5_000         # facts one proof may gather
+
+
+class Proofs:
+    def __init__(self, engine: RelationalEngine) -> None:
+        self.engine = engine
+        self.seen: set[Atom] = set()
+        self.base: set[Atom] = set()
+        self.first: dict[Atom, tuple[str, Rule, tuple[Any, ...]]] = {}    # a rule instance the backend found
+        self.native: Engine | None = None
+
+    def derivation(self, atom: Atom) -> Derivation | None:
+        if not self._derived_relation(atom.key) or self._asserted(atom):
+            return None
+        if atom not in self.seen:
+            self._gather(atom)
+            self.native = None
+        if self.native is None:
+            native = Engine(goal_directed=False)
+            native.add_facts(sorted(self.base, key=str))
+            native.add_rules({rid: r for rid, r in self.engine.rules.items() if r.head is not None})
+            native.infer()
+            self.native = native
+        found = self.native.provenance(atom)
+        if found is not None:
+            return found
+        first = self.first.get(atom)
+        if first is None:
+            return None
+        rid, rule, premises = first
+        return Derivation(atom, rid, rule, 0, premises)
+
+    def _derived_relation(self, key: str) -> bool:
+        return any(r.head is not None and r.head.key == key for r in self.engine.rules.values())
+
+    def _asserted(self, atom: Atom) -> bool:
+        if self.engine.is_asserted(atom):
+            return True
+        if atom.key in self.engine.attached:
+            program = self.engine.program()
+            found = program.query(_base_atom(atom), [])
+            return bool(found)
+        return False
+
+    def _gather(self, start: Atom) -> None:
+        program = self.engine.program()
+        rules = [(rid, r) for rid, r in self.engine.rules.items() if r.head is not None]
+        queue = [start]
+        while queue and len(self.seen) < MOST:
+            atom = queue.pop()
+            if atom in self.seen:
+                continue
+            self.seen.add(atom)
+            if not self._derived_relation(atom.key) or self._asserted(atom):
+                self.base.add(atom)
+                if not self._derived_relation(atom.key):
+                    continue
+            for rid, rule in rules:
+                assert rule.head is not None
+                binding = _match(rule.head, atom)
+                if binding is None:
+                    continue
+                body = tuple(instantiate(lit, binding) for lit in rule.body)
+                named = list(dict.fromkeys(v for a in literal_atoms(body) for v in a.args if isinstance(v, Var)))
+                for row in program.query(body, named, limit=PER_RULE):
+                    full = dict(zip(named, row))
+                    premises = tuple(instantiate(lit, full) for lit in body)
+                    self.first.setdefault(atom, (rid, rule, premises))
+                    for lit in premises:
+                        if isinstance(lit, Atom) and lit.is_ground:
+                            queue.append(lit)
+                        elif isinstance(lit, Aggregate):
+                            queue += self._solutions(lit)
+
+    def _solutions(self, agg: Aggregate) -> list[Atom]:
+        """The atoms of an aggregate's solutions (its outer variables already bound)."""
+        named = list(dict.fromkeys(v for a in literal_atoms(agg.goal) for v in a.args if isinstance(v, Var)))
+        rows = self.engine.program().query(agg.goal, named, limit=MOST)
+        return [instantiate_atom(a, dict(zip(named, row))) for row in rows for a in literal_atoms(agg.goal)]
+
+
+def _base_atom(atom: Atom) -> tuple[Atom]:
+    return (atom,)
+
+
+def _match(head: Atom, atom: Atom) -> dict[Var, object] | None:
+    if head.key != atom.key:
+        return None
+    binding: dict[Var, object] = {}
+    for h, a in zip(head.args, atom.args):
+        if isinstance(h, Var):
+            if binding.setdefault(h, a) != a:
+                return None
+        elif h != a:
+            return None
+    return binding
