@@ -147,9 +147,11 @@ def _notes(name: str, label: str, score: Score, err, *, top: int) -> None:
     """Under a score's row: how many items the fallback answered, and the commonest failures."""
     if isinstance(score, LogicScore) and score.system == "sym":
         precision = f"precision {score.precision:.1%}" if score.decided else "no precision: none decided"
+        said = (f", {score.text} answered by the model's text in the turn (unverified: {score.text_correct} right)"
+                if score.text else "")
         err.write(f"  {name} {label}: {score.decided} decided by sym ({score.decided_correct} right, {precision}), "
                   f"{score.abstained} abstained, {score.fallback} answered by the model "
-                  f"alone (fallback, unverified: {score.fallback_correct} right)\n")
+                  f"alone (fallback, unverified: {score.fallback_correct} right){said}\n")
     elif score.fallback:
         err.write(f"  {name} {label}: {score.n - score.fallback} decided by sym "
                   f"({score.correct - score.fallback_correct} right), {score.fallback} answered by the "
@@ -169,14 +171,16 @@ def json_line(line: dict, dataset: str, samples: int) -> str:
 
 def table_header(first: str = "data") -> str:
     return (f"{first:<24}{'system':<12}{'n':>5}{'correct':>9}{'accuracy':>10}{'decided':>9}{'precision':>11}"
-            f"{'abstain':>9}{'fallback':>10}{'ran':>6}{'calls':>7}{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
+            f"{'abstain':>9}{'fallback':>10}{'text':>6}{'ran':>6}{'calls':>7}{'failed':>8}{'tokens':>9}{'s/item':>9}\n")
 
 
 def table_row(name: str, label: str, score: LogicScore) -> str:
-    """accuracy; decided = items sym answered itself (coverage); precision = right when decided."""
+    """accuracy; decided = items sym answered itself, from a verified result (coverage); precision =
+    right when decided; fallback and text = items the model answered, alone or in a chat turn's
+    closing words (unverified, never counted as decided)."""
     precision = f"{score.precision:.1%}" if score.decided else "—"     # none decided: no precision to give
     return (f"{name[:23]:<24}{label:<12}{score.n:>5}{score.correct:>9}{score.accuracy:>9.1%} {score.coverage:>8.1%}"
-            f"{precision:>10} {score.abstained:>8}{score.fallback:>10}{score.programs_ran:>6}"
+            f"{precision:>10} {score.abstained:>8}{score.fallback:>10}{score.text:>6}{score.programs_ran:>6}"
             f"{score.llm_calls:>7}{score.failed_calls:>8}{score.tokens:>9}{score.seconds_per_item:>9.2f}\n")
 
 
@@ -185,7 +189,7 @@ def item_line(r: ItemResult) -> str:
     sym did not decide, the vote, and what its calls used (from the call log)."""
     said = r.answer if r.answer is not None else "no answer"
     by = {"sym": "sym", "llm": "model alone", "fallback": "fallback: the model alone, unverified",
-          "none": "undecided"}[r.by]
+          "text": "the model's text, unverified", "none": "undecided"}[r.by]
     mark = "right" if r.correct else "wrong"
     line = (f"[{r.index}/{r.total}] {r.item} {r.system} {r.mode}: {said} ({by}), gold {r.gold}: {mark}"
             f" · {r.calls} call{'s' if r.calls != 1 else ''}"
@@ -293,7 +297,8 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
 def chat_item(item: Item, llm: LLM | None) -> Outcome:
     """One chat turn of the agent on an item (the line a user would type, core.reason.outside.chat_text),
     in a fresh in-process shell: a copy of the bench model's settings, its backend, the model's
-    memory changes approved. Its calls count as the bench model's (Outcome.turn)."""
+    memory changes approved. Its calls count as the bench model's (Outcome.turn) and carry the
+    item's run tag, so the item's line and `sym logs --run` list them."""
     from sym.core.llm.clients import Clients
     from sym.core.reason.outside import chat_outcome, chat_text
     from sym.repl.dispatcher import Shell
@@ -302,7 +307,8 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
         return Outcome(reason="no model")
     shell = Shell(plugins=False, settings=llm.settings.model_copy())
     shell.ctx.settings.agent_approve = "auto"
-    shell.ctx.clients = Clients(fixed=llm.backend)
+    tag = llm.session
+    shell.ctx.clients = Clients(fixed=llm.backend, session=lambda: tag)
     try:
         # "/chat" typed out: a context with a "(" in it would otherwise be read as logic text
         _, result = shell.execute("/chat " + chat_text(item), source=f"bench:{item.id}")

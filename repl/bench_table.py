@@ -1,7 +1,8 @@
 """`sym bench table FILE…`: the runs of `sym bench swm|logic --json` side by side, one row per
 dataset, system and number of samples (sym K=1, sym K=3, the model alone), from their items'
-lines: accuracy, decided by sym (coverage), right when decided (precision), abstained, the
-fallback (and how often it was right), calls and seconds per item. The numbers the issue of
+lines: accuracy, decided by sym (coverage: a verified result only), right when decided
+(precision), abstained, the fallback and a chat turn's closing text (the model's words, each
+with how often it was right), calls, tokens and seconds per item. The numbers the issue of
 small models asks for: whether sym's own answers can be trusted, and what they cost."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import IO, Any
 from sym.core.errors import UserError
 
 COLUMNS = ("data", "run", "n", "accuracy", "decided", "precision", "abstained", "fallback (right)",
-           "calls/item", "s/item")
+           "model text (right)", "calls/item", "tokens/item", "s/item")
 
 
 @dataclass
@@ -27,15 +28,20 @@ class Row:
         n = len(self.items)
         right = sum(bool(i.get("correct")) for i in self.items)
         calls = sum(int(i.get("calls", 0)) for i in self.items) / n
+        tokens = sum(int(i.get("tokens", 0)) for i in self.items) / n
         seconds = sum(float(i.get("seconds", 0.0)) for i in self.items) / n
         head = [self.dataset, self.run, str(n), f"{right}/{n} ({right / n:.0%})"]
+        cost = [f"{calls:.1f}", f"{tokens:.0f}", f"{seconds:.0f}"]
         if not self.run.startswith("sym"):
-            return [*head, "—", "—", "—", "—", f"{calls:.1f}", f"{seconds:.0f}"]
-        decided = [i for i in self.items if i.get("by") == "sym"]
-        fallback = [i for i in self.items if i.get("by") == "fallback"]
+            return [*head, "—", "—", "—", "—", "—", *cost]
+        decided = [i for i in self.items if i.get("by") == "sym"]      # from a verified result only
+
+        def answered(by: str) -> str:
+            found = [i for i in self.items if i.get("by") == by]
+            return f"{len(found)} ({sum(bool(i.get('correct')) for i in found)})"
         good = sum(bool(i.get("correct")) for i in decided)
         return [*head, f"{len(decided)}/{n}", f"{good}/{len(decided)}" if decided else "—", str(n - len(decided)),
-                f"{len(fallback)} ({sum(bool(i.get('correct')) for i in fallback)})", f"{calls:.1f}", f"{seconds:.0f}"]
+                answered("fallback"), answered("text"), *cost]
 
 
 def rows(paths: list[str]) -> list[Row]:

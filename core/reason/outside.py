@@ -255,8 +255,8 @@ def chat_outcome(item: Item, verdicts: list[str], reply: str | None, turn: TurnU
     text = reply or ""
     answer = (truth_word(text) if item.kind == TRUTH else yes_no(text) if item.kind == YES_NO
               else pick_letter(text, item.letters) or None)
-    if answer is not None:
-        return Outcome(answer, turn=turn)
+    if answer is not None:       # the model's own words: an answer, but not sym's decision
+        return Outcome(answer, turn=turn, from_text=True, reason="the model's text (unverified)")
     why = "the turn ended with no reply" if reply is None else "the reply named no answer"
     if verdicts and verdicts[-1] == "inconsistent":
         why += "; /ask found the context derives both the claim and its negation"

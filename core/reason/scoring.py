@@ -44,6 +44,8 @@ class Score:
     failures: dict[str, int] = field(default_factory=dict)   # error message → count
     fallback: int = 0             # items the reasoner left undecided, answered by the model alone
     fallback_correct: int = 0
+    text: int = 0                 # chat: items answered by the model's own closing text (unverified) …
+    text_correct: int = 0         # … and of those, right
 
     @property
     def accuracy(self) -> float:
@@ -74,7 +76,7 @@ class Score:
                 "cached_calls": self.cached_calls, "failed_calls": self.failed_calls, "tokens": self.tokens,
                 "seconds": round(self.seconds, 3), "seconds_per_item": round(self.seconds_per_item, 3),
                 "fallback": self.fallback, "fallback_correct": self.fallback_correct,
-                "failures": dict(self.failures)}
+                "text": self.text, "text_correct": self.text_correct, "failures": dict(self.failures)}
 
 
 def counts(llm: LLM | None) -> tuple[int, int, int]:
@@ -113,6 +115,7 @@ class Outcome:
     vote: str = ""                  # several samples drawn: the vote (pot/vote.py, swm/extract_vote.py)
     error: str = ""                 # the whole error behind `reason` (which groups like failures)
     unverified: bool = False        # the model picked the answer (AR-LSAT's tie or unknown question type)
+    from_text: bool = False         # chat: the answer is read from the model's closing text (unverified)
 
 
 def failed_outcome(err: UserError) -> Outcome:
@@ -121,9 +124,10 @@ def failed_outcome(err: UserError) -> Outcome:
 
 @dataclass
 class ItemResult:
-    """One item as it finished: who answered (`by`: sym, fallback — the model alone, unverified —,
-    llm for the baseline, or none), whether it was right, why sym did not decide, the vote, and
-    what its calls used (from the call log)."""
+    """One item as it finished: who answered (`by`: sym, text — a chat turn's closing words,
+    unverified —, fallback — the model alone, unverified —, llm for the baseline, or none),
+    whether it was right, why sym did not decide, the vote, and what its calls used (from the
+    call log)."""
 
     index: int
     total: int
@@ -252,11 +256,16 @@ def score_loop(name: str, items: Sequence[I], llm: LLM | None, bench: Bench[I], 
                 turns = [a + b for a, b in zip(turns, (out.turn.calls, out.turn.cached, out.turn.tokens), strict=True)]
         score.failed_calls += out.failed_call
         said = out.answer
-        verified = said is not None and not out.unverified and not baseline
+        text = said is not None and out.from_text and not baseline    # the model's words, its own column
+        verified = said is not None and not out.unverified and not text and not baseline
         reason = (out.error or out.reason) if not verified and not baseline else ""
         if out.unverified and said is not None:
             reason = reason or "the model picked the answer (unverified)"
-        if said is None or out.unverified:
+        if text:
+            score.abstained += 1
+            score.text += 1
+            score.fail(short_reason(reason))
+        elif said is None or out.unverified:
             score.fail(short_reason(out.reason or reason))
             score.abstained += not baseline
             if not baseline and said is None and fallback and client is not None and bench.can_guess(item):
@@ -267,6 +276,7 @@ def score_loop(name: str, items: Sequence[I], llm: LLM | None, bench: Bench[I], 
             guessed = guessed or (said is not None and out.unverified)
         correct = said is not None and bench.right(item, said)
         score.scored(correct, guessed and not baseline)
+        score.text_correct += text and correct
         if verified:
             score.decided += 1
             score.decided_correct += correct
@@ -274,8 +284,8 @@ def score_loop(name: str, items: Sequence[I], llm: LLM | None, bench: Bench[I], 
         seconds = max(time.perf_counter() - began, used.get("seconds", 0.0))   # a cached call at its first time
         score.seconds += seconds
         if on_item is not None:
-            by = "llm" if baseline and said is not None else "sym" if verified else "fallback" if said is not None \
-                else "none"
+            by = "llm" if baseline and said is not None else "sym" if verified else "text" if text \
+                else "fallback" if said is not None else "none"
             on_item(ItemResult(n, total or len(items), bench.ident(item), system, score.mode, bench.gold(item), said,
                                by, correct, reason, out.vote, used.get("calls", 0), used.get("cached", 0),
                                used.get("failed", 0), used.get("tokens", 0), seconds, tag))

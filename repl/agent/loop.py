@@ -249,9 +249,17 @@ def route_turn(turn: Turn) -> str:
         if action == "math":
             if not step():
                 break
-            worked = run.llm.json_with_repair(prompts.math_messages(sentence), MathStep, check=check_math,
-                                              format=math_schema(), purpose="agent.math", attempts=1,
-                                              on_attempt=counted)
+            try:
+                worked = run.llm.json_with_repair(prompts.math_messages(sentence), MathStep,
+                                                  check=lambda found, said=sentence: check_math(found, said),
+                                                  format=math_schema(), purpose="agent.math", attempts=1,
+                                                  on_attempt=counted)
+            except LLMError as err:
+                if err.reason != "bad-output":
+                    raise
+                turn.calls.append(Call("math", f"(math: {sentence})", Failure(err.message, err.hint),
+                                       status="bad call"))
+                continue
         turn.call(*to_call(action, sentence, worked))
         if turn.repeated:
             return ""

@@ -18,14 +18,16 @@ using only what the tools returned; when memory cannot settle a question, say it
 
 SORT_SYSTEM = """You sort the sentences of a user's message for sym, a reasoning shell that checks
 answers against its memory. For each numbered sentence choose one action:
-- tell: a statement of fact or a rule to remember ("Penguins are birds.", "Tom is a cat.");
+- tell: a statement of fact or a rule to remember, whatever it is about ("Penguins are birds.",
+  "Every mammal needs water.", "All of the designs are dreamy.");
 - ask: a question about the facts ("Is Tweety a bird?", "Who likes Ann?");
-- prove: a claim to prove or refute with a solver (logic puzzles, arithmetic claims);
-- math: algebra or arithmetic to compute ("Factor x**2 - 1.");
+- prove: a claim to check with a solver, asked as a question ("Is it true that ...?", logic puzzles);
+- math: a math expression to compute, written in symbols and numbers ("Factor x**2 - 1."); never
+  an English statement;
 - search: a request to find what memory holds about something;
-- none: greetings, thanks, anything else.
-A sentence that ends with "?" is usually ask; a statement that ends with "." is usually tell.
-Reply with JSON only: each numbered sentence as a key, its action as the value.
+- none: greetings, thanks, instructions on how to answer, anything else.
+A sentence that ends with "?" is usually ask; a statement that ends with "." is tell.
+Reply with JSON only: each sentence's number as a key, its action as the value.
 
 Sentences:
 1. Cats are animals.
@@ -33,8 +35,7 @@ Sentences:
 3. Is Felix an animal?
 4. Expand (x + 1)**2.
 5. Thanks!
-{"1. Cats are animals.": "tell", "2. Felix is a cat.": "tell", "3. Is Felix an animal?": "ask",
- "4. Expand (x + 1)**2.": "math", "5. Thanks!": "none"}"""
+{"1": "tell", "2": "tell", "3": "ask", "4": "math", "5": "none"}"""
 
 MATH_SYSTEM = """Turn the request into one sympy operation: choose the operation and write only the
 expression in Python syntax (x**2 for x squared, * for products). Reply with JSON only."""

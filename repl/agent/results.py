@@ -157,20 +157,28 @@ def _what_became(call: Call) -> str:
 
 @to_text.register
 def _(r: Conversed) -> str:
+    """Each call's line with its own result under it (a /tell's failure under the /tell, not under
+    the last call), then the model's words, marked unverified, and the warnings."""
     lines = [r.note] if r.note else []
     for call in r.calls:
-        said = call.summary
-        mark = "" if call.status in ("ran", "failed") or said.startswith(call.status) else f" ({call.status})"
-        lines.append(f"→ {call.line} — {said}{mark}")
-    shown = [c for c in r.calls if c.result is not None and not (c.ok and c.tool in ("tell", "fact", "rule",
-                                                                                      "forget", "extract"))]
-    for call in shown:
-        body = to_text(call.result).strip().splitlines() if call.result is not None else []
-        if len(body) > 1 or (body and body[0] != call.summary):
-            more = len(body) - SHOWN_LINES
-            lines += ["  " + b for b in body[:SHOWN_LINES]] + ([f"  … {more} more lines"] if more > 0 else [])
+        lines += call_lines(call)
     if r.reply:
         label = "model (unverified)" if r.calls else "model (unverified, no command ran)"
         lines.append(f"{label}: {r.reply}")
     lines += [f"warning: {w}" for w in r.warnings]
     return "\n".join(lines)
+
+
+def call_lines(call: Call) -> list[str]:
+    """One call as a transcript shows it: `→ LINE — summary (status)`, then, indented, the rest of
+    its result (a stored /tell's items are not repeated: the summary counts them)."""
+    said = call.summary
+    mark = "" if call.status in ("ran", "failed") or said.startswith(call.status) else f" ({call.status})"
+    lines = [f"→ {call.line} — {said}{mark}"]
+    if call.result is None or (call.ok and call.tool in ("tell", "fact", "rule", "forget", "extract")):
+        return lines
+    body = to_text(call.result).strip().splitlines()
+    if len(body) > 1 or (body and body[0] != call.summary):
+        more = len(body) - SHOWN_LINES
+        lines += ["  " + b for b in body[:SHOWN_LINES]] + ([f"  … {more} more lines"] if more > 0 else [])
+    return lines

@@ -8,6 +8,7 @@ keeps the shell's last program (`ctx.recall.program`), and turns reports into re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -408,6 +409,25 @@ def program_cmd(ctx: Context, arg: str) -> Result:
     return ProgramShown(last.source, last.program.model_dump(exclude_defaults=True))
 
 
+_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]*)?")
+_GREEK = frozenset("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron rho sigma "
+                   "tau upsilon phi chi psi omega".split())
+
+
+def english(text: str) -> bool:
+    """Whether /math's argument reads as English: an apostrophe in a word ("Wearstler's"), or two
+    words of three letters or more side by side that are neither operations, functions nor
+    constants (implicit multiplication would read "design styles" as design*styles)."""
+    from sym.core.reason.math import CONSTANTS, FUNCTIONS
+
+    known = {*OPERATIONS, *FUNCTIONS, *CONSTANTS, *_GREEK, "wrt"}
+    words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    if any("'" in w for w, _, _ in words):
+        return True
+    plain = [(w, a, b) for w, a, b in words if len(w) >= 3 and w not in known]
+    return any(b1 <= a2 and not text[b1:a2].strip() for (_, _, b1), (_, a2, _) in zip(plain, plain[1:]))
+
+
 def _operations() -> tuple[str, ...]:
     return OPERATIONS
 
@@ -424,6 +444,9 @@ def math_cmd(ctx: Context, args: Args, run: Run) -> Result:
     op, _, expr = text.partition(" ")
     if not op:
         raise UserError("usage: /math OPERATION EXPR", hint="operations: " + ", ".join(OPERATIONS))
+    if english(text):       # "All of Kelly Wearstler's design styles are dreamy" is not a product of symbols
+        raise UserError("/math takes a math expression, not an English sentence",
+                        hint="/tell it as a statement, or /prove it as a claim; /math factor x**2 - 1")
     answer = compute(op, expr, timeout=run.settings.math_timeout, memory_mb=run.settings.math_memory,
                      cancel=run.cancel)    # a worker process, stopped at the limits or at once on Esc / Ctrl+C
     return MathAnswer(answer, latex)

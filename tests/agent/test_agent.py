@@ -135,8 +135,7 @@ def test_the_step_limit_ends_a_turn_that_never_answers(llm_sym):
 
 def test_a_model_with_no_tool_calling_sorts_the_sentences_from_the_menu(llm_sym, asked):
     llm_sym.server.no_tools = True
-    llm_sym.server.reply('{"1. Penguins are birds.": "tell", "2. Tweety is a penguin.": "tell", '
-                         '"3. Is Tweety a bird?": "ask"}', when="Its sentences:")
+    llm_sym.server.reply('{"1": "tell", "2": "tell", "3": "ask"}', when="Its sentences:")
     llm_sym.server.reply("Tweety is a bird.", when="sym ran:")
     r = llm_sym(TURN)
     assert r.style == "route" and r.invalid == 0
@@ -144,10 +143,10 @@ def test_a_model_with_no_tool_calling_sorts_the_sentences_from_the_menu(llm_sym,
                                          "/ask Is Tweety a bird? --no-fallback"]
     assert r.calls[1].verdict == "true" and r.reply == "Tweety is a bird."
     menu = [c for c in llm_sym.server.chats if c.format][0].format
-    assert list(menu["properties"]) == ["1. Penguins are birds.", "2. Tweety is a penguin.", "3. Is Tweety a bird?"]
-    assert menu["properties"]["3. Is Tweety a bird?"]["enum"] == ["tell", "ask", "prove", "math", "search", "none"]
+    assert list(menu["properties"]) == ["1", "2", "3"]         # numbered slots: no sentence is copied back
+    assert menu["properties"]["3"]["enum"] == ["tell", "ask", "prove", "math", "search", "none"]
     llm_sym.server.clear()
-    llm_sym.server.reply('{"1. Hello there.": "none"}', when="Its sentences:")
+    llm_sym.server.reply('{"1": "none"}', when="Its sentences:")
     again = llm_sym("Hello there.")
     assert again.calls == [] and again.reply == ""
     assert not any(c.body.get("tools") for c in llm_sym.server.chats)       # remembered: no tools tried
@@ -155,7 +154,7 @@ def test_a_model_with_no_tool_calling_sorts_the_sentences_from_the_menu(llm_sym,
 
 def test_the_menu_writes_math_from_an_operation_enum_and_an_expression(llm_sym):
     llm_sym("/set agent.style route")
-    llm_sym.server.reply('{"1. Factor x**2 - 1.": "math"}', when="Its sentences:")
+    llm_sym.server.reply('{"1": "math"}', when="Its sentences:")
     llm_sym.server.reply('{"operation": "factor", "expression": "x**2 - 1"}', when=lambda r: "sympy" in r.system)
     llm_sym.server.reply("It is (x - 1)(x + 1).", when="sym ran:")
     r = llm_sym("Factor x**2 - 1.")
@@ -165,8 +164,8 @@ def test_the_menu_writes_math_from_an_operation_enum_and_an_expression(llm_sym):
 def test_a_menu_pick_outside_the_enum_is_repaired_never_run(llm_sym):
     llm_sym("/set agent.style route")
     llm_sym("/set agent.approve auto")
-    llm_sym.server.reply('{"1. Bob is kind.": "none"}', when="must be one of")
-    llm_sym.server.reply('{"1. Bob is kind.": "delete everything"}', when="Its sentences:")
+    llm_sym.server.reply('{"1": "none"}', when="must be one of")
+    llm_sym.server.reply('{"1": "delete everything"}', when="Its sentences:")
     r = llm_sym("Bob is kind.")
     assert texts(llm_sym.shell.memory) == set() and r.calls == [] and r.invalid == 1
 

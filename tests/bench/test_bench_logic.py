@@ -35,9 +35,9 @@ def test_the_bridge_answers_true_false_uncertain_items_with_no_model_from_the_co
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     header, row = run.stdout.splitlines()
-    assert header.split()[:10] == ["data", "system", "n", "correct", "accuracy", "decided", "precision", "abstain",
-                                   "fallback", "ran"]
-    assert row.split()[:10] == ["folio_tiny", "sym", "ask", "4", "3", "75.0%", "100.0%", "75.0%", "0", "0"]
+    assert header.split()[:11] == ["data", "system", "n", "correct", "accuracy", "decided", "precision", "abstain",
+                                   "fallback", "text", "ran"]
+    assert row.split()[:11] == ["folio_tiny", "sym", "ask", "4", "3", "75.0%", "100.0%", "75.0%", "0", "0", "0"]
     items = [line for line in run.stderr.splitlines() if line.startswith("[")]
     assert [line.split(" (")[0] for line in items] == ["[1/4] t1 sym ask: true", "[2/4] t2 sym ask: false",
                                                        "[3/4] t3 sym ask: uncertain", "[4/4] t4 sym ask: uncertain"]
@@ -227,9 +227,21 @@ def test_a_chat_turn_answered_in_text_only_is_counted_unverified(ollama_server, 
     file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "A"),
                             {"id": "s1", "context": SEATING, "question": SEATING_Q, "options": options,
                              "answer": "B"}], "mixed.json")
-    [sym], _ = run(file, ollama_server, path="chat")
+    out, err = io.StringIO(), io.StringIO()
+    assert run_logic(file, llm_mode="on", model=MODEL, host=ollama_server.url, as_json=True, out=out, err=err,
+                     path="chat") == 0
+    *items, sym = [json.loads(line) for line in out.getvalue().splitlines()]
     assert (sym["n"], sym["correct"], sym["fallback"]) == (2, 2, 0)
     assert (sym["verified"], sym["from_text"], sym["tool_calls"], sym["model_steps"], sym["llm_calls"]) == (0, 2, 0, 2, 2)
+    # the model's words are not sym's decision: nothing decided, no precision, their own column (issue 53)
+    assert (sym["decided"], sym["precision"], sym["abstained"], sym["text"], sym["text_correct"]) == (0, None, 2, 2, 2)
+    assert [(x["by"], x["calls"], x["tokens"] > 0) for x in items] == [("text", 1, True), ("text", 1, True)]
+    lines = [line for line in err.getvalue().splitlines() if line.startswith("[")]
+    assert "(the model's text, unverified)" in lines[0] and " · 1 call, " in lines[0] and "0 tokens" not in lines[0]
+    from sym.core.llm.calllog import CallLog
+
+    logged = CallLog().tagged(sym["run"])     # what `sym logs --run RUN` lists: the turns' calls
+    assert [c["session"] for c in logged] == [x["tag"] for x in items]
     seating = chats(ollama_server)[1].last_user
     assert seating.startswith(SEATING + "\n\n" + SEATING_Q)
     assert "\nB) Ben, Ann, Cal\n" in seating and seating.endswith("Answer with the letter.")

@@ -35,8 +35,8 @@ def test_runs_at_different_k_are_rows_of_their_own_with_coverage_and_precision(t
     assert write([one, three], out, markdown=True) == 0
     lines = out.getvalue().splitlines()
     assert lines[0] == ("| data | run | n | accuracy | decided | precision | abstained | fallback (right) | "
-                        "calls/item | s/item |")
-    assert lines[2].startswith("| folio_tiny | sym ask K=1 | 3 | 2/3 (67%) | 3/3 | 2/3 | 0 | 0 (0) | 0.0 |")
+                        "model text (right) | calls/item | tokens/item | s/item |")
+    assert lines[2].startswith("| folio_tiny | sym ask K=1 | 3 | 2/3 (67%) | 3/3 | 2/3 | 0 | 0 (0) | 0 (0) | 0.0 | 0 |")
     assert lines[3].startswith("| folio_tiny | sym ask K=3 | 3 |")
 
 
@@ -46,7 +46,20 @@ def test_the_model_alone_is_its_own_row_and_has_no_coverage(tmp_path):
     path.write_text("\n".join(json.dumps({**line, "system": "llm", "by": "llm", "correct": right})
                               for right in (True, False)) + "\n")
     [row] = rows([str(path)])
-    assert row.cells() == ["d", "model alone", "2", "1/2 (50%)", "—", "—", "—", "—", "1.0", "4"]
+    assert row.cells() == ["d", "model alone", "2", "1/2 (50%)", "—", "—", "—", "—", "—", "1.0", "0", "4"]
+
+
+def test_a_chat_turns_closing_text_is_its_own_column_never_decided_by_sym(tmp_path):
+    """Issue 53: both chat answers came from the model's text, yet the row said decided 1 and
+    precision 0/2. Only `by: sym` (a verified result) is decided; `by: text` is the model's words."""
+    path = tmp_path / "chat.jsonl"
+    line = {"type": "item", "dataset": "folio", "system": "sym", "mode": "chat", "samples": 1, "seconds": 2.0}
+    said = [("text", True, 14, 900), ("text", False, 12, 800), ("sym", True, 20, 1300), ("none", False, 16, 1000)]
+    path.write_text("\n".join(json.dumps({**line, "by": by, "correct": right, "calls": calls, "tokens": tokens})
+                              for by, right, calls, tokens in said) + "\n")
+    [row] = rows([str(path)])
+    assert row.cells() == ["folio", "sym chat K=1", "4", "2/4 (50%)", "1/4", "1/1", "3", "0 (0)", "2 (1)",
+                           "15.5", "1000", "2"]
 
 
 def test_a_file_with_no_items_or_none_at_all_is_one_clear_error(tmp_path, sym_exe):
