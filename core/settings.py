@@ -130,6 +130,11 @@ class Settings:
             "with 'reply too large'.")
     repair_temperature: float = setting(default=0.4, ge=0.0, le=2.0, allow_inf_nan=False,
         doc="Sampling temperature of a repair call (a model at 0 repeats the reply it was just told is wrong).")
+    tell_model: Literal["extract", "rewrite"] = setting(default="extract",
+        doc="What the model does with a sentence /tell's grammar refuses: extract = writes its facts and rules, "
+            "picking predicates and names from lists; rewrite = rewrites it in the controlled language "
+            "(docs/english.md) from the sentence's own words, which the grammar reads and a second call checks "
+            "says the same (approved as agent.approve says).")
     llm_samples: int = setting(default=1, ge=1, le=20,
         doc="How many programs /prove QUESTION (and the bench's prove path) has the model write for one question, "
             "and how many readings /tell takes of a sentence the grammar cannot read: above 1 they are sampled at "

@@ -43,9 +43,11 @@ class TellFailure(Failure):
     kind: ClassVar[str] = "error"
     sentences: list = field(default_factory=list)      # sym.core.reason.swm.outcomes.Told
     llm_calls: int = 0
+    note: str = ""                                     # what a model could have done (tell.model rewrite)
 
     def to_dict(self) -> dict:
-        return {**super().to_dict(), "sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls}
+        return {**super().to_dict(), "sentences": [s.to_dict() for s in self.sentences], "llm_calls": self.llm_calls,
+                **({"note": self.note} if self.note else {})}
 
 
 @dataclass
@@ -68,13 +70,15 @@ class Asked(Result):
         return answer if answer in ("true", "false", "unknown", "inconsistent") else ("solved" if answer else "unknown")
 
 
-_PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": "state change", "none": "—"}
+_PATHS = {"fast": "fast path", "llm": "LLM", "soft": "LLM, soft rule", "state": "state change", "none": "—",
+          "rewrite": "the model's rewrite, read by the grammar"}
 
 
 @to_text.register
 def _(r: TellFailure) -> str:
     lines = [f"error: {r.message}" + (f" — {r.hint}" if r.hint else "")]
     lines += [f"  ✗ {s.sentence}  ({s.problem})" for s in r.sentences if s.problem]
+    lines += [f"  note: {r.note}"] if r.note else []
     return "\n".join(lines)
 
 
@@ -86,7 +90,7 @@ def _(r: TellResult) -> str:
         if s.problem:
             lines.append(f"✗ {s.sentence}  ({s.problem})")
             continue
-        lines.append(f"{s.sentence}  [{where}]")
+        lines.append(f"{s.sentence}  →  {s.rewrite}  [{where}]" if s.rewrite else f"{s.sentence}  [{where}]")
         if s.read_as:
             lines.append(f"  read as: {s.read_as}")
         lines += [f"  - removed {it.id}: {it.text}" for it in s.removed]
@@ -196,9 +200,9 @@ def tell(ctx: Context, args: Args, run: Run) -> TellResult | TellFailure:
     earlier = clashes.before(ctx.memory.bound(run.stop), run.settings.max_steps)
     try:
         with ctx.memory.unit():       # everything one /tell stores: one transaction (a crash keeps none of it)
-            sentences = swm.tell(text, source=source, partial=partial)
+            sentences = swm.tell(text, source=source, partial=partial, approver=ctx.approver)
     except TellIncomplete as err:
-        return TellFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls)
+        return TellFailure(err.message, err.hint, err.exit_code, err.told, swm.llm_calls, err.note)
     added = [it for s in sentences for it in s.items]
     return TellResult(sentences, swm.llm_calls, clash_warnings(ctx, run, earlier, added))
 

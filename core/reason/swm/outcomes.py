@@ -25,6 +25,7 @@ class Told:
     vote: str = ""                   # read by several samples (llm.samples): what they said, how many
     drawn: int = 0                   # how many samples were drawn for that vote (0: not voted)
     read_as: str = ""                # the grammar's reading in canonical controlled English, where it says it otherwise
+    rewrite: str = ""                # the model's rewrite in the controlled language (tell.model rewrite)
 
     @property
     def outcome(self) -> str:
@@ -53,6 +54,8 @@ class Told:
             out["vote"] = self.vote
         if self.read_as:
             out["read_as"] = self.read_as
+        if self.rewrite:
+            out["rewrite"] = self.rewrite
         return out
 
 
@@ -89,10 +92,12 @@ class TellIncomplete(UserError):
     """Some sentence of a /tell could not be read, so nothing was stored. `told` says what
     each sentence would have become and why the others failed."""
 
-    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1) -> None:
+    def __init__(self, message: str, told: list[Told], *, hint: str | None = None, exit_code: int = 1,
+                 note: str = "") -> None:
         super().__init__(message, hint=hint)
         self.told = told
         self.exit_code = exit_code
+        self.note = note             # one more line to show (what a model could have done)
 
 
 def said_otherwise(sentence: str, paraphrase: str) -> str:

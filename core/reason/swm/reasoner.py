@@ -123,7 +123,8 @@ class SWM:
 
     # -- tell ----------------------------------------------------------------------
 
-    def tell(self, text: str | list[str], *, source: str = "tell", partial: bool = False) -> list[Told]:
+    def tell(self, text: str | list[str], *, source: str = "tell", partial: bool = False,
+             approver: Callable[[str], bool] | None = None) -> list[Told]:
         """Add statements (a text, or sentences already split). All model calls happen first. If
         some sentence cannot be read, nothing is stored and TellIncomplete says which, unless
         `partial`, which stores what was understood and reports the rest."""
@@ -134,6 +135,9 @@ class SWM:
         plan = [(s, tr) for s, tr, _ in fast]
         self._why_not = {s: why for s, _, why in fast if why}
         unknown = [s for s, tr in plan if tr is None]
+        if unknown and self.run.settings.tell_model == "rewrite":     # the model rewrites, the grammar reads
+            from sym.core.reason.swm import rewrite
+            return rewrite.tell(self, sentences, plan, source=source, partial=partial, approver=approver)
         readings, no_model = (self._read(unknown, sentences, plan) if unknown else ({}, None))
         failed = [s for s in unknown if s not in readings or not readings[s].clauses]
         if failed and not partial:
