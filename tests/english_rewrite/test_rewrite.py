@@ -183,3 +183,75 @@ def test_grammar_read_sentences_need_no_model_and_no_approval(llm_sym):
     llm_sym.shell.ctx.settings.ollama_host = unused_url()
     assert llm_sym("/tell Bob is tall. Every cat is an animal.").ok
     assert texts(llm_sym.shell.memory) == {"tall(bob).", "animal(X) :- cat(X)."}
+
+
+# -- what the front-ends print -----------------------------------------------------------------
+
+def batch(tmp_path, server, lines: list[str], *, json_lines: bool = False) -> tuple[int, str, str]:
+    import io
+
+    from sym.repl.batch import run_batch
+
+    script_file = tmp_path / "rewrite.sym"
+    script_file.write_text("\n".join([f"/set ollama_host {server.url}", "/set tell.model rewrite", *lines]) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = run_batch(str(script_file), json_lines=json_lines, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_batch_prints_the_rewrite_beside_the_sentence(ollama_server, tmp_path):
+    script(ollama_server)
+    code, out, err = batch(tmp_path, ollama_server, ["/set agent.approve auto", f"/tell {SAID}"])
+    assert code == 0, err
+    assert f"{SAID}  →  Bob is tall.  [the model's rewrite, read by the grammar]" in out.splitlines()
+    assert "  + fact" in out and "tall(bob)." in out
+
+
+def test_batch_json_carries_the_rewrite_and_a_refusal_exits_1(ollama_server, tmp_path):
+    script(ollama_server)
+    code, out, _ = batch(tmp_path, ollama_server, ["/set agent.approve auto", f"/tell {SAID}"], json_lines=True)
+    told = [json.loads(line) for line in out.splitlines() if '"told"' in line][-1]
+    assert code == 0 and told["sentences"][0]["rewrite"] == "Bob is tall."
+    assert told["sentences"][0]["path"] == "rewrite"
+    code, out, _ = batch(tmp_path, ollama_server, [f"/tell {SAID}"], json_lines=True)    # nobody to approve
+    assert code == 1 and "no one is here to give it" in out
+
+
+def test_plain_asks_y_or_n_and_shows_the_rewrite(shell, ollama_server):
+    import io
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from sym.repl.prompt import run_prompt
+
+    shell.ctx.settings.ollama_host = ollama_server.url
+    shell.ctx.settings.tell_model = "rewrite"
+    ollama_server.reply(json.dumps({"verdict": "rewritten", "rewrite": "Al is short."}),
+                        when=lambda r: rewriting(r) and "Al's short" in r.text)
+    script(ollama_server)
+    out, err = io.StringIO(), io.StringIO()
+    with create_pipe_input() as pipe:
+        pipe.send_text(f"/tell {SAID}\ny\n/tell Al's short.\nn\n\x04")
+        code = run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err)
+    shown = out.getvalue()
+    assert code == 0, err.getvalue()
+    assert "the model wants to change memory; it would run:\n  /tell Bob is tall.\n" in shown
+    assert f"{SAID}  →  Bob is tall.  [the model's rewrite, read by the grammar]" in shown
+    assert "the rewrite was declined" in shown + err.getvalue()
+    assert texts(shell.memory) == {"tall(bob)."}
+
+
+def test_the_chat_agents_tell_is_rewritten_and_approved_again(llm_sym):
+    asked: list[str] = []
+    llm_sym.shell.ctx.approver = lambda line: asked.append(line) or True
+    assert llm_sym("/set tell.model rewrite").ok
+    script(llm_sym.server)
+    agent = lambda r: bool(r.body.get("tools"))      # noqa: E731
+    told = lambda n: lambda r: agent(r) and sum(m.get("role") == "tool" for m in r.messages) == n  # noqa: E731
+    llm_sym.server.reply(tool_calls=[{"name": "tell", "arguments": {"text": SAID}}], when=told(0))
+    llm_sym.server.reply("Stored.", when=told(1))
+    r = llm_sym(SAID)
+    assert asked == [f"/tell {SAID}", "/tell Bob is tall."]       # the agent's call, then the rewrite
+    assert texts(llm_sym.shell.memory) == {"tall(bob)."}
+    assert r.calls[0].result.sentences[0].rewrite == "Bob is tall."
