@@ -1,0 +1,45 @@
+"""Classify APE texts: each text's DRS translated (drs.py) and sym's reading (compare.py) → one of
+same / different / refused / outside / no DRS (APE itself gives the text no DRS)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from benchmarks.ape.compare import SymReading, same, show, sym_read
+from benchmarks.ape.drs import Outside, translate
+from benchmarks.ape.prolog import Entry, Struct
+
+KINDS = ("same", "different", "refused", "outside", "no DRS")
+
+
+@dataclass
+class Result:
+    entry: Entry
+    kind: str
+    drs_clauses: list[str] = field(default_factory=list)
+    sym_clauses: list[str] = field(default_factory=list)
+    reason: str = ""          # outside: the DRS condition; refused: sym's reason
+    sentence: str = ""        # refused: the sentence sym refused
+
+
+def _empty(drs: object) -> bool:
+    return isinstance(drs, Struct) and drs.functor == "drs" and drs.args == ([], [])
+
+
+def classify(entry: Entry) -> Result:
+    if _empty(entry.drs):
+        return Result(entry, "no DRS")
+    try:
+        expected = translate(entry.drs)
+    except Outside as why:
+        return Result(entry, "outside", reason=str(why))
+    reading: SymReading = sym_read(entry.text)
+    if reading.clauses is None:
+        return Result(entry, "refused", show(expected), reading.shown, reading.reason, reading.sentence)
+    kind = "same" if same(reading.clauses, expected) else "different"
+    return Result(entry, kind, show(expected), show(reading.clauses))
+
+
+def classify_all(entries: Iterable[Entry]) -> list[Result]:
+    return [classify(e) for e in entries]
