@@ -11,7 +11,8 @@ Each text is then:
              constants, and the order of clauses and literals)
   different  sym reads it to other clauses: a misreading (listed, with both clause sets)
   refused    sym refuses it (the reasons are counted)
-  outside    the DRS has a condition sym's logic cannot say (counted by condition)
+  outside    the DRS has a condition sym's logic cannot say (counted by condition; those sym reads
+             all the same are listed: each is a reading of something sym's logic cannot say)
   no DRS     APE itself gives the text no DRS (it is not ACE)
 
 The goal (issue 48): of the texts whose DRS lies within sym's logic (same + different + refused),
@@ -91,6 +92,10 @@ def main() -> None:
             print(f"\nDIFFERENT  APE {r.entry.id}: {r.entry.text!r}")
             print("  sym:", " ".join(r.sym_clauses))
             print("  DRS:", " ".join(r.drs_clauses))
+    read_outside = [r for r in results if r.kind == "outside" and r.sym_clauses]
+    print(f"\noutside sym's logic, yet read by sym: {len(read_outside)} (each a reading of something sym cannot say)")
+    for r in read_outside:
+        print(f"  APE {r.entry.id}: {r.entry.text!r}  [{r.reason}]  sym: {' '.join(r.sym_clauses)}")
     for title, kind in (("refused, by reason", "refused"), ("outside, by DRS condition", "outside")):
         reasons = collections.Counter(r.reason for r in results if r.kind == kind)
         print(f"\n{title}:")

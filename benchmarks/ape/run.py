@@ -33,7 +33,8 @@ def classify(entry: Entry) -> Result:
     try:
         expected = translate(entry.drs)
     except Outside as why:
-        return Result(entry, "outside", reason=str(why))
+        reading = sym_read(entry.text)          # outside sym's logic, yet read: worth a look
+        return Result(entry, "outside", [], show(reading.clauses) if reading.clauses is not None else [], str(why))
     reading: SymReading = sym_read(entry.text)
     if reading.clauses is None:
         return Result(entry, "refused", show(expected), reading.shown, reading.reason, reading.sentence)
