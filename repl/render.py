@@ -49,7 +49,10 @@ def _summary(items) -> str:
 
 @to_text.register
 def _(r: Added) -> str:
-    if r.source:
+    if r.source and r.rows is not None:      # a table: its rows, and the facts they became
+        made = f"{r.loaded:,} rows loaded into the engine's tables" if r.loaded is not None else _summary(r.items)
+        lines = [f"consulted {r.source}: {r.rows:,} row{'' if r.rows == 1 else 's'} as {r.relation}, {made}"]
+    elif r.source:
         lines = [f"consulted {r.source}: {_summary(r.items)}"]
     elif len(r.items) <= 8:
         lines = [f"added {it.kind} {it.id}: {it.text}" for it in r.items]

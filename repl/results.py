@@ -50,9 +50,16 @@ class Added(Result):
     answers: list[Answer] = field(default_factory=list)  # queries found in a consulted file
     notes: list[str] = field(default_factory=list)       # schema remarks
     warnings: list[str] = field(default_factory=list)    # what the new items made inconsistent
+    rows: int | None = None            # a consulted table: the rows it had (bad ones included)
+    relation: str | None = None        # … the relation they fill (edge/2)
+    loaded: int | None = None          # … the rows loaded straight into a relational backend (no items)
 
     def to_dict(self) -> dict:
         out = {"added": [it.to_dict() for it in self.items], "duplicates": self.duplicates}
+        if self.rows is not None:
+            out["rows"], out["relation"] = self.rows, self.relation
+        if self.loaded is not None:
+            out["loaded"] = self.loaded
         if self.notes:
             out["notes"] = self.notes
         if self.warnings:

@@ -72,7 +72,13 @@ class ReplayGuard:
         return None
 
     def _consult(self, arg: str) -> str | None:
-        return self._paths([arg.strip()], "reads", existing=True)
+        from sym.core.backends.tabular import parse_spec
+
+        try:            # a table (FILE as NAME/ARITY) reads FILE
+            table = parse_spec(arg)
+        except UserError:
+            table = None
+        return self._paths([table.file if table is not None else arg.strip()], "reads", existing=True)
 
     _load = _consult
 

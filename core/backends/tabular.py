@@ -17,6 +17,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from sym.core.backends.tabular_reader import HINT, SHOWN_BAD_ROWS, TableReader, place_lines
+from sym.core.backends.types import Refused, join_types
 from sym.core.errors import UserError
 from sym.core.files import check_file
 from sym.core.logic.parser import MAX_DIGITS, _number, _unquote
@@ -25,9 +27,8 @@ from sym.core.logic.terms import Atom, Const
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet", ".pq": "parquet"}
 BATCH_ROWS = 8192            # rows fetched from DuckDB at a time: cancel is checked between batches
-SHOWN_BAD_ROWS = 5           # the bad rows a report names (with their line numbers); then a count
 OPTIONS = ("--header", "--no-header", "--skip-bad")
-HINT = "/consult edges.csv as edge/2  or  /consult people.csv as person(name, age) --header"
+_LOGICAL = {int: "int", float: "num", str: "str"}      # a constant's type as a SQL column holds it
 
 _NAME = r"[^\W\dA-Z_\u00C0-\u00D6\u00D8-\u00DE\u0391-\u03A9\u0410-\u042F]\w*|'(?:[^'\\\n]|\\.|'')*'"
 _TARGET = re.compile(rf"\s+as\s+(?P<name>{_NAME})\s*(?:/\s*(?P<arity>\d+)|\((?P<cols>[^()]*)\))\s*$", re.S)
@@ -50,7 +51,7 @@ class TableSpec:
 
     @property
     def width(self) -> int:
-        return self.arity if self.columns is None else len(self.columns)
+        return len(self.columns) if self.columns is not None else self.arity or 0
 
     @property
     def key(self) -> str:
@@ -155,6 +156,8 @@ def text_constant(text: str | None) -> Const:
     it spells, capitals included (`Bob` is the atom 'Bob', never a variable)."""
     if text is None:                # an empty field: DuckDB's NULL
         raise BadValue("empty value")
+    if text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS:    # the common case, fast
+        return int(text)
     text = text.strip()
     if not text:
         raise BadValue("empty value")
@@ -221,154 +224,81 @@ class Staged:
         more = self.bad_count - len(self.bad)
         return shown + (f"; and {more:,} more" if more else "")
 
+    def skipped(self) -> list[str]:
+        """The warning of --skip-bad: the bad rows left out (none: no warning)."""
+        if not self.bad_count:
+            return []
+        return [f"{self.bad_count:,} bad row{'s' if self.bad_count != 1 else ''} skipped (--skip-bad): "
+                f"{self.bad_report()}"]
+
     def sources(self) -> Iterator[tuple[Atom, str]]:
         label = self.label
         for fact, line in zip(self.facts, self.lines, strict=True):
             yield fact, f"{label}:{line}"
 
 
-class TableReader:
-    """One file read by DuckDB, batch by batch: `(line, values)` pairs of the columns the spec
-    picks, in file order; then `rejected()`, the lines DuckDB's CSV reader refused. A context
-    manager: the in-memory DuckDB connection closes with it."""
+@dataclass
+class Survey:
+    """A first pass over a table for a relational backend: its rows checked (`staged`, with no
+    facts kept) and the logical type of each column (`int`, `num`, `str`)."""
 
-    def __init__(self, path: Path, kind: str, spec: TableSpec, *, memory_limit: str | None = None) -> None:
-        import duckdb
-
-        self.path, self.kind, self.spec = path, kind, spec
-        config = {"memory_limit": memory_limit} if memory_limit else {}
-        self.con = duckdb.connect(":memory:", config=config)
-        self.error = duckdb.Error
-        self.names: list[str] = []       # the file's column names ("" where it has none)
-        self.picked: list[int] = []      # the 0-based file columns the relation takes, in its order
-        self.first_line = 1
-        self.done = 0
-        self.estimate = 0
-
-    def __enter__(self) -> TableReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.con.close()
-
-    def _fail(self, err: Exception) -> UserError:
-        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        return UserError(f"cannot read {self.path.name} as {self.kind.upper()}: {message[:160]}",
-                         hint="check the file's format, or name it by its format (.csv, .tsv, .parquet)")
-
-    def describe(self, arg: int) -> str:
-        """The file column an argument of the relation comes from: its number, and its name."""
-        col = self.picked[arg]
-        name = self.names[col] if col < len(self.names) else ""
-        return f"{col + 1} ({name})" if name else str(col + 1)
-
-    def _pick(self, width: int) -> None:
-        spec, names = self.spec, self.names
-        if spec.columns is None:
-            if width != spec.arity:
-                raise UserError(f"{self.path.name} has {width} column{'s' if width != 1 else ''}; "
-                                f"{spec.key} takes {spec.arity}",
-                                hint=f"read it as {spec.pred}/{width}, or pick columns: as {spec.pred}(1, 2)")
-            self.picked = list(range(width))
-            return
-        for col in spec.columns:
-            if isinstance(col, int):
-                if col > width:
-                    raise UserError(f"{self.path.name} has {width} columns; there is no column {col}", hint=HINT)
-                self.picked.append(col - 1)
-            elif col in names:
-                self.picked.append(names.index(col))
-            else:
-                shown = ", ".join(n for n in names if n)[:120] or "none"
-                raise UserError(f"{self.path.name} has no column named {col!r} (its columns: {shown})",
-                                hint="name columns as its header does, or by number: as p(1, 3)")
-
-    def batches(self, size: int) -> Iterator[list[tuple[int, tuple[Any, ...]]]]:
-        try:
-            result = self._open_csv() if self.kind != "parquet" else self._open_parquet()
-            line = self.first_line
-            while True:
-                rows = result.fetchmany(size)
-                if not rows:
-                    return
-                self.done += len(rows)
-                yield [(line + i, row) for i, row in enumerate(rows)]
-                line += len(rows)
-        except self.error as err:
-            raise self._fail(err) from None
-
-    def progress(self) -> tuple[int, int]:
-        """(rows read, rows estimated in all), for a progress line."""
-        return self.done, max(self.done, self.estimate)
-
-    def _open_parquet(self) -> Any:
-        described = self.con.execute("DESCRIBE SELECT * FROM read_parquet($1)", [str(self.path)]).fetchall()
-        self.names = [str(row[0]) for row in described]
-        self._pick(len(self.names))
-        self.estimate = self.con.execute("SELECT count(*) FROM read_parquet($1)", [str(self.path)]).fetchone()[0]
-        cols = ", ".join(quote_ident(self.names[c]) for c in self.picked)
-        return self.con.execute(f"SELECT {cols} FROM read_parquet($1)", [str(self.path)])   # noqa: S608 (quoted identifiers)
-
-    def _open_csv(self) -> Any:
-        delim = "," if self.kind == "csv" else "\t"
-        quote = '"' if self.kind == "csv" else ""
-        first, sample = _first_record(self.path, delim, quote)
-        if first is None:
-            raise UserError(f"{self.path.name} is empty", hint="a table needs at least one row")
-        header = self.spec.header if self.spec.header is not None else self.spec.named
-        self.names = [n.strip() for n in first] if header else [""] * len(first)
-        self._pick(len(first))
-        self.first_line = 2 if header else 1
-        size = self.path.stat().st_size
-        self.estimate = int(size / sample) if sample else 0
-        declared = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(first))) + "}"   # our own names
-        cols = ", ".join(f"c{c}" for c in self.picked)
-        sql = (f"SELECT {cols} FROM read_csv($1, auto_detect=false, header=$2, delim=$3, quote=$4, escape=$4, "  # noqa: S608
-               f"columns={declared}, store_rejects=true, rejects_table='sym_rejects', rejects_scan='sym_scan')")
-        return self.con.execute(sql, [str(self.path), header, delim, quote])
-
-    def rejected(self) -> list[tuple[int, str]]:
-        """The lines the CSV reader refused (wrong number of columns, bad quoting or encoding), in order."""
-        if self.kind == "parquet":
-            return []
-        try:
-            rows = self.con.execute("SELECT DISTINCT ON (line) line, error_type FROM sym_rejects ORDER BY line").fetchall()
-        except self.error:
-            return []
-        width = len(self.names)
-        return [(int(line), f"{str(kind).lower()} (the file has {width})" if "COLUMNS" in str(kind)
-                 else str(kind).lower()) for line, kind in rows]
+    staged: Staged
+    types: tuple[str, ...]
 
 
-def quote_ident(name: str) -> str:
-    """A SQL identifier quoted, so that a column named by a file is never read as SQL."""
-    return '"' + name.replace('"', '""') + '"'
+def _checked(path: Path, spec: TableSpec) -> str:
+    check_file(path, 2.0**40)     # a regular file (no FIFO, no device): streamed, so of any size
+    if _GLOB.search(path.name):
+        raise UserError(f"{path.name}: a file name with * ? [ ] {{ }} cannot be read as a table",
+                        hint="rename the file")
+    kind = table_format(path)
+    if kind == "parquet" and spec.header is not None:
+        raise UserError("--header and --no-header are for CSV and TSV files", hint="a Parquet file names its columns")
+    return kind
 
 
-def _first_record(path: Path, delim: str, quote: str) -> tuple[list[str] | None, float]:
-    """The first non-blank record of a CSV/TSV file (Python's csv module, on its first 1 MB), and
-    the mean bytes per line of that piece (for a row estimate)."""
-    import csv
-    import gzip
-    import io
+def _scan(path: Path, spec: TableSpec, staged: Staged, *, check: Callable[[], None],
+          progress: Callable[[int, int], object] | None, memory_limit: str | None = None,
+          ) -> Iterator[list[tuple[int, tuple[Const, ...]]]]:
+    """The good rows of the table, a batch at a time, as (line, constants); the bad ones noted in
+    `staged` (their lines placed once the file is read), its row count set at the end."""
+    kind = _checked(path, spec)
+    staged.unit = "row" if kind == "parquet" else "line"
+    text = kind != "parquet"       # every value a str or None: the cache is tried first
+    typed = text_constant if text else value_constant
+    cache: dict[Any, Const] = {}
+    get = cache.get
+    bad_lines: list[int] = []
+    kept = 0
+    with TableReader(path, kind, spec, memory_limit=memory_limit) as reader, gc_paused():
+        for batch in reader.batches(BATCH_ROWS):
+            check()
+            good = []
+            for line, row in batch:
+                try:
+                    args = (tuple([c if (c := get(v)) is not None else _typed(v, typed, cache) for v in row])
+                            if text else tuple([_typed(v, typed, cache) for v in row]))
+                except BadValue as err:
+                    bad_lines.append(line)
+                    staged.note_bad(line, f"{err} in column {reader.describe(_first_bad(row, typed))}")
+                    continue
+                good.append((line, args))
+            kept += len(batch)
+            yield good
+            if progress is not None:
+                progress(*reader.progress())
+            if len(cache) > 1 << 18:
+                cache.clear()       # `get` is bound to this same dict
+        rejected = reader.rejected()
+    staged.rows = kept + len(rejected)
+    if kind != "parquet":
+        place_lines(path, reader, staged, kept, bad_lines, rejected)
 
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
-    try:
-        with opener(path, "rb") as raw:
-            piece = raw.read(1 << 20)
-    except OSError as err:
-        raise UserError(f"cannot read {path.name}: {getattr(err, 'strerror', None) or err}") from None
-    text = piece.decode("utf-8-sig", errors="replace")
-    lines = text.count("\n")
-    if lines and len(piece) == 1 << 20:
-        text = text[:text.rindex("\n") + 1]
-    per_line = len(piece) / lines if lines else 0.0
-    reader = csv.reader(io.StringIO(text), delimiter=delim, quotechar=quote or None,
-                        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE)
-    for record in reader:
-        if record:
-            return record, per_line
-    return None, per_line
+
+def _refuse_bad(path: Path, spec: TableSpec, staged: Staged) -> None:
+    if staged.bad_count and not spec.skip_bad:
+        raise UserError(f"{path.name}: {staged.bad_count:,} of {staged.rows:,} rows are bad, nothing added: "
+                        f"{staged.bad_report()}", hint="fix them, or add --skip-bad to add only the good rows")
 
 
 def stage(path: Path, spec: TableSpec, *, check: Callable[[], None] = lambda: None,
@@ -377,125 +307,70 @@ def stage(path: Path, spec: TableSpec, *, check: Callable[[], None] = lambda: No
     """Read `path` as `spec` says into a Staged relation. A missing or unreadable file, a wrong
     arity, an unknown column, more rows than `max_rows`, or (without --skip-bad) any bad row is a
     UserError; `check` (the run's cancel check) is called between batches. Nothing is added here."""
-    check_file(path, 2.0**40)     # a regular file (no FIFO, no device): streamed, so of any size
-    if _GLOB.search(path.name):
-        raise UserError(f"{path.name}: a file name with * ? [ ] {{ }} cannot be read as a table",
-                        hint="rename the file")
-    kind = table_format(path)
-    if kind == "parquet" and spec.header is not None:
-        raise UserError("--header and --no-header are for CSV and TSV files", hint="a Parquet file names its columns")
-    staged = Staged(spec, path.name, unit="row" if kind == "parquet" else "line")
-    typed = value_constant if kind == "parquet" else text_constant
-    cache: dict[Any, Const] = {}
-    bad_lines: list[int] = []
-    with TableReader(path, kind, spec, memory_limit=memory_limit) as reader, gc_paused():
-        for batch in reader.batches(BATCH_ROWS):
-            check()
-            for line, row in batch:
-                try:
-                    args = tuple([_typed(v, typed, cache) for v in row])
-                except BadValue as err:
-                    bad_lines.append(line)
-                    staged.note_bad(line, f"{err} in column {reader.describe(_first_bad(row, typed))}")
-                    continue
-                staged.facts.append(Atom(spec.pred, args))
-                staged.lines.append(line)
-            if max_rows is not None and len(staged.facts) > max_rows:
-                raise UserError(f"{path.name} has more than {max_rows:,} rows; max_facts is {max_rows:,}",
-                                hint="/set max_facts N to allow more")
-            if progress is not None:
-                progress(*reader.progress())
-            if len(cache) > 1 << 18:
-                cache.clear()
-        rejected = reader.rejected()
-    staged.rows = len(staged.facts) + staged.bad_count + len(rejected)
-    if kind != "parquet":
-        _place(path, reader, staged, bad_lines, rejected)
-    if staged.bad_count and not spec.skip_bad:
-        raise UserError(f"{path.name}: {staged.bad_count:,} of {staged.rows:,} rows are bad, nothing added: "
-                        f"{staged.bad_report()}", hint="fix them, or add --skip-bad to add only the good rows")
+    staged = Staged(spec, path.name)
+    pred, facts, lines = spec.pred, staged.facts, staged.lines
+    for batch in _scan(path, spec, staged, check=check, progress=progress, memory_limit=memory_limit):
+        for line, args in batch:
+            facts.append(Atom(pred, args))
+            lines.append(line)
+        if max_rows is not None and len(facts) > max_rows:
+            raise UserError(f"{path.name} has more than {max_rows:,} rows; max_facts is {max_rows:,}",
+                            hint="/set max_facts N to allow more")
+    _refuse_bad(path, spec, staged)
     return staged
 
 
-def _place(path: Path, reader: TableReader, staged: Staged, bad_lines: list[int],
-           rejected: list[tuple[int, str]]) -> None:
-    """Give the rows of a CSV/TSV file their lines. The reader numbered the rows it kept one line
-    each; that is right when the file's lines are its header, those rows and the lines it refused.
-    Otherwise (blank lines, line breaks inside quotes) the records' first lines are found by a pass
-    of Python's csv module, which splits records as DuckDB does."""
-    refused = [line for line, _ in rejected]
-    kept = len(staged.facts) + len(bad_lines)
-    if _line_count(path) != reader.first_line - 1 + kept + len(refused):
-        starts = _record_lines(path, reader, set(refused))
-        if len(starts) == kept:
-            place = lambda line: starts[line - reader.first_line]  # noqa: E731
-            staged.lines = [place(line) for line in staged.lines]
-            moved = {line: place(line) for line in bad_lines}
-            staged.bad = [(moved.get(line, line), problem) for line, problem in staged.bad]
-            refused = []
-    if refused:     # step over the lines the reader refused
-        staged.lines = _renumber(staged.lines, refused)
-        moved = dict(zip(bad_lines, _renumber(bad_lines, refused), strict=True))
-        staged.bad = [(moved.get(line, line), problem) for line, problem in staged.bad]
-    for line, problem in rejected:
-        staged.note_bad(line, problem)
-    staged.bad = sorted(staged.bad)[:SHOWN_BAD_ROWS]
+def survey(path: Path, spec: TableSpec, *, check: Callable[[], None] = lambda: None,
+           progress: Callable[[int, int], object] | None = None) -> Survey:
+    """A first pass for a relational backend: every row checked (as `stage` does, keeping no
+    facts) and each column's type found; a column of both numbers and atoms is a UserError (a SQL
+    column has one type)."""
+    staged = Staged(spec, path.name)
+    types: list[str | None] = [None] * spec.width
+    seen: list[set[type]] = [set() for _ in range(spec.width)]
+    for batch in _scan(path, spec, staged, check=check, progress=progress):
+        for _, args in batch:
+            for i, value in enumerate(args):
+                seen[i].add(type(value))
+    for i, kinds in enumerate(seen):
+        try:
+            for kind in kinds:
+                types[i] = join_types(types[i], _LOGICAL[kind], f"column {i + 1} of {path.name}")
+        except Refused as err:
+            raise UserError(str(err), hint="/set engine native reads it into memory, where a column may mix them") from None
+    _refuse_bad(path, spec, staged)
+    return Survey(staged, tuple(t or "str" for t in types))
 
 
-def _open_bytes(path: Path) -> Any:
-    import gzip
+def filler(path: Path, spec: TableSpec, surveyed: Survey, *, check: Callable[[], None] = lambda: None,
+           progress: Callable[[int, int], object] | None = None) -> Callable[[Any, str], int]:
+    """What fills a relational backend's staging table with the good rows (a second pass): for
+    `RelationalEngine.attach`, which swaps the table in whole only once it is full."""
 
-    return gzip.open(path, "rb") if path.suffix.lower() == ".gz" else open(path, "rb")
+    def fill(executor: Any, table: str) -> int:
+        staged = Staged(spec, path.name)
 
+        def rows() -> Iterator[tuple[Const, ...]]:
+            for batch in _scan(path, spec, staged, check=check, progress=progress):
+                for _, args in batch:
+                    yield args
 
-def _line_count(path: Path) -> int:
-    lines, last = 0, b"\n"
-    with _open_bytes(path) as raw:
-        while piece := raw.read(1 << 22):
-            lines += piece.count(b"\n")
-            last = piece[-1:]
-    return lines + (last != b"\n")
+        count: int = executor.insert_rows(table, rows(), list(surveyed.types))
+        if staged.bad_count != surveyed.staged.bad_count or staged.rows != surveyed.staged.rows:
+            raise UserError(f"{path.name} changed while it was read", hint="consult it again")
+        return count
 
-
-def _record_lines(path: Path, reader: TableReader, refused: set[int]) -> list[int]:
-    """The first line of each record the reader kept (not blank, not the header, not refused)."""
-    import csv
-    import io
-
-    delim = "," if reader.kind == "csv" else "\t"
-    quote = '"' if reader.kind == "csv" else None
-    starts: list[int] = []
-    with io.TextIOWrapper(_open_bytes(path), encoding="utf-8-sig", errors="replace", newline="") as text:
-        records = csv.reader(text, delimiter=delim, quotechar=quote,
-                             quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE)
-        end = 0
-        for record in records:
-            start, end = end + 1, records.line_num
-            if record and start >= reader.first_line and start not in refused:
-                starts.append(start)
-    return starts
-
-
-def _renumber(lines: list[int], refused: list[int]) -> list[int]:
-    """Provisional line numbers (one per kept row, in order) as the file's lines, given the sorted
-    lines the reader refused in between."""
-    out, shift, j = [], 0, 0
-    for line in lines:
-        while j < len(refused) and refused[j] <= line + shift:
-            shift += 1
-            j += 1
-        out.append(line + shift)
-    return out
+    return fill
 
 
 def _typed(value: object, typed: Callable[[Any], Const], cache: dict[Any, Const]) -> Const:
-    if type(value) is not str:     # only text is cached: True == 1 == 1.0 would share an entry
+    """`typed(value)`, remembered for text (only text: True == 1 == 1.0 would share an entry)."""
+    if type(value) is not str:
         return typed(value)
-    try:
-        return cache[value]
-    except KeyError:
+    const = cache.get(value)
+    if const is None:
         const = cache[value] = typed(value)
-        return const
+    return const
 
 
 def _first_bad(row: Sequence[object], typed: Callable[[Any], Const]) -> int:

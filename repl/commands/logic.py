@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 
+from sym.core.backends import tabular
 from sym.core.errors import ParseError, UserError
 from sym.core.files import read_text_file
 from sym.core.logic.engine import FALSE, TRUE
@@ -206,12 +208,17 @@ def rule(ctx: Context, arg: str, run: Run) -> Added:
     return assert_text(ctx, run, arg if arg.rstrip().endswith(".") else arg + ".", only="rule")
 
 
-@command("/consult", args="FILE", completer=positional("file"))
+@command("/consult", args="FILE [as NAME/ARITY | as NAME(COLUMN, …)]", completer=positional("file"))
 def consult(ctx: Context, arg: str, run: Run) -> Added:
-    """Load a Prolog-syntax file of facts, rules and constraints (all or nothing)."""
+    """Load a Prolog-syntax file of facts, rules and constraints (all or nothing); a table,
+    FILE.csv|.tsv|.parquet as NAME/ARITY (its columns in order) or as NAME(COLUMN, …) (columns by
+    header name or number; --header, --no-header, --skip-bad), is read as the facts of one relation."""
     name = arg.strip()
     if not name:
         raise UserError("no file given", hint="/consult family.pl")
+    table = tabular.parse_spec(name)
+    if table is not None or tabular.is_table_name(name):
+        return consult_table(ctx, run, table, name)
 
     path = ctx.path(name)
     text = read_text_file(path, run.settings.max_file_mb)
@@ -221,6 +228,33 @@ def consult(ctx: Context, arg: str, run: Run) -> Added:
     added = assert_text(ctx, run, text, file_label=path.name, progress=parsing)
     parsing(len(text), len(text))
     return added
+
+
+def consult_table(ctx: Context, run: Run, spec: tabular.TableSpec | None, name: str) -> Added:
+    """A table's rows as the facts of one relation, all or nothing: items of the working memory on
+    the native engine; on a relational one (`attach`) a relation of its own in the backend's tables,
+    checked in a first pass and filled in a second. `spec` None: a table named with no `as …`."""
+    if spec is None:
+        stem = Path(name).name.split(".")[0]
+        pred = stem.lower() if stem.isidentifier() and not stem.startswith("_") else "p"
+        raise UserError(f"{name} is a table: say which relation its rows are",
+                        hint=f"/consult {name} as {pred}/ARITY  or  as {pred}(COLUMN, …)")
+    path, s, engine = ctx.path(spec.file), run.settings, ctx.memory.engine
+    if hasattr(engine, "attach"):
+        checked = tabular.survey(path, spec, check=run.check, progress=run.progress(f"checking {path.name}"))
+        fill = tabular.filler(path, spec, checked, check=run.check, progress=run.progress(f"loading {path.name}"))
+        count = engine.attach(spec.key, checked.types, fill)
+        return Added([], 0, path.name, warnings=checked.staged.skipped(), rows=checked.staged.rows,
+                     relation=spec.key, loaded=count)
+    staged = tabular.stage(path, spec, check=run.check, progress=run.progress(f"reading {path.name}"),
+                           max_rows=s.max_facts)
+    run.check()
+    facts = list(staged.sources())
+    earlier = clashes.before(_bounded(ctx, run), s.max_steps, [f for f, _ in facts])
+    outcome = ctx.memory.add(facts, merge=s.schema_merge, progress=stoppable(run, "storing"))
+    warnings = staged.skipped() + clash_warnings(ctx, run, earlier, outcome.items)
+    return Added(outcome.items, outcome.duplicates, path.name, [], outcome.notes, warnings,
+                 rows=staged.rows, relation=spec.key)
 
 
 @command("/query", args="?- GOAL, ….", aliases=("/q",), completer=_goals)

@@ -28,6 +28,7 @@ LAZY = frozenset({
     "textual", "rich", "prompt_toolkit",                                               # front-ends
     "ollama", "httpx", "openai", "mcp",                                                 # model and protocol SDKs
     "sentence_transformers", "static_model", "pypdf",                                   # optional extras
+    "duckdb", "pyspark",     # the relational backends and the import of tables (#52)
     "platformdirs",          # the data directories: the English bridge's parse cache loads it when it first writes
 })
 
