@@ -14,7 +14,15 @@ from sym.repl.render import to_text
 from tests.conftest import fails, state, texts
 from tests.ollama_server import unused_url
 
-SAID = "Bob's tall, I'd say."
+SAID = "Bob's tall, I'd say."          # a hedge: outside the controlled language (test_the_grammar_refuses_them)
+
+
+def test_the_grammar_refuses_them():
+    """What these tests send to the model is refused by the grammar itself."""
+    from sym.core.reason.swm import english
+
+    for sentence in (SAID, "Al's short, I'd say.", "Cats that purr are happy, all of them."):
+        assert english.translate(sentence) is None, sentence
 
 
 def rewriting(r) -> bool:
@@ -123,11 +131,12 @@ def test_a_timed_out_model_leaves_memory_as_it_was(rw):
     rw.shell.ctx.settings.llm_retries = 0
     rw.server.fail("slow", delay=2, times=None)
     before = state(rw.shell)
-    r = rw(f"/tell {SAID} May's short.")
+    r = rw(f"/tell {SAID} Al's short, I'd say.")
     message = fails(r, "could not rewrite")
     assert "did not answer" in message
     assert state(rw.shell) == before
     assert len(rw.server.chats) == 2        # the timed-out try and its retry; the next sentence is not tried
+    assert [s.problem.startswith("the model could not rewrite it") for s in r.sentences] == [True, True]
 
 
 def test_with_no_model_the_refusal_is_todays_and_one_line_more(sym):
@@ -232,7 +241,7 @@ def test_plain_asks_y_or_n_and_shows_the_rewrite(shell, ollama_server):
     script(ollama_server)
     out, err = io.StringIO(), io.StringIO()
     with create_pipe_input() as pipe:
-        pipe.send_text(f"/tell {SAID}\ny\n/tell Al's short.\nn\n\x04")
+        pipe.send_text(f"/tell {SAID}\ny\n/tell Al's short, I'd say.\nn\n\x04")
         code = run_prompt(shell=shell, input=pipe, output=DummyOutput(), out=out, err=err)
     shown = out.getvalue()
     assert code == 0, err.getvalue()

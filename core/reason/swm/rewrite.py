@@ -181,11 +181,12 @@ def same_messages(sentence: str, paraphrase: str) -> list[dict[str, str]]:
 
 
 def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, why: str = "", before: list[str] | None = None,
-            repairs: int = 1) -> Rewritten:
+            repairs: int = 1, into: Rewritten | None = None) -> Rewritten:
     """One refused sentence, rewritten and checked (see the module's docstring). A rewrite the checks
     refuse goes back to the model with the exact problems, at most `repairs` times. Raises LLMError
-    when a call fails (no model, timeout, cancelled); a reply that never fits is a problem."""
-    out = Rewritten(sentence)
+    when a call fails (no model, timeout, cancelled); a reply that never fits is a problem. `into`
+    is filled as the calls go (so a caller knows what an exception cost)."""
+    out = into if into is not None else Rewritten(sentence)
 
     def counted(n: int, problems: list[str]) -> None:
         out.calls += 1
@@ -211,7 +212,6 @@ def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, why: str = "", be
                                      purpose="tell.rewrite", on_attempt=counted)
     except LLMError as err:
         if err.reason != "bad-output":
-            out.calls += err.reason not in NO_MODEL
             raise
         out.problem = f"the model's rewrite was refused: {err.message.split(': ', 1)[-1]}"
         return out
@@ -222,8 +222,13 @@ def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, why: str = "", be
     # and a model judges plain English better
     try:
         judged = llm.json(same_messages(sentence, out.rewrite), Same, purpose="tell.rewrite.check")
-    finally:
-        out.calls += 1
+    except LLMError as err:
+        if err.reason != "bad-output":
+            raise
+        out.calls += getattr(err, "calls", 1)
+        out.problem = f"the check of {out.rewrite!r} answered neither same nor different"
+        return out
+    out.calls += 1
     if judged.answer != "same":
         out.problem = f"the check says {out.rewrite!r} does not say the same as the sentence"
     return out
@@ -271,17 +276,19 @@ def _ask_all(swm: SWM, unknown: list[str], read_first: list[str]) -> tuple[dict[
         if gone is not None:
             done[sentence] = Rewritten(sentence, problem=f"the model could not rewrite it: {gone.message}")
             continue
+        r = done[sentence] = Rewritten(sentence)
         try:
-            done[sentence] = rewrite(llm, sentence, swm.memory, why=swm._why_not.get(sentence, ""), before=read_first)
+            rewrite(llm, sentence, swm.memory, why=swm._why_not.get(sentence, ""), before=read_first, into=r)
         except LLMError as err:
             swm.failed_calls += 1
-            if err.reason == "cancelled":
-                raise
-            if err.reason in NO_MODEL and not done:
+            r.calls += err.reason not in NO_MODEL          # the call that failed
+            if err.reason == "cancelled" or err.reason in NO_MODEL and len(done) == 1:
+                swm.llm_calls += r.calls
+                if err.reason == "cancelled":
+                    raise
                 return {}, err
             gone = err if err.reason in STOPS else None
-            done[sentence] = Rewritten(sentence, problem=f"the model could not rewrite it: {err.message}")
-        r = done[sentence]
+            r.readings, r.problem = [], f"the model could not rewrite it: {err.message}"
         swm.llm_calls += r.calls
         swm._node("tell.sentence", sentence[:80], parent, r.problem or f"→ {r.rewrite}",
                   "failed" if r.problem else "ok")
