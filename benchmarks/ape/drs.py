@@ -27,7 +27,7 @@ numbers, strings and arithmetic (`int`, `real`, `string`, `expr`, `formula`), ad
 (`modifier_adv`), three-place relations (a verb with an object and a prepositional phrase, or two
 objects), questions (`question`, `query`), commands, modality (`can`, `must`, `should`, `may`),
 subordinated sentences (`A:drs`), negation as failure (`~`), identity of two things (`be` where
-neither side is new), disjunction in a fact or a consequent, a negated compound in a condition,
+neither side is new, or a denied identity), disjunction in a fact or a consequent, a negated compound in a condition,
 a rule inside a condition, something new in a consequent (an existential head), and a rule with
 nothing in its condition.
 """
@@ -322,6 +322,8 @@ class Translator:
             if self._complex(cond) is not None:
                 raise Outside("a negated compound (a rule, a negation or a disjunction inside a negation)")
             atoms += self._basic(cond, inner)
+        if not atoms:                                   # "It is not the case.": not (A is A)
+            raise Outside("a negation of nothing (a contradiction, or an identity denied)")
         return self._own(box), atoms, inner
 
     def _top(self, cond: Any, scope: dict[str, Any]) -> list[Clause]:

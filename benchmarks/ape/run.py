@@ -27,12 +27,16 @@ def _empty(drs: object) -> bool:
     return isinstance(drs, Struct) and drs.functor == "drs" and drs.args == ([], [])
 
 
-def classify(entry: Entry) -> Result:
+def classify(entry: Entry, *, read_outside: bool = True) -> Result:
+    """One text's kind; `read_outside`: read the texts outside sym's logic too (to list the
+    ones sym reads anyway)."""
     if _empty(entry.drs):
         return Result(entry, "no DRS")
     try:
         expected = translate(entry.drs)
     except Outside as why:
+        if not read_outside:
+            return Result(entry, "outside", reason=str(why))
         reading = sym_read(entry.text)          # outside sym's logic, yet read: worth a look
         return Result(entry, "outside", [], show(reading.clauses) if reading.clauses is not None else [], str(why))
     reading: SymReading = sym_read(entry.text)
@@ -42,5 +46,5 @@ def classify(entry: Entry) -> Result:
     return Result(entry, kind, show(expected), show(reading.clauses))
 
 
-def classify_all(entries: Iterable[Entry]) -> list[Result]:
-    return [classify(e) for e in entries]
+def classify_all(entries: Iterable[Entry], *, read_outside: bool = True) -> list[Result]:
+    return [classify(e, read_outside=read_outside) for e in entries]
