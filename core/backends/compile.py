@@ -19,7 +19,7 @@ from typing import Any
 
 from sym.core.backends.executor import Catalog, Executor, columns
 from sym.core.backends.sql import Body, Compiler, Empty, Frag, cat, join
-from sym.core.backends.types import Refused, Types, infer
+from sym.core.backends.types import Refused, infer
 from sym.core.logic.pause import Budget
 from sym.core.logic.strata import _stratified
 from sym.core.logic.terms import Aggregate, Atom, Is, Literal, Rule, Var, relation_key
@@ -257,36 +257,20 @@ class Program:
 
     def query(self, body: tuple[Literal, ...], named: list[Var], *, limit: int | None = None) -> list[tuple[Any, ...]]:
         """Distinct values of `named` over the body in the model, ordered (deterministic pages)."""
-        asked = Rule(None, tuple(body))
-        types = infer([*self.rules, asked], self.stored, self.keys | {a.key for a in _all_atoms(body)})
-        saved, self.types = self.types, _Shifted(types, len(self.rules))
+        compiler = self.compiler(None)
+        compiler.dynamic = {}
         try:
-            compiler = self.compiler(None)
-            try:
-                found = compiler.body(tuple(body))
-            except Empty:
-                return []
-            for v in named:
-                if v not in found.vars:
-                    raise Refused(f"{v.name} is not bound by the query")
-            picks = [cat(found.vars[v], f" AS v{i}") for i, v in enumerate(named)] or [Frag("1 AS one")]
-            order = f" ORDER BY {', '.join(f'v{i}' for i in range(len(named)))}" if named else ""
-            sql = cat("SELECT DISTINCT ", join(picks, ", "), found.clauses(), order)
-            rows = self.executor.fetch(sql.sql, sql.params, limit=limit)
-        finally:
-            self.types = saved
+            found = compiler.body(tuple(body))
+        except Empty:
+            return []
+        for v in named:
+            if v not in found.vars:
+                raise Refused(f"{v.name} is not bound by the query")
+        picks = [cat(found.vars[v], f" AS v{i}") for i, v in enumerate(named)] or [Frag("1 AS one")]
+        order = f" ORDER BY {', '.join(f'v{i}' for i in range(len(named)))}" if named else ""
+        sql = cat("SELECT DISTINCT ", join(picks, ", "), found.clauses(), order)
+        rows = self.executor.fetch(sql.sql, sql.params, limit=limit)
         return [tuple(map(normal, row)) for row in rows] if named else [() for _ in rows[:1]]
-
-
-class _Shifted(Types):
-    """The types inferred with a query as one more rule: rule -1 reads the query's variables."""
-
-    def __init__(self, inner: Types, number: int) -> None:
-        self.__dict__.update(inner.__dict__)
-        self._number = number
-
-    def var(self, rule: int, var: Var) -> str:
-        return Types.var(self, self._number if rule == -1 else rule, var)
 
 
 def _all_atoms(body: tuple[Any, ...]) -> list[Atom]:

@@ -18,6 +18,7 @@ from sym.core.backends.executor import BackendError, Dialect, Interrupted, Param
 from sym.core.errors import UserError
 
 DUCKDB = Dialect("duckdb", recursive_cte=True, types={"int": "BIGINT", "num": "DOUBLE", "str": "VARCHAR"})
+SMALL = 64         # rows inserted with one parameterised statement rather than through numpy arrays
 MEMORY = re.compile(r"\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\Z", re.IGNORECASE)
 
 
@@ -106,11 +107,20 @@ class DuckExecutor:
         if not types:
             self._run(f"INSERT INTO {self.dialect.quote(table)} VALUES (1)")
             return 1
+        if len(rows) <= SMALL:      # a few rows: one statement with parameters beats registering arrays
+            marks = "(" + ", ".join(f"CAST(? AS {self.dialect.type_of(t)})" for t in types) + ")"
+            params = [_plain(v, t) for r in rows for v, t in zip(r, types)]
+            self._run(f"INSERT INTO {self.dialect.quote(table)} VALUES {', '.join([marks] * len(rows))}", params)
+            return len(rows)
         data = {}
         for i, (col, logical) in enumerate(zip(columns(len(types)), types)):
             values = [r[i] for r in rows]
             dtype = {"int": np.int64, "num": np.float64}.get(logical, object)
-            data[col] = np.array(values, dtype=dtype)
+            try:
+                data[col] = np.array(values, dtype=dtype)
+            except OverflowError:
+                raise UserError(f"a number in {table} is larger than the duckdb engine's 64-bit integers",
+                                hint="/set engine native keeps integers of any size") from None
         view = f"rows_{threading.get_ident()}"
         with self._lock:
             self.con.register(view, data)
@@ -135,6 +145,10 @@ class DuckExecutor:
 
     def close(self) -> None:
         self.con.close()
+
+
+def _plain(value: Any, logical: str) -> Any:
+    return float(value) if logical == "num" else value
 
 
 def _line(err: BaseException) -> str:

@@ -82,8 +82,19 @@ class Compiler:
 
     def __init__(self, dialect: Dialect, source: Source, var_type: Callable[[Var], str],
                  column_type: Callable[[str, int], str]) -> None:
-        self.dialect, self.source, self.var_type, self.column_type = dialect, source, var_type, column_type
+        self.dialect, self.source, self.column_type = dialect, source, column_type
+        self._var_type = var_type
+        self.dynamic: dict[Var, str] | None = None   # a query's variables: typed by what binds them
         self._aliases = 0
+
+    def var_type(self, var: Var) -> str:
+        if self.dynamic is not None:
+            return self.dynamic.get(var, "int")
+        return self._var_type(var)
+
+    def typed(self, var: Var, logical: str) -> None:
+        if self.dynamic is not None:
+            self.dynamic.setdefault(var, logical)
 
     def alias(self, prefix: str) -> str:
         self._aliases += 1
@@ -126,9 +137,12 @@ class Compiler:
             col = Frag(f"{alias}.c{i}")
             if isinstance(arg, Var):
                 if arg in out.vars:
+                    if (self.var_type(arg) == "str") != (self.column_type(atom.key, i) == "str"):
+                        raise Empty()     # a number never equals an atom
                     out.wheres.append(cat(col, " = ", out.vars[arg]))
                 else:
                     out.vars[arg] = col
+                    self.typed(arg, self.column_type(atom.key, i))
             else:
                 self._const_test(out, col, self.column_type(atom.key, i), arg)
 
@@ -146,6 +160,7 @@ class Compiler:
             target = lit.target
             if isinstance(target, Var) and target not in bound:
                 bound[target] = value
+                self.typed(target, logical)
             elif isinstance(target, Var):
                 if self.var_type(target) == "str":
                     raise Empty()
@@ -186,6 +201,7 @@ class Compiler:
             if (self.var_type(var) == "str") != (known[1] == "str"):
                 raise Empty()
             out.vars[var] = known[0]
+            self.typed(var, known[1])
             return True
         if lt is None or rt is None:
             return False
@@ -240,12 +256,15 @@ class Compiler:
                     orders += ", w ASC"
                 sub = cat(*picks, " FROM ", solutions, " AS s", orders, " LIMIT 1")
         out.froms.append(cat("LATERAL (", sub, f") AS {alias}") if out.froms else cat("(", sub, f") AS {alias}"))
-        results = [(agg.result, Frag(f"{alias}.v"))]
+        value_type = "int" if agg.op == "count" else expr_type(agg.template, self.var_type)
+        results = [(agg.result, Frag(f"{alias}.v"), value_type)]
         if agg.found is not None:
-            results.append((agg.found, Frag(f"{alias}.w")))
-        for term, col in results:
+            witness_type = self.var_type(agg.witness) if isinstance(agg.witness, Var) else const_type(agg.witness)
+            results.append((agg.found, Frag(f"{alias}.w"), witness_type))
+        for term, col, logical in results:
             if isinstance(term, Var) and term not in out.vars:
                 out.vars[term] = col
+                self.typed(term, logical)
             elif isinstance(term, Var):
                 out.wheres.append(cat(col, " = ", out.vars[term]))
             else:

@@ -90,6 +90,7 @@ def infer(rules: list[Rule], stored: Mapping[str, Iterable[str | None]], keys: I
     """The types of every column of the program: `rules` (numbered by position), `stored` (key ->
     the logical type of each stored column, None where a column has no value yet)."""
     types = Types()
+    tests: list[tuple[Node, Any]] = []
     for key in keys:
         for i in range(int(key.rsplit("/", 1)[1])):
             types.find(("r", key, i))
@@ -99,13 +100,15 @@ def infer(rules: list[Rule], stored: Mapping[str, Iterable[str | None]], keys: I
     for n, rule in enumerate(rules):
         atoms: list[Atom] = [rule.head] if rule.head is not None else []
         _atoms(rule.body, atoms)
-        for atom in atoms:
+        for k, atom in enumerate(atoms):
             for i, arg in enumerate(atom.args):
                 col = ("r", atom.key, i)
                 if isinstance(arg, Var):
                     types.union(col, ("v", n, arg.name))
-                else:
+                elif k == 0 and rule.head is not None:    # a head's constant is a value of its column
                     types.add(col, const_type(arg))
+                else:               # a body's only tests it: an atom against numbers matches nothing
+                    tests.append((col, arg))
         for lit in _flat(rule.body):
             if isinstance(lit, Compare) and lit.op == "=":
                 if isinstance(lit.left, Var) and isinstance(lit.right, Var):
@@ -118,6 +121,9 @@ def infer(rules: list[Rule], stored: Mapping[str, Iterable[str | None]], keys: I
         for n, rule in enumerate(rules):
             for lit in _flat(rule.body):
                 changed |= _bind(types, n, lit)
+    for col, value in tests:      # a column only tested against constants takes their type
+        if types.of(col) is None:
+            types.add(col, const_type(value))
     for n, rule in enumerate(rules):   # a variable bound only by X = c takes c's type
         for lit in _flat(rule.body):
             if isinstance(lit, Compare) and lit.op == "=":
