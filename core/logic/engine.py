@@ -24,8 +24,9 @@ from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
 from sym.core.logic.derivation import instantiate, unbound_names
 from sym.core.logic.goal import Goals
+from sym.core.logic.onward import go_on
 from sym.core.logic.pause import Budget, Deadline, gc_paused
-from sym.core.logic.plan import Indexes, Relation, Row, Runner, Stored, add_to_indexes
+from sym.core.logic.plan import Indexes, Row, Runner, Stored, add_to_indexes
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies, body_keys
 from sym.core.logic.strata import Strata
@@ -60,6 +61,7 @@ class Engine:
         self._complete = False
         self._fresh = False     # model reflects the current facts and rules
         self._pending: dict[str, list[Row]] | None = None  # … but for these added facts, which rounds may go on from
+        self._pending_rules: dict[str, Rule] = {}   # … and these added rules, run once on it before the rounds go on
         self._limit: int | None = None  # the step limit the model was computed under
         self._firings: list[Firing] = []
         self.steps = 0
@@ -125,7 +127,7 @@ class Engine:
             return False
         del rel[atom.args]
         self._indexes.pop(atom.key, None)
-        self._fresh, self._pending = False, None
+        self._fresh, self._pending, self._pending_rules = False, None, {}
         if self._goals is not None:
             self._goals.forget(None)   # goal models share the fact base: retraction recomputes
         return True
@@ -149,17 +151,35 @@ class Engine:
         self._rules.update(rules)
         self._mention(rules.items(), +1)
         self._strata = self._stratification.levels
-        deps = self._deps
-        self._program_changed(rules.values())
-        if deps is not None and not replaced:      # who reads whom: the new rules' edges added, not read again
-            deps.added(rules)
-            self._deps = deps
+        if replaced:
+            self._deps = None
+        elif self._deps is not None:      # who reads whom: the new rules' edges added, not read again
+            self._deps.added(rules)
+        self._program_changed(rules, added=not replaced, go_on=not replaced and self._goes_on(rules))
 
-    def _program_changed(self, rules: Iterable[Rule]) -> None:
-        self._fresh, self._pending, self._deps = False, None, None
+    def _goes_on(self, rules: dict[str, Rule]) -> bool:
+        """Whether a current tuple model goes on from rules just added (each run once on it, then
+        rounds from what they derived) rather than being recomputed: where no `not` or aggregate
+        reads what they (or the facts and rules added before, still pending) can grow."""
+        if not (self._fresh or self._pending is not None) or self._dense is not None:
+            return False
+        if not self._complete or self._limit is not None:
+            return False
+        grown = {r.head.key for r in [*rules.values(), *self._pending_rules.values()] if r.head is not None}
+        return self.dependencies().monotone(grown | set(self._pending or ()))
+
+    def _program_changed(self, rules: dict[str, Rule], *, added: bool = False, go_on: bool = False) -> None:
+        if go_on:
+            self._fresh = False
+            self._pending = {} if self._pending is None else self._pending
+            self._pending_rules.update(rules)
+        else:
+            self._fresh, self._pending, self._pending_rules = False, None, {}
+        if not added:
+            self._deps = None
         if self._goals is not None:
-            heads = [rule.head for rule in rules]
-            self._goals.forget(None if None in heads else {head.key for head in heads if head is not None})
+            heads = [rule.head for rule in rules.values()]
+            self._goals.forget(None if None in heads else {head.key for head in heads if head is not None}, added=added)
 
     def add_program(self, clauses: Iterable[Atom | Rule], *, id_prefix: str = "r") -> list[str]:
         """Add facts and rules together (rules get ids `r1`, `r2`, …); all or nothing."""
@@ -188,7 +208,7 @@ class Engine:
         self._mention([(rule_id, rule)], -1)
         self._stratification = Strata(self._rules.values())
         self._strata = self._stratification.levels
-        self._program_changed([rule])
+        self._program_changed({rule_id: rule})
         return True
 
     def _mention(self, rules: Iterable[tuple[str, Rule]], sign: int) -> None:
@@ -274,7 +294,8 @@ class Engine:
         return out
 
     def _infer(self, max_steps: int | None, query: bool = False) -> Inference:
-        self._fresh, self._pending = False, None  # an interrupted run must not leave a half-built model looking current
+        # an interrupted run must not leave a half-built model looking current
+        self._fresh, self._pending, self._pending_rules = False, None, {}
         self._firings = []
         self._dense = None
         budget = self._budget(query)
@@ -331,28 +352,17 @@ class Engine:
         return Inference(step, derived, complete, self.violations() if complete else [])
 
     def _continue(self) -> None:
-        """Go on from the facts added since the model was computed (only what follows from them)."""
+        """Go on from the facts and rules added since the model was computed (only what follows
+        from them): each added rule runs once on the whole model, then rounds go on from what is new."""
         pending, self._pending = self._pending, None
-        assert pending is not None   # called only with added facts to go on from
+        rules, self._pending_rules = self._pending_rules, {}
+        assert pending is not None   # called only with added facts or rules to go on from
         runner = self._runner
-        heads = {rule.head.key for rule in self._rules.values() if rule.head is not None}
-        facts = self._facts()
-        changed: dict[str, Relation] = {}
-        for key, rows in pending.items():
-            rel = runner.relations.get(key)
-            if rel is None and key not in heads:
-                rel = runner.relations[key] = facts[key]      # a new relation: the fact base's own set
-                self._share_indexes(runner, heads)
-            shared = rel is facts.get(key)
-            fresh = dict.fromkeys(rows) if shared else {r: None for r in rows if rel is None or r not in rel}
-            runner.insert(key, dict.fromkeys(rows))     # a fact derived before is asserted now
-            changed[key] = fresh
         with gc_paused():
             runner.budget = self._budget(True)
-            done = run_rounds(runner, self._firings, self._rules, self._strata, runner.budget, step=self.steps,
-                              changed=changed, queue=self.queue)
-        assert done is not None   # no switch was offered
-        self.steps, self._fresh = done[0], True
+            self.steps = go_on(runner, self._firings, self._rules, self._strata, rules, pending, self._facts(),
+                               self._share_indexes, step=self.steps, queue=self.queue)
+        self._fresh = True
 
     def ensure_model(self, max_steps: int | None = None) -> None:
         """Compute the model unless the current one reflects the program under this step limit."""
@@ -378,7 +388,7 @@ class Engine:
         self._runner = Runner({})
         self._firings = []
         self._dense = None
-        self._fresh, self._pending = False, None
+        self._fresh, self._pending, self._pending_rules = False, None, {}
         if self._goals is not None:
             self._goals.forget(None)
 

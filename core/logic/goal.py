@@ -39,6 +39,7 @@ class Goals:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.models: OrderedDict[Any, GoalModel] = OrderedDict()
+        self.checks: GoalModel | None = None   # the model of what constraints and clashes read, kept as memory grows
 
     # -- answers -------------------------------------------------------------------
 
@@ -132,7 +133,29 @@ class Goals:
         scope = deps.closure(wanted)
         rules = {**deps.rules_for(scope), **constraints}
         demand = Demand(rules, [], {rid: (rid, 0) for rid in rules}, scope, {k for k in scope if deps.derived(k)})
-        return self._model(demand).engine.violations()
+        return self._checked(demand).engine.violations()
+
+    def _checked(self, demand: Demand) -> GoalModel:
+        """The model constraints and clashes are read from, current: the one kept goes on from the
+        facts and rules added since (its engine runs a new rule once on it, then rounds from what it
+        derived) where it can, so a check after /tell costs what the told clauses reach."""
+        model = self.checks
+        if model is None or not (model.demand.rules.items() <= demand.rules.items() and model.demand.keys <= demand.keys):
+            model = self._make(demand)
+            model.engine.dense_from, model.engine.dense_after = float("inf"), 1 << 62   # tuples: a model that can go on
+        else:
+            engine, base = model.engine, self.engine.base()
+            engine.add_rules({rid: r for rid, r in demand.rules.items() if rid not in model.demand.rules})
+            entered = {k: base[k] for k in demand.keys - model.demand.keys if base.get(k)}
+            engine.share(entered)
+            engine.note_added({k: list(rel) for k, rel in entered.items()})
+            model.demand = demand
+        self.checks = None
+        engine = model.engine
+        engine.cancel, engine.max_facts, engine.deadline = self.engine.cancel, self.engine.max_facts, self.engine.deadline
+        engine.current()     # stopped half way (max_facts, Esc): nothing half-built is kept
+        self.checks = model
+        return model
 
     # -- goal models ---------------------------------------------------------------
 
@@ -201,11 +224,16 @@ class Goals:
         return tuple(atom.args[i] for i in positions) in model.engine.relation(magic)
 
     def _holding(self, atom: Atom) -> GoalModel | None:
-        """The most recently used goal model that holds the atom, made most recent."""
+        """The most recently used goal model that holds the atom, made most recent; else the model
+        of the checks, where it holds the atom (a clash's proof is read from the model that found it)."""
         for key, model in reversed(self.models.items()):
             if atom.key in model.demand.keys and atom.args in model.engine.relation(atom.key):
                 self.models.move_to_end(key)
                 return model
+        checks = self.checks
+        if checks is not None and checks.engine.complete and atom.key in checks.demand.keys \
+                and atom.args in checks.engine.relation(atom.key):
+            return checks
         return None
 
     def _decided(self, atom: Atom) -> bool | None:
@@ -223,18 +251,25 @@ class Goals:
     def added(self, news: dict[str, list[Row]]) -> None:
         """Facts were asserted: each goal model reading them goes on from them, or is dropped."""
         base = self.engine.base()
-        for key, model in list(self.models.items()):
+        kept = [*self.models.items(), *([(None, self.checks)] if self.checks is not None else [])]
+        for key, model in kept:
             touched = {k: rows for k, rows in news.items() if k in model.demand.keys}
             if not touched:
                 continue
             model.engine.share({k: base[k] for k in touched})
             model.depths.clear()        # a derived fact may be asserted now
             if not model.engine.note_added(touched):
-                del self.models[key]
+                if key is None:
+                    self.checks = None
+                else:
+                    del self.models[key]
 
-    def forget(self, keys: set[str] | None) -> None:
-        """Drop the goal models reading any of `keys` (None: all)."""
+    def forget(self, keys: set[str] | None, *, added: bool = False) -> None:
+        """Drop the goal models reading any of `keys` (None: all). Rules were `added` (not removed
+        or replaced): the model constraints are read from is kept, to go on from them."""
         for key, model in list(self.models.items()):
             if keys is None or keys & model.demand.keys:
                 del self.models[key]
+        if not added:
+            self.checks = None
 

@@ -106,6 +106,22 @@ def run_rounds(runner: Runner, firings: list[Firing], rules: dict[str, Rule], st
     return step, derived, complete
 
 
+def fire_once(runner: Runner, firings: list[Firing], rules: dict[str, Rule], step: int) -> dict[str, Relation]:
+    """Rules just added to a current model, each run once on whole relations: the facts they
+    derive from it (not yet inserted), with their provenance; rounds go on from these."""
+    new: dict[str, Relation] = {}
+    relations = runner.relations
+    for rid, rule in rules.items():
+        head = rule.head
+        if head is None:
+            continue
+        plan = make_plan(rule.body, lambda k: len(relations.get(k, ())))
+        tail = fused_tail(plan, head.args)
+        entry = (plan, tail, head_getter(head, plan) if tail is None else None)
+        _fire(runner, entry, None, head, new, firings, rid, step)
+    return {k: v for k, v in new.items() if v}
+
+
 def _fire_small(runner: Runner, entry: Compiled, delta: dict[str, Relation] | None, head: Atom,
                 new: dict[str, Relation], firings: list[Firing], rid: str, step: int) -> None:
     """`_fire` for a round of a few new facts: the same rows and provenance, without the chunking
