@@ -116,6 +116,11 @@ class Settings:
             "no deadline.")
     max_facts: int = setting(default=5_000_000, ge=1,
         doc="Stop inference (with a message) once it derives more facts, or a join holds more rows, than this.")
+    engine: Literal["native", "duckdb", "spark"] = setting(default="native",
+        doc="Where the workspace evaluates: native (in memory), duckdb (a database file in the workspace, out of "
+            "core) or spark (spark_master); /set engine moves a filled workspace, /workspace NAME --engine picks one.")
+    duckdb_memory: str = setting(default="2GB", pattern=r"^\d+(\.\d+)?\s*([KMGT]i?B|B)$",
+        doc="Memory the duckdb engine may use before it spills to disk in the workspace (e.g. 2GB, 512MB).")
     max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
         doc="Largest file (MB) that /consult, /load, /tell --from and /prove --file read.")
     mcp_max_constant_kb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
@@ -214,6 +219,9 @@ def _adapter(key: str) -> TypeAdapter[Any]:
     return TypeAdapter(shape)
 
 
+_PATTERN_HINTS = {"duckdb_memory": "expected a size such as 2GB or 512MB"}
+
+
 def _check(key: str, value: Any) -> Any:
     """The value pydantic makes of `value` for this setting; ValueError with pydantic's message."""
     from pydantic import ValidationError
@@ -223,7 +231,7 @@ def _check(key: str, value: Any) -> Any:
     except ValidationError as err:
         problem = err.errors()[0]
         if problem["type"] == "string_pattern_mismatch":
-            raise ValueError("expected a URL such as http://127.0.0.1:8000/v1") from None
+            raise ValueError(_PATTERN_HINTS.get(key, "expected a URL such as http://127.0.0.1:8000/v1")) from None
         raise ValueError(problem["msg"]) from None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from sym.core.backends.choice import options_from
 from sym.core.errors import UserError
 from sym.core.events import Emit, InputReceived, JobFinished, JobStarted, ResultReady, Warning, ignore
 from sym.core.memory.working import WorkingMemory
@@ -16,6 +17,7 @@ from sym.core.memory.workspace import Workspaces
 from sym.core.settings import Settings, load_settings
 from sym.plugins.loader import load_plugins
 from sym.repl.commands import builtin_registry
+from sym.repl.commands.engine import sync_setting
 from sym.repl.context import Context, EventStream
 from sym.repl.memory_options import MemoryOptions  # noqa: E402,F401  (re-exported: front-ends import it from here too)
 from sym.repl.registry import Registry
@@ -78,10 +80,14 @@ class Shell:
         its session log)."""
         self.registry = registry or builtin_registry()
         stream = emit if isinstance(emit, EventStream) else EventStream(emit)
+        settings = settings or Settings()
+        if workspaces is not None:
+            workspaces.engine_options = options_from(settings)    # duckdb_memory, … for the engine it opens
         if memory is None:
             memory = workspaces.open(workspace) if workspaces is not None else WorkingMemory(emit=stream)
-        self.ctx = Context(memory, self.registry, settings or Settings(), stream, base_dir=base_dir,
+        self.ctx = Context(memory, self.registry, settings, stream, base_dir=base_dir,
                            workspaces=workspaces)
+        sync_setting(self.ctx)
         self.debug = debug
         self.deferred: WorkingMemory | None = None    # open_shell's stand-in for a workspace not opened yet
         if plugins:
@@ -98,6 +104,7 @@ class Shell:
         placeholder, self.deferred = self.deferred, None
         if placeholder is not None and self.ctx.memory is placeholder and self.ctx.workspaces is not None:
             self.ctx.memory = self.ctx.workspaces.open(placeholder.workspace)
+            sync_setting(self.ctx)
 
     def close(self) -> None:
         """Release the workspace (its lock) — also done by the OS when the process ends."""

@@ -30,6 +30,7 @@ from sym.core.memory.working import WorkingMemory
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
+    from sym.core.backends.choice import EngineOptions
     from sym.core.events import Emit, WorkspaceOpened
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.local import LocalStore
@@ -319,13 +320,22 @@ class Workspaces:
         self.background = background    # embed pending records while open (else only when a search needs them)
         self.emit = emit
         self.current: Workspace | None = None
+        self.engine_options: EngineOptions | None = None     # from the settings (duckdb_memory, …)
 
-    def open(self, name: str) -> WorkingMemory:
-        """Open a workspace and rebuild its memory; the previous one is released only on success."""
+    def open(self, name: str, *, engine: str | None = None) -> WorkingMemory:
+        """Open a workspace and rebuild its memory; the previous one is released only on success.
+        `engine` (native, duckdb, spark) evaluates it from now on, else the one it recorded."""
+        from sym.core.backends.choice import EngineOptions, open_engine, record, recorded
+
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host, emit=self.emit,
                             background=self.background)
+        directory = workspace_dir(name)
         try:
-            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore)
+            chosen = engine or recorded(directory)
+            evaluator = open_engine(chosen, directory, self.engine_options or EngineOptions())
+            memory = WorkingMemory.open(ws.store, emit=self.emit or ignore, engine=evaluator)
+            if engine is not None:
+                record(directory, chosen)
         except BaseException:
             ws.close(0)
             raise

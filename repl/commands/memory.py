@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from sym.core.backends.choice import kind, options_from
 from sym.core.errors import UserError
 from sym.core.files import check_file
 from sym.core.logic.terms import clause_text
@@ -13,6 +14,7 @@ from sym.core.memory.documents import document_paths, refuse_url
 from sym.core.run import Run
 from sym.core.words import count
 from sym.repl.arguments import Args, Option, last_word, positional, values
+from sym.repl.commands.engine import set_engine
 from sym.repl.commands.logic import stoppable
 from sym.repl.commands.shell import kind_listing
 from sym.repl.context import Context
@@ -37,7 +39,9 @@ def _workspace_words(ctx: Context, text: str) -> list[str]:
 
 
 @command("/workspace", args="[NAME | rm NAME]", group="memory", completer=_workspace_words, steerable=False,
-         options=(Option("--yes", bool, help="with rm: delete without asking"),))
+         options=(Option("--yes", bool, help="with rm: delete without asking"),
+                  Option("--engine", str, choices=("native", "duckdb", "spark"),
+                         help="evaluate the workspace on this engine from now on (see /set engine)")))
 def workspace(ctx: Context, args: Args) -> Message:
     """Show the current workspace, switch to another (created when new), or delete one with rm."""
     words = args.words
@@ -50,9 +54,14 @@ def workspace(ctx: Context, args: Args) -> Message:
     name = words[0] if words else ""
     if not name:
         return Message(f"workspace {ctx.memory.workspace}", {"workspace": ctx.memory.workspace})
+    if name == ctx.memory.workspace and args.engine:
+        return set_engine(ctx, args.engine)
     if name == ctx.memory.workspace:
         return Message(f"already in workspace {name}", {"workspace": name})
-    ctx.memory = _workspaces(ctx).open(name)
+    spaces = _workspaces(ctx)
+    spaces.engine_options = options_from(ctx.settings)
+    ctx.memory = spaces.open(name, engine=args.engine)
+    ctx.settings.engine = kind(ctx.memory.engine)
     counts = ctx.memory.counts()
     return Message(f"workspace {name}: {count(counts['fact'], 'fact')}, {count(counts['rule'], 'rule')}, "
                    f"{count(counts['constraint'], 'constraint')}", {"workspace": name, **counts})

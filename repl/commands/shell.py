@@ -62,6 +62,10 @@ def set_(ctx: Context, args: Args) -> Table | Message:
             raise UserError(f"unknown setting {parts[0]!r}", hint="settings: " + ", ".join(map(dotted, described)))
         value, doc = described[key]
         return Table("", [(dotted(key), value, doc)])
+    if parts[0].replace("-", "_").replace(".", "_") == "engine":     # moves the workspace's facts
+        from sym.repl.commands.engine import set_engine
+
+        return set_engine(ctx, parts[1])
     value = ctx.settings.set(parts[0], parts[1])
     key = parts[0].replace("-", "_").replace(".", "_")
     ctx.emit(SettingChanged(key, value))
