@@ -4,6 +4,8 @@ moving a filled workspace from one to another.
 The choice is a one-word file `engine` in the workspace's directory; a DuckDB workspace keeps its
 database file (`facts.duckdb`) and its spill directory there too. Opening the same database twice in
 one process is refused by DuckDB, so an engine opened for a directory closes the one before it.
+The spark engine comes from `core/backends/spark.py`'s `open_engine(directory, options) -> Engine`
+(a `RelationalEngine` over its executor).
 """
 
 from __future__ import annotations
@@ -94,7 +96,10 @@ def open_engine(name: str, directory: Path | None, options: EngineOptions = Engi
         except ImportError as err:
             raise UserError(f"the spark engine is not available here: {err}",
                             hint="pip install pyspark (and a Java runtime)") from None
-        engine = spark.open_engine(directory, options)
+        opener = getattr(spark, "open_engine", None)     # spark.py: open_engine(directory, options) -> Engine
+        if opener is None:
+            raise UserError("the spark engine is not available in this build", hint="/set engine duckdb")
+        engine = opener(directory, options)
     if key is not None:
         _open[key] = engine
     return engine

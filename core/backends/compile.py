@@ -188,7 +188,7 @@ class Program:
         q = self.dialect.quote
         cte = q("rec")
         anchor = [self.base_select(key)]
-        steps = []
+        steps: list[Frag] = []
         for n, rule in part.rules:
             recursive = any(a.key == key for a in _atoms(rule))
             reads = (lambda k, i: Frag(cte) if k == key else self.source(k)) if recursive else None
