@@ -183,14 +183,17 @@ def ask_item(item: Item, llm: LLM | None, *, samples: int = 1) -> Outcome:
 
 def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole",
                samples: int = 1) -> Outcome:
-    """Through a program the model writes and Z3 checks (core/reason/pot): one per item, or
-    `samples` of them and their vote (a tie or none that ran: undecided, the vote in the reason)."""
+    """Through programs the model writes and Z3 checks (core/reason/pot): `samples` of them, at
+    least AGREE, and their vote (a tie, one reading alone, or none that ran: undecided, the vote
+    in the reason)."""
     if llm is None:
         return Outcome(reason="no model")
     from sym.core.reason.pot.tasks import Encoding, decide_claim
+    from sym.core.reason.sampling import AGREE
 
     encoding = Encoding(fmt=proof_format, style=style)
     attempts = llm.settings.proof_attempts
+    samples = max(AGREE, samples)        # a program decides an item only when two readings agree
     run = Run.using(llm, f"bench-{item.id}")      # the model's settings: proof timeout, attempts
     try:
         if item.kind == CHOICE:

@@ -16,6 +16,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
 SAMPLE_SEED = 7000         # sample n is drawn with seed SAMPLE_SEED + n: varied, yet replayable
+AGREE = 2                  # readings of a model-written program that must agree before it decides (pot/vote.py)
 
 H = TypeVar("H", bound=Hashable)
 

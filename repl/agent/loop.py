@@ -45,7 +45,7 @@ class Turn:
         from sym.repl.mcp.tools import Allowed
 
         self.ctx, self.run, self.text = ctx, run, text
-        self.tools = agent_tools(ctx.registry)
+        self.tools = agent_tools(ctx.registry, run.settings.llm_samples)
         self.calls: list[Call] = []
         self.routed = False          # the menu was used (route_turn)
         self.steps = 0               # model calls the turn made
@@ -87,7 +87,28 @@ class Turn:
             status = "ran"
         _, result = run_line(self.ctx, line, self.run.source)
         programs.settle(result.ok)
-        return self._keep(n, Call(name, line, result, status=status))
+        done = self._keep(n, Call(name, line, result, status=status))
+        return self._told_part(done) if name == "tell" else done
+
+    def _told_part(self, done: Call) -> Call:
+        """A /tell that stored nothing because some sentences could not be read: the sentences that
+        were read are told on their own, after an approval of exactly that line, and the call
+        names what was not read (issue 53: the readable part was dropped with the rest)."""
+        from sym.repl.commands.swm import TellFailure
+
+        told = done.result.sentences if isinstance(done.result, TellFailure) else []
+        read = [t.sentence for t in told if not t.problem]
+        unread = [t.sentence for t in told if t.problem]
+        if not read or not unread:
+            return done
+        line, missed = "/tell " + " ".join(read), "not read: " + " ".join(unread)
+        n = len(self.calls) + 1
+        allowed, by = self._approve(line)
+        if not allowed:
+            status = "declined" if by == "user" else "refused"
+            return self._keep(n, Call("tell", line, None, status=status, note=f"{status}; {missed}"))
+        _, result = run_line(self.ctx, line, self.run.source)
+        return self._keep(n, Call("tell", line, result, status="approved" if by == "user" else "ran", note=missed))
 
     def _approve(self, line: str) -> tuple[bool, str]:
         mode = self.run.settings.agent_approve

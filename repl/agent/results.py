@@ -74,6 +74,7 @@ class Call:
         if self.result is None:
             return self.note
         body = to_text(self.result).strip() or ("done" if self.result.ok else "failed")
+        body = f"{body}\n({self.note})" if self.note else body
         return body if len(body) <= limit else body[:limit - 1] + "…"
 
     def to_dict(self) -> dict:
@@ -175,6 +176,8 @@ def call_lines(call: Call) -> list[str]:
     said = call.summary
     mark = "" if call.status in ("ran", "failed") or said.startswith(call.status) else f" ({call.status})"
     lines = [f"→ {call.line} — {said}{mark}"]
+    if call.result is not None and call.note:      # what else became of it (a /tell: the sentences not read)
+        lines.append(f"  ({call.note})")
     if call.result is None or (call.ok and call.tool in ("tell", "fact", "rule", "forget", "extract")):
         return lines
     body = to_text(call.result).strip().splitlines()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sym.core.errors import UserError
+from sym.core.reason.sampling import AGREE
 from sym.repl.mcp import names
 from sym.repl.mcp.tools import Allowed, Tool, tools
 from sym.repl.registry import Registry
@@ -41,6 +42,7 @@ class AgentTool:
     name: str
     tool: Tool
     schema: dict[str, Any]
+    samples: int = 1          # llm.samples: a /prove the model asks for draws at least AGREE programs
 
     @property
     def writes(self) -> bool:
@@ -69,11 +71,16 @@ class AgentTool:
                                 hint="takes: " + (", ".join(self.schema["properties"]) or "no arguments"))
         if self.name == "ask" and isinstance(arguments, dict):
             arguments = {**arguments, "no_fallback": True}    # the model asking is the fallback: unknown stays unknown
+        if self.name == "prove" and isinstance(arguments, dict) and arguments.get("question") \
+                and not arguments.get("program"):
+            # a program the model writes decides only when two independent readings agree (issue 53)
+            arguments = {**arguments, "samples": max(AGREE, self.samples)}
         return self.tool.line(arguments, allowed, programs)
 
 
-def agent_tools(registry: Registry) -> dict[str, AgentTool]:
-    """The offered tools by name, with schemas cut down to the options they keep."""
+def agent_tools(registry: Registry, samples: int = 1) -> dict[str, AgentTool]:
+    """The offered tools by name, with schemas cut down to the options they keep (`samples`:
+    llm.samples, which a /prove the model asks for draws at least AGREE of)."""
     served = tools(registry)
     out = {}
     for name, keep in OFFERED.items():
@@ -87,5 +94,5 @@ def agent_tools(registry: Registry) -> dict[str, AgentTool]:
             required = [next(iter(props)), *required]
         if required:
             schema["required"] = required
-        out[name] = AgentTool(name, tool, schema)
+        out[name] = AgentTool(name, tool, schema, samples)
     return out

@@ -27,6 +27,7 @@ from sym.repl.results import Result
 if TYPE_CHECKING:
     from sym.core.reason.math import MathResult
     from sym.core.reason.pot.check_memory import Consistency
+    from sym.core.reason.pot.grounded import Assumed
     from sym.core.reason.pot.interpret import ProofReport
     from sym.core.reason.pot.vote import Vote
 
@@ -63,11 +64,15 @@ class Abstained(Result):
     vote: Vote | None = None      # None when one program was asked for
     problem: str = ""        # why no program ran (a single sample)
     fallback: str | None = None
+    assumed: Assumed | None = None      # the one program's verdict rested on facts no premise states
 
     def to_dict(self) -> dict:
         out: dict = {"source": f"llm: {self.question}", "verdict": "unknown", "abstained": True}
         if self.vote is not None:
             out["vote"] = self.vote.to_dict()
+        assumed = self.assumed or (self.vote.assumed() if self.vote is not None else None)
+        if assumed is not None:
+            out["unverified"] = {"assumed": assumed.facts, "with": assumed.before, "without": assumed.after}
         if self.problem:
             out["problem"] = self.problem
         if self.fallback is not None:
@@ -232,12 +237,18 @@ def _(r: ProofResult) -> str:
 
 @to_text.register
 def _(r: Abstained) -> str:
-    from sym.core.reason.pot.vote import DISAGREE
+    from sym.core.reason.pot.vote import ALONE, DISAGREE
 
-    lines = [DISAGREE if r.vote is not None and r.vote.accepted else "unknown (no program the model wrote ran)"]
+    assumed = r.assumed or (r.vote.assumed() if r.vote is not None else None)
+    if assumed is not None:          # the proof rested on facts no premise states: never "✓ proved"
+        lines = [assumed.shown()]
+    elif r.vote is not None and r.vote.accepted:
+        lines = [ALONE if len(r.vote.tally()) == 1 else DISAGREE]
+    else:
+        lines = ["unknown (no program the model wrote ran)"]
     if r.vote is not None:
         lines.append(f"  vote: {r.vote.shown()}")
-    if r.problem:
+    if r.problem and (assumed is None or r.problem != assumed.shown()):
         lines.append(f"  {r.problem}")
     if r.fallback is not None:
         lines.append(f"the model alone (unverified, nothing checked it): {r.fallback}")
@@ -356,6 +367,10 @@ def _prove_question(ctx: Context, run: Run, question: str, samples: int) -> Resu
             raise
         return Abstained(question, problem=err.message, fallback=model_alone(question, ctx.memory, run))
     _remember(ctx, run, written.program, source)
+    assumed = getattr(written, "assumed", None)
+    if assumed is not None and assumed.needed:     # the proof rested on facts no premise states
+        fallback = model_alone(question, ctx.memory, run) if run.settings.llm_fallback else None
+        return Abstained(question, problem=assumed.shown(), fallback=fallback, assumed=assumed)
     return ProofResult(written.report, source, written.attempts)
 
 

@@ -74,7 +74,12 @@ def test_an_unknown_from_a_program_missing_a_premise_is_not_an_answer(ollama_ser
     ollama_server.clear()
     by_seed(ollama_server, {7001: LEAVES_OUT, 7002: PROVES, 7003: LEAVES_OUT})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
-    assert status == "proved" and detail["tally"] == {"proved": 1}, detail    # the unknowns did not vote
+    assert status is None and detail["tally"] == {"proved": 1}, detail    # the unknowns did not vote …
+    assert detail["reason"].startswith("unknown (only one reading decided it")   # … and one reading alone decides nothing
+    ollama_server.clear()
+    by_seed(ollama_server, {7001: LEAVES_OUT, 7002: PROVES, 7003: PROVES})
+    status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)
+    assert status == "proved" and detail["tally"] == {"proved": 2}, detail
     ollama_server.clear()
     by_seed(ollama_server, {7001: LEAVES_OUT, 7002: LEAVES_OUT, 7003: LEAVES_OUT})
     status, detail = decide_claim(PREMISES, CLAIM, llm, encoding=Encoding("json", "steps"), samples=3)

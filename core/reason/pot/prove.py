@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from sym.core.errors import Cancelled, UserError
 from sym.core.files import read_file_bytes, read_text_file
 from sym.core.reason.pot.authoring import Written, write_program
+from sym.core.reason.pot.grounded import check_assumed, premises_of
 from sym.core.reason.pot.programs import load_any, overall, run_any, trace_report, verdicts
 from sym.core.reason.pot.prompts import first_messages
 from sym.core.reason.pot.steps import vote_stepwise
 from sym.core.reason.pot.tasks import Encoding, Task, encode
-from sym.core.reason.pot.vote import Vote, sample_programs
+from sym.core.reason.pot.vote import Vote, assumption_vet, rerun_with, sample_programs
 from sym.core.reason.swm.prompts import final_answer
 
 if TYPE_CHECKING:
@@ -39,7 +40,9 @@ def bearing_on(memory: WorkingMemory, question: str, limit: int = 40) -> list[st
 def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
     """`/prove QUESTION`: the run's model writes a program for the question (in settings.proof_format,
     whole or step by step as settings.proof_style says, in at most settings.proof_attempts
-    attempts), given the memory items that bear on it; the first one that checks is proved."""
+    attempts), given the memory items that bear on it; the first one that checks is proved.
+    `written.assumed` (grounded.py) names the facts it states that no premise does, and the
+    verdict without them: when that differs, the proof rested on them and is not one."""
     s = run.settings
     attempts, fmt, style = s.proof_attempts, s.proof_format, s.proof_style
     run.trace("q", None, "prove.question", question)
@@ -56,6 +59,12 @@ def prove_question(question: str, memory: WorkingMemory, run: Run) -> Written:
         raise
     run.trace("q", None, "prove.question", question, f"written in {written.attempts} attempt(s)",
               overall(written.report))
+    # a fact no premise states is not a proof's ground: the program runs again without it
+    assumed = check_assumed(written.program, premises_of(question, items), verdicts(written.report),
+                            rerun_with(run, verdicts))
+    if assumed is not None and assumed.needed:
+        run.trace("q.assumed", "q", "prove.assumed", "facts no premise states", assumed.shown(), "unknown")
+    written.assumed = assumed     # type: ignore[attr-defined]
     return written
 
 
@@ -63,19 +72,22 @@ def vote_question(question: str, memory: WorkingMemory, run: Run, samples: int) 
     """`/prove QUESTION --samples K` (or llm.samples K): K programs in settings.proof_format (whole,
     or with proof_style steps the vocabulary once and K samples of the formulas), each given
     settings.proof_attempts tries, and the vote over the verdicts of those that check
-    (core/reason/pot/vote.py); the vote's `chosen()` program is the answer, none on a tie."""
+    (core/reason/pot/vote.py); the vote's `chosen()` program is the answer, none on a tie or when
+    fewer than two agree. A sample whose verdict rests on a fact that no premise (the question's
+    statements, the memory items given) states is taken back (grounded.py): it decides nothing."""
     s = run.settings
     run.trace("q", None, "prove.question", question)
     items = bearing_on(memory, question)
+    vet = assumption_vet(premises_of(question, items), run, verdicts)    # a fact no premise states: not a proof
     try:
         if s.proof_style == "steps":        # the vocabulary once, the formulas sampled
             task = Task("\n".join(items), question, {"claim": question},
                         lambda f: first_messages(question, items, f))
             vote = vote_stepwise(task, s.proof_format, run, samples=samples, attempts=s.proof_attempts,
-                                 kind="prove.sample", purpose="prove", verdict_of=verdicts)
+                                 kind="prove.sample", purpose="prove", verdict_of=verdicts, vet=vet)
         else:
             vote = sample_programs(first_messages(question, items, s.proof_format), run, samples=samples,
-                                   attempts=s.proof_attempts, verdict_of=verdicts, fmt=s.proof_format)
+                                   attempts=s.proof_attempts, verdict_of=verdicts, fmt=s.proof_format, vet=vet)
     except UserError as err:
         run.trace("q", None, "prove.question", question, err.message,
                   "cancelled" if isinstance(err, Cancelled) else "failed")

@@ -347,7 +347,7 @@ def write_stepwise(task: Task, fmt: str, run: Run, *, attempts: int, kind: str, 
 
 def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int, kind: str, purpose: str,
                   verdict_of: Callable[[Any], str | None], accept: Callable[[ProofReport], Any] | None = None,
-                  summary: Callable[[Any], str] | None = None) -> Vote:
+                  summary: Callable[[Any], str] | None = None, vet: Callable[[Sample], None] | None = None) -> Vote:
     """Steps 1-2 once, then step 3 drawn as `samples` samples (sample n at llm.sample_temperature
     with its own seed, each with its repairs) in rounds until the vote is settled
     (core/reason/sampling.py), each assembled, run and voted by `verdict_of(outcome)`. A round's
@@ -398,7 +398,7 @@ def vote_stepwise(task: Task, fmt: str, run: Run, *, samples: int, attempts: int
                     run.emit(held[n].popleft())
         return lockstep.draw(run.llm, batch, lambda client: one(client.n, run.sample(client, held[client.n].append)),
                              temperature=temperature, between=flush)
-    return vote_in_rounds(k, run, draw)
+    return vote_in_rounds(k, run, draw, vet)
 
 
 def _weak(verdict: str | None) -> bool:

@@ -17,7 +17,8 @@ from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
 from sym.core.reason.pot.steps import vote_stepwise, write_stepwise
-from sym.core.reason.pot.vote import sample_programs
+from sym.core.reason.pot.vote import assumption_vet, sample_programs
+from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
     from sym.core.reason.pot.interpret import ProofReport
@@ -163,8 +164,10 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
                  attempts: int = 3, samples: int = 1) -> tuple[str | None, dict[str, Any]]:
     """(status, detail): "proved", "refuted" or "unknown" for the statement given the premises,
     None when no program checked. detail: attempts, errors, ran, error, reason. With `samples`
-    above 1 (whole programs), that many are drawn and the verdict is their vote (vote.py);
-    a tie or no accepted program is None, detail's vote and reason say why."""
+    above 1, that many are drawn and the verdict is their vote (vote.py); a tie, fewer than two
+    agreeing (AGREE: the bench draws at least that many), or no accepted program is None,
+    detail's vote and reason say why. With premises, a sample whose verdict rests on a fact no premise states
+    (grounded.py: "the program assumed X") decides nothing."""
     encoding = encoding or Encoding()
     if encoding.style == "steps" and not context.strip():     # nothing to encode sentence by sentence:
         encoding = Encoding(encoding.fmt, "whole")             # the model states what it knows, whole
@@ -207,10 +210,13 @@ def _vote_claim(task: Task, encoding: Encoding, run: Run, *, attempts: int, samp
 
     def summary(found: dict[str, str]) -> str:
         return f"claim: {found[CLAIM]}"
+    # with premises, a fact the program states must be one of theirs; with none, the model states what it knows
+    vet = assumption_vet(split_sentences(task.context), run, verdict_of, accept) if task.context.strip() else None
     if encoding.style == "steps":
         try:
             vote = vote_stepwise(task, encoding.fmt, run, samples=samples, attempts=attempts, kind="claim.sample",
-                                 purpose="bench.claim.program", verdict_of=verdict_of, accept=accept, summary=summary)
+                                 purpose="bench.claim.program", verdict_of=verdict_of, accept=accept, summary=summary,
+                                 vet=vet)
         except NoProgram as err:        # steps 1-2, which every sample shares, found no answer
             detail.update(attempts=err.attempts, errors=list(err.errors), reason="no program: " + error_kind(
                 err.errors[-1] if err.errors else err.message), error=err.message)
@@ -219,9 +225,10 @@ def _vote_claim(task: Task, encoding: Encoding, run: Run, *, attempts: int, samp
         schema = program_json_schema(verifications=[CLAIM]) if encoding.fmt == "json" else None
         vote = sample_programs(task.messages(encoding.fmt), run, samples=samples, attempts=attempts,
                                verdict_of=verdict_of, kind="claim.sample", purpose="bench.claim.program",
-                               accept=accept, summary=summary, schema=schema, fmt=encoding.fmt)
+                               accept=accept, summary=summary, schema=schema, fmt=encoding.fmt, vet=vet)
     detail.update(attempts=sum(s.written.attempts if s.written else attempts for s in vote.samples),
                   errors=vote.problems(), ran=bool(vote.accepted), vote=vote.shown(), tally=vote.tally())
-    if vote.winner is None:
-        detail.update(reason=vote.reason(), error=vote.reason())
+    if vote.winner is None:       # the whole error when no program ran (the reason groups like ones)
+        whole = f"no program: {vote.problems()[-1]}" if not vote.accepted and vote.problems() else vote.reason()
+        detail.update(reason=vote.reason(), error=whole)
     return vote.winner, detail

@@ -23,15 +23,17 @@ from typing import TYPE_CHECKING, Any
 from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.llm.jsonout import BadJSON, parse_model
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
+from sym.core.reason.pot.grounded import Assumed, check_assumed
 from sym.core.reason.pot.programs import run_any, trace_report, verdicts
 from sym.core.reason.pot.schema import Program, program_json_schema
 from sym.core.reason.pot.smt2_read import script_complete, script_in_reply
-from sym.core.reason.sampling import majority, rounds, sample_options, settled
+from sym.core.reason.sampling import AGREE, majority, rounds, sample_options, settled
 
 if TYPE_CHECKING:
     from sym.core.run import Run
 
 DISAGREE = "unknown (the model's programs disagree)"
+ALONE = "unknown (only one reading decided it; sym decides when two agree)"
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Sample:
     verdict: str | None = None
     written: Written | None = None
     problem: str = ""
+    assumed: Assumed | None = None      # facts no premise states (grounded.py), and the verdict without them
 
     @property
     def accepted(self) -> bool:
@@ -63,6 +66,10 @@ class Vote:
         """Verdict → how many accepted samples gave it, most first."""
         return dict(Counter(s.verdict for s in self.accepted if s.verdict is not None).most_common())
 
+    def assumed(self) -> Assumed | None:
+        """The first accepted sample's verdict that rested on facts no premise states, if any."""
+        return next((s.assumed for s in self.accepted if s.assumed is not None and s.assumed.needed), None)
+
     def chosen(self) -> Written | None:
         """The first accepted program that gave the winning verdict."""
         return next((s.written for s in self.accepted if self.winner is not None and s.verdict == self.winner), None)
@@ -79,8 +86,13 @@ class Vote:
 
     def reason(self) -> str:
         """Why there is no winner, for a bench's failure list."""
+        assumed = self.assumed()
+        if assumed is not None and not self.tally():
+            return f"{assumed.shown()} ({self.shown()})"
         if self.accepted and not self.tally():      # programs ran, none said proved, refuted or a kept unknown
             return f"no verdict: the accepted programs decided nothing that counts ({self.shown()})"
+        if len(self.tally()) == 1 and self.allowed > 1:
+            return f"{ALONE}: {self.shown()}"
         if self.accepted:
             return f"{DISAGREE}: {self.shown()}"
         last = self.problems()[-1] if self.problems() else "no reply"
@@ -105,7 +117,8 @@ def _argue(messages: list[dict[str, Any]], text: str, problem: str, fmt: str) ->
 def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, attempts: int,
                     verdict_of: Callable[[Any], str | None], kind: str = "prove.sample", purpose: str = "prove",
                     accept: Callable[..., Any] | None = None, summary: Callable[[Any], str] | None = None,
-                    schema: dict[str, Any] | None = None, fmt: str = "json") -> Vote:
+                    schema: dict[str, Any] | None = None, fmt: str = "json",
+                    vet: Callable[[Sample], None] | None = None) -> Vote:
     """`samples` programs for `messages`, each given at most `attempts` tries (the first drawn
     with the others in parallel, the rest typed repairs), and the vote over the accepted ones:
     `verdict_of(outcome)` is what an accepted program says (`accept(report)`'s value, the report
@@ -122,20 +135,66 @@ def sample_programs(messages: list[dict[str, Any]], run: Run, *, samples: int, a
         return [_sample(n, reply.text, messages, run, attempts=attempts, verdict_of=verdict_of, kind=kind,
                         purpose=purpose, accept=accept, summary=summary, schema=schema, fmt=fmt)
                 for n, reply in zip(batch, replies)]
-    return vote_in_rounds(k, run, draw)
+    return vote_in_rounds(k, run, draw, vet)
 
 
-def vote_in_rounds(k: int, run: Run, draw: Callable[[list[int]], list[Sample]]) -> Vote:
+def vote_in_rounds(k: int, run: Run, draw: Callable[[list[int]], list[Sample]],
+                   vet: Callable[[Sample], None] | None = None) -> Vote:
     """The vote over samples 1..k, drawn by `draw(numbers)` a majority's worth at once, then one at
-    a time, until no sample still allowed could change the winner (sampling.rounds, settled)."""
+    a time, until no sample still allowed could change the winner (sampling.rounds, settled).
+    `vet(sample)` may take back a drawn sample's verdict (a proof resting on facts no premise
+    states: grounded.py). With two samples or more, the winner needs two that agree: one reading
+    alone decides nothing (`ALONE`)."""
     vote = Vote(allowed=k)
     for batch in rounds(k):
         if settled([s.verdict for s in vote.samples], k - len(vote.samples)):
             break
-        vote.samples.extend(draw(batch))
+        drawn = draw(batch)
+        for sample in drawn:
+            if vet is not None and sample.written is not None and sample.verdict is not None:
+                vet(sample)
+        vote.samples.extend(drawn)
     vote.winner = majority([s.verdict for s in vote.accepted if s.verdict is not None])
-    run.trace("vote", "q", "vote", vote.shown(), vote.winner or DISAGREE, "ok" if vote.winner else "unknown")
+    if k >= AGREE and vote.winner is not None and vote.tally()[vote.winner] < AGREE:
+        vote.winner = None
+    run.trace("vote", "q", "vote", vote.shown(), vote.winner or vote.reason(), "ok" if vote.winner else "unknown")
     return vote
+
+
+def rerun_with(run: Run, verdict_of: Callable[[Any], str | None],
+               accept: Callable[..., Any] | None = None) -> Callable[[Any], str | None]:
+    """The verdict of a program run again (None when it no longer checks or times out)."""
+    def rerun(program: Any) -> str | None:
+        try:
+            report = run_any(program, run)
+            return verdict_of(accept(report) if accept is not None else report)
+        except TimedOut:
+            return None
+        except UserError as err:
+            if isinstance(err, Cancelled):
+                raise
+            return None
+    return rerun
+
+
+def assumption_vet(premises: list[str], run: Run, verdict_of: Callable[[Any], str | None],
+                   accept: Callable[..., Any] | None = None) -> Callable[[Sample], None]:
+    """A `vet` for vote_in_rounds: a sample whose program states facts no premise states
+    (grounded.py) is run again without them; when its verdict changes, the verdict rested on
+    them and is taken back (the sample decides nothing; its problem says what it assumed)."""
+    rerun = rerun_with(run, verdict_of, accept)
+
+    def vet(sample: Sample) -> None:
+        assert sample.written is not None
+        found = check_assumed(sample.written.program, premises, sample.verdict, rerun)
+        if found is None:
+            return
+        sample.assumed = found
+        if found.needed:
+            run.trace(f"s{sample.n}.assumed", "q", "prove.assumed", "facts no premise states",
+                      found.shown(), "unknown")
+            sample.verdict, sample.problem = None, found.shown()
+    return vet
 
 
 def attempt(sample: Sample, write: Callable[[], Written]) -> None:
