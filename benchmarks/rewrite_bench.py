@@ -1,6 +1,6 @@
 """How often the model's rewrite (`/set tell.model rewrite`) reads a refused sentence right.
 
-    python benchmarks/rewrite_bench.py --ollama-host URL --model M [-n N] [--data FILE] [--timeout S]
+    python benchmarks/rewrite_bench.py --ollama-host URL --model M [-n N | --only I,J,…] [--data FILE] [--timeout S]
 
 Each item of the development list (benchmarks/data/rewrite_dev.json: sentences the grammar refuses
 today, from the SWM and outside development data and of the kinds people write — hedges, asides,
@@ -56,13 +56,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--ollama-host", required=True)
     p.add_argument("--model", required=True)
     p.add_argument("-n", type=int, default=None, help="the first N sentences (default: all)")
+    p.add_argument("--only", help="these items only, by index in the list (e.g. 0,12,25)")
     p.add_argument("--data", default=str(DATA))
     p.add_argument("--timeout", type=float, default=600.0, help="llm_timeout, seconds per call")
     a = p.parse_args(argv)
     settings = load_settings()
     settings.model, settings.ollama_host, settings.llm_timeout = a.model, a.ollama_host, a.timeout
     llm = Run(settings, "rewrite-bench").llm
-    items = json.loads(Path(a.data).read_text(encoding="utf-8"))[: a.n]
+    items = json.loads(Path(a.data).read_text(encoding="utf-8"))
+    items = [items[int(i)] for i in a.only.split(",")] if a.only else items[: a.n]
     counts = {"accepted-correct": 0, "accepted-partial": 0, "accepted-wrong": 0, "refused": 0, "refused-rightly": 0}
     calls, started = 0, time.monotonic()
     for item in items:
@@ -72,7 +74,7 @@ def main(argv: list[str]) -> int:
             continue
         t0 = time.monotonic()
         try:
-            done = rewrite.rewrite(llm, sentence, WorkingMemory(), why=english.why_not(sentence))
+            done = rewrite.rewrite(llm, sentence, WorkingMemory())
         except LLMError as err:
             done = rewrite.Rewritten(sentence, problem=f"call failed: {err.message}", calls=1)
         calls += done.calls

@@ -27,7 +27,7 @@ def test_the_grammar_refuses_them():
 
 def rewriting(r) -> bool:
     """A request for a rewrite (or its repair)."""
-    return r.system.startswith("You restate one English sentence")
+    return r.system.startswith("You rewrite one English sentence")
 
 
 def checking(r) -> bool:

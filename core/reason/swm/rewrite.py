@@ -47,10 +47,11 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
 class Rewrite(BaseModel):
-    """What the model answers: its verdict, and the rewrite when it has one."""
+    """What the model answers: the rewrite (written first, so that a small model commits to a
+    wording before its verdict), and whether the sentence has one."""
 
-    verdict: Literal["rewritten", "no faithful reading"]
     rewrite: str = Field(default="", max_length=600)
+    verdict: Literal["rewritten", "no faithful reading"]
 
 
 class Same(BaseModel):
@@ -59,36 +60,34 @@ class Same(BaseModel):
     answer: Literal["same", "different"]
 
 
-REWRITE_SYSTEM = """You restate one English sentence in a small controlled English that a grammar reads
-word for word. Keep what the sentence states, exactly: the same things, the same who-does-what-to-whom,
-the same "not", the same "every" or "no". Use only the sentence's own words (in any form: "cats" for
-"cat", "likes" for "like", "is" for "'s") and these words of the language: is, are, not, does, a, an,
-the, and, but, if, then, every, each, all, no, that, who, which, something, someone, everything,
-nothing, it, they, thing, of, to, than, in, on, at, from, with, by, for. Keep the names as written.
-Leave out what states nothing: interjections, emphasis, "I'd say", "you know", "really".
+REWRITE_SYSTEM = """You rewrite one English sentence in a small controlled English that a grammar reads
+word for word. The rewrite states exactly what the sentence states: the same things, the same
+who-does-what-to-whom, the same "not", "every" and "no". Use only the sentence's own words (in any
+form: "cats" for "cat", "likes" for "like", "is" for "'s") and these words: is, are, not, does, a,
+an, the, and, but, if, then, every, no, that, who, which, something, it, they, of, to, than, in, on,
+at, from, with, by, for. Keep the names as written. Drop what states nothing: interjections, asides,
+emphasis, and the speaker's hedges ("if you ask me", "honestly", "really", "quite").
 
 Sentences of the language:
 Zed is glib. Zed is not glib. Rox is a wug. Rox is a glib wug.
 Zed is the mib of Quin. Zed is fond of Quin. Zed is glibber than Quin. Rox is in the fep.
 Zed blicks Quin. Zed does not blick Quin. Zed lives in Fenn. Zed and Quin are glib.
 Wugs are daxes. Every wug is a dax. No wug is glib. Every wug that glims is a dax.
-If something is a wug then it is glib. If Quin glims then Zed blicks.
+If something is a wug then it is glib. If Quin glims then Zed blicks. Zed is 30 years old.
 
-The language has no 's, no past or future, no "can", "might", "will", "would", no adverbs, no "some",
-"many", "most", "or", no numbers but ages ("Zed is 30 years old.") and no questions.
+Answer with JSON only: {"rewrite": "<the sentence in the language>", "verdict": "rewritten"}.
+Only when the sentence cannot be said in the language at all (it reports what someone else says or
+thinks, it asks or orders, it is about the past or the future, it says "might", "some", "many" or
+"or"), answer {"rewrite": "", "verdict": "no faithful reading"}.
 
-If the sentence has no faithful reading in it (it reports what someone says, thinks or doubts; it is
-a question, a wish or an order; it is past or future; it is unsure whether it holds; it needs words
-it does not have), answer {"verdict": "no faithful reading", "rewrite": ""}.
-Otherwise answer {"verdict": "rewritten", "rewrite": "<the sentence in the language>"}.
-JSON only.
-
-Sentence: Wugs? They're all daxes, obviously.
-{"verdict": "rewritten", "rewrite": "Every wug is a dax."}
+Sentence: Zed is glib, if you ask me.
+{"rewrite": "Zed is glib.", "verdict": "rewritten"}
 Sentence: Quin's mib is Zed.
-{"verdict": "rewritten", "rewrite": "Zed is the mib of Quin."}
+{"rewrite": "Zed is the mib of Quin.", "verdict": "rewritten"}
+Sentence: Oh, every single wug blicks Rox!
+{"rewrite": "Every wug blicks Rox.", "verdict": "rewritten"}
 Sentence: Zed says that Rox glims.
-{"verdict": "no faithful reading", "rewrite": ""}"""
+{"rewrite": "", "verdict": "no faithful reading"}"""
 
 SAME_SYSTEM = """You compare two English sentences, A and B. Answer "same" when they state the same
 thing: the same things, the same who-does-what-to-whom, the same "not", the same "every", "no" or
@@ -169,10 +168,10 @@ def read(rewrite: str, memory: WorkingMemory, before: list[str]) -> tuple[list[T
     return readings, ""
 
 
-def rewrite_messages(sentence: str, why: str) -> list[dict[str, str]]:
-    refused = f"\n(The grammar refused it: {why[:200]}.)" if why else ""
-    return [{"role": "system", "content": REWRITE_SYSTEM},
-            {"role": "user", "content": f"Sentence: {sentence}{refused}"}]
+def rewrite_messages(sentence: str) -> list[dict[str, str]]:
+    # the grammar's reason stays out: "outside the controlled language" tells a model nothing it can
+    # use, and talked small models into "no faithful reading"; a repair names the exact problem
+    return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": f"Sentence: {sentence}"}]
 
 
 def same_messages(sentence: str, paraphrase: str) -> list[dict[str, str]]:
@@ -180,7 +179,7 @@ def same_messages(sentence: str, paraphrase: str) -> list[dict[str, str]]:
             {"role": "user", "content": f"A: {sentence}\nB: {paraphrase}"}]
 
 
-def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, why: str = "", before: list[str] | None = None,
+def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, before: list[str] | None = None,
             repairs: int = 1, into: Rewritten | None = None) -> Rewritten:
     """One refused sentence, rewritten and checked (see the module's docstring). A rewrite the checks
     refuse goes back to the model with the exact problems, at most `repairs` times. Raises LLMError
@@ -208,7 +207,7 @@ def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, why: str = "", be
         return [f"{problem}; write it in the controlled language"] if problem else []
 
     try:
-        reply = llm.json_with_repair(rewrite_messages(sentence, why), Rewrite, check=check, attempts=repairs,
+        reply = llm.json_with_repair(rewrite_messages(sentence), Rewrite, check=check, attempts=repairs,
                                      purpose="tell.rewrite", on_attempt=counted)
     except LLMError as err:
         if err.reason != "bad-output":
@@ -278,7 +277,7 @@ def _ask_all(swm: SWM, unknown: list[str], read_first: list[str]) -> tuple[dict[
             continue
         r = done[sentence] = Rewritten(sentence)
         try:
-            rewrite(llm, sentence, swm.memory, why=swm._why_not.get(sentence, ""), before=read_first, into=r)
+            rewrite(llm, sentence, swm.memory, before=read_first, into=r)
         except LLMError as err:
             swm.failed_calls += 1
             r.calls += err.reason not in NO_MODEL          # the call that failed
