@@ -10,11 +10,13 @@ The spark engine comes from `core/backends/spark.py`'s `open_engine(directory, o
 
 from __future__ import annotations
 
+import importlib
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sym.core.backends.engine import RelationalEngine
 from sym.core.errors import UserError
 from sym.core.logic.engine import Engine
 from sym.core.logic.terms import Atom
@@ -82,8 +84,7 @@ def open_engine(name: str, directory: Path | None, options: EngineOptions = Engi
     if key is not None and key in _open:
         close(_open.pop(key))
     if name == "duckdb":
-        from sym.core.backends.duck import DuckExecutor
-        from sym.core.backends.engine import RelationalEngine
+        from sym.core.backends.duck import DuckExecutor  # duckdb, imported by a duckdb workspace alone
 
         path = temp = None
         if directory is not None:
@@ -91,8 +92,8 @@ def open_engine(name: str, directory: Path | None, options: EngineOptions = Engi
             path, temp = directory / DATABASE, directory / "duckdb.tmp"
         engine: Engine = RelationalEngine(DuckExecutor(path, memory_limit=options.memory_limit, temp_directory=temp))
     else:
-        try:
-            from sym.core.backends import spark
+        try:    # optional: pyspark and a Java runtime
+            spark = importlib.import_module("sym.core.backends.spark")
         except ImportError as err:
             raise UserError(f"the spark engine is not available here: {err}",
                             hint="pip install pyspark (and a Java runtime)") from None

@@ -22,7 +22,7 @@ from sym.core.backends.sql import Body, Compiler, Empty, Frag, cat, join
 from sym.core.backends.types import Refused, infer
 from sym.core.logic.pause import Budget
 from sym.core.logic.strata import _stratified
-from sym.core.logic.terms import Aggregate, Atom, Is, Literal, Rule, Var, relation_key
+from sym.core.logic.terms import Aggregate, Atom, Is, Literal, Rule, Var, clause_atoms, relation_key
 
 
 @dataclass
@@ -274,9 +274,7 @@ class Program:
 
 
 def _all_atoms(body: tuple[Any, ...]) -> list[Atom]:
-    from sym.core.logic.terms import _body_atoms
-
-    return _body_atoms(body)
+    return clause_atoms(Rule(None, tuple(body)))
 
 
 def normal(value: Any) -> Any:

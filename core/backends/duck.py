@@ -14,6 +14,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import duckdb
+import numpy as np
+
 from sym.core.backends.executor import BackendError, Dialect, Interrupted, Params, Row, columns
 from sym.core.errors import UserError
 
@@ -29,8 +32,6 @@ class DuckExecutor:
 
     def __init__(self, path: str | Path | None = None, *, memory_limit: str | None = None,
                  temp_directory: str | Path | None = None, threads: int | None = None) -> None:
-        import duckdb
-
         config: dict[str, Any] = {}
         if memory_limit:
             if not MEMORY.match(memory_limit.strip()):
@@ -99,8 +100,6 @@ class DuckExecutor:
         return int(found[0][0]) if found else 0
 
     def insert_rows(self, table: str, rows: Iterable[Row], types: Sequence[str]) -> int:
-        import numpy as np
-
         rows = list(rows)
         if not rows:
             return 0

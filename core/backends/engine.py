@@ -18,6 +18,7 @@ from typing import Any
 from sym.core.backends.compile import Program, normal
 from sym.core.backends.executor import Catalog, Executor, Row, columns
 from sym.core.backends.guard import guarded
+from sym.core.backends.proofs import Proofs
 from sym.core.backends.types import Refused, const_type, join_types
 from sym.core.errors import UserError
 from sym.core.logic.derivation import Derivation, Inference, Violation, instantiate_atom
@@ -239,8 +240,6 @@ class RelationalEngine(Engine):
         return total
 
     def provenance(self, atom: Atom) -> Derivation | None:
-        from sym.core.backends.proofs import Proofs
-
         self._current()
         if self._proofs is None:
             self._proofs = Proofs(self)

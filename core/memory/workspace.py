@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sym.core.backends.choice import EngineOptions, open_engine, record, recorded
 from sym.core.errors import UsageError, UserError
 from sym.core.events import ItemShown, WorkspaceOpened, ignore
 from sym.core.home import data_dir
@@ -30,7 +31,6 @@ from sym.core.memory.working import WorkingMemory
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
-    from sym.core.backends.choice import EngineOptions
     from sym.core.events import Emit, WorkspaceOpened
     from sym.core.memory.embedders import Embedder
     from sym.core.memory.local import LocalStore
@@ -325,8 +325,6 @@ class Workspaces:
     def open(self, name: str, *, engine: str | None = None) -> WorkingMemory:
         """Open a workspace and rebuild its memory; the previous one is released only on success.
         `engine` (native, duckdb, spark) evaluates it from now on, else the one it recorded."""
-        from sym.core.backends.choice import EngineOptions, open_engine, record, recorded
-
         ws = open_workspace(name, url=self.url, embedder=self.embedder, ollama_host=self.ollama_host, emit=self.emit,
                             background=self.background)
         directory = workspace_dir(name)
