@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from sym.core.errors import UserError
-from sym.core.llm import LLMError
+from sym.core.llm import LLMError, examples
 from sym.core.llm.repair import REPAIR_SEED
 from sym.core.reason.pot.authoring import NoProgram, Written
 from sym.core.reason.pot.faithful import compared_with_all, misread, speaks_of, wrong_end
@@ -96,6 +96,9 @@ FORMULAS_JSON = FORMS.replace("{syntax}", "       And(F, G)  Or(F, G)  Not(F)  I
                                           "ForAll([x], F)  Exists([x], F)  pos(a) + 1 == pos(b)")
 FORMULAS_SMT2 = FORMS.replace("{syntax}", "       (and F G)  (or F G)  (not F)  (=> F G)  (xor F G)  "
                                           "(forall ((x Thing)) F)  (= (+ (pos a) 1) (pos b))")
+
+
+examples.register(KINDS, WORDS, FORMULAS_JSON, FORMULAS_SMT2)     # their names (tom, wug, zib) are the prompt's
 
 
 def _text(task: Task) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from sym.core.errors import TimedOut, UserError
+from sym.core.llm import examples
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
@@ -143,6 +144,9 @@ EXAMPLE_SMT2 = """(declare-sort Thing 0)
 (assert (! (cat tom) :named p3))
 (define-fun claim () Bool (reptile tom))
 (check-sat-assuming (claim))"""
+
+
+examples.register(EXAMPLE_PREMISES)        # "Tom is a cat": the example's name, not an item's
 
 
 def claim_text(context: str, claim: str) -> str:

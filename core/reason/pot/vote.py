@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.llm import examples
 from sym.core.llm.jsonout import BadJSON, parse_model
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
 from sym.core.reason.pot.grounded import Assumed, check_assumed
@@ -216,6 +217,9 @@ def _sample(n: int, text: str, messages: list[dict[str, Any]], run: Run, *, atte
     node = f"s{n}"
     run.trace(node, "q", kind, f"sample {n}")
     try:
+        names = examples.copied(text, messages)       # a name only the prompt's example uses: copied, not read
+        if names:
+            raise UserError(examples.problem(names))
         outcome, report, program = _check(_read(text, fmt), run, accept)
         sample.written = Written(program, report, outcome)
         trace_report(run, node, report, program)
