@@ -6,6 +6,7 @@ checked in turn), with the reason, exactly as if the grammar had refused it."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom
@@ -25,6 +26,7 @@ def read(memory: WorkingMemory, sentences: list[str]) -> list[tuple[str, Transla
 
     out: list[tuple[str, Translation | None, str]] = []
     seen: dict[str, tuple[bool, str]] = {}        # constant → (written as a name?, the sentence)
+    kinds: dict[str, str] = {}                    # a noun an earlier sentence said of a name → that sentence
     for sentence in sentences:
         low = sentence.lower()
         stateful = any(w in low for w in _STATE_WORDS)
@@ -32,14 +34,31 @@ def read(memory: WorkingMemory, sentences: list[str]) -> list[tuple[str, Transla
         if tr is None:
             out.append((sentence, None, english.why_not(sentence)))
             continue
-        clash = _written_otherwise(memory, tr, seen)
+        clash = _written_otherwise(memory, tr, seen) or _refers_back(tr, kinds)
         if clash:
             out.append((sentence, None, clash))
             continue
         for const, as_name in tr.written:
             seen.setdefault(const, (as_name, sentence))
+        named = {const for const, as_name in tr.written if as_name}
+        for clause in tr.clauses:
+            m = _ONE_FACT.match(clause)
+            if m and m.group(2) in named:
+                kinds.setdefault(m.group(1), sentence)
         out.append((sentence, tr, ""))
     return out
+
+
+_ONE_FACT = re.compile(r"([a-z][a-z0-9_]*)\(([a-z][a-z0-9_]*)\)\.$")
+
+
+def _refers_back(tr: Translation, kinds: dict[str, str]) -> str:
+    """Why a description may be a thing an earlier sentence named ("Mary is a woman. … the woman"):
+    it would be a new constant, where the text means Mary ("" when none may)."""
+    for const, as_name in sorted(tr.written):
+        if not as_name and " " not in const and const in kinds:
+            return f"'the {const}' may be the {const} '{kinds[const]}' names: say the name"
+    return ""
 
 
 def _written_otherwise(memory: WorkingMemory, tr: Translation, seen: dict[str, tuple[bool, str]]) -> str:

@@ -118,3 +118,23 @@ christen label term declare deem think find judge proclaim pronounce rename vote
 REPORTS = frozenset("""think say believe claim reckon suppose guess hope fear suspect doubt know feel
 imagine assume expect argue insist admit deny add reply note explain suggest agree maintain report
 allege state declare announce mention remark answer hear read""".split())
+
+# Anaphoric definites: "the former", "the latter", "the first" point back into the text (to
+# something said before, not a thing called "former"): refused as the head of a description.
+ANAPHORIC = frozenset("""former latter first second third fourth fifth last next previous above
+aforementioned following preceding same other rest remainder one ones""".split())
+
+# Relational adjectives: "a different man" is different from someone; no property of each thing.
+RELATIONAL = frozenset("""different similar equal separate distinct identical opposite same alike
+unrelated related comparable equivalent unequal analogous dissimilar corresponding
+respective""".split())
+
+# Nouns of words and language: "Run is a verb." says something of the word, not of a thing "run".
+METALINGUISTIC = frozenset("""verb noun adjective adverb pronoun preposition conjunction article
+determiner word name letter syllable sentence phrase clause synonym antonym plural singular
+suffix prefix vowel consonant spelling term abbreviation acronym homonym idiom""".split())
+
+# Verbs of two objects: in "John gives Bill Mary." Bill is whom, Mary what: never a name "Bill Mary".
+DITRANSITIVE = frozenset("""give hand send tell show offer bring pass lend teach sell buy pay owe
+promise throw write read mail award grant deny feed serve leave bake cook fetch get loan assign
+allow cost ask""".split())

@@ -103,6 +103,8 @@ def tokens(sentence: str) -> list[Word] | None:
             out.append(Word(raw, "N"))
         elif low in _CONTRACTIONS:
             out += [Word(w, KEYWORDS[w]) for w in _CONTRACTIONS[low]]
+        elif raw.endswith("'s") and raw[0].isupper() and raw[:-2].isalpha() and len(raw) > 3 and low[:-2] not in KEYWORDS:
+            out += [Word(raw[:-2], "C"), Word("'s", "POSS")]     # Bob's: a possessive, or "Bob is" (statements.py)
         elif not raw.isascii() or "'" in raw or any(c.isdigit() for c in raw):
             if not (raw[0].isupper() or not raw.isascii() and raw.isalpha()) or not _NAME.fullmatch(raw) \
                     or "'" in raw and not raw[0].isupper():

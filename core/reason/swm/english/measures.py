@@ -36,11 +36,11 @@ Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, 
 def subject(words: str, readings: Readings) -> str | None:
     """The constant the grammar makes of a subject ("Bob" -> bob, "the cat" -> cat), or None;
     `readings` is the grammar's (statements.readings, which calls this room)."""
-    found = {clauses for _, clauses, _ in readings(f"{words} is old.")}
+    found = {(kind, clauses) for kind, clauses, _ in readings(f"{words} is old.")}
     if len(found) != 1:
         return None
-    (clauses,) = found
-    m = re.fullmatch(r"old\((.+)\)\.", clauses[0]) if len(clauses) == 1 else None
+    ((kind, clauses),) = found      # one fact about one thing: never a rule ("every cat is old")
+    m = re.fullmatch(r"old\(([^():,]+)\)\.", clauses[0]) if len(clauses) == 1 and kind == "fact" else None
     return _constant(m.group(1)) if m else None
 
 

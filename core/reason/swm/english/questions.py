@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var, format_const
 from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
-from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _pred, _toks, gnoun
+from sym.core.reason.swm.english.scope import _pred
+from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
 from sym.core.reason.swm.english.statements import meanings, readings
 
@@ -147,6 +148,13 @@ def question_goal(text: str) -> Goal | None:
     anything = _ANY.match(question)
     if anything:
         return _any(anything.group(1), anything.group(2).rstrip("?").split(), question)
+    where = _WHERE.match(question) or _WHERE_VERB.match(question)
+    if where:
+        verb = lexicon.base_verb(where.group("verb")) if "verb" in where.groupdict() else None
+        who = measures.subject(where.group("who"), readings)
+        if who is None or "verb" in where.groupdict() and verb is None:
+            return None
+        return Goal("values", f"{verb + '_in' if verb else 'in'}({format_const(who)}, X)", (), question)
     aged = _HOW_OLD.match(question)
     if aged:
         who = measures.subject(aged.group(1), readings)
@@ -173,6 +181,10 @@ def question_goal(text: str) -> Goal | None:
 _HOW_MANY = re.compile(r"how many (\S.*\?)$", re.I)
 _ANY = re.compile(r"(is|are) any (\S.*\?)$", re.I)
 _HOW_OLD = re.compile(r"how old (?:is|are) (\S.*?)\s*\?$", re.I)
+# "Where is Bob?" asks what Bob is in (`in(bob, X)`, as "Bob is in the kitchen." says it);
+# "Where does Bob live?" what he lives in (`lives_in(bob, X)`)
+_WHERE = re.compile(r"^where is (?P<who>\S.*?)\s*\?$", re.I)
+_WHERE_VERB = re.compile(r"^where does (?P<who>\S.*?) (?P<verb>[a-z]+)\s*\?$", re.I)
 
 
 def _any(copula: str, words: list[str], question: str) -> Goal | None:
@@ -261,8 +273,10 @@ def _goal(words: list[Word], tree: Tree[Any]) -> tuple[str, str] | None:
 
 
 def _values(atoms: list[Atom]) -> tuple[str, str]:
-    if not atoms or any(a.neg for a in atoms[:1]):
-        raise Rejected("values of a negation")
+    """A values goal; "Who is not tall?" asks for what is known not to be (strong negation: in the
+    open world what is not known to be tall is not thereby not tall)."""
+    if not atoms:
+        raise Rejected("values of nothing")
     return "values", ", ".join(map(str, atoms))
 
 

@@ -10,74 +10,18 @@ between words; "the bald eagle" → 'bald eagle'; a bare plural object is a kind
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var
 from sym.core.reason.swm.english import classes, lexicon
 from sym.core.reason.swm.english.lexicon import Word
+from sym.core.reason.swm.english.scope import Arg, Refused, Rejected, Scope, Written, _pred
 
 if TYPE_CHECKING:
     from sym.core.reason.swm.english.parse import Node
 
-Arg = str | Var     # what a noun phrase stands for: a constant, or a variable of a rule
-
-
-class Rejected(Exception):
-    """This reading does not give a sound translation."""
-
-
-class Refused(Rejected):
-    """This reading is the sentence's, but its logic would misstate it (a word class whose meaning
-    is not a property of each thing): the reason is worth telling the user."""
-
-
-Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
-
-
-@dataclass
-class Scope:
-    """Variables of one sentence; `rule` is False for facts (no variables allowed)."""
-
-    rule: bool
-    order: list[Var] = field(default_factory=list)
-    body: list[Atom] = field(default_factory=list)      # class atoms of indefinite NPs ("a cat")
-    # "a big dog" → (("big",), "dog", X): what "the dog" in the consequent refers back to
-    indefinites: list[tuple[tuple[str, ...], str, Var]] = field(default_factory=list)
-    head: bool = False                                  # reading a conditional's consequent
-    names: set[str] = field(default_factory=set)        # constants from proper names …
-    descriptions: set[str] = field(default_factory=set)  # … and from definite descriptions
-
-    def written(self) -> Written:
-        return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})
-
-    def check_constants(self) -> None:
-        """A proper name and a definite description never share a constant ("Bill pays the bill")."""
-        shared = self.names & self.descriptions
-        if shared:
-            raise Refused(f"'{sorted(shared)[0]}' is both a name and a description")
-
-    def fresh(self) -> Var:
-        if not self.rule:
-            raise Rejected("a variable in a fact")
-        var = Var("XYZWUV"[len(self.order)] if len(self.order) < 6 else f"V{len(self.order)}")
-        self.order.append(var)
-        return var
-
-    def pronoun(self) -> Var:
-        named = [v for v in self.order if len(v.name) == 1 and v.name in "XYZWUV"]
-        if len(named) != 1:
-            raise Rejected("a pronoun with no single antecedent")
-        return named[0]
-
-
-def _pred(parts: list[str]) -> str:
-    name = "_".join(p.lower().replace("-", "_") for p in parts)
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in ("not", "false", "true"):
-        raise Rejected(f"not a predicate name: {name}")
-    return name
+__all__ = ["Arg", "Meaning", "Refused", "Rejected", "Scope", "Written", "clauses_of", "gnoun"]
 
 
 def leaves(node: Node) -> tuple[int, ...]:
@@ -120,6 +64,8 @@ class Meaning:
             const = word.low.replace("-", "_")
         else:
             first, rest = ws[0], ws[1:]
+            if self.scope.rule and any(len(w.text) == 1 and w.text.isupper() for w in ws):
+                raise Rejected("capital letters in a rule are variables, not parts of a name")   # "gives Y Z"
             if not (first.type == "C" and all(w.type in ("C", "N") for w in rest)
                     or first.type == "W" and all(w.type == "N" for w in rest)):
                 raise Rejected("a multi-word name must be capitalised")
@@ -132,6 +78,8 @@ class Meaning:
         if any(w.type != "W" for w in words) or len(words) > 4:
             raise Rejected("a definite noun phrase of lower-case words")
         *mods, head = words
+        if head.low in classes.ANAPHORIC:
+            raise Refused(f"'the {head.text}' points back into the text: say whom")      # "The former is happy."
         if lexicon.is_plural_noun(head.text) and lexicon.parts_of_speech(head.text):
             raise Rejected("a plural definite (a group) is not an individual")
         if not lexicon.can_be_noun(head.text):
@@ -178,6 +126,11 @@ class Meaning:
             return self.scope.pronoun(), True
         if kind == "they":
             return self.scope.pronoun(), False
+        if kind == "name_rel":
+            name, vp = _kids(node)
+            return self.side_relative(name, vp), True
+        if kind == "possessive":
+            return self.possessive(node), True
         if kind == "indefinite":
             if not self.scope.rule:
                 raise Rejected("'a …' as a subject of a fact is generic or existential")
@@ -188,6 +141,67 @@ class Meaning:
             return var, True
         raise Rejected(kind)
 
+    def side_relative(self, name: Node, vp: Node) -> Arg:
+        """"Bob, who is tall, …": the name, and what the relative asserts of it (a fact of its own)."""
+        if not self.scope.asserting:
+            raise Refused("a non-restrictive relative clause in a condition or a question asserts something")
+        term = self.name(name)
+        words = self.content(name)
+        if len(words) == 1 and lexicon.parts_of_speech(words[0].text) and lexicon.is_plural_noun(words[0].text):
+            raise Rejected("a bare plural is not a name")
+        self.scope.side += self.vp(vp, term, True)
+        return term
+
+    def possessive(self, node: Node) -> Var:
+        """"Bob's sister" (subject or object): the one who is the sister of Bob (a definite: whoever is),
+        `sister_of(X, bob)`; "Bob's sister is Al." says who (statements read it as the relation)."""
+        name, *rel = _kids(node)
+        words = [self.content(k)[0] for k in rel]
+        if any(w.type != "W" for w in words) or len(words) > 3 or not lexicon.can_be_noun(words[-1].text) \
+                or lexicon.is_plural_noun(words[-1].text):
+            raise Rejected("a possessive is of one thing named by lower-case nouns")
+        owner = self.name(name)
+        if isinstance(owner, Var):
+            raise Rejected("a possessive of a variable")
+        pred = _pred([w.text for w in words] + ["of"])
+        var = self.scope.quantified("the", f"{self.content(name)[-1].text}'s {words[-1].text}")
+        self.scope.universal[var] = ("the", [Atom(pred, (var, owner))])
+        self.scope.roles[var] = (pred, owner)
+        return var
+
+    def quantified_object(self, node: Node) -> Var:
+        """every / each / any / all / no + noun (+ relative), or a bare plural with a relative clause
+        ("cats that purr", read as every such cat): a variable the rule's body restricts."""
+        kind, kids = node.data, _kids(node)
+        first = self.w(_toks(node)[0].value).low if _toks(node) else ""
+        singular: bool | None
+        if kind == "kind_rel_obj":
+            quant, singular, words = "any", False, [self.content(k)[0] for k in kids[:-1]]
+            rels = kids[-1:]
+        else:
+            quant = "no" if kind == "no_obj" else "any" if first == "any" else "every"
+            singular = True if first in ("every", "each") else False if first == "all" else None
+            words, rels = self.content(kids[0]), kids[1:]
+        if any(lexicon.noun_lemma(w.text) in classes.TEMPORAL for w in words):
+            raise Refused(f"'{' '.join(w.text for w in self.content(node))}' says when, not what")   # "every day"
+        var = self.scope.quantified(quant, " ".join(w.text for w in self.content(node)))
+        if kind == "kind_rel_obj":
+            if not all(w.type == "W" or i == 0 and w is self.words[0] for i, w in enumerate(words)):
+                raise Rejected("a capitalised word in a bare plural")
+            atoms, number = self.nominal(words, var, singular=False), False
+        else:
+            atoms, number = gnoun(self, kids[0], var, singular=singular)
+        asserting, self.scope.asserting = self.scope.asserting, False
+        try:
+            for rel in rels:
+                atoms += self.vp(_kids(rel)[0], var, number)
+        finally:
+            self.scope.asserting = asserting
+        if not atoms:
+            raise Rejected("an object of no kind")
+        self.scope.universal[var] = (quant, atoms)
+        return var
+
     def nominal(self, words: list[Word], var: Arg, *, singular: bool) -> list[Atom]:
         """ADJ* NOUN about `var` → atoms (adjectives first, then the noun)."""
         *mods, head = words
@@ -196,6 +210,8 @@ class Meaning:
             raise Rejected("noun number or class")
         if head.type == "C" and head is not self.words[0]:
             raise Rejected("a capitalised noun")
+        if lexicon.noun_lemma(head.text) in classes.METALINGUISTIC and not mods:
+            raise Refused(f"'a {head.text}' says something of a word, not of a thing")   # "Run is a verb."
         for w in mods:
             if w.low in classes.SUBSECTIVE:
                 raise Refused(f"'{w.text} {head.text}' is {w.low} as {head.text}s go, not {w.low} and a {head.text}")
@@ -208,6 +224,8 @@ class Meaning:
                 raise Rejected(f"{w.text!r} is not an adjective")
             if why := lexicon.not_a_property(w.text):
                 raise Refused(why)
+            if w.low in classes.RELATIONAL:
+                raise Refused(f"'{w.text}' relates two things: {w.text} from what?")     # "a different man"
             out.append(Atom(_pred([w.text]), (var,)))
         return out
 
@@ -233,6 +251,13 @@ class Meaning:
             return self.scope.pronoun()
         if kind == "something":
             return self.scope.fresh()
+        if kind in ("every_obj", "no_obj", "kind_rel_obj"):
+            return self.quantified_object(node)
+        if kind == "name_rel_obj":
+            name, vp = _kids(node)
+            return self.side_relative(name, vp)
+        if kind == "poss_obj":
+            return self.possessive(node)
         raise Rejected(kind)
 
     @staticmethod
@@ -285,6 +310,9 @@ class Meaning:
                     raise Rejected("dangling but")
                 continue
             new, now = self.vconj(conj, subject, singular, last, base=base and not atoms)
+            if any(len(a.args) == 2 and a.args[0] == a.args[1] and isinstance(a.args[0], Var) for a in new) \
+                    and any(self.words[i].low in ("him", "her", "them") for i in leaves(conj)):
+                raise Refused("'him', 'her', 'them' is someone other than the subject ('himself' is the subject)")
             if last is not None and last[0] == "verb" and last[3] and now[0] == "verb" and not now[3] \
                     and conj.data != "obj_cont":
                 raise Refused("coordinated verbs: does the first one take the object too?")   # "chases and bites the cat"
@@ -320,7 +348,13 @@ class Meaning:
             if word.low in classes.HAVE and objs and self.participle(objs[0]):
                 raise Refused("have + participle is the perfect tense")            # "Bob has arrived"
             self.complement(word, objs if kind == "verb" else [])
+            if kind == "verb" and objs and objs[0].data == "object" and lexicon.verb_lemma(word.text) in classes.DITRANSITIVE \
+                    and len(self.content(objs[0])) > 1 and all(w.type == "C" for w in self.content(objs[0])):
+                raise Refused(f"'{word.text} {' '.join(w.text for w in self.content(objs[0]))}': to whom, and what?")
             if not objs:
+                if isinstance(subject, str) and "_" in subject and " " not in subject and not any(
+                        p.isdigit() for p in subject.split("_")) and self.words[0].type == "C":
+                    raise Refused(f"'{subject.replace('_', ' ')} {word.text}': an object put first?")   # "Al Bob likes."
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
                 return [Atom(_pred([pred]), (subject,))], ("verb", pred, False, True)
@@ -371,10 +405,15 @@ class Meaning:
         ws = self.content(node)
         if kind == "adj":
             (w,) = ws
+            if w.type != "W" and isinstance(subject, Var) and subject in self.scope.roles:
+                pred, owner = self.scope.roles[subject]       # "Bob's sister is Al.": sister_of(al, bob)
+                return [Atom(pred, (self.name(_kids(node)[0]), owner), neg)]
             if w.type != "W":
                 raise Rejected("a capitalised word after a copula is a name")
             if why := lexicon.not_a_property(w.text):
                 raise Refused(why)
+            if w.low in classes.RELATIONAL and singular:
+                raise Refused(f"'{w.text}' relates two things: {w.text} from what?")     # "Bob is different."
             if w.low.endswith("ing") and "ADJ" not in lexicon.parts_of_speech(w.text):
                 raise Refused(f"'is {w.text}' is the progressive, not a property")    # "Bob is running"
             noun = not singular and lexicon.is_plural_noun(w.text) and lexicon.can_be_noun(w.text)
@@ -391,6 +430,19 @@ class Meaning:
             if neg and len(atoms) > 1:
                 raise Rejected("'is not a big cat' does not say which part fails")
             return [Atom(a.pred, a.args, neg) for a in atoms]
+        if kind == "member_rel":
+            if not singular or neg:
+                raise Rejected("'are a … who' / 'is not a … who' (which part is denied?)")
+            words = [self.content(k)[0] for k in _kids(node)[:-1]]
+            atoms = self.nominal(words, subject, singular=True)
+            return atoms + self.vp(_kids(_kids(node)[-1])[0], subject, True)
+        if kind == "poss_relation":
+            name, *parts = _kids(node)
+            said = [self.content(k)[0] for k in parts]
+            if not singular or any(w.type != "W" for w in said) or lexicon.is_plural_noun(said[-1].text):
+                raise Rejected("a possessive relation of one thing, in lower-case nouns")
+            owner = self.name(name)
+            return [Atom(_pred([w.text for w in said] + ["of"]), (subject, owner), neg)]
         if kind == "relation":
             if not singular:
                 raise Rejected("plural relation")
@@ -401,6 +453,10 @@ class Meaning:
             return [Atom(_pred([w.text for w in rel] + ["of"]), (subject, self.obj(_kids(node)[-1])), neg)]
         if kind in ("adj_of", "adj_than", "adj_prep"):
             word, link = ws[0], self.w(_toks(node)[0].value)
+            if link.low == "by" and word.type == "W" and self.participle(_kids(node)[0]):
+                # the passive: "Mary is seen by John." is "John sees Mary."
+                agent = self.obj(_kids(node)[-1])
+                return [Atom(_pred([lexicon.third_person(lexicon.verb_lemma(word.text))]), (agent, subject), neg)]
             if word.type != "W" or not (lexicon.can_be_adjective(word.text) or "ADV" in lexicon.parts_of_speech(word.text)
                                          or "NOUN" in lexicon.parts_of_speech(word.text) and kind == "adj_of"):
                 raise Rejected("not a relation word")
@@ -425,9 +481,21 @@ def clauses_of(meaning: Meaning, node: Node) -> list[Atom]:
         terms, singular = meaning.subject(subject)
         if len(terms) > 1:
             meaning.distributive(vp)
+        if atoms and len(atoms[-1].args) == 2 and _gapped(meaning, vp):
+            raise Refused("a verb missing after 'and' ('Bob likes cats and Al dogs.'): gapping")
         for term in terms:
             atoms += meaning.vp(vp, term, singular)
     return atoms
+
+
+def _gapped(meaning: Meaning, vp: Node) -> bool:
+    """Whether a clause after a two-place one is one intransitive verb that may be a plural noun:
+    the object of a verb left out ("… and Al dogs.")."""
+    conjs = _kids(vp)
+    if len(conjs) != 1 or conjs[0].data != "verb" or len(_kids(conjs[0])) != 1:
+        return False
+    word = meaning.content(conjs[0])[0].text
+    return lexicon.is_plural_noun(word) and "NOUN" in lexicon.parts_of_speech(word)
 
 
 def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> tuple[list[Atom], bool]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom, Var
-from sym.core.reason.swm.english import classes, lexicon, measures, parse, render, semantics, state, surface
+from sym.core.reason.swm.english import classes, counts, lexicon, measures, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
@@ -45,15 +45,39 @@ def readings(sentence: str) -> set[tuple[str, tuple[str, ...], frozenset[tuple[s
     if words is None or words[-1].type == "QMARK":
         return set()
     found = set()
-    for tree in parse.readings(words):
-        try:
-            kind, clauses, written = statement(words, tree)
-        except semantics.Refused:
-            return set()        # a reading the sentence has, which logic would misstate: not another one instead
-        except semantics.Rejected:
-            continue
-        found.add((kind, tuple(clauses), written))
+    for variant in contractions(words):
+        for tree in parse.readings(variant):
+            try:
+                kind, clauses, written = statement(variant, tree)
+            except semantics.Refused:
+                return set()        # a reading the sentence has, which logic would misstate: not another one instead
+            except semantics.Rejected:
+                continue
+            found.add((kind, tuple(clauses), written))
     return found
+
+
+def contractions(words: list[Word]) -> list[list[Word]]:
+    """The sentence with each "'s" read as a possessive and as "is" ("Bob's tall." is "Bob is tall.",
+    "Bob's sister is Al." a possessive): every reading of every variant counts, so a sentence both
+    read is refused. An "'s" before a participle may be "has" ("Bob's eaten."): none."""
+    at = [i for i, w in enumerate(words) if w.type == "POSS"]
+    if not at:
+        return [words]
+    if len(at) > 1 or any(i + 1 < len(words) and _participle(words[i + 1]) for i in at):
+        return []
+    (i,) = at
+    return [words, [*words[:i], Word("is", "IS"), *words[i + 1:]]]
+
+
+def _participle(word: Word) -> bool:
+    if word.type != "W":
+        return False
+    pos = lexicon.parts_of_speech(word.text)
+    if not pos:
+        return word.low.endswith(("ed", "en"))
+    return "VERB" in pos and lexicon.verb_lemma(word.text) != word.low and not lexicon.is_plural_noun(word.text) \
+        and word.low.endswith(("ed", "en", "t", "n", "ne", "ung", "um", "ught"))
 
 
 def translate(sentence: str, containers: state.Containers = frozenset()) -> Translation | None:
@@ -73,6 +97,9 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     measured = measures.measure(surface.plain(text), readings)
     if measured is not None:
         return Translation(text, measured, [], "fact", text)
+    counted = counts.count(surface.plain(text), readings, measures.subject)
+    if counted is not None:
+        return Translation(text, counted[0], [], "rule", text, paraphrase=counted[1])
     plain = surface.plain(text)
     found = readings(plain)
     if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
@@ -126,6 +153,9 @@ def _canonical(clause: str) -> str:
 def why_not(sentence: str) -> str:
     """A short reason why `translate` gave None (for messages)."""
     text = surface.plain(sentence)
+    counting = counts.why_not(text)
+    if counting:
+        return counting
     words = lexicon.tokens(text)
     if words is None:
         for at, raw in enumerate(text.rstrip(".?!").split()):
@@ -167,6 +197,15 @@ def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
     return [f"{h} :- {tail}." for h in dict.fromkeys(heads)]
 
 
+def _heads(scope: Scope, heads: list[Atom], body: list[Atom]) -> list[str]:
+    """The clauses of what a sentence asserts: each head over the body, and over the restrictions
+    of the quantified objects it holds ("likes(bob, X) :- cat(X)."); what non-restrictive
+    relatives assert are facts of their own."""
+    out = [c for head in scope.settle(heads) for c in _text([head], body + scope.restriction(head))]
+    out += _text(scope.side, [])
+    return list(dict.fromkeys(out))
+
+
 def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
     """One reading of a statement → (kind, clause texts, how its constants were written); raises
     Rejected, or Refused for a report ("Al is tall, Bob thinks.": Bob's claim, not a fact)."""
@@ -184,20 +223,21 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
     (node,) = _kids(tree)
     kind = node.data
     if kind == "facts":
-        meaning = Meaning(words, Scope(rule=False))
+        meaning = Meaning(words, Scope(rule=False, asserting=True))
         atoms = clauses_of(meaning, _kids(node)[0])
         meaning.scope.check_constants()
-        return "fact", _text(atoms, []), meaning.scope.written()
+        clauses = _heads(meaning.scope, atoms, [])
+        return "rule" if any(":-" in c for c in clauses) else "fact", clauses, meaning.scope.written()
     if kind == "conditional":
         meaning = Meaning(words, Scope(rule=True))
         body_node, head_node = _kids(node)
         body = clauses_of(meaning, body_node)
         meaning.scope.rule = True
         body = meaning.scope.body + body
-        meaning.scope.head = True
+        meaning.scope.head = meaning.scope.asserting = True
         heads = clauses_of(meaning, head_node)
         meaning.scope.check_constants()
-        return "rule", _text(heads, body), meaning.scope.written()
+        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
     if kind == "generic":
         subject, vp = _kids(node)
         meaning = Meaning(words, Scope(rule=True))
@@ -217,6 +257,7 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
             body += meaning.vp(_kids(rel)[0], x, singular)
         if not body:
             raise Rejected("a rule about everything")
+        meaning.scope.asserting = True
         heads = meaning.vp(vp, x, singular)
         kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
         if kind_level:
@@ -224,7 +265,9 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         if quant in ("gen_no", "gen_nothing"):
             if len(heads) != 1 or heads[0].neg:
                 raise Rejected("'no … is A and B' is not a strong negation of each")
+            if any(meaning.scope.universal[a][0] in ("every", "no") for a in heads[0].args if a in meaning.scope.universal):
+                raise Refused("'no … every / no …' says that some are not: which ones?")
             heads = [heads[0].negate()]
         meaning.scope.check_constants()
-        return "rule", _text(heads, body), meaning.scope.written()
+        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
     raise Rejected(kind)

@@ -46,7 +46,7 @@ def asked(question: str) -> str:
 
 def plain(sentence: str) -> str:
     """The sentence with what adds nothing set aside (a statement; questions keep their form)."""
-    text = " ".join(sentence.split())
+    text = uncapitalised(" ".join(sentence.split()))
     if text.endswith("!"):
         text = text.rstrip("!").rstrip() + "."
     while True:
@@ -75,3 +75,22 @@ def _lower_first(clause: str) -> bool:
     first = clause.split()[0]
     return first.lower() in {"every", "the", "a", "an", "all", "no", "each", "something", "nothing", "everything",
                              "it", "they"}
+
+
+_NAME_WORDS = frozenset({"will", "may", "can", "must"})
+
+
+def uncapitalised(text: str) -> str:
+    """A sentence written wholly in capitals ("BOB IS TALL.") in sentence case, names lower case
+    (they are case-insensitive): only when every letter is a capital, there are two words or more,
+    and no word reads otherwise in capitals — a one-letter word other than A (a variable?) or a
+    modal that is also a name (WILL: Will or will?). Otherwise the text is as written (and a
+    capitalised word after "is" is no adjective, so it stays unread)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or any(not c.isupper() for c in letters):
+        return text
+    words = re.findall(r"[^\W\d_]+", text)
+    if len(words) < 2 or any(len(w) == 1 and w != "A" for w in words) or any(w.lower() in _NAME_WORDS for w in words):
+        return text
+    low = text.lower()
+    return low[:1].upper() + low[1:]
