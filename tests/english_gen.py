@@ -277,6 +277,92 @@ def _conditionals(lx: Lexicon, rng: random.Random) -> Item:
                 [rule(atom(a2, z.const), atom(v.s, y.const, z.const))])
 
 
+def _object_quantifiers(lx: Lexicon, rng: random.Random) -> Item:
+    """every / each / all / no / any in object position: a rule over the object's restriction."""
+    x, n, m, v, adj = lx.name(plain=True), lx.noun(), lx.noun(), lx.verb(), lx.adj()
+    Y = Var("Y")
+    form = rng.randrange(8)
+    if form == 0:
+        q = rng.choice(["every", "each"])
+        return Item("object_quantifiers", f"{x.text} {v.s} {q} {n.sg}.", [rule(atom(v.s, x.const, X), atom(n.sg, X))])
+    if form == 1:
+        return Item("object_quantifiers", f"{x.text} {v.s} all {n.pl}.", [rule(atom(v.s, x.const, X), atom(n.sg, X))])
+    if form == 2:
+        return Item("object_quantifiers", f"{x.text} {v.s} no {n.sg}.", [rule(atom(v.s, x.const, X, neg=True), atom(n.sg, X))])
+    if form == 3:
+        return Item("object_quantifiers", f"{x.text} does not {v.base} any {n.sg}.",
+                    [rule(atom(v.s, x.const, X, neg=True), atom(n.sg, X))])
+    if form == 4:
+        return Item("object_quantifiers", f"Every {m.sg} {v.s} every {n.sg}.",
+                    [rule(atom(v.s, X, Y), atom(m.sg, X), atom(n.sg, Y))])
+    if form == 5:
+        return Item("object_quantifiers", f"{_cap(m.pl)} {v.base} every {adj} {n.sg}.",
+                    [rule(atom(v.s, X, Y), atom(m.sg, X), atom(adj, Y), atom(n.sg, Y))])
+    if form == 6:
+        return Item("object_quantifiers", f"{x.text} is {adj} of every {n.sg}.",
+                    [rule(atom(f"{adj}_of", x.const, X), atom(n.sg, X))])
+    return Item("object_quantifiers", f"Every {m.sg} {v.s} no {n.sg}.",
+                [rule(atom(v.s, X, Y, neg=True), atom(m.sg, X), atom(n.sg, Y))])
+
+
+def _object_relatives(lx: Lexicon, rng: random.Random) -> Item:
+    """Relative clauses on objects (restrictive: a rule) and on names (non-restrictive: a fact), and
+    "is a N who …"."""
+    x, y, n, m, v, v2, adj = lx.name(plain=True), lx.name(plain=True), lx.noun(), lx.noun(), lx.verb(), lx.verb(), lx.adj()
+    rel = rng.choice(["that", "who", "which"])
+    wh = rng.choice(["who", "which"])
+    form = rng.randrange(7)
+    if form == 0:
+        return Item("object_relatives", f"{x.text} {v.s} {n.pl} {rel} {v2.base} {y.text}.",
+                    [rule(atom(v.s, x.const, X), atom(n.sg, X), atom(v2.s, X, y.const))])
+    if form == 1:
+        return Item("object_relatives", f"{x.text} {v.s} {n.pl} {rel} are {adj}.",
+                    [rule(atom(v.s, x.const, X), atom(n.sg, X), atom(adj, X))])
+    if form == 2:
+        return Item("object_relatives", f"{x.text} {v.s} every {n.sg} {rel} {v2.s} {y.text}.",
+                    [rule(atom(v.s, x.const, X), atom(n.sg, X), atom(v2.s, X, y.const))])
+    if form == 3:
+        return Item("object_relatives", f"{x.text}, {wh} is {adj}, {v.s} {y.text}.",
+                    [fact(adj, x.const), fact(v.s, x.const, y.const)])
+    if form == 4:
+        return Item("object_relatives", f"{x.text} {v.s} {y.text}, {wh} is {adj}.",
+                    [fact(v.s, x.const, y.const), fact(adj, y.const)])
+    if form == 5:
+        return Item("object_relatives", f"{x.text} is {n.article} {n.sg} {rel} {v.s} {y.text}.",
+                    [fact(n.sg, x.const), fact(v.s, x.const, y.const)])
+    return Item("object_relatives", f"Every {m.sg} is {n.article} {n.sg} {rel} is {adj}.",
+                [rule(atom(n.sg, X), atom(m.sg, X)), rule(atom(adj, X), atom(m.sg, X))])
+
+
+def _possessives(lx: Lexicon, rng: random.Random) -> Item:
+    """"X's R is Y." and "Y is X's R." as the relation R_of(Y, X); "X's ADJ." as "X is ADJ."."""
+    x, y, n, adj = lx.name(plain=True), lx.name(plain=True), lx.noun(), lx.adj()
+    while n.sg.endswith(("ed", "en")):      # after 's, a word in -ed or -en may be a participle ("has eaten")
+        n = lx.noun()
+    form = rng.randrange(5)
+    if form == 0:
+        return Item("possessives", f"{x.text}'s {n.sg} is {y.text}.", [fact(f"{n.sg}_of", y.const, x.const)])
+    if form == 1:
+        return Item("possessives", f"{y.text} is {x.text}'s {n.sg}.", [fact(f"{n.sg}_of", y.const, x.const)])
+    if form == 2:
+        return Item("possessives", f"{y.text} is not {x.text}'s {n.sg}.", [fact(f"{n.sg}_of", y.const, x.const, neg=True)])
+    if form == 3:
+        return Item("possessives", f"{x.text}'s {adj}.", [fact(adj, x.const)])
+    return Item("possessives", f"{x.text}'s {n.article} {n.sg}.", [fact(n.sg, x.const)])
+
+
+def _counts(lx: Lexicon, rng: random.Random) -> Item:
+    """"at most N": a constraint on the count of what is known (not a statement category: its
+    clause has no one-clause English form; it reads back through its own canonical form)."""
+    x, n = lx.name(plain=True), lx.noun()
+    k = rng.randint(2, 9)
+    word = rng.choice(["at most", "no more than"])
+    if rng.random() < 0.5:
+        return Item("counts", f"There are {word} {k} {n.pl}.", [f":- aggregate_all(count, {n.sg}(X), N), N > {k}."])
+    return Item("counts", f"{x.text} has {word} {k} {n.pl}.",
+                [f":- aggregate_all(count, (has({x.const}, X), {n.sg}(X)), N), N > {k}."])
+
+
 def _statement(lx: Lexicon, rng: random.Random) -> tuple[str, str]:
     """A fact sentence and its query, for statements to judge."""
     x, y, adj, v = lx.individual(), lx.individual(), lx.adj(), lx.verb()
@@ -369,9 +455,11 @@ GENERATORS = {
     "names": _names, "copula": _copula, "membership": _membership, "generics": _generics,
     "quantifiers": _quantifiers, "relative": _relative, "coordination": _coordination, "verbs": _verbs,
     "relations": _relations, "conditionals": _conditionals, "questions": _questions, "outside": _outside,
+    "object_quantifiers": _object_quantifiers, "object_relatives": _object_relatives, "possessives": _possessives,
+    "counts": _counts,
 }
 CATEGORIES = list(GENERATORS)
-STATEMENT_CATEGORIES = [c for c in CATEGORIES if c not in ("questions", "outside")]
+STATEMENT_CATEGORIES = [c for c in CATEGORIES if c not in ("questions", "outside", "counts")]
 
 
 def generate(category: str, rng: random.Random) -> Item:

@@ -138,3 +138,9 @@ suffix prefix vowel consonant spelling term abbreviation acronym homonym idiom""
 DITRANSITIVE = frozenset("""give hand send tell show offer bring pass lend teach sell buy pay owe
 promise throw write read mail award grant deny feed serve leave bake cook fetch get loan assign
 allow cost ask""".split())
+
+# Verbs that want an object: "Al Bob likes." has its object first (Bob likes Al), never a name
+# "Al Bob" that likes.
+TRANSITIVE = frozenset("""like love hate see know want need fear chase visit admire respect trust
+help kill hit own find make take bring hold carry use prefer enjoy dislike miss call greet marry
+follow watch touch kick push pull catch buy sell""".split())

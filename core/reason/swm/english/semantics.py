@@ -353,7 +353,7 @@ class Meaning:
                 raise Refused(f"'{word.text} {' '.join(w.text for w in self.content(objs[0]))}': to whom, and what?")
             if not objs:
                 if isinstance(subject, str) and "_" in subject and " " not in subject and not any(
-                        p.isdigit() for p in subject.split("_")) and self.words[0].type == "C":
+                        p.isdigit() for p in subject.split("_")) and lexicon.verb_lemma(word.text) in classes.TRANSITIVE:
                     raise Refused(f"'{subject.replace('_', ' ')} {word.text}': an object put first?")   # "Al Bob likes."
                 if not lexicon.parts_of_speech(word.text) and (not singular or base):
                     raise Rejected("an unknown word alone after a plural subject may be an adjective")
