@@ -126,10 +126,11 @@ def _rule(rng: random.Random, head: Pred, preds: list[Pred], clingo: bool) -> st
             goal = f"{target.name}({', '.join(inner)})"
             n = body.new(INT)
             inner_ints = [a for a in inner[1:] if a != "_"]
-            kind = rng.choice(["count", "sum", "max", "min", "maxw"] if inner_ints else ["count"])
+            kinds = ["count", "sum"] if clingo else ["count", "sum", "max", "min", "maxw"]
+            kind = rng.choice(kinds if inner_ints else ["count"])
             if kind == "count":
                 body.lits.append(f"aggregate_all(count, {goal}, {n})")
-            elif kind == "maxw" and not clingo:
+            elif kind == "maxw":
                 m, w = body.new(INT), body.new(INT)
                 body.lits.append(f"aggregate_all(max({inner_ints[0]}, {inner_ints[0]}), {goal}, max({m}, {w}))")
                 body.bound[m] = INT
