@@ -311,7 +311,8 @@ def bench_swm(data: str, mode: str, dataset: tuple[str, ...], gold_facts: bool, 
               help="An item sym leaves undecided is answered by the model alone (counted apart).")
 @item_picks
 @click.option("--samples", type=click.IntRange(min=1, max=20), default=None, metavar="K",
-              help="prove: K programs per item, the answer by the vote of those that check; a tie abstains; "
+              help="prove: K programs per item (at least 2: one reading alone decides nothing), the answer by "
+                   "the vote of those that check; a tie abstains; "
                    "ask: K readings of each sentence the grammar cannot read, a fact kept when most state it "
                    "(default: llm_samples of the config, 1).")
 @click.option("--json", "json_lines", is_flag=True, help="One JSON line per item as it finishes, then one per system.")

@@ -71,8 +71,13 @@ class AgentTool:
                                 hint="takes: " + (", ".join(self.schema["properties"]) or "no arguments"))
         if self.name == "ask" and isinstance(arguments, dict):
             arguments = {**arguments, "no_fallback": True}    # the model asking is the fallback: unknown stays unknown
-        if self.name == "prove" and isinstance(arguments, dict) and arguments.get("question") \
+        if self.name == "prove" and isinstance(arguments, dict) and isinstance(arguments.get("question"), str) \
                 and not arguments.get("program"):
+            from sym.repl.agent.route import is_claim
+
+            if not is_claim(arguments["question"]):     # "Every mammal needs water." is told, not proved
+                raise UserError("prove takes a claim to check, asked as a question (\"Is it true that ...?\")",
+                                hint="tell a statement with tell, then prove or ask the claim")
             # a program the model writes decides only when two independent readings agree (issue 53)
             arguments = {**arguments, "samples": max(AGREE, self.samples)}
         return self.tool.line(arguments, allowed, programs)

@@ -70,3 +70,17 @@ def test_each_result_sits_under_its_own_call_line(llm_sym):
     ask = next(i for i, line in enumerate(shown) if line.startswith("→ /ask"))
     assert tell < ask and any(line.startswith("  error:") for line in shown[tell + 1:ask]), shown
     assert not any(line.startswith("  error:") for line in shown[ask + 1:]), shown
+
+
+def test_prove_takes_a_claim_a_statement_called_with_it_goes_back_to_the_model(llm_sym):
+    from tests.agent.test_agent import tool_results
+
+    llm_sym.server.reply(tool_calls=[{"name": "prove", "arguments": {"question": "Every mammal needs water."}}],
+                         when=tool_results(0))
+    llm_sym.server.reply("I will tell it instead.", when=tool_results(1))
+    r = llm_sym("Every mammal needs water.")
+    [call] = r.calls
+    assert call.status == "bad call" and "prove takes a claim to check" in to_text(r)
+    told = [m["content"] for m in llm_sym.server.chats[-1].messages if m.get("role") == "tool"]
+    assert "tell a statement with tell" in told[0]
+    assert not [c for c in llm_sym.server.chats if c.format is not None]       # no program was asked for
