@@ -321,7 +321,7 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
         turn = TurnUse(calls, cached, tokens, tool_calls=sum(1 for c in result.calls if c.tool != "model"),
                        steps=result.steps, route_steps=result.steps if result.style == "route" else 0,
                        invalid=result.invalid)
-        verdicts = [c.verdict for c in result.calls if c.tool == "ask" and c.verdict]
+        verdicts = [v for v in (_verified(c, item) for c in result.calls) if v]
         out = chat_outcome(item, verdicts, result.reply, turn)
         out.failed_call = failed
         return out
@@ -331,6 +331,26 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     out = chat_outcome(item, [], to_text(result), turn)      # agent.style plain: the model's words alone
     out.failed_call = failed
     return out
+
+
+def _verified(call, item: Item) -> str:
+    """What a chat turn's call verified of a truth item: an /ask verdict, or a /prove of the item's
+    own claim that Z3 proved or refuted (its programs agreeing, resting only on stated facts:
+    an unverified or undecided /prove is an Abstained, which verifies nothing); "" otherwise."""
+    from sym.core.reason.outside import claim_of
+    from sym.core.reason.pot.faithful import stems
+    from sym.repl.commands.proof import ProofResult
+
+    if call.tool == "ask":
+        return call.verdict
+    if call.tool != "prove" or not isinstance(call.result, ProofResult) or call.result.report is None:
+        return ""
+    checks = call.result.report.verifications
+    if len(checks) != 1 or checks[0].status not in ("proved", "refuted") or call.result.report.consistent is False:
+        return ""
+    if not stems(claim_of(item.question)) <= stems(call.line):      # a claim of its own is not the item's
+        return ""
+    return "true" if checks[0].status == "proved" else "false"
 
 
 def _chat_notes(name: str, label: str, score: LogicScore, err) -> None:

@@ -251,6 +251,37 @@ def test_a_chat_turn_answered_in_text_only_is_counted_unverified(ollama_server, 
     assert "0 answered from a verified call, 2 from the model's text (unverified); 0 tool calls in 2 model steps" in notes
 
 
+def test_a_chat_turns_prove_of_the_claim_decides_only_when_its_readings_agree(ollama_server, tmp_path):
+    """A /prove of the item's claim, its two programs agreeing and resting on stated facts, is a
+    verified result; the same turn whose programs assume what no premise states is the model's text."""
+    tell = [{"name": "tell", "arguments": {"text": CATS}}]
+    prove = [{"name": "prove", "arguments": {"question": "Is it true that Tom is an animal?"}}]
+    ollama_server.reply(tool_calls=tell, when=tool_results(0))
+    ollama_server.reply(tool_calls=prove, when=tool_results(1))
+    ollama_server.reply("It is proved.\nAnswer: true", when=tool_results(2))
+    ollama_server.reply(json.dumps(CAT_PROGRAM), when=lambda r: r.format is not None and not r.body.get("tools"))
+    file = write(tmp_path, [truth_item("t1", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False"))])
+    out, err = io.StringIO(), io.StringIO()
+    assert run_logic(file, llm_mode="on", model=MODEL, host=ollama_server.url, as_json=True, out=out, err=err,
+                     path="chat") == 0
+    item, sym = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert (item["by"], item["correct"], sym["decided"], sym["verified"], sym["text"]) == ("sym", True, 1, 1, 0)
+    programs = [c for c in chats(ollama_server) if c.format is not None and not c.body.get("tools")]
+    assert len(programs) == 2                    # two readings of the claim, which agreed
+    ollama_server.clear()
+    assumed = {**CAT_PROGRAM, "knowledge_base": ["cat(tom)", "animal(tom)"]}     # "Tom is an animal" is the claim
+    ollama_server.reply(tool_calls=prove, when=tool_results(0))
+    ollama_server.reply("It is proved.\nAnswer: true", when=tool_results(1))
+    ollama_server.reply(json.dumps(assumed), when=lambda r: r.format is not None and not r.body.get("tools"))
+    lone = write(tmp_path, [{**truth_item("t2", "Tom is an animal.", "B", ("A) Uncertain", "B) True", "C) False")),
+                             "context": "Tom is a cat."}], "folio_lone.json")
+    out = io.StringIO()
+    assert run_logic(lone, llm_mode="on", model=MODEL, host=ollama_server.url, as_json=True, out=out,
+                     err=io.StringIO(), path="chat") == 0
+    item, sym = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert (item["by"], sym["decided"], sym["text"]) == ("text", 0, 1)
+
+
 PRONTO = ("Every wumpus is a jompus. Jompuses are not shy. Each jompus is a dumpus. Dumpuses are fruity. "
           "Numpuses are shy. Max is a wumpus.")
 
