@@ -47,10 +47,11 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
 class Rewrite(BaseModel):
-    """What the model answers: the rewrite (written first, so that a small model commits to a
-    wording before its verdict), and whether the sentence has one."""
+    """What the model answers: the rewrite, then whether the sentence has one. Both required:
+    llama.cpp's schema grammar puts required keys first, and a small model that writes its
+    verdict before any wording chose "no faithful reading" for plain hedges."""
 
-    rewrite: str = Field(default="", max_length=600)
+    rewrite: str = Field(max_length=600)
     verdict: Literal["rewritten", "no faithful reading"]
 
 
