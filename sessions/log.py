@@ -1,7 +1,8 @@
 """The session log: one JSON object per line, appended and flushed per event.
 
 Events: `header` (format, sym version, workspace, settings), `input` (what the user typed),
-`output` (the command's result as data), `memory` (items added or removed, with content),
+`output` (the command's result as data), `memory` (items added or removed, with content; the
+items one command adds are one event, `op: adds`, read back as one `add` event each),
 `llm` (one per model call: request key, purpose, model, request, reply or error), `note` (a policy
 applied, a conflict, an approval, and `opened`: a workspace's items and templates as it opened, so
 a replay starts from the memory the session started from). A shell's log is a subscriber of its
@@ -35,12 +36,14 @@ from sym.core.events import (
 )
 from sym.core.home import data_dir
 
-FORMAT = 1
+FORMAT = 2                    # 2: the items one command adds are one `adds` event (1 had an event each)
 EVENT_TYPES = ("header", "input", "output", "memory", "llm", "note")
 TEXT_LIMIT = 64 * 1024        # a longer text in an output or a model call is logged as prefix + length + sha256
 KEEP = 4 * 1024               # how much of it the log keeps
 EVENT_LIMIT = 1024 * 1024     # an output still larger than this is logged as its length and sha256 only
 OPENED_LIMIT = 10_000         # a workspace that opens with more items is logged as its count only
+ADDS_LIMIT = 50_000           # items held for one `adds` event before it is written (a bulk add's memory)
+ADDED_FIELDS = ("id", "kind", "text", "source", "nl")   # an `adds` event's items: these, in this order
 BOUNDED = "\u2026[sym: "      # what a bounded text has after its prefix
 
 
@@ -171,6 +174,7 @@ class SessionLog:
         self.current_input: int | None = None
         self.stopped = ""               # why recording stopped (a full disk), once it has
         self._told = False
+        self._added: list[ItemAdded] = []   # items added since the last other event: written as one
         self.write("header", format=FORMAT, sym=__version__, workspace=workspace, settings=settings,
                    started=time.time(), pid=os.getpid(), **(extra or {}))
 
@@ -229,6 +233,12 @@ class SessionLog:
         """Record what an event of the shell's stream means for the log: inputs, results, memory
         changes, model calls and policy applications; other events are not logged. This is the
         only way a shell writes its session."""
+        if isinstance(event, ItemAdded):
+            self._added.append(event)       # written with the others of its command, as one event
+            if len(self._added) >= ADDS_LIMIT:
+                self.flush()
+            return
+        self.flush()
         if isinstance(event, InputReceived):
             self.write("input", text=event.text, source=event.source, ts=time.time())
             self.current_input = self.seq
@@ -238,10 +248,6 @@ class SessionLog:
             if getattr(result, "cancelled", False) is True:
                 payload["cancelled"] = True      # a replay neither runs nor compares it
             self.write("output", input=self.current_input, result=bound_payload(payload))
-        elif isinstance(event, ItemAdded):
-            self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
-                       text=event.text, source=event.source, workspace=event.workspace,
-                       **({"nl": event.nl} if event.nl else {}))     # /resume gives it back
         elif isinstance(event, ItemRemoved):
             self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
                        text=event.text, workspace=event.workspace)
@@ -260,6 +266,23 @@ class SessionLog:
         elif isinstance(event, PolicyConflict):
             self.write("note", kind="policy.conflict", input=self.current_input, run=event.run,
                        attribute=event.attribute, winner=event.winner, loser=event.loser)
+
+    def flush(self) -> None:
+        """Write the items added since the last other event: one `add` event, or for several one
+        `adds` event per workspace (a /consult of 100k facts is one line, not 100k)."""
+        added, self._added = self._added, []
+        if len(added) == 1:
+            (event,) = added
+            self.write("memory", op="add", input=self.current_input, id=event.item_id, kind=event.kind,
+                       text=event.text, source=event.source, workspace=event.workspace,
+                       **({"nl": event.nl} if event.nl else {}))     # /resume gives it back
+            return
+        by_workspace: dict[str, list[list[str]]] = {}
+        for event in added:
+            by_workspace.setdefault(event.workspace, []).append(
+                [event.item_id, event.kind, event.text, event.source, event.nl])
+        for workspace, items in by_workspace.items():
+            self.write("memory", op="adds", input=self.current_input, workspace=workspace, items=items)
 
     def rename(self, name: str) -> Path:
         """Give the session a name: the file moves to NAME.jsonl and logging goes on there."""
@@ -282,6 +305,7 @@ class SessionLog:
         return target
 
     def close(self) -> None:
+        self.flush()
         with self._lock:
             if self._fd is not None:
                 os.close(self._fd)
@@ -349,6 +373,7 @@ def read_session(path: Path) -> Recording:
         raise UserError(f"{path.name} is a script or text, not a session log (its lines are not JSON events)",
                         hint=f"run a script with: sym --batch {path}")
     events: list[dict] = []
+    numbers: list[int] = []      # the line of each event (those one `adds` line holds share it)
     for number, line in enumerate(lines, start=1):
         try:
             event = json.loads(line)
@@ -356,7 +381,13 @@ def read_session(path: Path) -> Recording:
             raise UserError(f"{path.name}:{number}: not a session event (damaged file?)") from None
         if not isinstance(event, dict) or event.get("t") not in EVENT_TYPES:
             raise UserError(f"{path.name}:{number}: not a session event (damaged file?)")
+        if event["t"] == "memory" and event.get("op") == "adds":
+            added = _added_events(path.name, number, event)
+            events += added
+            numbers += [number] * len(added)
+            continue
         events.append(event)
+        numbers.append(number)
     if not events or events[0]["t"] != "header":
         if not events and truncated:
             raise UserError(f"{path.name} ends before its header was complete")
@@ -369,9 +400,27 @@ def read_session(path: Path) -> Recording:
         raise UserError(f"{path.name} was written by a newer sym (session format {version}, this sym reads {FORMAT})",
                         hint="upgrade sym to replay it")
     _check_shape(path.name, 1, header)
-    for number, event in enumerate(events, start=2):
+    for number, event in zip(numbers[1:], events):
         _check_shape(path.name, number, event)
     return Recording(path, header, events, truncated)
+
+
+def _added_events(name: str, number: int, event: dict) -> list[dict]:
+    """An `adds` event read back as the `add` event of each of its items."""
+    items = event.get("items")
+    if not isinstance(items, list):
+        raise UserError(f"{name}:{number}: a memory event with a bad 'items' (damaged file?)")
+    common = {"t": "memory", "seq": event.get("seq"), "op": "add", "input": event.get("input"),
+              "workspace": event.get("workspace")}
+    out = []
+    for item in items:
+        if not isinstance(item, list) or len(item) != len(ADDED_FIELDS) or not all(isinstance(v, str) for v in item):
+            raise UserError(f"{name}:{number}: a memory event with a bad item (damaged file?)")
+        fields = dict(zip(ADDED_FIELDS, item))
+        if not fields["nl"]:
+            del fields["nl"]
+        out.append({**common, **fields})
+    return out
 
 
 # the fields each event type must have, and their JSON types (None: may be absent)

@@ -142,3 +142,20 @@ def test_resume_rebuilds_the_memory_a_session_ended_with(sym_home):
         assert original.data["workspace"] == "work" and original.data["added"] == 0
     finally:
         second.close()
+
+
+def test_a_consult_is_one_memory_line_read_back_as_its_items(sym_exe, sym_home, tmp_path):
+    facts = tmp_path / "f.pl"
+    facts.write_text("".join(f"edge(n{i}, n{i + 1}).\n" for i in range(500)) + "path(X, Y) :- edge(X, Y).\n")
+    assert run(sym_exe, "--batch", "-", stdin=f"/consult {facts}\n/fact edge(a, b).\n").returncode == 0
+    (path,) = recorded(sym_home)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(e["op"], len(e.get("items", [1]))) for e in lines if e["t"] == "memory"] == [("adds", 501), ("add", 1)]
+    rec = read_session(path)
+    changes = [e for e in rec.events if e["t"] == "memory"]
+    assert [c["text"] for c in changes] == [f"edge(n{i}, n{i + 1})." for i in range(500)] + [
+        "path(X, Y) :- edge(X, Y).", "edge(a, b)."]
+    assert {c["kind"] for c in changes[:500]} == {"fact"} and changes[500]["kind"] == "rule"
+    assert all(c["input"] == changes[0]["input"] for c in changes[:501]) and changes[-1]["input"] > changes[0]["input"]
+    proc = run(sym_exe, "replay", str(path), "--verify", "--trust")
+    assert proc.returncode == 0 and "equal" in proc.stderr, proc.stderr
