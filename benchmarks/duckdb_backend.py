@@ -90,10 +90,10 @@ def closures(skip_large: bool) -> bool:
         src, dst = edges_of(path)
         if skip_large and path.name == "gpujoin_data_26013.txt":
             continue
-        ours, count = backend(TC, src, dst)
-        anchor, want = hand_written(src, dst)
-        derived = want - len(set(zip(src.tolist(), dst.tolist())))
-        flag = "" if count == derived else "  MISMATCH"
+        runs = 1 if len(src) > 25_000 else 3        # small graphs: the best of three each, warm
+        ours, count = min(backend(TC, src, dst) for _ in range(runs))
+        anchor, want = min(hand_written(src, dst) for _ in range(runs))
+        flag = "" if count == want else f"  MISMATCH ({count:,})"     # every tc fact is derived
         ok &= not flag
         ratio = ours / anchor
         print(f"{path.name:<26}{len(src):>9,}{want:>12,}{ours:>11.2f}s{anchor:>9.2f}s{ratio:>6.2f}x"
