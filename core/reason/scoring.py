@@ -261,10 +261,11 @@ def score_loop(name: str, items: Sequence[I], llm: LLM | None, bench: Bench[I], 
         reason = (out.error or out.reason) if not verified and not baseline else ""
         if out.unverified and said is not None:
             reason = reason or "the model picked the answer (unverified)"
-        if text:
+        if text:           # sym did not decide it; its line says whose words the answer is (by: text)
             score.abstained += 1
             score.text += 1
             score.fail(short_reason(reason))
+            reason = ""
         elif said is None or out.unverified:
             score.fail(short_reason(out.reason or reason))
             score.abstained += not baseline

@@ -14,7 +14,8 @@ and rules. sym verifies; you decide which command to run. Use the tools:
   unknown with the steps that justify it);
 - algebra or arithmetic: call math; a claim to prove or refute with the Z3 solver: call prove.
 Call a tool before you answer whenever one applies. Then answer in one or two short sentences,
-using only what the tools returned; when memory cannot settle a question, say it is unknown."""
+using only what the tools returned; when memory cannot settle a question, say it is unknown, and
+when a result says unverified, say it was not proved."""
 
 SORT_SYSTEM = """You sort the sentences of a user's message for sym, a reasoning shell that checks
 answers against its memory. For each numbered sentence choose one action:
@@ -41,7 +42,8 @@ MATH_SYSTEM = """Turn the request into one sympy operation: choose the operation
 expression in Python syntax (x**2 for x squared, * for products). Reply with JSON only."""
 
 ANSWER_SYSTEM = """Answer the user in one or two short sentences using only sym's results below.
-When a result says unknown, say that memory cannot settle it."""
+When a result says unknown, say that memory cannot settle it; when it says unverified, say that it
+was not proved."""
 
 
 def sentences(text: str) -> list[str]:
