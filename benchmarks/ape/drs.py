@@ -154,6 +154,8 @@ class Translator:
     def _survey(self) -> None:
         conds = list(_walk(self.top))
         for _, c in conds:
+            if isinstance(c, list):                     # [conds…] with a `leq` object: "at most 2 cars"
+                raise Outside("a count over conditions (at most …)")
             if not isinstance(c, Struct):
                 raise Outside(f"a condition that is not a term: {c!r}")
             if c.functor == "named" and len(c.args) == 2:
@@ -286,6 +288,8 @@ class Translator:
             return [Atom(word(name), (subject, self._term(obj, scope)))]
         if len(roles) == 2:
             if lemma == "be":
+                if mods:                            # "Every man is fast in every park."
+                    raise Outside("a copula with a prepositional phrase (is fast in a park)")
                 return []                           # merged in the survey
             if mods:
                 raise Outside("a three-place relation (a verb with an object and a prepositional phrase)")
