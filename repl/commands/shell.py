@@ -120,7 +120,8 @@ def show(ctx: Context, arg: str):
         raise UserError(f"cannot show {what!r}", hint="choose one of: " + ", ".join(_SECTIONS))
     counts = memory.counts()
     memory.engine.ensure_model(ctx.settings.max_steps)
-    derived = sum(1 for _ in memory.engine.facts(derived=True))
+    counted = getattr(memory.engine, "count_facts", None)     # a relational engine counts in its database
+    derived = counted(derived=True) if counted is not None else sum(1 for _ in memory.engine.facts(derived=True))
     return Table(f"workspace {memory.workspace}", [
         ("facts", counts["fact"], "asserted"),
         ("rules", counts["rule"], ""),

@@ -66,10 +66,13 @@ def test_set_engine_moves_a_filled_workspace_and_back(shells):
     shell = shells("kin")
     fill(shell)
     native = run(shell, "?- ancestor(X, dan).").to_dict()["bindings"]
+    summary = [row[:2] for row in run(shell, "/show").rows]
     moved = text(run(shell, "/set engine duckdb"))
     assert "3 facts" in moved and "4 rules" in moved
     assert kind(shell.memory.engine) == "duckdb"
     assert sorted(map(str, run(shell, "?- ancestor(X, dan).").to_dict()["bindings"])) == sorted(map(str, native))
+    assert [row[:2] for row in run(shell, "/show").rows] == summary      # derived counted in the database
+    assert ("derived", 10) in summary
     run(shell, "/set engine native")
     assert kind(shell.memory.engine) == "native"
     assert run(shell, "?- ancestor(ann, dan).").to_dict()["truth"] == "true"
