@@ -49,19 +49,20 @@ def _indefinite(result: Result) -> bool:
     return re.search(r"\b(a|an)\b", result.sentence, flags=re.I) is not None
 
 
-def sample(results: list[Result], size: int, seed: int = 48) -> list[Result]:
-    """A fixed sample for CI: every text sym reads (same or different: the ones a regression or
-    a misreading shows in), then a seeded draw of the refused, outside and no-DRS texts (about
-    half refused), in the file's order."""
-    read = [r for r in results if r.kind in ("same", "different")]
+def sample(results: list[Result], size: int, seed: int = 48, keep: frozenset[int] = frozenset()) -> list[Result]:
+    """A fixed sample for CI: the texts of an earlier sample (`keep`, by id: a sample only grows),
+    every text sym reads now (same or different: the ones a regression or a misreading shows in),
+    then a seeded draw of the refused, outside and no-DRS texts (about half refused) up to `size`,
+    in the file's order."""
+    chosen = {r.entry.id for r in results if r.entry.id in keep or r.kind in ("same", "different")}
     rng = random.Random(seed)
-    rest = size - len(read)
-    refused = [r for r in results if r.kind == "refused"]
-    others = [r for r in results if r.kind in ("outside", "no DRS")]
+    rest = max(0, size - len(chosen))
+    refused = [r for r in results if r.kind == "refused" and r.entry.id not in chosen]
+    others = [r for r in results if r.kind in ("outside", "no DRS") and r.entry.id not in chosen]
     picked = rng.sample(refused, min(len(refused), rest // 2))
     picked += rng.sample(others, min(len(others), rest - len(picked)))
-    chosen = {id(r) for r in read + picked}
-    return [r for r in results if id(r) in chosen]
+    chosen |= {r.entry.id for r in picked}
+    return [r for r in results if r.entry.id in chosen]
 
 
 def main() -> None:
@@ -69,7 +70,8 @@ def main() -> None:
     ap.add_argument("--acetexts", type=Path, default=DATA, help="an acetexts.pl (or .pl.gz) file")
     ap.add_argument("--show", choices=("refused", "outside", "same"), help="also list the texts of this kind")
     ap.add_argument("--limit", type=int, default=0, help="only the first N texts")
-    ap.add_argument("--write-sample", type=Path, help="write a fixed CI sample of the texts to this file")
+    ap.add_argument("--write-sample", type=Path,
+                    help="write a fixed CI sample of the texts to this file (the texts already there stay)")
     ap.add_argument("--sample-size", type=int, default=300)
     args = ap.parse_args()
 
@@ -120,7 +122,8 @@ def main() -> None:
                 why = f"'{r.sentence}' {r.reason}" if r.kind == "refused" else r.reason or " ".join(r.drs_clauses)
                 print(f"  APE {r.entry.id}: {r.entry.text!r}  — {why}")
     if args.write_sample:
-        chosen = sample(results, args.sample_size)
+        keep = frozenset(e.id for e in entries(args.write_sample)) if args.write_sample.exists() else frozenset()
+        chosen = sample(results, args.sample_size, keep=keep)
         head = ("% A fixed sample of APE's regression texts (Attempto/APE, tests/acetexts.pl, LGPL-3.0),\n"
                 "% evaluation 0, syntax trees stripped; written by benchmarks/ape_bench.py --write-sample.\n")
         args.write_sample.write_text(head + "".join(r.entry.line + "\n" for r in chosen), encoding="utf-8")
