@@ -15,9 +15,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.ape.drs import Clause, Sk
+from benchmarks.ape.drs import Clause, Sk, count_literal
 from sym.core.logic.parser import parse_program
-from sym.core.logic.terms import Atom, Rule
+from sym.core.logic.terms import Aggregate, Atom, Compare, Rule
 from sym.core.logic.terms import Var as LVar
 
 
@@ -46,10 +46,10 @@ def sym_read(text: str) -> SymReading:
         written.update(tr.written)
         shown += tr.clauses
     described = {c for c, as_name in written.items() if not as_name}
-    return SymReading(_clauses(shown, described), shown)
+    return SymReading(sym_clauses(shown, described), shown)
 
 
-def _clauses(texts: list[str], described: set[str]) -> list[Clause]:
+def sym_clauses(texts: list[str], described: set[str]) -> list[Clause]:
     def term(value: Any) -> Any:
         return Sk("the " + value) if isinstance(value, str) and value in described else value
 
@@ -62,6 +62,8 @@ def _clauses(texts: list[str], described: set[str]) -> list[Clause]:
             clause = located.clause
             if isinstance(clause, Atom):
                 out.append((atom(clause), ()))
+            elif (count := _count(clause, described)) is not None:
+                out.append(count)
             elif isinstance(clause, Rule) and all(isinstance(b, Atom) for b in clause.body):
                 out.append((atom(clause.head) if clause.head is not None else None,
                             tuple(atom(b) for b in clause.body if isinstance(b, Atom))))
@@ -71,6 +73,22 @@ def _clauses(texts: list[str], described: set[str]) -> list[Clause]:
         *adjectives, noun = const.split()
         out += [(Atom(w.replace("-", "_"), (Sk("the " + const),)), ()) for w in [noun, *adjectives]]
     return list(dict.fromkeys(out))
+
+
+def _count(clause: Any, described: set[str]) -> Clause | None:
+    """sym's `:- aggregate_all(count, Goal, N), N > k.` over names and one variable, as
+    drs.count_literal writes APE's `at most k`; None for anything else."""
+    if not (isinstance(clause, Rule) and clause.head is None and len(clause.body) == 2):
+        return None
+    agg, test = clause.body
+    if not (isinstance(agg, Aggregate) and agg.op == "count" and isinstance(test, Compare) and test.op == ">"
+            and test.left == agg.result and isinstance(test.right, int) and all(isinstance(a, Atom) for a in agg.goal)):
+        return None
+    atoms = [a for a in agg.goal if isinstance(a, Atom)]
+    variables = {v for a in atoms for v in a.args if isinstance(v, LVar)}
+    if len(variables) != 1 or any(v in described for a in atoms for v in a.args):
+        return None
+    return count_literal(atoms, test.right)
 
 
 # -- equality up to renaming -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ What each DRS condition becomes (predicate names as sym's lexicon writes them, f
 | `-B`, B one atom | strong negation `~atom` (a fact, a head, or a body literal) |
 | `-B`, B more than one atom, at the top or in a consequent | a constraint `:- …` |
 | `A v B` in a condition | one rule per alternative |
+| `[object(X, car, …, leq, 2), predicate(E, own, J, X)]` (top) | `:- aggregate_all(count, (car(X), owns(john, X)), N), N > 2.` |
 
 Everything else is outside: plurals and cardinalities (`eq 2`, `geq 2`, `has_part`), measures,
 numbers, strings and arithmetic (`int`, `real`, `string`, `expr`, `formula`), adverbs
@@ -128,7 +129,9 @@ def _walk(box: Box) -> Iterable[tuple[Box, Any]]:
     """Every (box, basic or complex condition) in the DRS, depth first."""
     for cond in box.conds:
         yield box, cond
-        if isinstance(cond, Struct):
+        if isinstance(cond, list):                      # a count's conditions, in the same box
+            yield from _walk(Box(box.refs, [_strip(c) for c in cond]))
+        elif isinstance(cond, Struct):
             for arg in cond.args:
                 if isinstance(arg, Struct) and arg.functor == "drs":
                     yield from _walk(_box(arg))
@@ -155,7 +158,7 @@ class Translator:
         conds = list(_walk(self.top))
         for _, c in conds:
             if isinstance(c, list):                     # [conds…] with a `leq` object: "at most 2 cars"
-                raise Outside("a count over conditions (at most …)")
+                continue
             if not isinstance(c, Struct):
                 raise Outside(f"a condition that is not a term: {c!r}")
             if c.functor == "named" and len(c.args) == 2:
@@ -173,7 +176,7 @@ class Translator:
             elif c.functor == "relation" and len(c.args) == 3 and isinstance(c.args[0], Var):
                 self.relation_nouns.add(c.args[0].name)
         for box, c in conds:
-            if c.functor == "predicate" and len(c.args) == 4 and c.args[1] == "be":
+            if isinstance(c, Struct) and c.functor == "predicate" and len(c.args) == 4 and c.args[1] == "be":
                 self._copula(box, c.args[2], c.args[3])
 
     def _name(self, ref: Any, name: Any) -> None:
@@ -297,6 +300,8 @@ class Translator:
         raise Outside("a three-place relation (a verb with two objects)")
 
     def _complex(self, c: Any) -> str | None:
+        if isinstance(c, list):
+            return "count"
         if isinstance(c, Struct):
             if c.functor in MODAL:
                 raise Outside(MODAL[c.functor])
@@ -341,7 +346,34 @@ class Translator:
             return [(None, tuple(atoms))]
         if kind == "rule":
             return self._rules(cond, scope, [()])
+        if kind == "count":
+            return [self._count(cond, scope)]
         raise Outside("a disjunction in a fact")
+
+    def _count(self, items: list[Any], scope: dict[str, Any]) -> Clause:
+        """`[conds…]` with one `object(X, N, …, leq, K)`: at most K things X with the conditions →
+        `:- aggregate_all(count, (N(X), conds…), C), C > K.` (as count_literal writes it), for a
+        count at the top over names and X alone."""
+        conds = [_strip(c) for c in items]
+        counted = [c for c in conds if isinstance(c, Struct) and c.functor == "object" and len(c.args) == 6
+                   and c.args[4] == "leq"]
+        if len(counted) != 1 or not isinstance(counted[0].args[0], Var):
+            raise Outside("a count of more than one thing")
+        ref, noun, count, unit, _, k = counted[0].args
+        if unit != "na" or not isinstance(k, int) or count not in ("countable", "mass") or noun == "na":
+            raise Outside(f"a count of a measure or a group ({unit} {k})")
+        x = LVar("X")
+        inner = {**scope, self._final(ref.name): x}
+        atoms = [] if noun in THINGS else [Atom(word(str(noun)), (x,))]
+        for c in conds:
+            if c is counted[0]:
+                continue
+            if self._complex(c) is not None:
+                raise Outside("a count over a compound condition")
+            atoms += self._basic(c, inner)
+        if any(isinstance(a, Sk) for atom in atoms for a in atom.args):
+            raise Outside("a count that speaks of a thing of the text's own")
+        return count_literal(atoms, k)
 
     def _bodies(self, box: Box, scope: dict[str, Any]) -> list[tuple[Atom, ...]]:
         """The alternatives (one per disjunct) of a condition box, as literal tuples."""
@@ -355,6 +387,8 @@ class Translator:
                 if len(atoms) != 1 or own:
                     raise Outside("a negated compound in a condition")
                 lits = [(atoms[0].negate(),)]
+            elif kind == "count":
+                raise Outside("a count in a condition")
             elif kind == "or":
                 lits = [alt for side in cond.args for alt in self._bodies(_box(side), self._fresh(_box(side), scope))]
             else:
@@ -382,6 +416,8 @@ class Translator:
                     out += [(None, body + tuple(atoms)) for body in bodies]
             elif kind == "rule":
                 out += self._rules(c, inner, bodies)
+            elif kind == "count":
+                raise Outside("a count in a consequent")
             else:
                 raise Outside("a disjunction in a consequent")
         for head, body in out:
@@ -391,6 +427,15 @@ class Translator:
             if head is not None and any(isinstance(a, LVar) and a not in bound for a in head.args):
                 raise Outside("a rule whose head has a variable its condition does not bind")
         return out
+
+
+def count_literal(atoms: list[Atom], k: int) -> Clause:
+    """A constraint "at most k X with atoms(X)" as one comparable literal: its conjunction written
+    with X as the only variable (names are constants), sorted; `#count>k`. compare.py writes sym's
+    `:- aggregate_all(count, Goal, N), N > k.` the same way."""
+    key = " & ".join(sorted(f"{'~' if a.neg else ''}{a.pred}({','.join('X' if isinstance(v, LVar) else repr(v) for v in a.args)})"
+                            for a in dict.fromkeys(atoms)))
+    return (None, (Atom(f"#count>{k}", (key,)),))
 
 
 def translate(drs: Any) -> list[Clause]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from lark.exceptions import LarkError
 
-from benchmarks.ape.compare import same, show
+from benchmarks.ape.compare import same, show, sym_clauses
 from benchmarks.ape.drs import Outside, Sk, translate
 from benchmarks.ape.prolog import PString, Struct, Var, entries, read_term
 from benchmarks.ape.run import classify_all
@@ -23,7 +23,7 @@ SAME_FLOOR = 50          # read the same on the sample (48 when it was drawn; 50
 
 def test_the_sample_reads_nothing_differently_and_keeps_its_floor():
     results = classify_all(entries(SAMPLE), read_outside=False)
-    assert len(results) == 300
+    assert len(results) >= 300
     different = [(r.entry.id, r.entry.text, r.sym_clauses, r.drs_clauses) for r in results if r.kind == "different"]
     assert different == []
     kinds = {k: sum(r.kind == k for r in results) for k in ("same", "refused", "outside", "no DRS")}
@@ -84,6 +84,14 @@ def clauses(drs: str) -> list[str]:
 ])
 def test_translation(drs, expected):
     assert clauses(drs) == expected
+
+
+def test_at_most_is_a_count_constraint_and_compares_with_syms_aggregate():
+    (expected,) = translate(read_term("drs([A, B, C], [object(A, 'John', named, na, eq, 1)-1, "
+                                      "[object(B, car, countable, na, leq, 3)-1, predicate(C, have, A, B)-1]])"))
+    sym = sym_clauses([":- aggregate_all(count, (has(john, X), car(X)), N), N > 3."], set())
+    other = sym_clauses([":- aggregate_all(count, (owns(john, X), car(X)), N), N > 3."], set())
+    assert same(sym, [expected]) and not same(other, [expected])
 
 
 def test_a_referent_of_the_top_box_is_a_constant_of_the_texts_own():
