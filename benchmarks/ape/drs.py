@@ -20,6 +20,7 @@ What each DRS condition becomes (predicate names as sym's lexicon writes them, f
 | `A => B` | rules `head :- body` (A's referents are the variables; a rule inside B adds its body) |
 | `-B`, B one atom | strong negation `~atom` (a fact, a head, or a body literal) |
 | `-B`, B more than one atom, at the top or in a consequent | a constraint `:- …` |
+| `A => -B` where A says nothing (`Nobody barks.`) | the constraint `:- barks(X).` |
 | `A v B` in a condition | one rule per alternative |
 | `[object(X, car, …, leq, 2), predicate(E, own, J, X)]` (top) | `:- aggregate_all(count, (car(X), owns(john, X)), N), N > 2.` |
 
@@ -420,13 +421,17 @@ class Translator:
                 raise Outside("a count in a consequent")
             else:
                 raise Outside("a disjunction in a consequent")
+        checked: list[Clause] = []
         for head, body in out:
+            if not body and head is not None and head.neg:          # "Nobody barks.": :- barks(X).
+                head, body = None, (head.negate(),)
             if not body:
                 raise Outside("a rule with nothing in its condition (about everything)")
             bound = {a for lit in body for a in lit.args if isinstance(a, LVar)}
             if head is not None and any(isinstance(a, LVar) and a not in bound for a in head.args):
                 raise Outside("a rule whose head has a variable its condition does not bind")
-        return out
+            checked.append((head, body))
+        return checked
 
 
 def count_literal(atoms: list[Atom], k: int) -> Clause:

@@ -78,6 +78,9 @@ def clauses(drs: str) -> list[str]:
     ("drs([], [drs([A], [object(A, man, countable, na, eq, 1)-1, drs([B], [predicate(B, run, A)-1])v "
      "drs([C], [predicate(C, walk, A)-1])])=>drs([D], [predicate(D, wait, A)-1])])",
      ["waits(VA) :- man(VA), runs(VA).", "waits(VA) :- man(VA), walks(VA)."]),
+    # Nobody barks. (nothing to say in the condition: a constraint)
+    ("drs([], [drs([A], [object(A, somebody, countable, na, eq, 1)-1])=>drs([], [-drs([B], [predicate(B, bark, A)-1])])])",
+     [":- barks(VA)."]),
     # John does not wait in a bank. (a negated compound at the top: a constraint)
     ("drs([A], [named(A, 'John'), -drs([B, C], [object(B, bank, countable, na, eq, 1)-1, "
      "modifier_pp(C, in, B)-1, predicate(C, wait, A)-1])])", [":- bank(VB), waits_in('john',VB)."]),
