@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sym.core.logic.terms import Atom, Var
+from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.english import classes, counts, lexicon, measures, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
@@ -94,13 +94,13 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
     contents = state.state(words, containers) if words else None
     if contents is not None:
         return Translation(text, contents[0], contents[1], "state", text)
-    measured = measures.measure(surface.plain(text), readings)
+    plain = surface.plain(text)
+    measured = measures.measure(plain, readings)
     if measured is not None:
         return Translation(text, measured, [], "fact", text)
-    counted = counts.count(surface.plain(text), readings, measures.subject)
+    counted = counts.count(plain, readings, measures.subject)
     if counted is not None:
         return Translation(text, counted[0], [], "rule", text, paraphrase=counted[1])
-    plain = surface.plain(text)
     found = readings(plain)
     if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
         return None
@@ -115,7 +115,7 @@ def _said(clause: str, written: frozenset[tuple[str, bool]]) -> str | None:
     """One clause in canonical English, its constants written as the sentence wrote them."""
     described = frozenset(const for const, is_name in written if not is_name)
     named = frozenset(const for const, is_name in written if is_name)
-    said = render.render_clause(clause, described, named)
+    said = render.render_clause(_BUILT.get(clause, clause), described, named)
     return said[:1].upper() + said[1:] if said else None
 
 
@@ -185,16 +185,28 @@ def why_not(sentence: str) -> str:
 
 # -- statements: one reading → clauses ----------------------------------------------------------------------
 
+# the clause each text was built from (by _text), so that saying it back needs no parse of its text
+_BUILT: dict[str, Atom | Rule] = {}
+
+
+def _built(text: str, clause: Atom | Rule) -> str:
+    if len(_BUILT) > 20_000:
+        _BUILT.clear()
+    _BUILT[text] = clause
+    return text
+
+
 def _text(heads: list[Atom], body: list[Atom]) -> list[str]:
     if not body:
         if any(isinstance(a, Var) for h in heads for a in h.args):
             raise Rejected("a variable in a fact")
-        return [f"{h}." for h in dict.fromkeys(heads)]
+        return [_built(f"{h}.", h) for h in dict.fromkeys(heads)]
     bound = {a for atom in body for a in atom.args if isinstance(a, Var)}
     if any(isinstance(a, Var) and a not in bound for h in heads for a in h.args):
         raise Rejected("a head variable the body does not bind")
-    tail = ", ".join(str(b) for b in dict.fromkeys(body))
-    return [f"{h} :- {tail}." for h in dict.fromkeys(heads)]
+    conditions = tuple(dict.fromkeys(body))
+    tail = ", ".join(str(b) for b in conditions)
+    return [_built(f"{h} :- {tail}.", Rule(h, conditions)) for h in dict.fromkeys(heads)]
 
 
 def _heads(scope: Scope, heads: list[Atom], body: list[Atom]) -> list[str]:

@@ -86,8 +86,7 @@ def uncapitalised(text: str) -> str:
     and no word reads otherwise in capitals — a one-letter word other than A (a variable?) or a
     modal that is also a name (WILL: Will or will?). Otherwise the text is as written (and a
     capitalised word after "is" is no adjective, so it stays unread)."""
-    letters = [c for c in text if c.isalpha()]
-    if not letters or any(not c.isupper() for c in letters):
+    if not text.isupper():            # no lower-case letter, and some capital
         return text
     words = re.findall(r"[^\W\d_]+", text)
     if len(words) < 2 or any(len(w) == 1 and w != "A" for w in words) or any(w.lower() in _NAME_WORDS for w in words):
