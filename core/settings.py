@@ -121,6 +121,9 @@ class Settings:
             "core) or spark (spark_master); /set engine moves a filled workspace, /workspace NAME --engine picks one.")
     duckdb_memory: str = setting(default="2GB", pattern=r"^\d+(\.\d+)?\s*([KMGT]i?B|B)$",
         doc="Memory the duckdb engine may use before it spills to disk in the workspace (e.g. 2GB, 512MB).")
+    spark_master: str = setting(default="local[*]", pattern=r"^(local(\[([0-9]+|\*)(,\s*[0-9]+)?\])?|yarn|(spark|k8s)://\S+)$",
+        doc="Where the spark engine runs: local[*] (this machine, every core), local[N], spark://HOST:7077 (a "
+            "standalone cluster), k8s://… or yarn; read when a spark workspace opens.")
     max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
         doc="Largest file (MB) that /consult, /load, /tell --from and /prove --file read.")
     mcp_max_constant_kb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
@@ -219,7 +222,8 @@ def _adapter(key: str) -> TypeAdapter[Any]:
     return TypeAdapter(shape)
 
 
-_PATTERN_HINTS = {"duckdb_memory": "expected a size such as 2GB or 512MB"}
+_PATTERN_HINTS = {"duckdb_memory": "expected a size such as 2GB or 512MB",
+                  "spark_master": "expected local[*], local[N], spark://HOST:PORT, k8s://… or yarn"}
 
 
 def _check(key: str, value: Any) -> Any:

@@ -22,7 +22,7 @@ SAFE_COMMANDS = frozenset({
     "/rule", "/schema", "/search", "/sessions", "/show", "/why", "/workspace", "/workspaces", "/bye", "/clear",
     "/compare", "/rank",
 })
-HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url"})
+HOST_SETTINGS = frozenset({"ollama_host", "base_url", "chroma_url", "spark_master"})
 # what picks the model server and what it is sent: always this machine's in an untrusted replay
 SERVER_SETTINGS = frozenset({"backend", "base_url", "ollama_host", "api_key"})
 _HOST_SUFFIXES = ("_host", "_url", "_path", "_dir", "_file", "_home")

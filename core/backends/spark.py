@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from sym.core.backends.engine import RelationalEngine
 from sym.core.backends.executor import BackendError, Dialect, Interrupted, Params, Row, columns, safe_name
 from sym.core.errors import UserError
+from sym.core.logic.engine import Engine
 
 SPARK = Dialect("spark", recursive_cte=False, types={"int": "BIGINT", "num": "DOUBLE", "str": "STRING"},
                 quote_char="`", error="raise_error", int_div="div")
@@ -30,21 +34,36 @@ _NAME = r"`?([a-z][a-z0-9_]*)`?"
 _CREATE = re.compile(rf"\s*CREATE\s+TABLE\s+{_NAME}\s*\((.*)\)\s*\Z", re.I | re.S)
 _DELETE = re.compile(rf"\s*DELETE\s+FROM\s+{_NAME}\s+WHERE\s+(.*)\Z", re.I | re.S)
 _INSERT = re.compile(rf"\s*INSERT\s+INTO\s+{_NAME}\s+(.*)\Z", re.I | re.S)
+_COPY = re.compile(rf"\s*SELECT\s+\*\s+FROM\s+{_NAME}\s*\Z", re.I)
 _VALUES = re.compile(r"\s*VALUES\s*\((.*)\)\s*\Z", re.I | re.S)
 _SQL_TYPES = {"VARCHAR": "STRING", "TEXT": "STRING", "INTEGER": "INT"}
 _groups = itertools.count(1)
 _session_lock = threading.Lock()
 _root: Any = None
+_root_master = DEFAULT_MASTER
+_KEPT = re.compile(r"(e[0-9]+|sym_catalog)\Z")     # tables a workspace keeps: consulted relations, their catalog
 
 
 def session(master: str = DEFAULT_MASTER) -> Any:
-    """The process's Spark session (started on first use, on `master`); executors take a new
-    session of it each. Spark's own UI and its noise on stderr are off."""
-    global _root
+    """The process's Spark session (started on first use, on `master`, and again on another
+    master: one Spark context per process); executors take a new session of it each. Spark's own
+    UI and its noise on stderr are off."""
+    global _root, _root_master
     with _session_lock:
+        if _root is not None and _root_master != master:
+            _root.stop()
+            _root = None
         if _root is None:
-            _root = _start(master)
+            _root, _root_master = _start(master), master
         return _root
+
+
+def open_engine(directory: Path | None, options: Any) -> Engine:
+    """A workspace's engine on Spark (`options.spark_master`); what was consulted straight into it
+    is kept as Parquet in the workspace directory (local masters: a cluster's workers do not share it)."""
+    master = getattr(options, "spark_master", DEFAULT_MASTER)
+    keep = directory / "spark" if directory is not None and master.startswith("local") else None
+    return RelationalEngine(SparkExecutor(master, directory=keep))
 
 
 def _start(master: str) -> Any:
@@ -76,13 +95,20 @@ class SparkExecutor:
 
     dialect = SPARK
 
-    def __init__(self, master: str = DEFAULT_MASTER, *, spark: Any = None) -> None:
+    def __init__(self, master: str = DEFAULT_MASTER, *, spark: Any = None, directory: Path | None = None) -> None:
         root = spark if spark is not None else session(master)
         self.spark = root.newSession()
         self.context = root.sparkContext
         self._views: dict[str, Any] = {}
+        self._rows: dict[str, int] = {}
         self._group = f"sym-{next(_groups)}"
         self._cancelled = threading.Event()
+        self.directory = directory
+        if directory is not None and directory.is_dir():
+            for kept in sorted(directory.iterdir()):
+                if _KEPT.match(kept.name):
+                    frame = self._act(lambda kept=kept: self.spark.read.parquet(str(kept)))
+                    self._view(kept.name, *self._materialise(frame), keep=False)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -118,12 +144,18 @@ class SparkExecutor:
         return BackendError(text)
 
     def _materialise(self, frame: Any) -> tuple[Any, int]:
-        frame = self._act(lambda: frame.localCheckpoint(eager=True))
+        """The frame cached, and its row count (one job computes both)."""
+        frame = frame.cache()
         return frame, int(self._act(frame.count))
 
-    def _view(self, table: str, frame: Any) -> None:
+    def _view(self, table: str, frame: Any, rows: int, *, keep: bool = True) -> None:
+        """Name `frame` as `table` (of `rows` rows: counts are kept here, never asked of Spark again)."""
         frame.createOrReplaceTempView(safe_name(table))
         self._views[table] = frame
+        self._rows[table] = rows
+        if keep and self.directory is not None and _KEPT.match(table):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._act(lambda: frame.write.mode("overwrite").parquet(str(self.directory / table)))
 
     def _frame(self, table: str) -> Any:
         frame = self._views.get(table)
@@ -137,14 +169,14 @@ class SparkExecutor:
         m = _CREATE.match(sql)
         if m:
             cols = [c.strip().rsplit(None, 1) for c in m.group(2).split(",")]
-            self._view(m.group(1), self._empty([(safe_name(n), _SQL_TYPES.get(t.upper(), t.upper())) for n, t in cols]))
+            self._view(m.group(1), self._empty([(safe_name(n), _SQL_TYPES.get(t.upper(), t.upper())) for n, t in cols]), 0)
             return
         m = _DELETE.match(sql)
         if m:
             table = m.group(1)
             self._frame(table)
             kept = self._sql(f"SELECT * FROM {self.dialect.quote(table)} WHERE NOT ({m.group(2)})", params)
-            self._view(table, self._materialise(kept)[0])
+            self._view(table, *self._materialise(kept))
             return
         m = _INSERT.match(sql)
         if m:
@@ -179,17 +211,27 @@ class SparkExecutor:
     def create_table(self, table: str, types: Sequence[str]) -> None:
         names = columns(len(types))
         cols = [(n, self.dialect.type_of(t)) for n, t in zip(names, types)] or [("one", "INT")]
-        self._view(table, self._empty(cols))
+        self._view(table, self._empty(cols), 0)
+
+    def _query(self, sql: str, params: Params) -> tuple[Any, int]:
+        """A query's rows, cached, and how many; a copy of a whole table is that table's own frame."""
+        copy = _COPY.match(sql)
+        if copy and not params and copy.group(1) in self._views:
+            return self._views[copy.group(1)], self._rows[copy.group(1)]
+        return self._materialise(self._sql(sql, params))
 
     def create_table_as(self, table: str, sql: str, params: Params = ()) -> int:
-        frame, count = self._materialise(self._sql(sql, params))
-        self._view(table, frame)
+        frame, count = self._query(sql, params)
+        old = self._views.get(table)
+        self._view(table, frame, count)
+        if old is not None:
+            self._release(old)
         return count
 
     def insert_from(self, table: str, sql: str, params: Params = ()) -> int:
         old = self._frame(table)
-        new, count = self._materialise(self._sql(sql, params))
-        self._append(table, old, new)
+        new, count = self._query(sql, params)
+        self._append(table, old, new, count)
         return count
 
     def insert_rows(self, table: str, rows: Iterable[Row], types: Sequence[str]) -> int:
@@ -215,32 +257,59 @@ class SparkExecutor:
         new = parts[0]
         for part in parts[1:]:
             new = new.union(part)
-        self._append(table, old, new)
+        self._append(table, old, new, len(data))     # rows of parameters: a local relation, no job
         return len(data)
 
-    def _append(self, table: str, old: Any, new: Any) -> None:
+    def _append(self, table: str, old: Any, new: Any, added: int) -> None:
+        """`table` with `added` rows more (`new`): to an empty table, `new` itself; else the union,
+        cached when it is next read (its count is known: no job now)."""
         from pyspark.sql.functions import col
 
         new = new.select([col(n).cast(f.dataType).alias(f.name) for n, f in zip(new.columns, old.schema.fields)])
-        self._view(table, self._materialise(old.union(new))[0])
+        before = self._rows.get(table, 0)
+        if not added:
+            return
+        if not before:
+            self._release(old)
+            self._view(table, new, added)
+            return
+        merged = old.union(new).cache()
+        self._act(merged.count)           # cached now, so the old version can go
+        self._view(table, merged, before + added)
+        self._release(old)
 
     def count(self, table: str) -> int:
-        return int(self._act(self._frame(table).count))
+        self._frame(table)
+        return self._rows[table]
 
     def exists(self, table: str) -> bool:
         return table in self._views
 
     def drop(self, table: str) -> None:
-        if self._views.pop(table, None) is not None:
+        frame = self._views.pop(table, None)
+        self._rows.pop(table, None)
+        if frame is not None:
             self.spark.catalog.dropTempView(table)
+            self._release(frame)
+        if self.directory is not None and _KEPT.match(table):
+            shutil.rmtree(self.directory / table, ignore_errors=True)
+
+    def _release(self, frame: Any) -> None:
+        """Uncache a frame no table names any more (a copy may still name it)."""
+        if all(other is not frame for other in self._views.values()):
+            frame.unpersist()
 
     def interrupt(self) -> None:
         self._cancelled.set()
         self.context.cancelJobGroup(self._group)
 
     def close(self) -> None:
-        for table in list(self._views):
-            self.drop(table)
+        """Release the tables (what the workspace keeps stays on disk)."""
+        for table, frame in list(self._views.items()):
+            self.spark.catalog.dropTempView(table)
+            frame.unpersist()
+        self._views.clear()
+        self._rows.clear()
 
 
 def _line(err: BaseException) -> str:

@@ -348,14 +348,10 @@ def filler(path: Path, spec: TableSpec, surveyed: Survey, *, check: Callable[[],
     `RelationalEngine.attach`, which swaps the table in whole only once it is full."""
 
     def fill(executor: Any, table: str) -> int:
-        staged = Staged(spec, path.name)
-
-        def rows() -> Iterator[tuple[Const, ...]]:
-            for batch in _scan(path, spec, staged, check=check, progress=progress):
-                for _, args in batch:
-                    yield args
-
-        count: int = executor.insert_rows(table, rows(), list(surveyed.types))
+        staged, types, count = Staged(spec, path.name), list(surveyed.types), 0
+        for batch in _scan(path, spec, staged, check=check, progress=progress):     # a batch at a time, never whole
+            if batch:
+                count += int(executor.insert_rows(table, [args for _, args in batch], types))
         if staged.bad_count != surveyed.staged.bad_count or staged.rows != surveyed.staged.rows:
             raise UserError(f"{path.name} changed while it was read", hint="consult it again")
         return count
