@@ -120,17 +120,22 @@ class SparkExecutor:
             raise self._error(err) from None
 
     def _act(self, action: Any) -> Any:
-        """Run one action (a job) in this executor's job group; a cancel or an error as ours."""
-        self._cancelled.clear()
+        """Run one action (a job) in this executor's job group; a cancel or an error as ours. An
+        interrupt that came while no job ran stops the next one before it starts."""
+        self._stopped()
         self.context.setJobGroup(self._group, "sym", interruptOnCancel=True)
         try:
             return action()
         except Exception as err:
+            self._stopped()
             raise self._error(err) from None
 
-    def _error(self, err: BaseException) -> Exception:
+    def _stopped(self) -> None:
         if self._cancelled.is_set():
-            return Interrupted("interrupted")
+            self._cancelled.clear()
+            raise Interrupted("interrupted")
+
+    def _error(self, err: BaseException) -> Exception:
         text = _line(err)
         found = re.search(r"cannot evaluate [^'\"]*", text)
         if found:

@@ -182,3 +182,24 @@ def test_an_untrusted_replay_names_the_table_it_would_read(sym_home, tmp_path):
     (tmp_path / "scratch").mkdir()
     reason = guard.check("/consult /etc/passwd.csv as edge/2")
     assert reason is not None and "'/etc/passwd.csv'" in reason and "edge/2" not in reason
+
+
+def test_on_the_duckdb_engine_a_table_goes_straight_into_its_tables(shells, tmp_path):
+    from sym.core.backends.choice import kind
+
+    shell = shells("default")
+    shell.execute("/workspace big --engine duckdb")
+    assert kind(shell.memory.engine) == "duckdb"
+    (tmp_path / "e.csv").write_text("src,dst\na,b\nb,c\nc,d\n")
+    result = shell.execute(f"/consult {tmp_path / 'e.csv'} as edge(src, dst)")[1]
+    assert isinstance(result, Added) and result.rows == 3 and result.loaded == 3 and not result.items
+    shell.execute("/rule path(X, Y) :- edge(X, Y).")
+    shell.execute("/rule path(X, Z) :- path(X, Y), edge(Y, Z).")
+    answer = shell.execute("?- path(a, Y).")[1]
+    assert sorted(b["Y"] for b in answer.to_dict()["bindings"]) == ["b", "c", "d"]
+    (tmp_path / "bad.csv").write_text("a,z\n,y\n")
+    fails(shell.execute(f"/consult {tmp_path / 'bad.csv'} as edge/2")[1], "1 of 2 rows are bad", "line 2")
+    (tmp_path / "mixed.csv").write_text("a,1\nb,c\n")
+    fails(shell.execute(f"/consult {tmp_path / 'mixed.csv'} as edge/2")[1], "both numbers and atoms")
+    answer = shell.execute("?- path(a, Y).")[1]
+    assert sorted(b["Y"] for b in answer.to_dict()["bindings"]) == ["b", "c", "d"]
