@@ -39,12 +39,14 @@ def words(text: str) -> set[str]:
 
 
 def given(messages: Iterable[dict[str, Any]]) -> set[str]:
-    """The words of the text a request gives: its user messages, less the registered examples."""
+    """The words of the text a request gives: its user messages, less the registered examples (the
+    last user message kept whole when it is nothing but one: the text given is the example's)."""
+    users = [m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
     out: set[str] = set()
-    for m in messages:
-        if m.get("role") != "user" or not isinstance(m.get("content"), str):
+    for i, text in enumerate(users):
+        if i == len(users) - 1 and text.strip() in (e.strip() for e in _REGISTERED):
+            out |= words(text)
             continue
-        text = m["content"]
         for example in _REGISTERED:
             text = text.replace(example, " ")
         out |= words(text)

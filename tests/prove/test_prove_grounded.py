@@ -85,3 +85,17 @@ def test_with_several_samples_a_vote_of_assuming_programs_abstains_and_says_why(
     shown = to_text(result)
     assert shown.startswith("unverified: the program assumed is_timeless(max_design)") and "✓" not in shown, shown
     assert result.vote is not None and result.vote.winner is None and len(result.vote.samples) == 2
+
+
+def test_a_claim_decided_against_premises_rests_only_on_them(ollama_server, shell):
+    """The bench's claim path (decide_claim), one program or a vote: the Max premise, a program
+    that assumes its conclusion, decides nothing and says what it assumed."""
+    from sym.core.reason.pot.tasks import decide_claim
+    from tests.prove.test_steps_llm import llm_of
+
+    llm = llm_of(shell, ollama_server)
+    ollama_server.reply(json.dumps(VACUOUS), when=lambda r: r.format is not None)
+    claim = "A design by Max is a mass product design."
+    for samples in (1, 2):
+        status, detail = decide_claim(PREMISE, claim, llm, samples=samples)
+        assert status is None and detail["error"].startswith("unverified: the program assumed is_timeless"), detail

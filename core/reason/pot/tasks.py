@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any, cast
 from sym.core.errors import TimedOut, UserError
 from sym.core.llm import examples
 from sym.core.reason.pot.authoring import NoProgram, Written, error_kind, write_program
+from sym.core.reason.pot.grounded import check_assumed
 from sym.core.reason.pot.prompts import SYSTEM
 from sym.core.reason.pot.schema import program_json_schema
 from sym.core.reason.pot.steps import vote_stepwise, write_stepwise
-from sym.core.reason.pot.vote import assumption_vet, sample_programs
+from sym.core.reason.pot.vote import assumption_vet, rerun_with, sample_programs
 from sym.core.reason.swm.english import split_sentences
 
 if TYPE_CHECKING:
@@ -201,6 +202,14 @@ def decide_claim(context: str, claim: str, run: Run, *, encoding: Encoding | Non
         detail.update(reason="unknown with premises not encoded",
                       error=f"unknown, but {len(left_out)} premise(s) could not be encoded: {left_out[0]}")
         return None, detail
+    if context.strip():      # a verdict resting on a fact no premise states is not the premises' (grounded.py)
+        def verdict(found: dict[str, str]) -> str | None:
+            return found[CLAIM]
+        assumed = check_assumed(written.program, split_sentences(context), status,
+                                rerun_with(run, verdict, lambda report: statuses_by_name(report, [CLAIM])))
+        if assumed is not None and assumed.needed:
+            detail.update(reason="the program assumed a fact no premise states", error=assumed.shown())
+            return None, detail
     return status, detail
 
 
