@@ -161,7 +161,12 @@ class Program:
         return derived
 
     def _count_new(self, key: str) -> int:
-        base = self.executor.count(self.catalog.base(key)) if key in self.stored else 0
+        if key in self.stored and len(self.tables[key]) == 1:
+            base = self.executor.count(self.tables[key][0])
+        elif key in self.stored:
+            base = int(self.executor.fetch(f"SELECT count(*) FROM {self.base_source(key).sql} AS s")[0][0])
+        else:
+            base = 0
         return self.executor.count(self.catalog.model(key)) - base
 
     def _plain(self, key: str, part: Component) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sym.core.backends.compile import Program, normal
+from sym.core.backends.demand import goal_rows
 from sym.core.backends.executor import Catalog, Executor, Row, columns
 from sym.core.backends.guard import guarded
 from sym.core.backends.proofs import Proofs
@@ -23,6 +24,7 @@ from sym.core.backends.types import Refused, const_type, join_types
 from sym.core.errors import UserError
 from sym.core.logic.derivation import Derivation, Inference, Violation, instantiate_atom
 from sym.core.logic.engine import Engine
+from sym.core.logic.pause import Budget
 from sym.core.logic.terms import Atom, Literal, Query, Var, literal_atoms
 
 CATALOG = "sym_catalog"
@@ -46,6 +48,7 @@ class RelationalEngine(Engine):
         self.attached: dict[str, tuple[str, ...]] = {}            # relations loaded straight into the backend
         self._program: Program | None = None
         self._proofs: Any = None
+        self.goal_queries = True        # until the whole model is asked for, questions are goal-directed
         self._load_catalog()
 
     # -- the catalog of attached relations (kept in the database) --------------------------
@@ -188,7 +191,14 @@ class RelationalEngine(Engine):
 
     # -- answers ---------------------------------------------------------------------
 
+    def query_budget(self) -> Budget:
+        return self._budget(True)
+
     def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
+        if not self._fresh and self.goal_queries:
+            found = goal_rows(self, tuple(body), named)
+            if found is not None:
+                return found
         self._current()
         program = self.program()
         try:

@@ -121,6 +121,7 @@ class Catalog:
 
     numbers: dict[str, int] = field(default_factory=dict)
     types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    prefix: str = ""        # a goal-directed question's own tables: "q" (qm3, qd3, …)
 
     def number(self, key: str) -> int:
         if key not in self.numbers:
@@ -128,16 +129,16 @@ class Catalog:
         return self.numbers[key]
 
     def base(self, key: str) -> str:
-        return f"b{self.number(key)}"
+        return f"{self.prefix}b{self.number(key)}"
 
     def model(self, key: str) -> str:
-        return f"m{self.number(key)}"
+        return f"{self.prefix}m{self.number(key)}"
 
     def delta(self, key: str) -> str:
-        return f"d{self.number(key)}"
+        return f"{self.prefix}d{self.number(key)}"
 
     def fresh(self, key: str) -> str:
-        return f"n{self.number(key)}"
+        return f"{self.prefix}n{self.number(key)}"
 
 
 def columns(arity: int) -> list[str]:

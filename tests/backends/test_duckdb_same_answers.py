@@ -85,3 +85,14 @@ def test_soufflé_program_derives_soufflés_expected_tuples_on_duckdb(name, exec
         got = {tuple(a[v] for v in sorted(a, key=lambda v: int(v.name[1:]))) for a in duck.solve(parse_query(query))}
         want = {tuple(t) for t in spec["tuples"]}
         assert got == want, f"{relation}: missing {sorted(want - got, key=repr)[:5]}, extra {sorted(got - want, key=repr)[:5]}"
+
+
+def test_a_question_its_constants_restrict_is_answered_goal_directed(executor):
+    chain = " ".join(f"e({i}, {i + 1})." for i in range(30)) + " e(100, 101). e(101, 100)."
+    text = chain + " tc(X, Y) :- e(X, Y). tc(X, Z) :- tc(X, Y), e(Y, Z)."
+    native, duck = engines(text, executor)
+    asked = "?- tc(25, X)."
+    assert answers(duck, asked) == answers(native, asked) == [(("X", n),) for n in range(26, 31)]
+    assert not duck.complete        # the whole model was never computed: only what tc(25, _) needs
+    duck.infer()
+    assert answers(duck, asked) == answers(native, asked) and duck.complete
