@@ -203,3 +203,12 @@ def test_on_the_duckdb_engine_a_table_goes_straight_into_its_tables(shells, tmp_
     fails(shell.execute(f"/consult {tmp_path / 'mixed.csv'} as edge/2")[1], "both numbers and atoms")
     answer = shell.execute("?- path(a, Y).")[1]
     assert sorted(b["Y"] for b in answer.to_dict()["bindings"]) == ["b", "c", "d"]
+
+
+def test_an_untrusted_replay_keeps_this_machines_spark_master(tmp_path):
+    from sym.sessions.guard import ReplayGuard
+
+    (tmp_path / "scratch").mkdir()
+    guard = ReplayGuard(tmp_path / "scratch", Shell().registry)
+    assert "spark.master" in (guard.check("/set spark.master spark://elsewhere:7077") or "")
+    assert guard.check("/set max_facts 10") is None
