@@ -17,10 +17,10 @@ from sym.core.reason.swm.english import lexicon
 _NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _N = r"(?P<n>\d+|" + "|".join(_NUMBERS) + ")"
 _AT_MOST = r"(?:at most|no more than|not more than)"
-_HAS = re.compile(rf"^(?P<who>.+?) (?:has|owns) {_AT_MOST} {_N} (?P<noun>[a-z]+)\s*\.$", re.I)
+_HAS = re.compile(rf"^(?P<who>.+?) has {_AT_MOST} {_N} (?P<noun>[a-z]+)\s*\.$", re.I)
 _THERE = re.compile(rf"^there (?:is|are) {_AT_MOST} {_N} (?P<noun>[a-z]+)\s*\.$", re.I)
 _EXISTS = re.compile(r"^there (?:is|are|exists?) ", re.I)
-_COUNTED = re.compile(rf"^(?P<who>.+?) (?:has|owns) (?:exactly |at least |more than |fewer than |less than )?{_N} "
+_COUNTED = re.compile(rf"^(?P<who>.+?) (?:has|owns|have|own) (?:exactly |at least |more than |fewer than |less than )?{_N} "
                       r"(?P<noun>[a-z]+)\s*\.$", re.I)
 
 Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]]

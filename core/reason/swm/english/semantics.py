@@ -310,6 +310,9 @@ class Meaning:
                     raise Rejected("dangling but")
                 continue
             new, now = self.vconj(conj, subject, singular, last, base=base and not atoms)
+            if conj.data == "verb" and i and any(t.type == "COMMA" for t in _toks(node.kids[i - 1])) \
+                    and lexicon.verb_lemma(self.content(_kids(conj)[0])[0].text) in classes.REPORTS:
+                raise Refused("a verb of saying after a comma reports the clause before it ('Al is tall, says Bob.')")
             if any(len(a.args) == 2 and a.args[0] == a.args[1] and isinstance(a.args[0], Var) for a in new) \
                     and any(self.words[i].low in ("him", "her", "them") for i in leaves(conj)):
                 raise Refused("'him', 'her', 'them' is someone other than the subject ('himself' is the subject)")
@@ -439,7 +442,8 @@ class Meaning:
         if kind == "poss_relation":
             name, *parts = _kids(node)
             said = [self.content(k)[0] for k in parts]
-            if not singular or any(w.type != "W" for w in said) or lexicon.is_plural_noun(said[-1].text):
+            if not singular or any(w.type != "W" for w in said) or lexicon.is_plural_noun(said[-1].text) \
+                    or not lexicon.can_be_noun(said[-1].text):
                 raise Rejected("a possessive relation of one thing, in lower-case nouns")
             owner = self.name(name)
             return [Atom(_pred([w.text for w in said] + ["of"]), (subject, owner), neg)]

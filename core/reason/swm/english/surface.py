@@ -88,7 +88,7 @@ def uncapitalised(text: str) -> str:
     capitalised word after "is" is no adjective, so it stays unread)."""
     if not text.isupper():            # no lower-case letter, and some capital
         return text
-    words = re.findall(r"[^\W\d_]+", text)
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text)     # BOB'S: one word
     if len(words) < 2 or any(len(w) == 1 and w != "A" for w in words) or any(w.lower() in _NAME_WORDS for w in words):
         return text
     low = text.lower()
