@@ -42,14 +42,27 @@ def sort_schema(sentences: list[str]) -> dict[str, Any]:
             "required": named}
 
 
+_SLOT = re.compile(r"\s*(\d+)\b")
+
+
+def slots(found: Sorted) -> dict[str, str]:
+    """The reply's picks by slot: a key is read by its leading number ("1", or a sentence copied
+    after it, "1. Bob is kind.", which a server without the schema may still send)."""
+    out: dict[str, str] = {}
+    for k, v in found.root.items():
+        m = _SLOT.match(k)
+        out.setdefault(m.group(1) if m else k, v)
+    return out
+
+
 def check_sorted(found: Sorted, sentences: list[str]) -> list[str]:
     """What is wrong with a sorting (sent back to the model once)."""
-    named = keys(sentences)
+    named, picked = keys(sentences), slots(found)
     problems = [f"unknown key {k!r}: use the sentences' numbers as keys ({', '.join(named)})"
-                for k in found.root if k not in named]
-    problems += [f"{k!r} is missing" for k in named if k not in found.root]
+                for k in picked if k not in named]
+    problems += [f"{k!r} is missing" for k in named if k not in picked]
     problems += [f"{k!r}: the action must be one of {', '.join(ACTIONS)}, not {v!r}"
-                 for k, v in found.root.items() if k in named and v not in ACTIONS]
+                 for k, v in picked.items() if k in named and v not in ACTIONS]
     return problems
 
 
@@ -78,7 +91,8 @@ def held(action: str, sentence: str) -> str:
 
 def actions(found: Sorted, sentences: list[str]) -> list[tuple[str, str]]:
     """(action, sentence) in the order they run: statements first, in one /tell per run of them."""
-    picked = [(held(found.root.get(k, "none"), s), s) for k, s in zip(keys(sentences), sentences, strict=True)]
+    chosen = slots(found)
+    picked = [(held(chosen.get(k, "none"), s), s) for k, s in zip(keys(sentences), sentences, strict=True)]
     told = [s for a, s in picked if a == "tell"]
     out = [("tell", " ".join(told))] if told else []
     return out + [(a, s) for a, s in picked if a not in ("tell", "none")]

@@ -34,16 +34,21 @@ def test_a_statement_picked_for_math_or_prove_is_told_not_computed(llm_sym):
     assert "needs_water(X) :- mammal(X)." in texts(llm_sym.shell.memory) or len(llm_sym.shell.memory.items) == 2
 
 
-def test_the_menu_reply_is_keyed_by_number_and_a_copied_sentence_is_repaired(llm_sym):
+def test_the_menu_reply_is_keyed_by_number_a_copied_sentence_read_by_its_number(llm_sym):
     llm_sym("/set agent.style route")
     llm_sym("/set agent.approve auto")
     llm_sym.server.reply('{"1": "tell"}', when="use the sentences' numbers")
-    llm_sym.server.reply('{"1. Bob is kind.": "tell"}', when="Its sentences:")
-    r = llm_sym("Bob is kind.")
+    llm_sym.server.reply('{"1. Bob is kind.": "tell", "2": "ask"}', when="Its sentences:")
+    r = llm_sym("Bob is kind. Is Bob kind?")
     menu = [c for c in llm_sym.server.chats if c.format][0]
-    assert list(menu.format["properties"]) == ["1"] and '{"1": "tell"' in menu.system
-    assert r.invalid == 1 and [c.line for c in r.calls] == ["/tell Bob is kind."]
-    assert "kind(bob)." in texts(llm_sym.shell.memory)
+    assert list(menu.format["properties"]) == ["1", "2"] and '{"1": "tell"' in menu.system
+    assert r.invalid == 0 and [c.line for c in r.calls] == ["/tell Bob is kind.", "/ask Is Bob kind? --no-fallback"]
+    assert "kind(bob)." in texts(llm_sym.shell.memory) and r.calls[1].verdict == "true"
+    llm_sym.server.clear()
+    llm_sym.server.reply('{"1": "tell", "2": "ask"}', when="use the sentences' numbers")
+    llm_sym.server.reply('{"Bob is kind.": "tell"}', when="Its sentences:")
+    r = llm_sym("Bob is kind. Is Bob kind?")
+    assert r.invalid == 1 and r.calls[-1].verdict == "true"          # a key with no number went back once
 
 
 def test_a_math_step_that_writes_an_expression_the_sentence_does_not_is_refused(llm_sym):
