@@ -5,6 +5,7 @@ from APE's DRS, and at least as many read the same as when the sample was drawn.
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,16 @@ def test_the_sample_reads_nothing_differently_and_keeps_its_floor():
     kinds = {k: sum(r.kind == k for r in results) for k in ("same", "refused", "outside", "no DRS")}
     assert kinds["same"] >= SAME_FLOOR, kinds
     assert kinds["outside"] > 0 and kinds["no DRS"] > 0       # the sample holds every kind of text
+
+
+def test_the_full_set_is_vendored_whole():
+    """benchmarks/ape_bench.py runs over APE's 3,733 correct analyses (read here in part: the
+    bench reads them all)."""
+    data = Path(__file__).parents[3] / "benchmarks" / "ape" / "acetexts.pl.gz"
+    lines = gzip.decompress(data.read_bytes()).decode("utf-8").splitlines()
+    assert sum(line.startswith("text_drs_eval(0, ") for line in lines) == 3733
+    first = [read_term(line.removesuffix(".")) for line in lines[:50]]
+    assert first[0].args[2] == "there is a man." and all(t.functor == "text_drs_eval" for t in first)
 
 
 # -- the reader ---------------------------------------------------------------------------------------------
