@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,12 +43,20 @@ def program(path: Path, n: int) -> Path:
     return path
 
 
-def timed(argv: list[str], env: dict, stdin: str = "") -> float:
+CPU: dict[str, list[float]] = {}      # case -> CPU seconds (user + system) of each run's process
+
+
+def timed(argv: list[str], env: dict, stdin: str = "", case: str = "") -> float:
+    """Wall seconds of one process (its CPU seconds kept in CPU[case]: on a shared machine they
+    are what a ratio is taken of)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, input=stdin, capture_output=True, text=True, cwd=ROOT)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{argv[0]} failed ({proc.returncode}): {proc.stderr[-1000:]}")
+    CPU.setdefault(case, []).append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return took
 
 
@@ -65,16 +74,19 @@ def main() -> int:
         rows = {"swipl consult": [], "sym /consult to a usable engine": [], "sym reopen + first answer": []}
         script = f"/consult {big}\n?- parent_of(p1, X).\n"
         for run in range(args.runs):
-            rows["swipl consult"].append(timed([swipl, "-q", "-g", f"consult('{big}'),halt"], env))
+            rows["swipl consult"].append(timed([swipl, "-q", "-g", f"consult('{big}'),halt"], env, case="swipl consult"))
             run_env = {**env, "SYM_HOME": str(home / f"home{run}")}
-            rows["sym /consult to a usable engine"].append(timed([SYM, "--batch", "-"], run_env, script))
-            rows["sym reopen + first answer"].append(timed([SYM, "--batch", "-"], run_env, "?- parent_of(p1, X).\n"))
+            case = "sym /consult to a usable engine"
+            rows[case].append(timed([SYM, "--batch", "-"], run_env, script, case))
+            case = "sym reopen + first answer"
+            rows[case].append(timed([SYM, "--batch", "-"], run_env, "?- parent_of(p1, X).\n", case))
         swi = statistics.median(rows["swipl consult"])
+        swi_cpu = statistics.median(CPU["swipl consult"])
         print(f"{args.facts:,} facts, median of {args.runs} fresh processes")
-        print(f"{'case':34} {'median s':>9} {'min s':>7} {'x swipl':>8}")
+        print(f"{'case':34} {'median s':>9} {'min s':>7} {'x swipl':>8} {'cpu s':>7} {'cpu x swipl':>12}")
         for name, times in rows.items():
-            med = statistics.median(times)
-            print(f"{name:34} {med:9.2f} {min(times):7.2f} {med / swi:8.1f}")
+            med, cpu = statistics.median(times), statistics.median(CPU[name])
+            print(f"{name:34} {med:9.2f} {min(times):7.2f} {med / swi:8.1f} {cpu:7.2f} {cpu / swi_cpu:12.1f}")
         load = statistics.median(rows["sym /consult to a usable engine"])
         print(f"goal: bulk load to a usable engine <= {GOAL:.0f} s: {load:.2f} s "
               f"{'ok' if load <= GOAL else 'MISSED'}")

@@ -89,6 +89,11 @@ def bound_payload(value, depth: int = 0):
             return [walk(x, d + 1) for x in v]
         return v
 
+    if isinstance(value, dict):
+        digest = _large_digest(value, depth)
+        if digest is not None:
+            keep = {k: value[k] for k in ("command", "ok", "kind") if k in value}
+            return {**keep, "bounded": digest}
     out = walk(value, depth)
     if isinstance(out, dict):
         try:
@@ -101,6 +106,43 @@ def bound_payload(value, depth: int = 0):
             keep = {k: out[k] for k in ("command", "ok", "kind") if k in out}
             return {**keep, "bounded": {"length": len(whole), "sha256": _digest(whole)}}
     return out
+
+
+def _large_digest(value: dict, depth: int) -> dict | None:
+    """The length and sha256 of a payload whose texts alone (timestamps left out) are over
+    EVENT_LIMIT, from one pass that bounds and normalises together (a /consult's 100k items);
+    None for any other, which `bound_payload` measures whole."""
+    size = 0
+
+    def one(x, d):      # a value inside a container: plain values without a call each
+        nonlocal size
+        kind = type(x)
+        if kind is str:
+            x = x if len(x) <= TEXT_LIMIT else bound_text(x)
+            size += len(x)
+            return x
+        return x if kind in _PLAIN else walk(x, d)
+
+    def walk(v, d):
+        if isinstance(v, str) or d > 200:
+            return one(v, d) if isinstance(v, str) else v
+        if isinstance(v, dict):
+            return {k: one(x, d + 1) for k, x in v.items() if k not in VOLATILE}
+        if isinstance(v, (list, tuple)):
+            return [one(x, d + 1) for x in v]
+        return v
+
+    try:
+        normal = walk(value, depth)
+        if size <= EVENT_LIMIT:
+            return None
+        whole = json.dumps(normal, ensure_ascii=True, default=str, sort_keys=True)
+    except (ValueError, RecursionError, TypeError):
+        return None
+    return {"length": len(whole), "sha256": _digest(whole)}
+
+
+_PLAIN = frozenset({int, float, bool, type(None)})
 
 
 def sessions_dir() -> Path:

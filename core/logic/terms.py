@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 Const = str | int | float
@@ -29,6 +30,7 @@ class Var:
 Term = Const | Var
 
 
+@lru_cache(maxsize=1 << 16, typed=True)    # programs print the same names over and over
 def format_const(value: Const) -> str:
     """Print a constant so that the parser reads it back as the same constant."""
     if isinstance(value, bool):  # bool is an int subclass; never a logic constant

@@ -112,8 +112,10 @@ def items_from_records(records: list[Record], make_item: Callable[..., Item], la
         if not isinstance(clause, (Atom, Rule)):
             continue
         m = rec.meta
-        items.append(make_item(rec.id, m.get("kind", "fact"), clause, m.get("nl", ""), m.get("source", "typed"),
-                               m.get("created_at", 0.0)))
+        item = make_item(rec.id, m.get("kind", "fact"), clause, m.get("nl", ""), m.get("source", "typed"),
+                         m.get("created_at", 0.0))
+        item.__dict__.setdefault("text", rec.text.strip())   # the canonical text it was stored as: not printed again
+        items.append(item)
     return items
 
 

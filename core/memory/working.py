@@ -75,12 +75,12 @@ class Item:
 SOFT = "soft:"   # source prefix of soft rules ("soft:tell", "soft:llm")
 
 
-def item_id(clause: Atom | Rule) -> str:
-    """A stable id from the clause's canonical text: same clause, same id, in every session."""
+def item_id(clause: Atom | Rule, text: str | None = None) -> str:
+    """A stable id from the clause's canonical text (`text` if known): same clause, same id, in every session."""
     kind = "f" if isinstance(clause, Atom) else ("c" if clause.head is None else "r")
     # 12 hex digits (48 bits): ids stay short to type (a unique prefix is enough) while a
     # collision between two different clauses is unlikely below ~10^7 items per workspace
-    return kind + hashlib.sha1(clause_text(clause).encode()).hexdigest()[:12]
+    return kind + hashlib.sha1((clause_text(clause) if text is None else text).encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -180,14 +180,16 @@ class WorkingMemory:
             if isinstance(clause, Query):
                 raise UserError("a query cannot be stored", hint="ask it with ?- … instead")
             clause = rename_predicates(clause, renames) if renames else clause
-            iid = item_id(clause)
+            text = clause_text(clause)
+            iid = item_id(clause, text)
             if iid in self.items or iid in new:
                 duplicates += 1
                 continue
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
             at = created_at.get(iid) if created_at else None
             words = nls.get(iid, nl) if nls else nl
-            new[iid] = Item(iid, kind, clause, words, source) if at is None else Item(iid, kind, clause, words, source, at)
+            new[iid] = item = Item(iid, kind, clause, words, source) if at is None else Item(iid, kind, clause, words, source, at)
+            item.__dict__["text"] = text       # its cached text: the clause is printed once
         rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import Atom, Naf, Rule
+from sym.core.logic.terms import Atom, Naf, Rule, relation_key
 from sym.core.memory.working import item_id
 from sym.core.reason.pot.check_horn import support
 
@@ -37,6 +37,11 @@ def _clause_keys(clause: Atom | Rule) -> set[str]:
     return _body_keys(clause) | ({clause.head.key} if clause.head is not None else set())
 
 
+def _fact_keys(clauses: list[Atom | Rule]) -> set[str]:
+    """The relations of the facts among `clauses` (a /consult's 100k facts: a few relations)."""
+    return {relation_key(p, n, neg) for p, n, neg in {(c.pred, len(c.args), c.neg) for c in clauses if isinstance(c, Atom)}}
+
+
 def _clashing_keys(keys: set[str], constraints: Iterable[Rule]) -> set[str]:
     """Relations a clash can be in: those whose strong negation is a relation too, and those a
     constraint reads (empty: nothing can clash)."""
@@ -52,14 +57,14 @@ def could_clash(engine: Engine, clauses: list[Atom | Rule]) -> bool:
     that can clash. The same answer before they are added as after."""
     new = [c for c in clauses if isinstance(c, Rule)]
     constraints = [*engine.constraints().values(), *(r for r in new if r.head is None)]
-    keys = engine.relation_keys().union(*(_clause_keys(c) for c in clauses))
+    facts = _fact_keys(clauses)
+    keys = engine.relation_keys().union(facts, *(_clause_keys(c) for c in new))
     clashing = _clashing_keys(keys, constraints)
     if not clashing:
         return False
     if any(isinstance(c, Rule) and c.head is None for c in clauses):
         return True                                  # a new constraint may be violated already
-    reached = {c.key for c in clauses if isinstance(c, Atom)} | {
-        c.head.key for c in clauses if isinstance(c, Rule) and c.head is not None}
+    reached = facts | {c.head.key for c in new if c.head is not None}
     # what reads what is reached, to the fixpoint: through the engine's rules (who reads whom,
     # kept as rules are added) and the new ones, which it may not hold yet
     heads = [(r.head.key, _body_keys(r)) for r in new if r.head is not None]

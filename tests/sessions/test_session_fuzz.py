@@ -202,3 +202,38 @@ def test_sym_replay_refuses_an_unreadable_log_with_exit_2(sym_exe, workdir, cont
     proc = run(sym_exe, "replay", str(path), "--verify")
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("sym: ") and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _bound_as_before(value):
+    """bound_payload as it was first written: bound every text, measure, normalise, measure again."""
+    from sym.sessions.log import EVENT_LIMIT, _digest, bound_text, normalise
+
+    def walk(v):
+        if isinstance(v, str):
+            return bound_text(v)
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    out = walk(value)
+    whole = json.dumps(out, ensure_ascii=True, default=str)
+    if len(whole) > EVENT_LIMIT:
+        whole = json.dumps(normalise(out), ensure_ascii=True, default=str, sort_keys=True)
+    if len(whole) > EVENT_LIMIT:
+        keep = {k: out[k] for k in ("command", "ok", "kind") if k in out}
+        return {**keep, "bounded": {"length": len(whole), "sha256": _digest(whole)}}
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 30_000), st.integers(0, 3), st.booleans())
+def test_a_large_output_is_bounded_as_it_always_was(items, long_texts, stamped):
+    from sym.sessions.log import bound_payload
+
+    payload = {"command": "/consult", "ok": True, "kind": "added",
+               "added": [{"id": f"f{i:012x}", "text": f"edge(n{i}, n{i + 1}).", "nl": "é" * (i % 3),
+                          **({"created_at": 1.5 * i, "path": "/x" * 40} if stamped else {})} for i in range(items)],
+               "notes": ["x" * 70_000] * long_texts, "pair": (1, "two")}
+    assert bound_payload(payload) == _bound_as_before(payload)
