@@ -84,7 +84,7 @@ def phrase(pred: str, args: list[str], neg: bool = False) -> str | None:
         return f"{x} is{no} {head} {last} {y}"
     if last == "of":
         return f"{x} is{no} the {'-'.join(words[:-1])} of {y}"
-    if last in lexicon.PREPOSITIONS and len(words) == 2:
+    if (last in lexicon.PREPOSITIONS or last == "to") and len(words) == 2:
         if lexicon.verb_form(head, singular=True):
             return _verb(x, head, f"{last} {y}", neg)
         if lexicon.can_be_adjective(head):

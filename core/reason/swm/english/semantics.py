@@ -44,6 +44,7 @@ class Meaning:
     def __init__(self, words: list[Word], scope: Scope) -> None:
         self.words = words
         self.scope = scope
+        self.subject_now: Arg | None = None        # the subject of the clause being read (for "himself")
 
     def w(self, i: int) -> Word:
         return self.words[i]
@@ -157,7 +158,7 @@ class Meaning:
         `sister_of(X, bob)`; "Bob's sister is Al." says who (statements read it as the relation)."""
         name, *rel = _kids(node)
         words = [self.content(k)[0] for k in rel]
-        if any(w.type != "W" for w in words) or len(words) > 3 or not lexicon.can_be_noun(words[-1].text) \
+        if any(w.type != "W" for w in words) or len(words) > 1 or not lexicon.can_be_noun(words[-1].text) \
                 or lexicon.is_plural_noun(words[-1].text):
             raise Rejected("a possessive is of one thing named by lower-case nouns")
         owner = self.name(name)
@@ -248,6 +249,8 @@ class Meaning:
                 raise Refused(f"'{words[-1].text}' after 'the {words[-2].text}' may say how, or what the verb makes of it")
             return self.definite(words)
         if kind == "it" or kind == "they":
+            if self.words[leaves(node)[0]].low in _REFLEXIVE and self.subject_now is not None:
+                return self.subject_now                        # "John hits himself.": the clause's subject
             return self.scope.pronoun()
         if kind == "something":
             return self.scope.fresh()
@@ -300,6 +303,13 @@ class Meaning:
     def vp(self, node: Node, subject: Arg, singular: bool, *, copula: str | None = None, base: bool = False) -> list[Atom]:
         """Conjuncts of a verb phrase about `subject`. `copula`/`base`: a question's fronted
         "is"/"does" (the first conjunct has no copula / a bare verb)."""
+        outer, self.subject_now = self.subject_now, subject
+        try:
+            return self._vp(node, subject, singular, copula=copula, base=base)
+        finally:
+            self.subject_now = outer
+
+    def _vp(self, node: Node, subject: Arg, singular: bool, *, copula: str | None, base: bool) -> list[Atom]:
         atoms: list[Atom] = []
         last: tuple[Any, ...] | None = ("cop", False) if copula else None
         if copula and (copula == "IS") != singular:
@@ -347,6 +357,7 @@ class Meaning:
                 raise Rejected(f"{word.text!r} is not a verb agreeing with its subject")
             objs: Sequence[Node] = [k for k in _kids(node)[1:]]
             if kind == "verb_prep":
+                _to(self, self.w(toks[0].value), objs[0])
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if word.low in classes.HAVE and objs and self.participle(objs[0]):
                 raise Refused("have + participle is the perfect tense")            # "Bob has arrived"
@@ -371,6 +382,7 @@ class Meaning:
             if pred is None:
                 raise Rejected("not a bare verb after do/does not")
             if kind == "neg_verb_prep":
+                _to(self, self.w(toks[2].value), _kids(node)[1])
                 pred = f"{pred}_{self.w(toks[2].value).low}"
             objs = _kids(node)[1:]
             self.complement(word, objs if kind == "neg_verb" else [])
@@ -442,6 +454,8 @@ class Meaning:
         if kind == "poss_relation":
             name, *parts = _kids(node)
             said = [self.content(k)[0] for k in parts]
+            if len(said) > 1:       # "John's good friend": good as a friend, or good and a friend?
+                raise Refused(f"'{' '.join(w.text for w in said)}': an adjective before the possessed relation")
             if not singular or any(w.type != "W" for w in said) or lexicon.is_plural_noun(said[-1].text) \
                     or not lexicon.can_be_noun(said[-1].text):
                 raise Rejected("a possessive relation of one thing, in lower-case nouns")
@@ -457,6 +471,7 @@ class Meaning:
             return [Atom(_pred([w.text for w in rel] + ["of"]), (subject, self.obj(_kids(node)[-1])), neg)]
         if kind in ("adj_of", "adj_than", "adj_prep"):
             word, link = ws[0], self.w(_toks(node)[0].value)
+            _to(self, link, _kids(node)[-1])
             if link.low == "by" and word.type == "W" and self.participle(_kids(node)[0]):
                 # the passive: "Mary is seen by John." is "John sees Mary."
                 agent = self.obj(_kids(node)[-1])
@@ -474,6 +489,15 @@ class Meaning:
             link = self.w(_toks(node)[0].value)
             return [Atom(_pred([link.low]), (subject, self.obj(_kids(node)[-1])), neg)]
         raise Rejected(kind)
+
+
+_REFLEXIVE = frozenset({"himself", "herself", "itself", "themselves"})
+
+
+def _to(meaning: Meaning, link: Word, obj: Node) -> None:
+    """"to" + one lower-case word may be an infinitive ("wants to sleep"), not a place."""
+    if link.low == "to" and obj.data == "object" and all(w.type == "W" for w in meaning.content(obj)):
+        raise Refused(f"'to {' '.join(w.text for w in meaning.content(obj))}' may be an infinitive, not a thing")
 
 
 def clauses_of(meaning: Meaning, node: Node) -> list[Atom]:
