@@ -114,8 +114,16 @@ def test_a_check_that_says_different_refuses_the_rewrite(rw):
 
 def test_no_faithful_reading_is_a_refusal_with_that_reason(rw):
     script(rw.server, "", verdict="no faithful reading")
-    fails(rw("/tell Al is tall, Bob thinks."), "no faithful reading")
+    fails(rw(f"/tell {SAID}"), "no faithful reading")
     assert texts(rw.shell.memory) == set() and len(rw.server.chats) == 1
+
+
+@pytest.mark.parametrize("sentence, word", [("Al is tall, Bob thinks.", "'thinks' reports"),
+                                            ("Bob was tall.", "'was' changes"), ("Some dogs bark.", "'some'")])
+def test_what_a_rewrite_would_have_to_drop_is_refused_without_a_call(rw, sentence, word):
+    script(rw.server, "Al is tall.")        # what a model would say, and a weak check agree to
+    fails(rw(f"/tell {sentence}"), word)
+    assert texts(rw.shell.memory) == set() and rw.server.chats == []
 
 
 def test_malformed_replies_leave_memory_as_it_was(rw):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sym.core.memory.working import WorkingMemory
-from sym.core.reason.swm.rewrite import FUNCTION_WORDS, negated, new_words, read
+from sym.core.reason.swm.rewrite import FUNCTION_WORDS, kept_numbers, negated, new_words, read, unrewritable
 
 
 @pytest.mark.parametrize("rewrite, sentence", [
@@ -51,3 +51,26 @@ def test_every_sentence_of_a_rewrite_must_read():
     # a name here and a description in a sentence the grammar read before: never one constant
     _, problem = read("Bill pays Al.", memory, ["The bill is red."])
     assert "would be one thing" in problem
+
+
+@pytest.mark.parametrize("sentence", ["Bob's tall, I'd say.", "I think Bob is tall.", "I would say Bob is tall.",
+                                      "Dogs, as everyone knows, are mammals.", "May is a doctor.", "The answer is Al.",
+                                      "Bob is thirty years old."])
+def test_hedges_and_words_that_add_nothing_leave_a_sentence_rewritable(sentence):
+    assert unrewritable(sentence) == ""
+
+
+@pytest.mark.parametrize("sentence, word", [
+    ("Al is tall, Bob thinks.", "thinks"), ("Bob and I think Al is tall.", "think"), ("I doubt Bob is tall.", "doubt"),
+    ("I hope Al is tall.", "hope"), ("Bob was tall.", "was"), ("Bob might be tall.", "might"),
+    ("Some dogs bark.", "some"), ("Only dogs bark.", "only"), ("Bob is tall or short.", "or"),
+    ("Unless Al sings, Bob dances.", "unless"), ("Bob is a former president.", "former"),
+    ("Bob usually sings.", "usually")])
+def test_a_word_that_changes_what_is_stated_makes_a_sentence_unrewritable(sentence, word):
+    assert unrewritable(sentence).startswith(f"'{word}'")
+
+
+def test_numbers_are_kept():
+    assert kept_numbers("Cats are black.", "Two cats are black.") == ["two"]
+    assert kept_numbers("Bob is 30 years old.", "Bob is thirty years old.") == []
+    assert kept_numbers("Rex is in Box 1.", "Rex is in box one.") == []

@@ -21,7 +21,7 @@ from sym.core.errors import UserError
 from sym.core.events import Approval
 from sym.core.llm import LLMError
 from sym.core.reason.swm import english, fastpath
-from sym.core.reason.swm.english import lexicon
+from sym.core.reason.swm.english import classes, lexicon
 from sym.core.reason.swm.outcomes import TellIncomplete, Told, said_otherwise
 
 if TYPE_CHECKING:
@@ -44,6 +44,22 @@ _NUMBERS = {w: str(n) for n, w in enumerate(
     "sixteen seventeen eighteen nineteen twenty".split())} | {
     w: str(20 + 10 * n) for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 1)}
 _WORD = re.compile(r"[^\W\d_]+|\d+")
+
+# Words that change what a sentence states, which the controlled language cannot say: a rewrite would
+# have to drop them, and so misstate the sentence ("Al is tall, Bob thinks." is not "Al is tall.";
+# "Bob was tall." is not "Bob is tall."). A sentence holding one is not rewritten. A verb of saying or
+# believing whose subject is the speaker ("I'd say", "I think") only hedges; "know" entails what is
+# known; "one", "two" … are kept as numbers instead (MUST_KEEP), and "when"/"whenever" are the language's.
+_TENSE_AND_MODALITY = frozenset("""was were will would shall should can could might must may had did been
+used""".split())
+_CHANGES_MEANING = (_TENSE_AND_MODALITY | (classes.QUANTITY - frozenset(classes._NUMERALS))
+                    | (classes.SUBORDINATORS - {"when", "whenever"}) | classes.PRIVATIVE
+                    | frozenset("""or either neither nor only almost nearly hardly barely scarcely usually often
+                    sometimes seldom rarely perhaps maybe probably possibly supposedly allegedly apparently
+                    hopefully""".split()))
+_DETERMINERS = frozenset("the a an his her its their my our your this that".split())
+MUST_KEEP = frozenset(_NUMBERS) | frozenset(classes._NUMERALS)
+HEDGES = frozenset("say think guess believe reckon suppose bet know".split())   # "I'd say": the speaker asserts
 
 
 class Rewrite(BaseModel):
@@ -149,6 +165,42 @@ def new_words(rewrite: str, sentence: str) -> list[str]:
     return out
 
 
+def _hedge(words: list[str], at: int) -> bool:
+    """Whether words[at] is part of the speaker's hedge: "I" alone as its subject ("Bob and I think"
+    reports), then a verb of HEDGES, with at most "'d"/"would"/"do" between."""
+    low = [w.lower() for w in words]
+    verb = at + 1 if low[at] in ("d", "would", "do") and at + 1 < len(low) else at
+    if lexicon.verb_lemma(low[verb]) not in HEDGES:
+        return False
+    i = verb - 1 if low[verb - 1:verb] == ["i"] else verb - 2 if low[max(0, verb - 2):verb - 1] == ["i"] else -1
+    return i >= 0 and (i == 0 or low[i - 1] not in ("and", "or", "nor")) and (i == verb - 1 or low[i + 1] in (
+        "d", "would", "do"))
+
+
+def unrewritable(sentence: str) -> str:
+    """Why no rewrite can say what `sentence` states ("" when one may): a word of a class that changes
+    what it states (a report, a tense or modal, a quantity word, a subordinator, "or", "only" …)."""
+    words = _WORD.findall(sentence.replace("’", "'"))
+    for at, word in enumerate(words):
+        low, before = word.lower(), words[at - 1].lower() if at else ""
+        if word[0].isupper() and low in lexicon.NAME_WORDS:
+            continue                                     # Will, May: names
+        if _hedge(words, at):
+            continue                                     # the speaker's hedge: "I think", "I'd say", "I would say"
+        lemma = lexicon.verb_lemma(low)
+        if lemma in classes.REPORTS and lemma != "know" and before not in _DETERMINERS:
+            return f"'{low}' reports what someone says or believes: a rewrite would state it as a fact"
+        if low in _CHANGES_MEANING:
+            return f"'{low}' changes what the sentence states, and the controlled language cannot say it"
+    return ""
+
+
+def kept_numbers(rewrite: str, sentence: str) -> list[str]:
+    """The numbers of `sentence` that `rewrite` drops ("Two cats are black." is not "Cats are black.")."""
+    said = {f for w in _words(rewrite) for f in _forms(w)}
+    return [w.lower() for w in _words(sentence) if (w.isdigit() or w.lower() in MUST_KEEP) and not _forms(w) & said]
+
+
 def negated(text: str) -> bool:
     return any(w.lower() in _NEGATIONS for w in _words(text))
 
@@ -187,6 +239,9 @@ def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, before: list[str]
     when a call fails (no model, timeout, cancelled); a reply that never fits is a problem. `into`
     is filled as the calls go (so a caller knows what an exception cost)."""
     out = into if into is not None else Rewritten(sentence)
+    out.problem = unrewritable(sentence)
+    if out.problem:                       # no call: what any rewrite would drop is what the sentence says
+        return out
 
     def counted(n: int, problems: list[str]) -> None:
         out.calls += 1
@@ -201,6 +256,9 @@ def rewrite(llm: LLM, sentence: str, memory: WorkingMemory, *, before: list[str]
         if added:
             return [f"the rewrite {out.rewrite!r} uses {', '.join(repr(w) for w in added)}, not in the sentence: "
                     "use only the sentence's own words and the language's words"]
+        dropped = kept_numbers(out.rewrite, sentence)
+        if dropped:
+            return [f"the rewrite {out.rewrite!r} drops {', '.join(repr(w) for w in dropped)}"]
         if negated(out.rewrite) != negated(sentence):
             return [f"the rewrite {out.rewrite!r} " + ("says not, which the sentence does not" if negated(out.rewrite)
                                                        else "drops the sentence's negation")]
