@@ -29,10 +29,21 @@ MATRIX = {
 }
 
 
+class _Events(list):
+    """The events a shell emits; `hook` (if set) sees each one as it is emitted."""
+
+    hook = None
+
+    def append(self, event) -> None:
+        super().append(event)
+        if self.hook is not None:
+            self.hook(event)
+
+
 @pytest.fixture
 def wired(ollama_server, sym_home):
     """A recording shell (memory in the process) pointed at the test server, quick to give up."""
-    events: list = []
+    events = _Events()
     shell = open_shell(MemoryOptions(persistent=False), emit=events.append, record=True)
     settings = shell.ctx.settings
     settings.ollama_host, settings.llm_timeout, settings.llm_retries = ollama_server.url, 0.5, 1
@@ -123,12 +134,11 @@ def test_a_stream_cut_after_some_text_is_not_retried(wired, ollama_server):
 def test_cancelling_a_stream_stops_between_chunks(wired, ollama_server):
     wired.ctx.settings.llm_timeout = 30
     ollama_server.reply("one two three four five six seven eight nine ten", chunk_delay=0.1)
-    threading.Timer(0.25, wired.ctx.cancel.set).start()
-    started = time.perf_counter()
+    # Ctrl+C as the first chunk arrives, however slow the machine: the rest must not be read
+    wired.events.hook = lambda event: isinstance(event, LLMToken) and wired.ctx.cancel.set()
     with pytest.raises(LLMError) as err:
         wired.ctx.llm.stream(USER)
     assert (err.value.reason, err.value.exit_code) == ("cancelled", 130)
-    assert time.perf_counter() - started < 1.0
     assert 1 <= len([e for e in wired.events if isinstance(e, LLMToken)]) < 10
     assert not wired.ctx.cancel.is_set()   # the next job starts afresh
 
@@ -177,7 +187,7 @@ def test_cancelling_a_stream_before_its_first_chunk_stops_at_once(wired, ollama_
     started = time.perf_counter()
     with pytest.raises(LLMError) as err:
         wired.ctx.llm.stream(USER)
-    assert err.value.reason == "cancelled" and time.perf_counter() - started < 2
+    assert err.value.reason == "cancelled" and time.perf_counter() - started < 8   # the server waits 10 s
 
 
 def test_calls_sent_abreast_each_wait_as_long_as_all_of_them_may_take(wired, ollama_server):
