@@ -216,7 +216,9 @@ def read(rewrite: str, memory: WorkingMemory, before: list[str]) -> tuple[list[T
     readings = []
     for part, tr, why in fastpath.read(memory, before + parts)[len(before):]:
         if tr is None:
-            return [], f"the grammar cannot read {part!r}" + (f": {why}" if why else "")
+            extra = [w.lower() for w in _words(part) if w.lower() in lexicon.STOP or lexicon.only_function_word(w.lower())]
+            drop = f" (leave out {', '.join(repr(w) for w in dict.fromkeys(extra))})" if extra else ""
+            return [], f"the grammar cannot read {part!r}" + (f": {why}" if why else "") + drop
         readings.append(tr)
     return readings, ""
 
