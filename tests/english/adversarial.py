@@ -279,8 +279,35 @@ SECOND = [
     ("Who is tall, Bob is.", R),
 ]
 
+# indefinite objects: a variable of the body in a condition, refused elsewhere (written 05:50 UTC,
+# before the rule)
+INDEFINITES = [
+    ("If a farmer owns a donkey then the farmer beats the donkey.",
+     ["beats(X, Y) :- farmer(X), donkey(Y), owns(X, Y)."]),
+    ("If a farmer owns a donkey then he beats it.", R),          # two antecedents for two pronouns
+    ("Every farmer who owns a donkey is rich.", ["rich(X) :- farmer(X), owns(X, Y), donkey(Y)."]),
+    ("Every farmer who owns a donkey beats the donkey.", R),      # the donkey: which? (not in a generic's head)
+    ("If Bob owns a cat then Bob is happy.", ["happy(bob) :- cat(X), owns(bob, X)."]),
+    ("If Bob owns a cat that purrs then Bob is happy.", ["happy(bob) :- cat(X), purrs(X), owns(bob, X)."]),
+    ("If Bob does not own a cat then Bob is sad.", R),            # no cat, not some cat
+    ("If Bob is happy then Bob owns a cat.", R),                  # an existential head
+    ("Bob owns a cat.", R),
+    ("Bob does not own a cat.", R),
+    ("Does Bob own a cat?", R),
+    ("If something chases a mouse then it is a cat.", R),          # it: something or the mouse?
+    ("If a dog chases a cat then the dog barks.", ["barks(X) :- dog(X), cat(Y), chases(X, Y)."]),
+    ("If a dog chases a dog then the dog barks.", R),
+    ("People who own a dog are happy.", R),                        # 'own' is a closed-class word (my own)
+    ("People who keep a dog are happy.", ["happy(X) :- keeps(X, Y), dog(Y)."]),
+    ("Things that chase a big dog are brave.", R),                 # big as dogs go
+    ("Things that chase a black dog are brave.", ["brave(X) :- chases(X, Y), black(Y), dog(Y)."]),
+    ("Every cat that sees a dog that barks runs.", ["runs(X) :- cat(X), sees(X, Y), dog(Y), barks(Y)."]),
+    ("If Bob sees a dog every day then Bob is happy.", R),
+    ("If Bob is afraid of a dog then Bob is timid.", ["timid(bob) :- dog(X), afraid_of(bob, X)."]),
+]
+
 # statements: every list above
-STATEMENTS = RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND
+STATEMENTS = RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES
 
 # questions → (kind, query) or None
 QUESTIONS = [

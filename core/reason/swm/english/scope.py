@@ -44,6 +44,10 @@ class Scope:
     universal: dict[Var, tuple[str, list[Atom]]] = field(default_factory=dict)
     side: list[Atom] = field(default_factory=list)      # what non-restrictive relatives assert
     roles: dict[Var, tuple[str, Arg]] = field(default_factory=dict)   # "Bob's sister" → (sister_of, bob)
+    # reading a condition (a conditional's antecedent, a generic's relative clause): only there is an
+    # indefinite object read, as a variable of the body ("If a farmer owns a donkey …")
+    conditions: bool = False
+    existential: set[Var] = field(default_factory=set)   # the variables of indefinite objects
 
     def written(self) -> Written:
         return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})

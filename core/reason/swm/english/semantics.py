@@ -203,6 +203,29 @@ class Meaning:
         self.scope.universal[var] = (quant, atoms)
         return var
 
+    def indefinite_object(self, node: Node) -> Var:
+        """"a donkey" as an object in a condition: a variable of the rule's body, restricted there
+        ("If a farmer owns a donkey then …" → `…, donkey(Y), owns(X, Y)`); anywhere else it says that
+        there is one (`Bob likes a cat.`: which?), refused."""
+        said = " ".join(w.text for w in self.content(node))
+        if not self.scope.conditions:
+            raise Refused(f"'{said}' says that there is one: which? (in a condition it is read: 'If Bob owns a cat …')")
+        kids = _kids(node)
+        words = [w for w in self.content(kids[0]) if w.type != "COMMA"]
+        if any(lexicon.noun_lemma(w.text) in classes.TEMPORAL for w in words):
+            raise Refused(f"'{said}' says when, not what")
+        var = self.scope.fresh()
+        atoms, number = gnoun(self, kids[0], var, singular=True)
+        for rel in kids[1:]:
+            atoms += self.vp(_kids(rel)[0], var, number)
+        if not atoms:
+            raise Rejected("an object of no kind")
+        self.scope.body += atoms
+        self.scope.existential.add(var)
+        if words[-1].type != "THING":
+            self.scope.indefinites.append((tuple(w.low for w in words[:-1]), lexicon.noun_lemma(words[-1].text), var))
+        return var
+
     def nominal(self, words: list[Word], var: Arg, *, singular: bool) -> list[Atom]:
         """ADJ* NOUN about `var` → atoms (adjectives first, then the noun)."""
         *mods, head = words
@@ -256,6 +279,8 @@ class Meaning:
             return self.scope.fresh()
         if kind in ("every_obj", "no_obj", "kind_rel_obj"):
             return self.quantified_object(node)
+        if kind == "indefinite_obj":
+            return self.indefinite_object(node)
         if kind == "name_rel_obj":
             name, vp = _kids(node)
             return self.side_relative(name, vp)
@@ -323,6 +348,8 @@ class Meaning:
             if conj.data == "verb" and i and any(t.type == "COMMA" for t in _toks(node.kids[i - 1])) \
                     and lexicon.verb_lemma(self.content(_kids(conj)[0])[0].text) in classes.REPORTS:
                 raise Refused("a verb of saying after a comma reports the clause before it ('Al is tall, says Bob.')")
+            if any(a.neg and any(v in self.scope.existential for v in a.args) for a in new):
+                raise Refused("'not … a …' is 'no …', not 'some … not'")      # "If Bob does not own a cat …"
             if any(len(a.args) == 2 and a.args[0] == a.args[1] and isinstance(a.args[0], Var) for a in new) \
                     and any(self.words[i].low in ("him", "her", "them") for i in leaves(conj)):
                 raise Refused("'him', 'her', 'them' is someone other than the subject ('himself' is the subject)")

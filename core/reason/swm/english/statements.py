@@ -241,11 +241,12 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         clauses = _heads(meaning.scope, atoms, [])
         return "rule" if any(":-" in c for c in clauses) else "fact", clauses, meaning.scope.written()
     if kind == "conditional":
-        meaning = Meaning(words, Scope(rule=True))
+        meaning = Meaning(words, Scope(rule=True, conditions=True))
         body_node, head_node = _kids(node)
         body = clauses_of(meaning, body_node)
         meaning.scope.rule = True
         body = meaning.scope.body + body
+        meaning.scope.conditions = False
         meaning.scope.head = meaning.scope.asserting = True
         heads = clauses_of(meaning, head_node)
         meaning.scope.check_constants()
@@ -265,8 +266,11 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
             if noun[-1].type != "THING":            # "the dog" in "Dogs chase the dog": which?
                 meaning.scope.indefinites.append((tuple(w.low for w in noun[:-1]), lexicon.noun_lemma(noun[-1].text), x))
             parts = parts[1:]
+        meaning.scope.conditions = True
         for rel in parts:
             body += meaning.vp(_kids(rel)[0], x, singular)
+        meaning.scope.conditions = False
+        body += meaning.scope.body           # what indefinite objects of the relatives are ("who owns a donkey")
         if not body:
             raise Rejected("a rule about everything")
         meaning.scope.asserting = True
