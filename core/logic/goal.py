@@ -57,7 +57,15 @@ class Goals:
         decided = self._decided(atom)
         if decided is not None:
             return decided
-        model = self._model(self._demand((atom,)))
+        return self._ground(atom)
+
+    def _ground(self, atom: Atom) -> bool:
+        """Whether a ground atom holds, from its goal model (a factored one where its recursion
+        carries a constant unchanged: then its answer is the atom)."""
+        demand = self._demand((atom,), carried=True)
+        model = self._model(demand)
+        if demand.answer is not None:
+            return demand.answer.args in model.engine.relation(demand.answer.key)
         return atom.args in model.engine.relation(atom.key)
 
     def truth(self, atom: Atom, *, open_world: bool = False) -> str:
@@ -65,7 +73,9 @@ class Goals:
         negation = atom.negate()
         asked = (atom, negation) if open_world and self._known(negation.key) else (atom,)
         found = [self._decided(a) for a in asked]
-        if any(v is None for v in found):
+        if len(asked) == 1 and found[0] is None:
+            found = [self._ground(atom)]
+        elif any(v is None for v in found):
             model = self._model(self._demand(*((a,) for a in asked)))
             found = [a.args in model.engine.relation(a.key) for a in asked]
         if found[0]:
@@ -162,10 +172,10 @@ class Goals:
     def _known(self, key: str) -> bool:
         return self.engine.dependencies().derived(key) or bool(self.engine.base().get(key))
 
-    def _demand(self, *bodies: tuple[Literal, ...]) -> Demand:
+    def _demand(self, *bodies: tuple[Literal, ...], carried: bool = False) -> Demand:
         deps = self.engine.dependencies()
         taken = set(deps.reads) | {k for keys in deps.reads.values() for k in keys} | set(self.engine.base())
-        return Rewrite(deps, taken).demand(*bodies)
+        return Rewrite(deps, taken).demand(*bodies, carried=carried)
 
     def _model(self, demand: Demand) -> GoalModel:
         """The goal model of a demand's program, with its seeds added, current."""

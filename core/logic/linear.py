@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
-from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, head_getter, make_plan
+from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
 from sym.core.logic.terms import Atom, Literal, Rule, Var, map_terms
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule
     for rid, rule, head in rules:
         for i, lit in enumerate(rule.body):
             if isinstance(lit, Atom) and lit.key in heads:
-                plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=i)
+                plan = make_plan(rule.body, delta_sizes(relations), delta_at=i)
                 if any(isinstance(st, Join) and not st.delta and not relations.get(st.key) for st in plan.steps):
                     continue            # it joins a relation with no facts: nothing follows (it cannot grow here)
                 number = len(firings)

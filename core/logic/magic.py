@@ -105,8 +105,10 @@ class Rewrite:
             name += "'"
         return name
 
-    def demand(self, *bodies: Body, factor: bool = True) -> Demand:
-        """The program answering each of `bodies` (independent questions asked together)."""
+    def demand(self, *bodies: Body, factor: bool = True, carried: bool = False) -> Demand:
+        """The program answering each of `bodies` (independent questions asked together).
+        `carried`: a ground goal may be answered factored, its constants at the positions its
+        recursion carries unchanged asked for as answers (only its truth is read back then)."""
         deps = self.deps
         keys = deps.closure(key for body in bodies for key, _ in body_keys(body))
         rules = deps.rules_for(keys)
@@ -115,7 +117,10 @@ class Rewrite:
             whole += [key for key, neg in body_keys(rule.body) if neg]
         complete = {k for k in deps.closure(whole) if deps.derived(k)}
         if factor and len(bodies) == 1 and len(bodies[0]) == 1 and isinstance(bodies[0][0], Atom):
-            found = self._factored(bodies[0][0], keys, rules, complete)
+            goal = bodies[0][0]
+            found = self._factored(goal, keys, rules, complete)
+            if found is None and carried and goal.is_ground:
+                found = self._factored_ground(goal, keys, rules, complete)
             if found is not None:
                 return found
         out = Demand({}, [], {}, keys, complete)
@@ -249,6 +254,30 @@ class Rewrite:
         out.origin["#asserted"] = ("", 0)
         self._build(entries, rules, out, replaced=key)
         return out
+
+
+    def _factored_ground(self, goal: Atom, keys: set[str], rules: dict[str, Rule], complete: set[str]) -> Demand | None:
+        """`?- p(c, d).` asked as `?- p(c, Y).` where p's recursion carries its second argument
+        unchanged (binding it restricts nothing until the exit rules), the answer Y = d: the
+        factored program's cost, not the guarded one's (a magic fact per node, each with d)."""
+        deps, key = self.deps, goal.key
+        if not deps.derived(key):
+            return None
+        carried = []
+        for i in range(len(goal.args)):
+            calls = [(rule.head.args[i], lit.args[i]) for _, rule in deps.by_head[key] for lit in rule.body
+                     if rule.head is not None and isinstance(lit, Atom) and lit.key == key]
+            if calls and all(isinstance(h, Var) and h == c for h, c in calls):
+                carried.append(i)
+        if not carried or len(carried) == len(goal.args):
+            return None
+        opened = Atom(goal.pred, tuple(Var(f"G#{i}") if i in carried else a for i, a in enumerate(goal.args)), goal.neg)
+        found = self._factored(opened, keys, rules, complete)
+        if found is None or found.answer is None:
+            return None
+        values = {Var(f"G#{i}"): goal.args[i] for i in carried}
+        found.answer = Atom(found.answer.pred, tuple(values.get(a, a) for a in found.answer.args), found.answer.neg)
+        return found
 
 
 NOT_LINEAR = -1

@@ -104,6 +104,17 @@ class Plan:
     order: list[int]               # body literal indices in the order they run
 
 
+GUARD = "magic["     # how a demand program's guards are named (core/logic/magic.py)
+
+
+def delta_sizes(relations: Mapping[str, Any]) -> Callable[[str], int]:
+    """Relation sizes for a plan matched against new facts, a guard counted as the largest: among
+    atoms bound alike the one joined through the new facts' values goes first, and the guard, its
+    variables bound by then, is a lookup. (A ground question's constant is in every magic fact:
+    joined on it first, each new fact scanned all of them.)"""
+    return lambda k: (1 << 62) if k.startswith(GUARD) else len(relations.get(k, ()))
+
+
 def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_at: int | None = None,
               bound: tuple[Var, ...] = ()) -> Plan:
     """Choose an order for `body`; `delta_at` names the atom matched against new facts only.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sym.core.logic.fused import Tail, derive_fused, derive_rows, fused_tail
 from sym.core.logic.linear import linear, run_queue
 from sym.core.logic.pause import Budget
-from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, head_getter, make_plan
+from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
 from sym.core.logic.terms import Atom, Rule
 
 
@@ -69,7 +69,8 @@ def run_rounds(runner: Runner, firings: list[Firing], rules: dict[str, Rule], st
                 for at in positions:
                     entry = plans.get((rid, at))
                     if entry is None:
-                        plan = make_plan(rule.body, lambda k: len(relations.get(k, ())), delta_at=at)
+                        sizes = delta_sizes(relations) if at is not None else lambda k: len(relations.get(k, ()))
+                        plan = make_plan(rule.body, sizes, delta_at=at)
                         tail = fused_tail(plan, head.args)
                         entry = plans[(rid, at)] = (plan, tail, head_getter(head, plan) if tail is None else None)
                     if small:
