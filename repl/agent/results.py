@@ -117,10 +117,16 @@ class Conversed(Result):
         return [f"{'not every change was made' if made else 'nothing changed in memory'}: {said}"]
 
     def _contradictions(self) -> list[str]:
-        """A yes/no reply against what /ask verified: flagged (the verified answer stands)."""
+        """A yes/no reply against what /ask verified: flagged (the verified answer stands); a yes/no
+        reply after a /prove that proved nothing (its program assumed what no premise states)."""
         if not self.reply:
             return []
         verdicts = [c.verdict for c in self.calls if c.verdict]
+        unproved = [c for c in self.calls if c.tool == "prove" and c.result is not None
+                    and "unverified" in c.result.to_dict()]
+        if unproved and not verdicts and (_YES.search(self.reply) or _NO.search(self.reply)):
+            return [f"the model's reply gives an answer, but {unproved[-1].line} proved nothing: "
+                    f"{to_text(unproved[-1].result).splitlines()[0]}"]
         if not verdicts:
             return []
         said = "true" if _YES.search(self.reply) else "false" if _NO.search(self.reply) else ""

@@ -25,7 +25,9 @@ def test_a_vacuous_proof_is_unverified_and_the_closing_call_is_told_so(llm_sym):
     assert "✓" not in shown and f"→ {call.line} — unverified: the program assumed is_timeless(max_design)" in shown
     told = [m["content"] for m in llm_sym.server.chats[-1].messages if m.get("role") == "tool"]
     assert told[0].startswith("unverified: the program assumed is_timeless(max_design)")   # the closing call hears it
-    assert shown.splitlines()[-1] == "model (unverified): True: it is proved."
+    assert "model (unverified): True: it is proved." in shown.splitlines()
+    assert shown.splitlines()[-1].startswith(f"warning: the model's reply gives an answer, but {call.line} proved "
+                                             "nothing: unverified: the program assumed")
 
 
 def test_a_tell_keeps_what_was_read_and_asks_approval_for_exactly_that(llm_sym):
