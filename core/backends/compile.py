@@ -245,11 +245,15 @@ class Program:
                 union = join(variants[key], " UNION ")
                 sql = cat("(", union, f") EXCEPT SELECT * FROM {q(cat_.model(key))}")
                 fresh += ex.create_table_as(cat_.fresh(key), sql.sql, sql.params)
-            for key in part.keys:
+            for key in part.keys:       # the fresh rows join the model and are the next delta
                 ex.insert_from(cat_.model(key), f"SELECT * FROM {q(cat_.fresh(key))}")
                 ex.drop(cat_.delta(key))
-                ex.create_table_as(cat_.delta(key), f"SELECT * FROM {q(cat_.fresh(key))}")
-                ex.drop(cat_.fresh(key))
+                rename = getattr(ex, "rename", None)      # optional: a copy where an executor has none
+                if rename is not None:
+                    rename(cat_.fresh(key), cat_.delta(key))
+                else:
+                    ex.create_table_as(cat_.delta(key), f"SELECT * FROM {q(cat_.fresh(key))}")
+                    ex.drop(cat_.fresh(key))
             derived += fresh
             if not fresh:
                 break

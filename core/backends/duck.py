@@ -92,8 +92,8 @@ class DuckExecutor:
         self._run(f"CREATE OR REPLACE TABLE {q(table)} ({cols})")
 
     def create_table_as(self, table: str, sql: str, params: Params = ()) -> int:
-        self._run(f"CREATE OR REPLACE TABLE {self.dialect.quote(table)} AS {sql}", params)
-        return self.count(table)
+        found = self._run(f"CREATE OR REPLACE TABLE {self.dialect.quote(table)} AS {sql}", params).fetchall()
+        return int(found[0][0]) if found else self.count(table)     # DuckDB answers a CTAS with its row count
 
     def insert_from(self, table: str, sql: str, params: Params = ()) -> int:
         found = self._run(f"INSERT INTO {self.dialect.quote(table)} {sql}", params).fetchall()
@@ -138,6 +138,9 @@ class DuckExecutor:
 
     def drop(self, table: str) -> None:
         self._run(f"DROP TABLE IF EXISTS {self.dialect.quote(table)}")
+
+    def rename(self, table: str, to: str) -> None:
+        self._run(f"ALTER TABLE {self.dialect.quote(table)} RENAME TO {self.dialect.quote(to)}")
 
     def interrupt(self) -> None:
         self.con.interrupt()

@@ -14,6 +14,9 @@ parameters. A new executor (DuckDB in `duck`, Spark in `spark`) implements the m
   `raise_error(msg)`), used where native arithmetic would stop with one line (division by zero);
 - `int_div`: the operator of truncating integer division (`//` on DuckDB, `div` on Spark).
 
+An executor may also offer `rename(table, to)` (DuckDB's ALTER TABLE … RENAME): the semi-naive
+loop then moves a round's fresh rows into the next delta without a copy.
+
 Everything else is standard SQL: `SELECT DISTINCT`, `EXCEPT`, `NOT EXISTS`, `JOIN LATERAL`
 (correlated subqueries), `COALESCE`, `CASE`. An executor never receives user text in the SQL
 string: a table name comes from `Catalog.table` (a whitelist of generated names), checked again by
@@ -100,6 +103,7 @@ class Executor(Protocol):
 
     def drop(self, table: str) -> None:
         """Drop a table if it exists."""
+
 
     def interrupt(self) -> None:
         """Stop the statement running now (from another thread): it raises `Interrupted`."""
