@@ -141,8 +141,9 @@ def _walk(box: Box) -> Iterable[tuple[Box, Any]]:
 
 
 class Translator:
-    """One DRS → clauses. Referents are the Prolog variables' names; `value` maps each to a
-    constant (a name), another referent (merged by `be`), a Sk (top box) or a logic variable."""
+    """One DRS → clauses. Referents are the Prolog variables' names: a name's referent stands
+    for its constant (`names`), one a copula merged for the other side (`merged`), one of the top
+    box for a Sk, and one of a condition's box for a logic variable (the scopes)."""
 
     def __init__(self, drs: Any) -> None:
         self.top = _box(drs)
