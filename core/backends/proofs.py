@@ -59,10 +59,14 @@ class Proofs:
     def _asserted(self, atom: Atom) -> bool:
         if self.engine.is_asserted(atom):
             return True
-        if atom.key in self.engine.attached:
+        if atom.key in self.engine.attached:     # loaded straight into the backend: look in its tables
             program = self.engine.program()
-            found = program.query(_base_atom(atom), [])
-            return bool(found)
+            types = program.col_types(atom.key)
+            if any((t == "str") != isinstance(v, str) for t, v in zip(types, atom.args)):
+                return False
+            where = " AND ".join(f"c{i} = ?" for i in range(len(atom.args))) or "TRUE"
+            sql = f"SELECT 1 FROM {program.base_source(atom.key).sql} AS s WHERE {where}"
+            return bool(self.engine.executor.fetch(sql, atom.args, limit=1))
         return False
 
     def _gather(self, start: Atom) -> None:
@@ -100,10 +104,6 @@ class Proofs:
         named = list(dict.fromkeys(v for a in literal_atoms(agg.goal) for v in a.args if isinstance(v, Var)))
         rows = self.engine.program().query(agg.goal, named, limit=MOST)
         return [instantiate_atom(a, dict(zip(named, row))) for row in rows for a in literal_atoms(agg.goal)]
-
-
-def _base_atom(atom: Atom) -> tuple[Atom]:
-    return (atom,)
 
 
 def _match(head: Atom, atom: Atom) -> dict[Var, object] | None:

@@ -96,3 +96,21 @@ def test_a_question_its_constants_restrict_is_answered_goal_directed(executor):
     assert not duck.complete        # the whole model was never computed: only what tc(25, _) needs
     duck.infer()
     assert answers(duck, asked) == answers(native, asked) and duck.complete
+
+
+def test_why_over_a_relation_loaded_into_duckdb_ends_in_its_rows():
+    from sym.core.logic.provenance import ASSERTED, DERIVED, proof_tree
+
+    duck = RelationalEngine(DuckExecutor(threads=1))    # its own database: the relation stays in its catalog
+
+    def fill(ex, table):
+        return ex.insert_rows(table, [(1, 2), (2, 3), (3, 4)], ["int", "int"])
+    duck.attach("e/2", ("int", "int"), fill)
+    duck.add_program([item.clause for item in parse_program("tc(X, Y) :- e(X, Y). tc(X, Z) :- tc(X, Y), e(Y, Z).")])
+    tree = proof_tree(duck, parse_query("?- tc(1, 4).").body[0])
+    assert tree.status == DERIVED
+
+    def leaves(node):
+        return [node] if not node.children else [leaf for child in node.children for leaf in leaves(child)]
+    assert sorted(str(leaf.literal) for leaf in leaves(tree)) == ["e(1, 2)", "e(2, 3)", "e(3, 4)"]
+    assert {leaf.status for leaf in leaves(tree)} == {ASSERTED}
