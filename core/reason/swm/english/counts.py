@@ -46,8 +46,8 @@ def count(sentence: str, readings: Readings, subject: Subject) -> tuple[list[str
         plural = lexicon.is_plural_noun(word)
         if not lexicon.can_be_noun(word) or plural != text.lower().startswith("there are"):
             return None
-        noun = lexicon.noun_lemma(word)
-        return ([f":- {noun}(X)."], f"There is no {noun}.") if re.fullmatch(r"[a-z]+", noun) else None
+        lemma = lexicon.noun_lemma(word)
+        return ([f":- {lemma}(X)."], f"There is no {lemma}.") if re.fullmatch(r"[a-z]+", lemma) else None
     m = _THERE.match(text) or _HAS.match(text)
     if m is None:
         return None
@@ -56,17 +56,17 @@ def count(sentence: str, readings: Readings, subject: Subject) -> tuple[list[str
     noun = _noun(m.group("noun"), n)
     if noun is None or not re.fullmatch(r"[a-z]+", noun):
         return None
-    plural = m.group("noun").lower()
+    written = m.group("noun").lower()
     if "who" in m.groupdict():
         verb = m.group("verb").lower()
         who = subject(m.group("who"), readings)
         if who is None or verb in ("is", "are") or lexicon.verb_form(verb, singular=True) != verb:
             return None
         counted = f"({verb}({format_const(who)}, X), {noun}(X))"       # what the verb says of each: owns(bob, X)
-        said = f"{m.group('who')[:1].upper()}{m.group('who')[1:]} {verb} at most {n} {plural}."
+        said = f"{m.group('who')[:1].upper()}{m.group('who')[1:]} {verb} at most {n} {written}."
     else:
         counted = f"{noun}(X)"
-        said = f"There {'is' if n == 1 else 'are'} at most {n} {plural}."
+        said = f"There {'is' if n == 1 else 'are'} at most {n} {written}."
     return [f":- aggregate_all(count, {counted}, N), N > {n}."], said
 
 

@@ -105,7 +105,7 @@ def tokens(sentence: str) -> list[Word] | None:
             out += [Word(w, KEYWORDS[w]) for w in _CONTRACTIONS[low]]
         elif raw.endswith("'s") and raw[0].isupper() and raw[:-2].isalpha() and len(raw) > 3 and low[:-2] not in KEYWORDS:
             out += [Word(raw[:-2], "C"), Word("'s", "POSS")]     # Bob's: a possessive, or "Bob is" (statements.py)
-        elif not raw.isascii() or "'" in raw or any(c.isdigit() for c in raw):
+        elif not raw.isascii() or "'" in raw or not raw.isalpha() and any(c.isdigit() for c in raw):
             if not (raw[0].isupper() or not raw.isascii() and raw.isalpha()) or not _NAME.fullmatch(raw) \
                     or "'" in raw and not raw[0].isupper():
                 return None     # a possessive (Bob's), a quote, a word with digits that is no name
@@ -137,7 +137,23 @@ def _lemminflect() -> Any:
 @lru_cache(maxsize=65536)
 def parts_of_speech(word: str) -> frozenset[str]:
     """The parts of speech the lexicon knows for `word` (empty for a word it has never seen)."""
-    return frozenset(_lemminflect().getAllLemmas(word.lower()))
+    low = word.lower()
+    tables = _lemma_tables()
+    if tables is not None:          # the keys only: getAllLemmas deep-copies both tables' entries
+        return frozenset(tables[0].get(low, {})) | frozenset(tables[1].get(low, {}))
+    return frozenset(_lemminflect().getAllLemmas(low))
+
+
+@lru_cache(maxsize=1)
+def _lemma_tables() -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """lemminflect's lemma table and its overrides (what getAllLemmas reads), or None when this
+    version keeps them otherwise."""
+    try:
+        lemmatizer = _lemminflect().core.Lemmatizer.Lemmatizer()
+        tables = (lemmatizer._getLemmaDict(), lemmatizer._getOverridesDict())
+    except (AttributeError, TypeError):
+        return None
+    return tables if all(isinstance(t, dict) for t in tables) else None
 
 
 def only_function_word(word: str) -> bool:

@@ -13,7 +13,7 @@ from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
 from sym.core.reason.swm.english.scope import _pred
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
-from sym.core.reason.swm.english.statements import meanings, readings
+from sym.core.reason.swm.english.statements import _known, meanings, readings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -175,6 +175,8 @@ def question_goal(text: str) -> Goal | None:
     if len(found) != 1:
         return None
     kind, query = found.pop()
+    if not surface.shouted_reading_ok(question, query, _known):
+        return None
     return Goal(kind, query, (), question)
 
 

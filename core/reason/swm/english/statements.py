@@ -106,9 +106,13 @@ def translate(sentence: str, containers: state.Containers = frozenset()) -> Tran
         return None
     kind, clauses, written = next(iter(found))
     written = frozenset().union(*(w for *_, w in found))
-    if misread(clauses, written, plain) is not None:
+    if misread(clauses, written, plain) is not None or not surface.shouted_reading_ok(text, " ".join(clauses), _known):
         return None
     return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written))
+
+
+def _known(word: str) -> bool:
+    return bool(lexicon.parts_of_speech(word)) or word in lexicon.KEYWORDS or word in lexicon.PREPOSITIONS
 
 
 def _said(clause: str, written: frozenset[tuple[str, bool]]) -> str | None:

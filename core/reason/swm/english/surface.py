@@ -9,6 +9,7 @@ in the controlled language's definition (docs/english.md); nothing else is rewri
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 MARKERS = ("yes", "no", "well", "oh", "ah", "indeed", "of course", "also", "besides", "moreover",
            "furthermore", "in fact", "actually", "so", "therefore", "thus", "hence", "however",
@@ -93,3 +94,22 @@ def uncapitalised(text: str) -> str:
         return text
     low = text.lower()
     return low[:1].upper() + low[1:]
+
+
+_PREDICATE = re.compile(r"([a-z][a-z0-9_]*)\(")
+_QUOTED_OR_JOINED = re.compile(r"'[^']*'|\b[a-z0-9]+_[a-z0-9_]+\b(?!\()")
+
+
+def shouted_reading_ok(text: str, logic: str, known: Callable[[str], bool]) -> bool:
+    """Whether the reading `logic` (clauses or a goal, as text) of a sentence written wholly in
+    capitals does not hang on the capitals it lost: in capitals a name cannot be told from a word, so
+    a word the lexicon does not know (`known`) must be read as a one-word name — never as a predicate
+    ("GLOZO MUZZAIM BRUSKAIRBS …": an adjective, or the name Glozo Muzzaim?), and no constant may be
+    a name of several words or a description. True for a text not in capitals."""
+    if not text.isupper():
+        return True
+    if _QUOTED_OR_JOINED.search(logic):
+        return False
+    predicates = {part for pred in _PREDICATE.findall(logic) for part in pred.split("_")}
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+    return not any(w in predicates and not known(w) for w in words)
