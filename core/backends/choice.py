@@ -35,24 +35,26 @@ class EngineOptions:
 
     memory_limit: str | None = "2GB"
     spark_master: str = "local[*]"
+    default: str = "native"         # the engine of a workspace that recorded none (config.toml's `engine`)
 
 
-def options_from(settings: Any) -> EngineOptions:
-    return EngineOptions(getattr(settings, "duckdb_memory", "2GB"), getattr(settings, "spark_master", "local[*]"))
+def options_from(settings: Any, default: str | None = None) -> EngineOptions:
+    return EngineOptions(getattr(settings, "duckdb_memory", "2GB"), getattr(settings, "spark_master", "local[*]"),
+                         default or getattr(settings, "engine", "native"))
 
 
 _open: dict[str, Engine] = {}     # directory -> the relational engine open on it
 
 
-def recorded(directory: Path | None) -> str:
-    """The engine recorded for a workspace directory (native where none is)."""
+def recorded(directory: Path | None) -> str | None:
+    """The engine recorded for a workspace directory (None where none is)."""
     if directory is None:
-        return "native"
+        return None
     try:
         word = (directory / CHOICE).read_text().strip()
     except OSError:
-        return "native"
-    return word if word in ENGINES else "native"
+        return None
+    return word if word in ENGINES else None
 
 
 def record(directory: Path | None, name: str) -> None:

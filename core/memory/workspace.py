@@ -329,10 +329,11 @@ class Workspaces:
                             background=self.background)
         directory = workspace_dir(name)
         try:
-            chosen = engine or recorded(directory)
-            evaluator = open_engine(chosen, directory, self.engine_options or EngineOptions())
+            options = self.engine_options or EngineOptions()
+            chosen = engine or recorded(directory) or options.default
+            evaluator = open_engine(chosen, directory, options)
             memory = WorkingMemory.open(ws.store, emit=self.emit or ignore, engine=evaluator)
-            if engine is not None:
+            if engine is not None or chosen != "native":
                 record(directory, chosen)
         except BaseException:
             ws.close(0)

@@ -59,7 +59,8 @@ def workspace(ctx: Context, args: Args) -> Message:
     if name == ctx.memory.workspace:
         return Message(f"already in workspace {name}", {"workspace": name})
     spaces = _workspaces(ctx)
-    spaces.engine_options = options_from(ctx.settings)
+    before = spaces.engine_options    # a new workspace gets the engine the configuration names, not this one's
+    spaces.engine_options = options_from(ctx.settings, before.default if before is not None else "native")
     ctx.memory = spaces.open(name, engine=args.engine)
     ctx.settings.engine = kind(ctx.memory.engine)
     counts = ctx.memory.counts()

@@ -84,3 +84,18 @@ def test_bad_engine_is_one_line_and_changes_nothing(shells):
     result = run(shell, "/set engine oracle")
     assert fails(result, "unknown engine")
     assert kind(shell.memory.engine) == "native"
+
+
+def test_the_configured_engine_is_what_a_new_workspace_gets(shells):
+    from sym.core.settings import config_path
+
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('[settings]\nengine = "duckdb"\n')
+    shell = shells("fresh")
+    assert kind(shell.memory.engine) == "duckdb" and shell.ctx.settings.engine == "duckdb"
+    run(shell, "/set engine native")          # recorded in the workspace: its choice wins from now on
+    run(shell, "/workspace other")
+    assert kind(shell.memory.engine) == "duckdb"
+    run(shell, "/workspace fresh")
+    assert kind(shell.memory.engine) == "native"
