@@ -40,7 +40,7 @@ class EngineOptions:
 
 def options_from(settings: Any, default: str | None = None) -> EngineOptions:
     return EngineOptions(getattr(settings, "duckdb_memory", "2GB"), getattr(settings, "spark_master", "local[*]"),
-                         default or getattr(settings, "engine", "native"))
+                         str(default or getattr(settings, "engine", "native")))
 
 
 _open: dict[str, Engine] = {}     # directory -> the relational engine open on it
