@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import StratificationError
@@ -46,10 +47,30 @@ class Goals:
     def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
         """The distinct values of `named` over the body's bindings (as `Engine.rows` on the whole model)."""
         unbound_names(body, named)
+        parts = _apart(body)
+        if len(parts) > 1:
+            return self._product(parts, named)
         demand = self._demand(body)
         model = self._model(demand)
         goal = body if model.demand.answer is None or demand.answer is None else (demand.answer,)  # factored: its answers
         return model.engine.rows(goal, named)
+
+    def _product(self, parts: list[tuple[Atom, ...]], named: list[Var]) -> list[tuple[Any, ...]]:
+        """A conjunction of goals that share no variable: each answered alone (a ground one as a
+        truth, with its own goal model), then their answers joined, so `?- p2(m0, X), p(n0, n7).`
+        costs its goals and the join, not a demand program asking for both at once."""
+        found: list[tuple[list[Var], list[tuple[Any, ...]]]] = []
+        for part in parts:
+            wanted = [v for v in named if any(v in atom.args for atom in part)]
+            rows = ([()] if self.holds(part[0]) else []) if len(part) == 1 and part[0].is_ground else \
+                self.rows(part, wanted)
+            if not rows:
+                return []
+            found.append((wanted, rows))
+        order = [v for wanted, _ in found for v in wanted]
+        pick = [order.index(v) for v in named]
+        return [tuple(row[i] for i in pick) for row in
+                (tuple(value for chunk in combo for value in chunk) for combo in product(*(rows for _, rows in found)))]
 
     def holds(self, atom: Atom) -> bool:
         if not atom.is_ground:
@@ -283,3 +304,22 @@ class Goals:
         if not added:
             self.checks = None
 
+
+def _apart(body: tuple[Literal, ...]) -> list[tuple[Atom, ...]]:
+    """A body of atoms split into the groups that share variables (one group: not split; a body
+    with anything but atoms is not split)."""
+    if len(body) < 2 or not all(isinstance(lit, Atom) for lit in body):
+        return [tuple(lit for lit in body if isinstance(lit, Atom))]
+    groups: list[tuple[set[Var], list[Atom]]] = []
+    for lit in body:
+        assert isinstance(lit, Atom)
+        mine = set(lit.variables())
+        joined = [g for g in groups if g[0] & mine]
+        merged: tuple[set[Var], list[Atom]] = (mine, [])
+        for g in joined:
+            merged[0].update(g[0])
+            merged[1].extend(g[1])
+            groups.remove(g)
+        merged[1].append(lit)
+        groups.append(merged)
+    return [tuple(sorted(atoms, key=body.index)) for _, atoms in groups]

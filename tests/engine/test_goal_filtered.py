@@ -59,3 +59,22 @@ def test_every_bound_question_is_its_part_of_the_model(program):
                 assert found == expected
                 for row in expected:       # and each answer, asked as a ground question, holds
                     assert engine.holds(Atom(pred, row))
+
+
+@QUICK
+@given(programs(), st.data())
+def test_a_conjunction_of_separate_goals_is_their_answers_joined(program, data):
+    domain, arity, facts, rules = program
+    model = naive.model(facts, rules)
+    preds = sorted(arity)
+    goals, names = [], iter([Var(f"Q{i}") for i in range(12)])
+    for _ in range(data.draw(st.integers(2, 3))):
+        pred = data.draw(st.sampled_from(preds))
+        goals.append(Atom(pred, tuple(data.draw(st.sampled_from(domain)) if data.draw(st.booleans()) else next(names)
+                                      for _ in range(arity[pred]))))
+    engine = Engine()
+    engine.add_program([*facts, *rules])
+    query = Query(tuple(goals))
+    found = {tuple(b[v] for v in query.variables()) for b in engine.solve(query)}
+    expected = {tuple(b[v] for v in query.variables()) for b in naive.substitutions(tuple(goals), model)}
+    assert found == expected
