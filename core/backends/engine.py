@@ -121,6 +121,7 @@ class RelationalEngine(Engine):
 
     def _sync(self) -> None:
         ex = self.executor
+        before = dict(self._stored)
         for key in list(self._reload | set(self._appended)):
             rows = self._base.get(key) or {}
             table = self.catalog.base(key)
@@ -129,9 +130,9 @@ class RelationalEngine(Engine):
                 self._stored.pop(key, None)
                 continue
             new = self._appended.get(key, [])
-            types = _column_types(key, new if key in self._stored and key not in self._reload else rows,
-                                  self._stored.get(key))
-            if key in self._stored and key not in self._reload and types == self._stored[key]:
+            growing = key in self._stored and key not in self._reload     # only appended to
+            types = _column_types(key, new if growing else rows, self._stored.get(key) if growing else None)
+            if growing and types == self._stored[key]:
                 ex.insert_rows(table, new, _filled(types))
             else:
                 ex.create_table(table, _filled(types))
@@ -139,6 +140,8 @@ class RelationalEngine(Engine):
             self._stored[key] = types
         self._appended.clear()
         self._reload.clear()
+        if self._stored != before:      # a column's type or the set of tables changed: compile again
+            self._program = None
 
     def program(self) -> Program:
         """The rules compiled against the tables as they are now."""

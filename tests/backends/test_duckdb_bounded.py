@@ -76,3 +76,19 @@ def test_a_query_after_the_stop_answers_afresh():
         engine.infer()
     engine.max_facts = None
     assert len(engine.solve(parse_query("?- n(X)."))) == 50
+
+
+def test_facts_that_widen_or_narrow_a_column_are_answered_with_its_new_type():
+    from sym.core.logic.terms import Atom
+
+    engine = duck("p(1). q(X, Y) :- p(X), Y is X * 2.")
+    assert engine.solve(parse_query("?- q(X, Y).")) != []
+    engine.add_facts([Atom("p", (1.5,))])      # int -> num
+    assert sorted(tuple(a.values()) for a in engine.solve(parse_query("?- q(X, Y)."))) == [(1, 2), (1.5, 3)]
+    engine.remove_fact(Atom("p", (1,)))
+    assert engine.holds(Atom("q", (1.5, 3)))
+    engine.add_facts([Atom("p", ("a",))])      # numbers and an atom: refused in one line
+    with pytest.raises(UserError, match="both numbers and atoms"):
+        engine.solve(parse_query("?- q(X, Y)."))
+    engine.remove_fact(Atom("p", ("a",)))
+    assert engine.holds(Atom("q", (1.5, 3)))
