@@ -120,14 +120,12 @@ class WorkingMemory:
 
     @classmethod
     def open(cls, store: LocalStore | ChromaStore, *, emit: Emit = ignore, engine: Engine | None = None) -> WorkingMemory:
-        """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a
-        Chroma server's collections): items, engine index, schema; `engine` evaluates it (a
-        relational backend's, see core/backends), else a native one."""
+        """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a Chroma
+        server's collections): items, engine index, schema; `engine` (core/backends) else a native one."""
         from sym.core.memory.persist import items_from_records, load_items, load_templates
 
         memory = cls(store.workspace, emit=emit, store=store)
-        if engine is not None:
-            memory.engine = engine
+        memory.engine = engine if engine is not None else memory.engine
         make = lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at)  # noqa: E731
         try:
             if hasattr(store, "item_records"):
