@@ -306,8 +306,79 @@ INDEFINITES = [
     ("If Bob is afraid of a dog then Bob is timid.", ["timid(bob) :- dog(X), afraid_of(bob, X)."]),
 ]
 
+# a third list, of interactions between constructions (written 06:09 UTC, before it was run)
+THIRD = [
+    ("Yes, Bob likes every cat.", ["likes(bob, X) :- cat(X)."]),
+    ("Well, Bob's tall!", ["tall(bob)."]),
+    ("In fact, Bob, who is tall, likes Al.", ["tall(bob).", "likes(bob, al)."]),
+    ("When Bob is happy, Bob likes every cat.", ["likes(bob, X) :- happy(bob), cat(X)."]),
+    ("Bob likes every cat if Al is happy.", ["likes(bob, X) :- happy(al), cat(X)."]),
+    ("Bob likes every cat when it is black.", R),
+    ("If something is a cat then Bob likes it.", ["likes(bob, X) :- cat(X)."]),
+    ("If something is a cat then it likes every dog.", ["likes(X, Y) :- cat(X), dog(Y)."]),
+    ("If something is a cat then it likes no dog.", ["~likes(X, Y) :- cat(X), dog(Y)."]),
+    ("Every cat that likes Bob likes every dog.", ["likes(X, Y) :- cat(X), likes(X, bob), dog(Y)."]),
+    ("No cat that likes Bob likes any dog.", ["~likes(X, Y) :- cat(X), likes(X, bob), dog(Y)."]),
+    ("All cats and dogs like Bob.", R),
+    ("Bob likes all cats and all dogs.", ["likes(bob, X) :- cat(X).", "likes(bob, X) :- dog(X)."]),
+    ("Bob likes every cat but not every dog.", R),
+    ("Bob likes every cat but no dog.", ["likes(bob, X) :- cat(X).", "~likes(bob, X) :- dog(X)."]),
+    ("Bob is tall and likes every cat.", ["tall(bob).", "likes(bob, X) :- cat(X)."]),
+    ("Bob likes every cat and is tall.", ["likes(bob, X) :- cat(X).", "tall(bob)."]),
+    ("Bob is afraid of every dog and of Al.", R),
+    ("Bob is the brother of every cat.", ["brother_of(bob, X) :- cat(X)."]),
+    ("Bob is in every box.", ["in(bob, X) :- box(X)."]),
+    ("Every cat is in the box.", ["in(X, box) :- cat(X)."]),
+    ("Every cat is in every box.", ["in(X, Y) :- cat(X), box(Y)."]),
+    ("Bob chases every cat, who is black.", R),
+    ("Bob chases Tom, which chases Jerry, which is a mouse.", ["chases(bob, tom).", "chases(tom, jerry).", "mouse(jerry)."]),
+    ("Bob chases Tom, which chases Jerry.", ["chases(bob, tom).", "chases(tom, jerry)."]),
+    ("Bob, who chases Tom, who is a cat, is a dog.", ["chases(bob, tom).", "cat(tom).", "dog(bob)."]),
+    ("Tom is a cat that chases every mouse.", ["cat(tom).", "chases(tom, X) :- mouse(X)."]),
+    ("Tom is a cat that chases a mouse.", R),
+    ("Tom is a cat that chases no mouse.", ["cat(tom).", "~chases(tom, X) :- mouse(X)."]),
+    ("Al is Bob's sister and Sue is Bob's mother.", R),        # one 's a sentence
+    ("Al is Bob's sister and is tall.", ["sister_of(al, bob).", "tall(al)."]),
+    ("Al is tall and Bob's sister.", ["tall(al).", "sister_of(al, bob)."]),
+    ("Al and Sue are Bob's sisters.", R),
+    ("Al is not Bob's sister but Sue is.", R),
+    ("Bob's not a cat.", ["~cat(bob)."]),
+    ("Bob's not afraid of Al.", ["~afraid_of(bob, al)."]),
+    ("Bob's every cat is black.", R),
+    ("Bob's cats are black.", R),
+    ("Mary is seen by every dog and Al.", R),
+    ("Mary is not seen by any dog.", ["~sees(X, mary) :- dog(X)."]),
+    ("Mary is seen by no dog.", ["~sees(X, mary) :- dog(X)."]),
+    ("Mary is loved by Bob and hated by Al.", ["loves(bob, mary).", "hates(al, mary)."]),
+    ("The cake is eaten by Bob.", ["eats(bob, cake)."]),
+    ("Bob is eaten.", ["eaten(bob)."]),                     # a participle is an adjective (its state)
+    ("Bob is tired.", ["tired(bob)."]),
+    ("There is at most one cat and one dog.", R),
+    ("There are at most three cats that purr.", R),
+    ("Bob has at most three black cats.", R),
+    ("Bob has at most zero cats.", [":- aggregate_all(count, (has(bob, X), cat(X)), N), N > 0."]),
+    ("If Bob has at most two cats then Al is happy.", R),
+    ("Every man has at most one wife.", R),
+    ("BOB LIKES CATS THAT PURR.", ["likes(bob, X) :- cat(X), purrs(X)."]),
+    ("BOB, WHO IS TALL, LIKES AL.", ["tall(bob).", "likes(bob, al)."]),
+    ("BOB'S SISTER IS AL.", R),                             # in capitals AL may be a name or a word
+    ("THERE IS NO CAT.", [":- cat(X)."]),
+    ("John gives the book to Mary.", R),
+    ("John talks to Mary.", ["talks_to(john, mary)."]),
+    ("John talks to every cat.", ["talks_to(john, X) :- cat(X)."]),
+    ("John is married to Mary.", ["married_to(john, mary)."]),
+    ("John and Mary are married to each other.", R),
+    ("John belongs to the club.", ["belongs_to(john, club)."]),
+    ("John has to go.", R),
+    ("John is going to Paris.", R),                         # was going_to(john, paris): fixed
+    ("John is to go.", R),
+    ("Every man who is kind to every dog is good.", R),
+    ("If a man is kind to a dog then the dog likes the man.", ["likes(Y, X) :- man(X), dog(Y), kind_to(X, Y)."]),
+    ("If John gives a dog a bone then the dog is happy.", R),
+]
+
 # statements: every list above
-STATEMENTS = RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES
+STATEMENTS = RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES + THIRD
 
 # questions → (kind, query) or None
 QUESTIONS = [

@@ -499,6 +499,9 @@ class Meaning:
         if kind in ("adj_of", "adj_than", "adj_prep"):
             word, link = ws[0], self.w(_toks(node)[0].value)
             _to(self, link, _kids(node)[-1])
+            if word.low.endswith("ing") and ("VERB" in lexicon.parts_of_speech(word.text)
+                                             or not lexicon.parts_of_speech(word.text)):
+                raise Refused(f"'is {word.text} {link.low}' is the progressive, not a relation")   # "is going to
             if link.low == "by" and word.type == "W" and self.participle(_kids(node)[0]):
                 # the passive: "Mary is seen by John." is "John sees Mary."
                 agent = self.obj(_kids(node)[-1])
