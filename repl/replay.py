@@ -183,13 +183,13 @@ def _was_cancelled(recorded: dict | None) -> bool:
 
 
 def server_settings() -> dict[str, object]:
-    """This machine's model server: backend, base URL and Ollama host from its config file and
-    environment (the defaults when the config file cannot be read)."""
+    """This machine's model server (backend, base URL, Ollama host) and Spark master, from its config
+    file and environment (the defaults when the config file cannot be read)."""
     try:
         settings = load_settings()
     except UserError:
         settings = Settings()
-    return {key: getattr(settings, key) for key in ("backend", "base_url", "ollama_host")}
+    return {key: getattr(settings, key) for key in ("backend", "base_url", "ollama_host", "spark_master")}
 
 
 def recorded_approvals(rec: Recording):
