@@ -18,7 +18,7 @@ WORLD_FACTS = ["The lion is big.", "The lion chases the zebra.", "The zebra is n
 WORLD_RULES = [
     "If something chases the zebra then it is fast.",
     "All big, fast things are not quiet.",
-    "If something is not kind then it runs to the lion.",   # not a known form: only used in the miss test
+    "If something is not kind then it might run to the lion.",   # a modal: not a known form (the miss test)
 ]
 
 
