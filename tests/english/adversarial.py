@@ -285,6 +285,9 @@ INDEFINITES = [
     ("If a farmer owns a donkey then the farmer beats the donkey.",
      ["beats(X, Y) :- farmer(X), donkey(Y), owns(X, Y)."]),
     ("If a farmer owns a donkey then he beats it.", R),          # two antecedents for two pronouns
+    ("If John owns a donkey then he beats it.", R),              # was beats(X, X): he took the donkey (APE 294)
+    ("If John owns a donkey then John beats it.", ["beats(john, X) :- donkey(X), owns(john, X)."]),
+    ("If John sees a cat then the cat likes him.", R),
     ("Every farmer who owns a donkey is rich.", ["rich(X) :- farmer(X), owns(X, Y), donkey(Y)."]),
     ("Every farmer who owns a donkey beats the donkey.", R),      # the donkey: which? (not in a generic's head)
     ("If Bob owns a cat then Bob is happy.", ["happy(bob) :- cat(X), owns(bob, X)."]),

@@ -124,6 +124,7 @@ class Meaning:
         if kind == "something":
             return self.scope.fresh(), True
         if kind == "it":
+            self.personal(node)
             return self.scope.pronoun(), True
         if kind == "they":
             return self.scope.pronoun(), False
@@ -141,6 +142,13 @@ class Meaning:
             self.scope.indefinites.append((tuple(w.low for w in words[:-1]), lexicon.noun_lemma(words[-1].text), var))
             return var, True
         raise Rejected(kind)
+
+    def personal(self, node: Node) -> None:
+        """A he / she / him / her after a name may be that name, not the rule's someone ("If John owns
+        a donkey then he beats it." was beats(X, X): he took the donkey): refused, never guessed."""
+        word = self.words[leaves(node)[0]].low
+        if word in ("he", "she", "him", "her") and self.scope.names:
+            raise Refused(f"'{word}' may be {sorted(self.scope.names)[0].capitalize()} or the rule's someone: say which")
 
     def side_relative(self, name: Node, vp: Node) -> Arg:
         """"Bob, who is tall, …": the name, and what the relative asserts of it (a fact of its own)."""
@@ -274,6 +282,7 @@ class Meaning:
         if kind == "it" or kind == "they":
             if self.words[leaves(node)[0]].low in _REFLEXIVE and self.subject_now is not None:
                 return self.subject_now                        # "John hits himself.": the clause's subject
+            self.personal(node)
             return self.scope.pronoun()
         if kind == "something":
             return self.scope.fresh()
