@@ -229,17 +229,10 @@ def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
     said = next((c for c in clauses if (m := _ONE_PLACE.match(c)) and lexicon.verb_lemma(m.group(1)) in classes.REPORTS), None)
     if said is not None:
         raise Refused(f"'{said[:-1]}' reports what someone thinks or says: the rest is their claim, not a fact")
-    at = next((i for i, w in enumerate(words) if w.low in _PERSONAL), None)
-    names = {const for const, is_name in written if is_name}
-    if kind == "rule" and at is not None and any(w.low.replace("-", "_") in names for w in words[:at]):
-        # "If John owns a donkey then he beats it." was beats(X, X): 'he' went to the donkey (APE 294)
-        raise Refused(f"'{words[at].text}' could be the name before it or the rule's someone: say which "
-                      "(\"If John owns a donkey then John beats it.\")")
     return kind, clauses, written
 
 
 _ONE_PLACE = re.compile(r"~?([a-z]+)\([^,()]+\)\.$")
-_PERSONAL = frozenset({"he", "she"})          # a subject pronoun, which a name before it could be
 
 
 def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
