@@ -2,9 +2,9 @@
 with no language model. A sentence becomes logic only when the grammar gives it exactly one
 meaning; anything else is None (the reasoner asks a model, or names the sentence).
 
-Rooms: lexicon (tokens, morphology), grammar.lark + parse (readings), semantics (readings →
+Rooms: lexicon (tokens, morphology), grammar.lark + parse (readings), semantics + objects + scope (readings →
 clauses), statements (translate), questions (goals), state (containers and operations),
-sentences (splitting), render (clauses → English).
+sentences (splitting), render (clauses → English), measures and counts (numbers), surface (what adds nothing).
 """
 
 from sym.core.reason.swm.english.lexicon import third_person

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.terms import Atom, Var
-from sym.core.reason.swm.english import classes, lexicon
+from sym.core.reason.swm.english import classes, lexicon, objects
 from sym.core.reason.swm.english.lexicon import Word
+from sym.core.reason.swm.english.objects import gnoun
 from sym.core.reason.swm.english.scope import Arg, Refused, Rejected, Scope, Written, _pred
 
 if TYPE_CHECKING:
@@ -130,9 +131,9 @@ class Meaning:
             return self.scope.pronoun(), False
         if kind == "name_rel":
             name, vp = _kids(node)
-            return self.side_relative(name, vp), True
+            return objects.side_relative(self, name, vp), True
         if kind == "possessive":
-            return self.possessive(node), True
+            return objects.possessive(self, node), True
         if kind == "indefinite":
             if not self.scope.rule:
                 raise Rejected("'a …' as a subject of a fact is generic or existential")
@@ -149,90 +150,6 @@ class Meaning:
         word = self.words[leaves(node)[0]].low
         if word in ("he", "she", "him", "her") and self.scope.names:
             raise Refused(f"'{word}' may be {sorted(self.scope.names)[0].capitalize()} or the rule's someone: say which")
-
-    def side_relative(self, name: Node, vp: Node) -> Arg:
-        """"Bob, who is tall, …": the name, and what the relative asserts of it (a fact of its own)."""
-        if not self.scope.asserting:
-            raise Refused("a non-restrictive relative clause in a condition or a question asserts something")
-        term = self.name(name)
-        words = self.content(name)
-        if len(words) == 1 and lexicon.parts_of_speech(words[0].text) and lexicon.is_plural_noun(words[0].text):
-            raise Rejected("a bare plural is not a name")
-        self.scope.side += self.vp(vp, term, True)
-        return term
-
-    def possessive(self, node: Node) -> Var:
-        """"Bob's sister" (subject or object): the one who is the sister of Bob (a definite: whoever is),
-        `sister_of(X, bob)`; "Bob's sister is Al." says who (statements read it as the relation)."""
-        name, *rel = _kids(node)
-        words = [self.content(k)[0] for k in rel]
-        if any(w.type != "W" for w in words) or len(words) > 1 or not lexicon.can_be_noun(words[-1].text) \
-                or lexicon.is_plural_noun(words[-1].text):
-            raise Rejected("a possessive is of one thing named by lower-case nouns")
-        owner = self.name(name)
-        if isinstance(owner, Var):
-            raise Rejected("a possessive of a variable")
-        pred = _pred([w.text for w in words] + ["of"])
-        var = self.scope.quantified("the", f"{self.content(name)[-1].text}'s {words[-1].text}")
-        self.scope.universal[var] = ("the", [Atom(pred, (var, owner))])
-        self.scope.roles[var] = (pred, owner)
-        return var
-
-    def quantified_object(self, node: Node) -> Var:
-        """every / each / any / all / no + noun (+ relative), or a bare plural with a relative clause
-        ("cats that purr", read as every such cat): a variable the rule's body restricts."""
-        kind, kids = node.data, _kids(node)
-        first = self.w(_toks(node)[0].value).low if _toks(node) else ""
-        singular: bool | None
-        if kind == "kind_rel_obj":
-            quant, singular, words = "any", False, [self.content(k)[0] for k in kids[:-1]]
-            rels = kids[-1:]
-        else:
-            quant = "no" if kind == "no_obj" else "any" if first == "any" else "every"
-            singular = True if first in ("every", "each") else False if first == "all" else None
-            words, rels = self.content(kids[0]), kids[1:]
-        if any(lexicon.noun_lemma(w.text) in classes.TEMPORAL for w in words):
-            raise Refused(f"'{' '.join(w.text for w in self.content(node))}' says when, not what")   # "every day"
-        var = self.scope.quantified(quant, " ".join(w.text for w in self.content(node)))
-        if kind == "kind_rel_obj":
-            if not all(w.type == "W" or i == 0 and w is self.words[0] for i, w in enumerate(words)):
-                raise Rejected("a capitalised word in a bare plural")
-            atoms, number = self.nominal(words, var, singular=False), False
-        else:
-            atoms, number = gnoun(self, kids[0], var, singular=singular)
-        asserting, self.scope.asserting = self.scope.asserting, False
-        try:
-            for rel in rels:
-                atoms += self.vp(_kids(rel)[0], var, number)
-        finally:
-            self.scope.asserting = asserting
-        if not atoms:
-            raise Rejected("an object of no kind")
-        self.scope.universal[var] = (quant, atoms)
-        return var
-
-    def indefinite_object(self, node: Node) -> Var:
-        """"a donkey" as an object in a condition: a variable of the rule's body, restricted there
-        ("If a farmer owns a donkey then …" → `…, donkey(Y), owns(X, Y)`); anywhere else it says that
-        there is one (`Bob likes a cat.`: which?), refused."""
-        said = " ".join(w.text for w in self.content(node))
-        if not self.scope.conditions:
-            raise Refused(f"'{said}' says that there is one: which? (in a condition it is read: 'If Bob owns a cat …')")
-        kids = _kids(node)
-        words = [w for w in self.content(kids[0]) if w.type != "COMMA"]
-        if any(lexicon.noun_lemma(w.text) in classes.TEMPORAL for w in words):
-            raise Refused(f"'{said}' says when, not what")
-        var = self.scope.fresh()
-        atoms, number = gnoun(self, kids[0], var, singular=True)
-        for rel in kids[1:]:
-            atoms += self.vp(_kids(rel)[0], var, number)
-        if not atoms:
-            raise Rejected("an object of no kind")
-        self.scope.body += atoms
-        self.scope.existential.add(var)
-        if words[-1].type != "THING":
-            self.scope.indefinites.append((tuple(w.low for w in words[:-1]), lexicon.noun_lemma(words[-1].text), var))
-        return var
 
     def nominal(self, words: list[Word], var: Arg, *, singular: bool) -> list[Atom]:
         """ADJ* NOUN about `var` → atoms (adjectives first, then the noun)."""
@@ -287,14 +204,14 @@ class Meaning:
         if kind == "something":
             return self.scope.fresh()
         if kind in ("every_obj", "no_obj", "kind_rel_obj"):
-            return self.quantified_object(node)
+            return objects.quantified_object(self, node)
         if kind == "indefinite_obj":
-            return self.indefinite_object(node)
+            return objects.indefinite_object(self, node)
         if kind == "name_rel_obj":
             name, vp = _kids(node)
-            return self.side_relative(name, vp)
+            return objects.side_relative(self, name, vp)
         if kind == "poss_obj":
-            return self.possessive(node)
+            return objects.possessive(self, node)
         raise Rejected(kind)
 
     @staticmethod
@@ -563,16 +480,3 @@ def _gapped(meaning: Meaning, vp: Node) -> bool:
         return False
     word = meaning.content(conjs[0])[0].text
     return lexicon.is_plural_noun(word) and "NOUN" in lexicon.parts_of_speech(word)
-
-
-def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> tuple[list[Atom], bool]:
-    """(ADJ ,)* (NOUN | thing) → (atoms, singular)."""
-    ws = [w for w in meaning.content(node) if w.type != "COMMA"]
-    *mods, head = ws
-    if head.type == "THING":
-        number = head.low in ("thing", "person")
-        if singular is not None and number != singular:
-            raise Rejected("number of 'things'")
-        return meaning.adjectives(mods, var), number
-    number = not lexicon.is_plural_noun(head.text) if singular is None else singular
-    return meaning.nominal(ws, var, singular=number), number
