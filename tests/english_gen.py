@@ -232,8 +232,10 @@ def _relations(lx: Lexicon, rng: random.Random) -> Item:
 def _conditionals(lx: Lexicon, rng: random.Random) -> Item:
     a1, a2, a3 = lx.adj(), lx.adj(), lx.adj()
     some, pron = rng.choice([("something", "it"), ("someone", "they"), ("someone", "he"), ("someone", "she")])
-    cop = "are" if pron == "they" else "is"
     form = rng.randrange(12)
+    if form in (2, 3, 6, 8) and pron in ("he", "she"):     # a name in the sentence could be "he": refused
+        some, pron = "someone", "they"
+    cop = "are" if pron == "they" else "is"
     if form == 0:
         return Item("conditionals", f"If {some} is {a1} then {pron} {cop} {a2}.", [rule(atom(a2, X), atom(a1, X))])
     if form == 1:
