@@ -75,9 +75,16 @@ def _start(master: str) -> Any:
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.sql.session.timeZone", "UTC"))
+               .config("spark.sql.session.timeZone", "UTC")
+               # a semi-naive loop runs thousands of small jobs: the driver keeps the status of a few
+               # (Spark's default of 1,000 jobs, stages and SQL plans each filled a 1 GB heap)
+               .config("spark.ui.retainedJobs", "50")
+               .config("spark.ui.retainedStages", "50")
+               .config("spark.ui.retainedTasks", "1000")
+               .config("spark.sql.ui.retainedExecutions", "20"))
     if master.startswith("local"):       # small local data: no shuffle fan-out, no code generation to wait for
         builder = (builder.config("spark.sql.shuffle.partitions", "1")
+                   .config("spark.driver.memory", "2g")
                    .config("spark.default.parallelism", "2")
                    .config("spark.sql.codegen.wholeStage", "false")
                    .config("spark.sql.adaptive.enabled", "false"))
