@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sym.core.logic.terms import Aggregate, Arith, Atom, Compare, Is, Naf, Rule, Var
+from sym.core.logic.terms import Aggregate, Arith, Compare, Is, Rule, Var, clause_atoms
 
 Node = tuple[Any, ...]      # ("r", key, i) a column, ("v", rule number, name) a rule's variable
 
@@ -98,8 +98,7 @@ def infer(rules: list[Rule], stored: Mapping[str, Iterable[str | None]], keys: I
         for i, logical in enumerate(cols):
             types.add(("r", key, i), logical)
     for n, rule in enumerate(rules):
-        atoms: list[Atom] = [rule.head] if rule.head is not None else []
-        _atoms(rule.body, atoms)
+        atoms = clause_atoms(rule)
         for k, atom in enumerate(atoms):
             for i, arg in enumerate(atom.args):
                 col = ("r", atom.key, i)
@@ -131,16 +130,6 @@ def infer(rules: list[Rule], stored: Mapping[str, Iterable[str | None]], keys: I
                     if isinstance(var, Var) and not isinstance(other, Var) and types.of(("v", n, var.name)) is None:
                         types.add(("v", n, var.name), const_type(other))
     return types
-
-
-def _atoms(body: Iterable[Any], out: list[Atom]) -> None:
-    for lit in body:
-        if isinstance(lit, Atom):
-            out.append(lit)
-        elif isinstance(lit, Naf):
-            out.append(lit.atom)
-        elif isinstance(lit, Aggregate):
-            _atoms(lit.goal, out)
 
 
 def _flat(body: Iterable[Any]) -> list[Any]:
