@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.memory.embedders import default_embedder, make_embedder
-from sym.core.reason.outside import PATHS, load_items
+from sym.core.reason.outside import PATHS, claim_of, load_items
 from sym.core.reason.outside_score import score_items
+from sym.core.reason.pot.faithful import stems
 from sym.core.reason.scoring import ItemResult, LogicScore, Outcome, Score, TurnUse, run_tag
 from sym.core.reason.semantic.trajectory import (
     KERNEL,
@@ -337,8 +338,6 @@ def _verified(call, item: Item) -> str:
     """What a chat turn's call verified of a truth item: an /ask verdict, or a /prove of the item's
     own claim that Z3 proved or refuted (its programs agreeing, resting only on stated facts:
     an unverified or undecided /prove is an Abstained, which verifies nothing); "" otherwise."""
-    from sym.core.reason.outside import claim_of
-    from sym.core.reason.pot.faithful import stems
     from sym.repl.commands.proof import ProofResult
 
     if call.tool == "ask":

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.memory.working import WorkingMemory
+from sym.core.reason.sampling import AGREE
 from sym.core.reason.scoring import Outcome, TurnUse, failed_outcome
 from sym.core.reason.swm.datasets import Problem
 from sym.core.reason.swm.english import split_sentences
@@ -189,7 +190,6 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
     if llm is None:
         return Outcome(reason="no model")
     from sym.core.reason.pot.tasks import Encoding, decide_claim
-    from sym.core.reason.sampling import AGREE
 
     encoding = Encoding(fmt=proof_format, style=style)
     attempts = llm.settings.proof_attempts

@@ -94,9 +94,8 @@ class Turn:
         """A /tell that stored nothing because some sentences could not be read: the sentences that
         were read are told on their own, after an approval of exactly that line, and the call
         names what was not read (issue 53: the readable part was dropped with the rest)."""
-        from sym.repl.commands.swm import TellFailure
-
-        told = done.result.sentences if isinstance(done.result, TellFailure) else []
+        # a failed /tell (repl.commands.swm.TellFailure) says what became of each sentence
+        told = getattr(done.result, "sentences", []) if isinstance(done.result, Failure) else []
         read = [t.sentence for t in told if not t.problem]
         unread = [t.sentence for t in told if t.problem]
         if not read or not unread:

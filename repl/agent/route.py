@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
+from sym.core.reason.math import CONSTANTS, FUNCTIONS
+
 ACTIONS = ("tell", "ask", "prove", "math", "search", "none")
 OPERATIONS = ("simplify", "factor", "expand", "solve", "diff", "integrate")
 
@@ -111,8 +113,6 @@ def check_math(step: MathStep, sentence: str = "") -> list[str]:
         return ["the expression must be one line"]
     if not sentence:
         return []
-    from sym.core.reason.math import CONSTANTS, FUNCTIONS
-
     said = set(re.findall(r"[A-Za-z_]\w*", sentence))
     foreign = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", step.expression))
                if n not in said and n not in FUNCTIONS and n not in CONSTANTS]

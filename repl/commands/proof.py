@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sym.core.errors import UserError
 from sym.core.events import CoreEntry, ModelShown
-from sym.core.reason.math import OPERATIONS, compute
+from sym.core.reason.math import CONSTANTS, FUNCTIONS, OPERATIONS, compute
 from sym.core.run import Run
 from sym.core.words import count
 from sym.repl.arguments import Args, Option, positional
@@ -433,8 +433,6 @@ def english(text: str) -> bool:
     """Whether /math's argument reads as English: an apostrophe in a word ("Wearstler's"), or two
     words of three letters or more side by side that are neither operations, functions nor
     constants (implicit multiplication would read "design styles" as design*styles)."""
-    from sym.core.reason.math import CONSTANTS, FUNCTIONS
-
     known = {*OPERATIONS, *FUNCTIONS, *CONSTANTS, *_GREEK, "wrt"}
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     if any("'" in w for w, _, _ in words):

@@ -105,3 +105,14 @@ def said_otherwise(sentence: str, paraphrase: str) -> str:
     def norm(text: str) -> str:
         return " ".join(text.lower().split()).rstrip(".")
     return paraphrase if paraphrase and norm(paraphrase) != norm(sentence) else ""
+
+
+def quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
+    """The first few sentences, each quoted and cut to `width`, and how many more there are."""
+
+    def one(s: str) -> str:
+        s = " ".join(s.split())
+        return s if len(s) <= width else s[:width - 1] + "…"
+
+    shown = ", ".join(f"'{one(s)}'" for s in sentences[:limit])
+    return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")

@@ -28,7 +28,7 @@ from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
 from sym.core.reason.swm import answers, english, extract_vote, extraction, fastpath, naming, prompts
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import applicable, ground
-from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told, said_otherwise
+from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told, quoted, said_otherwise
 from sym.core.reason.swm.relevance import relevant_items
 from sym.core.reason.swm.trace import answer_atoms, trace_proof
 
@@ -46,15 +46,6 @@ def _rule_head(it: Item) -> Atom:
     """The head of a rule item (a rule, not a constraint: it has one)."""
     assert isinstance(it.clause, Rule) and it.clause.head is not None
     return it.clause.head
-
-
-def _quoted(sentences: list[str], limit: int = 3, width: int = 80) -> str:
-    def one(s: str) -> str:
-        s = " ".join(s.split())
-        return s if len(s) <= width else s[:width - 1] + "…"
-
-    shown = ", ".join(f"'{one(s)}'" for s in sentences[:limit])
-    return shown + (f" and {len(sentences) - limit} more" if len(sentences) > limit else "")
 
 
 def _not_there(atom: Atom, sentence: str) -> str:
@@ -205,11 +196,11 @@ class SWM:
         understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
         keep = "/tell --partial … keeps the understood ones"
         if no_model is not None:
-            raise TellIncomplete(f"{understood}; needs a model: {_quoted(failed)}", told,
+            raise TellIncomplete(f"{understood}; needs a model: {quoted(failed)}", told,
                                  hint=f"{no_model.message}; {keep}",
                                  exit_code=getattr(no_model, "exit_code", 1))
         why = readings[failed[0]].problem
-        raise TellIncomplete(f"{understood}; not understood: {_quoted(failed)} ({why[:160]})", told,
+        raise TellIncomplete(f"{understood}; not understood: {quoted(failed)} ({why[:160]})", told,
                              hint=f"rephrase, or {keep}")
 
     def _needs_model(self, sentence: str) -> str:

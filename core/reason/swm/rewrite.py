@@ -22,7 +22,7 @@ from sym.core.events import Approval
 from sym.core.llm import LLMError
 from sym.core.reason.swm import english, fastpath
 from sym.core.reason.swm.english import classes, lexicon
-from sym.core.reason.swm.outcomes import TellIncomplete, Told, said_otherwise
+from sym.core.reason.swm.outcomes import TellIncomplete, Told, quoted, said_otherwise
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
@@ -316,12 +316,6 @@ def _not_allowed(by: str) -> str:
             "(/set agent.approve auto)")
 
 
-def _quoted(sentences: list[str]) -> str:
-    from sym.core.reason.swm.reasoner import _quoted as quoted
-
-    return quoted(sentences)
-
-
 def _ask_all(swm: SWM, unknown: list[str], read_first: list[str]) -> tuple[dict[str, Rewritten], UserError | None]:
     """Each refused sentence rewritten and checked, or (what was done, the error) when no model answers."""
     try:
@@ -399,7 +393,7 @@ def _refuse(sentences: list[str], failed: list[str], done: dict[str, Rewritten])
             for s in sentences]
     understood = f"{len(sentences) - len(failed)} of {len(sentences)} sentences understood"
     why = done[failed[0]].problem
-    raise TellIncomplete(f"{understood}; not understood: {_quoted(failed)} ({why[:160]})", told,
+    raise TellIncomplete(f"{understood}; not understood: {quoted(failed)} ({why[:160]})", told,
                          hint="rephrase, or /tell --partial … keeps the understood ones")
 
 
