@@ -15,6 +15,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from sym.core.backends.engine import RelationalEngine
+from sym.core.logic.engine import Engine
+from sym.core.logic.parser import parse_program
+
 INT, STR = "int", "str"
 BASE = {"e": (INT, INT), "w": (INT, INT), "v": (INT,), "lab": (INT, STR), "s": (STR, STR)}
 NUMBERS = range(0, 6)
@@ -181,3 +185,12 @@ def relations(text: str) -> list[str]:
         for atom in clause_atoms(item.clause):
             keys.add(atom.key)
     return sorted(keys)
+
+
+def engines(text: str, executor) -> tuple[Engine, RelationalEngine]:
+    """The native engine and a relational one over `executor`, each given the program `text`."""
+    clauses = [item.clause for item in parse_program(text)]
+    native, relational = Engine(), RelationalEngine(executor)
+    native.add_program(clauses)
+    relational.add_program(clauses)
+    return native, relational

@@ -12,10 +12,9 @@ import pytest
 from sym.core.backends.duck import DuckExecutor
 from sym.core.backends.engine import RelationalEngine
 from sym.core.errors import UserError
-from sym.core.logic.engine import Engine
 from sym.core.logic.parser import parse_program, parse_query
 from sym.core.logic.terms import format_const
-from tests.backends.programs import program, relations
+from tests.backends.programs import engines, program, relations
 
 SOUFFLE = Path(__file__).resolve().parent.parent / "engine" / "souffle"
 
@@ -26,14 +25,6 @@ def executor():
     ex = DuckExecutor(threads=1)
     yield ex
     ex.close()
-
-
-def engines(text: str, executor):
-    clauses = [item.clause for item in parse_program(text)]
-    native, duck = Engine(), RelationalEngine(executor)
-    native.add_program(clauses)
-    duck.add_program(clauses)
-    return native, duck
 
 
 @pytest.mark.parametrize("batch", range(10))

@@ -15,12 +15,10 @@ import threading
 import pytest
 
 from sym.core.backends.choice import kind
-from sym.core.backends.engine import RelationalEngine
-from sym.core.logic.engine import Engine
-from sym.core.logic.parser import parse_program, parse_query
+from sym.core.logic.parser import parse_query
 from sym.repl.render import to_text
 from sym.repl.results import Added, Failure
-from tests.backends.programs import program, relations
+from tests.backends.programs import engines, program, relations
 
 
 def _java_major() -> int | None:
@@ -61,14 +59,6 @@ def executor():
     ex = spark_backend.SparkExecutor()
     yield ex
     ex.close()
-
-
-def engines(text: str, executor):
-    clauses = [item.clause for item in parse_program(text)]
-    native, spark = Engine(), RelationalEngine(executor)
-    native.add_program(clauses)
-    spark.add_program(clauses)
-    return native, spark
 
 
 def answers(engine, text: str) -> list[tuple]:
