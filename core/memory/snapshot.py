@@ -5,12 +5,10 @@ crash (kill -9 included) leaves all of a batch or none of it. Rows waiting to be
 written to Chroma (or deleted there) sit in `pending`, written in the same transaction; the
 background writer (core.memory.backlog) drains them. Nothing here imports chromadb.
 
-Document passages also have a keyword index here, `docs_fts` (SQLite FTS5, BM25 ranking):
-FTS5 ships with Python's sqlite3, so it costs no new dependency, and it is written in the same
-transaction as the passages, so it can never disagree with them. A workspace from before it
-(or one an older sym changed) gets it rebuilt from its stored passages when opened; where this
-sqlite3 lacks FTS5, `fts` is False and keyword ranking falls back to core.memory.retrieval's
-own BM25.
+Document passages also have a keyword index here, `docs_fts` (SQLite FTS5, BM25 ranking; FTS5
+ships with Python's sqlite3, so it costs no new dependency): core.memory.keywords keeps it, in
+the same transaction as the passages. Where this sqlite3 lacks FTS5, `fts` is False and keyword
+ranking falls back to core.memory.retrieval's own BM25.
 """
 
 from __future__ import annotations
@@ -19,13 +17,13 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager
-from functools import cache
+from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from sym.core.errors import DiskFull, disk_full
+from sym.core.memory import keywords
 from sym.core.memory.store import Record
 
 FORMAT = "2"     # meta "format": the snapshot holds everything (items, docs, schema); Chroma follows it
@@ -41,16 +39,6 @@ CREATE TABLE IF NOT EXISTS pending (kind TEXT NOT NULL, id TEXT NOT NULL, op TEX
 CHUNK = 5_000    # rows per executemany at most: progress (and so cancel) is checked between chunks
 STEP_SECONDS = 0.05  # what one chunk written with progress should take (cancel is seen within about that)
 MIN_STEP = 100       # rows in the first chunk written with progress, and in any
-FTS_VERSION = "2"    # meta "fts": the keyword index of passages is built (its columns: this version)
-_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING "
-        "fts5(text, title, name, tokenize = 'porter unicode61 remove_diacritics 2')")
-# A passage's row in the keyword index has its record's rowid. Its title is its heading path and
-# its first line, which in reference text names what the passage defines ("object.__hash__(self)").
-_FTS_FILL = ("INSERT INTO docs_fts (rowid, text, title, name) SELECT rowid, text, "
-             "COALESCE(json_extract(meta, '$.heading'), '') || ' ' || "
-             "substr(text, 1, instr(text || char(10), char(10)) - 1), COALESCE(json_extract(meta, '$.name'), '') "
-             "FROM records WHERE kind = 'docs'")
-FTS_WEIGHTS = (1.0, 0.6, 0.3)   # bm25 weights of text, title and name
 
 Progress = Callable[[int, int], object]   # (rows done, rows in all); it may raise to cancel
 _Row = TypeVar("_Row")
@@ -83,18 +71,6 @@ def item_kind(kind: str) -> str:
     return "facts" if kind == "fact" else "rules"
 
 
-@cache
-def fts_available() -> bool:
-    """Whether this Python's sqlite3 has FTS5 (it has in the official builds; some distributions
-    leave it out)."""
-    try:
-        with closing(sqlite3.connect(":memory:")) as db:
-            db.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
-        return True
-    except sqlite3.Error:
-        return False
-
-
 def connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
     db.execute("PRAGMA journal_mode=WAL")
@@ -122,7 +98,7 @@ class Snapshot:
                 db = connect(self.path)
             try:
                 with self._full():
-                    self.fts = _fts_ready(db)
+                    self.fts = keywords.ready(db)
             except BaseException:
                 db.close()
                 raise
@@ -324,11 +300,11 @@ class Snapshot:
         def write(db: sqlite3.Connection, part: Sequence[Record]) -> None:
             ids = [r.id for r in part]
             if indexed:
-                self._unindex(db, ids)
+                keywords.unindex(db, ids)
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
                            [(kind, r.id, r.text, json.dumps(r.meta, sort_keys=True)) for r in part])
             if indexed:
-                self._index(db, ids)
+                keywords.index(db, ids)
             self._queue(db, kind, ids, "upsert")
             _stamp(db)
 
@@ -341,44 +317,25 @@ class Snapshot:
             ids = [r.id for r in records]
             indexed = kind == "docs" and self.fts
             if indexed:
-                self._unindex(db, ids)
+                keywords.unindex(db, ids)
             db.executemany("UPDATE records SET meta = ? WHERE kind = ? AND id = ?",
                            [(json.dumps(r.meta, sort_keys=True), kind, r.id) for r in records])
             if indexed:
-                self._index(db, ids)
+                keywords.index(db, ids)
             _stamp(db)
 
     def delete_records(self, kind: str, ids: list[str]) -> None:
         with self.unit() as db:
             if kind == "docs" and self.fts:
-                self._unindex(db, ids)
+                keywords.unindex(db, ids)
             db.executemany("DELETE FROM records WHERE kind = ? AND id = ?", [(kind, i) for i in ids])
             self._queue(db, kind, ids, "delete")
             _stamp(db)
 
-    # -- the keyword index of passages --------------------------------------------------
-
-    @staticmethod
-    def _unindex(db: sqlite3.Connection, ids: Sequence[str]) -> None:
-        for start in range(0, len(ids), CHUNK):
-            part = ids[start:start + CHUNK]
-            db.execute(f"DELETE FROM docs_fts WHERE rowid IN (SELECT rowid FROM records WHERE kind = 'docs' "
-                       f"AND id IN ({','.join('?' * len(part))}))", part)
-
-    @staticmethod
-    def _index(db: sqlite3.Connection, ids: Sequence[str]) -> None:
-        for start in range(0, len(ids), CHUNK):
-            part = ids[start:start + CHUNK]
-            db.execute(f"{_FTS_FILL} AND id IN ({','.join('?' * len(part))})", part)
-
     def keyword_search(self, match: str, limit: int) -> list[tuple[Record, float]]:
         """Passages matching an FTS5 query, best first, with their BM25 score (higher is better).
         Needs `fts`; a bad query is sqlite3.OperationalError."""
-        rows = self._conn().execute(
-            "SELECT r.id, r.text, r.meta, bm25(docs_fts, ?, ?, ?) AS rank FROM docs_fts "
-            "JOIN records AS r ON r.rowid = docs_fts.rowid WHERE docs_fts MATCH ? ORDER BY rank LIMIT ?",
-            (*FTS_WEIGHTS, match, limit)).fetchall()
-        return [(Record(i, text, json.loads(meta)), -float(rank)) for i, text, meta, rank in rows]
+        return keywords.search(self._conn(), match, limit)
 
     def records_by_id(self, kind: str, ids: Sequence[str]) -> dict[str, Record]:
         """The stored records of these ids (those that are gone are left out)."""
@@ -423,7 +380,7 @@ class Snapshot:
             db.execute("INSERT INTO meta VALUES ('embedder', ?)", (embedder,))
             db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
             if self.fts:
-                _rebuild_fts(db)
+                keywords.rebuild(db)
 
     def close(self) -> None:
         if self._db is not None:
@@ -446,39 +403,6 @@ def queue_everything(db: sqlite3.Connection) -> int:
                "THEN 'facts' ELSE 'rules' END, id, 'upsert' FROM items")
     db.execute("INSERT OR REPLACE INTO pending (kind, id, op) SELECT kind, id, 'upsert' FROM records")
     return _count(db, "SELECT COUNT(*) FROM pending")
-
-
-def _fts_ready(db: sqlite3.Connection) -> bool:
-    """Make the keyword index of passages (FTS5) if it is missing or out of step with the stored
-    passages (a workspace from before it, or changed by an older sym), filling it from them.
-    False when this sqlite3 has no FTS5."""
-    if not fts_available():
-        return False
-    version = db.execute("SELECT value FROM meta WHERE key = 'fts'").fetchone()
-    if version is not None and version[0] == FTS_VERSION:
-        stored = db.execute("SELECT COUNT(*), TOTAL(rowid) FROM records WHERE kind = 'docs'").fetchone()
-        try:
-            if tuple(stored) == tuple(db.execute("SELECT COUNT(*), TOTAL(rowid) FROM docs_fts").fetchone()):
-                return True
-        except sqlite3.OperationalError:    # the table was dropped: made again below
-            pass
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        _rebuild_fts(db)
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-    return True
-
-
-def _rebuild_fts(db: sqlite3.Connection) -> None:
-    """The keyword index made again from the stored passages (inside a transaction)."""
-    db.execute("DROP TABLE IF EXISTS docs_fts")     # its columns may be another version's
-    db.execute(_FTS)
-    db.execute("DELETE FROM docs_fts")
-    db.execute(_FTS_FILL)
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('fts', ?)", (FTS_VERSION,))
 
 
 def _stamp(db: sqlite3.Connection) -> None:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from sym.core.memory import snapshot as snapshots
+from sym.core.memory import keywords
 from sym.core.memory.retrieval import (
     MARK_CLOSE,
     MARK_OPEN,
@@ -50,7 +50,7 @@ def ids(ranking) -> list[str]:
 # -- the keyword index in the snapshot --------------------------------------------------------
 
 def test_sqlite_here_has_fts5_and_a_new_snapshot_indexes_its_passages(snap):
-    assert snapshots.fts_available() and snap.fts
+    assert keywords.fts_available() and snap.fts
     assert ids(snap.keyword_search(fts_query(query_terms("exit codes")), 10))[0] == "p2"
 
 
@@ -79,7 +79,7 @@ def test_a_workspace_from_before_the_index_gets_it_built_from_its_passages_on_op
     reopened = Snapshot(path)
     try:
         assert ids(reopened.keyword_search('"weather"', 10)) == ["p3"]
-        assert reopened.meta("fts") == snapshots.FTS_VERSION
+        assert reopened.meta("fts") == keywords.FTS_VERSION
     finally:
         reopened.close()
 
@@ -99,7 +99,7 @@ def test_passages_an_older_sym_wrote_without_the_index_are_indexed_on_open(tmp_p
 
 
 def test_without_fts5_keyword_ranking_falls_back_to_bm25_over_the_stored_passages(tmp_path, monkeypatch):
-    monkeypatch.setattr(snapshots, "fts_available", lambda: False)
+    monkeypatch.setattr(keywords, "fts_available", lambda: False)
     s = Snapshot(tmp_path / "items.sqlite")
     try:
         s.put_records("docs", [passage(i, t) for i, t in PASSAGES.items()])
