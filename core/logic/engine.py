@@ -23,14 +23,15 @@ from sym.core.logic.derivation import Derivation as Derivation  # callers import
 from sym.core.logic.derivation import Inference as Inference
 from sym.core.logic.derivation import Violation as Violation
 from sym.core.logic.derivation import instantiate, unbound_names
+from sym.core.logic.facts import FactBase
 from sym.core.logic.goal import Goals
 from sym.core.logic.onward import go_on
 from sym.core.logic.pause import Budget, Deadline, gc_paused
-from sym.core.logic.plan import Indexes, Row, Runner, Stored, add_to_indexes
+from sym.core.logic.plan import Indexes, Row, Runner, Stored
 from sym.core.logic.rounds import Firing, run_rounds
 from sym.core.logic.slice import Dependencies, body_keys
 from sym.core.logic.strata import Strata
-from sym.core.logic.terms import Atom, Literal, Query, Rule, Var, relation_key
+from sym.core.logic.terms import Atom, Literal, Query, Rule, Var
 from sym.core.logic.violations import firing_derivation, model_violations
 
 if TYPE_CHECKING:
@@ -47,10 +48,8 @@ class Engine:
     """Asserted facts and rules; computes and answers from their model."""
 
     def __init__(self, *, goal_directed: bool = True) -> None:
-        self._base: dict[str, dict[tuple[Any, ...], None]] = {}  # insertion-ordered sets
-        self._shared: dict[str, dict[tuple[Any, ...], None]] = {}  # a goal model's: its engine's fact sets
-        self._indexes: dict[str, Indexes] = {}   # indexes of asserted relations, kept current, that goal models share
-        self._shared_indexes: dict[str, Indexes] | None = None   # a goal model's: its engine's `_indexes`
+        self._asserted = FactBase()
+        self._base = self._asserted.own       # insertion-ordered sets of argument tuples, by relation
         self._rules: dict[str, Rule] = {}
         self._mentioned: dict[str, int] = {}      # relation -> how many rules mention it, kept as rules come and go
         self._constraints: dict[str, Rule] = {}
@@ -81,26 +80,8 @@ class Engine:
 
     def add_facts(self, atoms: Iterable[Atom]) -> int:
         """Assert ground facts; returns how many were new."""
-        added = 0
-        shape: tuple[str, int, bool] | None = None
-        rel: dict[tuple[Any, ...], None] = {}
-        news: dict[str, list[Row]] = {}
-        rows: list[Row] = []
-        for pred, args, neg in atoms:
-            if shape != (pred, len(args), neg):  # runs of one relation skip the key lookup
-                shape = (pred, len(args), neg)
-                key = relation_key(*shape)
-                rel = self._base.setdefault(key, {})
-                rows = news.setdefault(key, [])
-            before = len(rel)
-            rel.setdefault(args)
-            if len(rel) != before:
-                rows.append(args)
-        news = {k: v for k, v in news.items() if v}
+        news = self._asserted.add(atoms)
         added = sum(len(v) for v in news.values())
-        for key, rows in news.items():
-            if key in self._indexes:
-                add_to_indexes(self._indexes[key], rows)
         if added:
             self.note_added(news)
             if self._goals is not None:
@@ -122,18 +103,15 @@ class Engine:
         return self._pending is not None
 
     def remove_fact(self, atom: Atom) -> bool:
-        rel = self._base.get(atom.key)
-        if not rel or atom.args not in rel:
+        if not self._asserted.remove(atom):
             return False
-        del rel[atom.args]
-        self._indexes.pop(atom.key, None)
         self._fresh, self._pending, self._pending_rules = False, None, {}
         if self._goals is not None:
             self._goals.forget(None)   # goal models share the fact base: retraction recomputes
         return True
 
     def is_asserted(self, atom: Atom) -> bool:
-        return atom.args in self._base.get(atom.key, ()) or atom.args in self._shared.get(atom.key, ())
+        return self._asserted.holds(atom)
 
     def add_rule(self, rule_id: str, rule: Rule) -> None:
         """Add a rule or constraint; an unstratifiable result raises and changes nothing."""
@@ -253,25 +231,15 @@ class Engine:
     def share(self, facts: Mapping[str, dict[tuple[Any, ...], None]], indexes: dict[str, Indexes] | None = None) -> None:
         """Read these fact sets as asserted too, without copying (a goal model reads its engine's),
         and the indexes on them that their owner keeps current (`indexes`, added to on first use)."""
-        self._shared.update(facts)
-        if indexes is not None:
-            self._shared_indexes = indexes
+        self._asserted.share(facts, indexes)
 
     def shared_indexes(self) -> dict[str, Indexes]:
         """Indexes of asserted relations that this engine keeps current as facts are added."""
-        return self._indexes
-
-    def _share_indexes(self, runner: Runner, heads: set[str]) -> None:
-        if self._shared_indexes is not None:
-            for key in self._shared:
-                if key not in heads and key in runner.relations:
-                    runner.share(key, self._shared_indexes.setdefault(key, {}))
+        return self._asserted.indexes
 
     def relation_keys(self) -> set[str]:
         """Every relation mentioned by a fact or a rule."""
-        keys = {k for k, v in self._base.items() if v} | {k for k, v in self._shared.items() if v}
-        keys.update(self._mentioned)
-        return keys
+        return self._asserted.keys() | set(self._mentioned)
 
     # -- inference ---------------------------------------------------------------
 
@@ -284,15 +252,6 @@ class Engine:
     def _budget(self, query: bool) -> Budget:
         return Budget(self.cancel, self.max_facts, query=query, label=self.label, deadline=self.deadline)
 
-    def _facts(self) -> dict[str, dict[tuple[Any, ...], None]]:
-        """Every asserted relation, this engine's own and those it shares."""
-        if not self._shared:
-            return self._base
-        out = dict(self._shared)
-        for key, rel in self._base.items():
-            out[key] = {**out[key], **rel} if key in out else rel
-        return out
-
     def _infer(self, max_steps: int | None, query: bool = False) -> Inference:
         # an interrupted run must not leave a half-built model looking current
         self._fresh, self._pending, self._pending_rules = False, None, {}
@@ -303,9 +262,9 @@ class Engine:
             return done
         heads = {rule.head.key for rule in self._rules.values() if rule.head is not None}
         # relations no rule derives are the fact base's own sets: nothing is copied for them
-        relations: dict[str, Stored] = {k: dict.fromkeys(v) if k in heads else v for k, v in self._facts().items() if v}
+        relations: dict[str, Stored] = {k: dict.fromkeys(v) if k in heads else v for k, v in self._asserted.all().items() if v}
         runner = self._runner = Runner(relations, budget)
-        self._share_indexes(runner, heads)
+        self._asserted.share_indexes(runner, heads)
         switched: list[Inference] = []
         tried = False
 
@@ -328,7 +287,7 @@ class Engine:
         return Inference(step, derived, complete, self.violations() if complete else [])
 
     def _dense_fits(self, *, any_size: bool = False) -> bool:
-        if not any_size and sum(len(v) for v in self._facts().values()) < self.dense_from:
+        if not any_size and self._asserted.size() < self.dense_from:
             return False
         try:
             from sym.core.logic.dense import supported
@@ -342,7 +301,7 @@ class Engine:
         from sym.core.logic.dense_rounds import TableView, infer_dense, load
 
         try:
-            model = load(self._facts(), self._rules)
+            model = load(self._asserted.all(), self._rules)
             step, derived, complete = infer_dense(model, self._rules, self._strata, budget, max_steps)
         except Unsupported:
             return None
@@ -360,8 +319,8 @@ class Engine:
         runner = self._runner
         with gc_paused():
             runner.budget = self._budget(True)
-            self.steps = go_on(runner, self._firings, self._rules, self._strata, rules, pending, self._facts(),
-                               self._share_indexes, step=self.steps, queue=self.queue)
+            self.steps = go_on(runner, self._firings, self._rules, self._strata, rules, pending, self._asserted.all(),
+                               self._asserted.share_indexes, step=self.steps, queue=self.queue)
         self._fresh = True
 
     def ensure_model(self, max_steps: int | None = None) -> None:
