@@ -1,6 +1,7 @@
 """Listing a query's answers costs what the answers cost (issue 31, item 5): `?- p(X, Y).` on an
 N-edge chain's closure (N(N+1)/2 answers, 50 shown) through a recording shell, beside the
-fixpoint alone (the same rules inferred by a bare engine). Goal: the query ≤ 2x the fixpoint.
+fixpoint alone (the same rules inferred by a bare engine). Goal: the query ≤ 1.5x the fixpoint
+(issue 49; issue 31 asked for 2x).
 
 Each size runs in a fresh process with its own SYM_HOME: the chain is consulted into an embedded
 workspace with the session log recording, then the query is timed through `Shell.execute` (the
@@ -16,6 +17,13 @@ in the session log's bookkeeping) against a 1.2 s fixpoint. After:
     edges    answers  fixpoint    query  ratio
     1,000    500,500     0.44s    0.58s  1.31x
     2,000  2,001,000     0.76s    1.53s  2.00x
+
+Issue 49 measured 2.4x at 2,000 edges. The answers are now kept as the model's columns of symbol
+ids (core.logic.dense_query.DenseRows): the 50 shown are decoded, the count is the columns'
+length, and the log's digest of every row is read from each symbol's bytes, not from a tuple per
+row; `?- p(X, Y).` over a whole relation takes its columns without a join. On 2 loaded cores:
+
+    2,000  2,001,000     2.74s    2.59s  0.95x
 """
 
 from __future__ import annotations
@@ -33,11 +41,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-GOAL = 2.0
+GOAL = 1.5
 RULES = "p(X, Y) :- e(X, Y).\np(X, Y) :- e(X, Z), p(Z, Y).\n"
 
 
 def worker(n: int, folder: Path) -> dict:
+    import sym.core.logic.dense_query  # noqa: F401  (the set-at-a-time path's imports, numpy's: timed by neither side)
+    import sym.core.logic.dense_rounds  # noqa: F401
     from sym.core.logic.engine import Engine
     from sym.core.logic.parser import parse_program
     from sym.repl.dispatcher import MemoryOptions, open_shell

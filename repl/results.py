@@ -96,8 +96,10 @@ class Answered(Result):
             return self.to_dict()
         rows = a.bindings.rows if isinstance(a.bindings, Bindings) else [tuple(b.values()) for b in a.bindings]
         digest = hashlib.sha256()
+        marshalled = getattr(rows, "marshalled", None)   # rows kept as columns: their bytes without a tuple each
         for start in range(0, len(rows), 10_000):
-            digest.update(_row_bytes(rows[start:start + 10_000]))
+            chunk = marshalled(start, start + 10_000) if marshalled is not None else None
+            digest.update(chunk if chunk is not None else _row_bytes(rows[start:start + 10_000]))
         shown = [{k: _value(v) for k, v in b.items()} for b in a.bindings[:self.max_answers]]
         return {"query": str(a.query), "complete": a.complete, "variables": a.variables, "bindings": shown,
                 "count": len(rows), "rows_sha256": digest.hexdigest()}

@@ -35,6 +35,7 @@ from sym.core.logic.terms import Atom, Literal, Query, Rule, Var
 from sym.core.logic.violations import firing_derivation, model_violations
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from threading import Event
 
     from sym.core.logic.dense import DenseModel
@@ -407,7 +408,7 @@ class Engine:
         self._current()
         return [dict(zip(named, values)) for values in self.rows(body, named)]
 
-    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
+    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> Sequence[tuple[Any, ...]]:
         """The distinct values of `named` over the body's bindings in the current model, in model order."""
         plan = unbound_names(body, named, lambda k: len(self._runner.relations.get(k, ())))
         found = self._dense_rows(body, named)
@@ -420,7 +421,7 @@ class Engine:
         pick = itemgetter(*slots) if len(slots) > 1 else (lambda row: (row[slots[0]],)) if slots else (lambda row: ())
         return list(dict.fromkeys(map(pick, found)))
 
-    def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> list[tuple[Any, ...]] | None:
+    def _dense_rows(self, body: tuple[Literal, ...], wanted: list[Var]) -> Sequence[tuple[Any, ...]] | None:
         """Distinct values of `wanted` over the body, run set-at-a-time on a dense model; None
         where the tuple runner answers instead."""
         if self._dense is None:

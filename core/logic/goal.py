@@ -20,6 +20,8 @@ from sym.core.logic.slice import body_keys
 from sym.core.logic.terms import Atom, Literal, Var
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sym.core.logic.engine import Engine
     from sym.core.logic.slice import Dependencies
 
@@ -44,7 +46,7 @@ class Goals:
 
     # -- answers -------------------------------------------------------------------
 
-    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]:
+    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> Sequence[tuple[Any, ...]]:
         """The distinct values of `named` over the body's bindings (as `Engine.rows` on the whole model)."""
         unbound_names(body, named)
         parts = _apart(body)
@@ -59,7 +61,7 @@ class Goals:
         """A conjunction of goals that share no variable: each answered alone (a ground one as a
         truth, with its own goal model), then their answers joined, so `?- p2(m0, X), p(n0, n7).`
         costs its goals and the join, not a demand program asking for both at once."""
-        found: list[tuple[list[Var], list[tuple[Any, ...]]]] = []
+        found: list[tuple[list[Var], Sequence[tuple[Any, ...]]]] = []
         for part in parts:
             wanted = [v for v in named if any(v in atom.args for atom in part)]
             rows = ([()] if self.holds(part[0]) else []) if len(part) == 1 and part[0].is_ground else \

@@ -6,6 +6,7 @@ finite; a depth limit keeps printing bounded. Rendering is left to front-ends.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,7 +44,7 @@ class Model(Protocol):
 
     def provenance(self, atom: Atom) -> Derivation | None: ...
 
-    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> list[tuple[Any, ...]]: ...
+    def rows(self, body: tuple[Literal, ...], named: list[Var]) -> Sequence[tuple[Any, ...]]: ...
 
 
 def proof_tree(engine: Model, literal: Literal, *, max_depth: int = 12) -> ProofNode:

@@ -3,7 +3,7 @@ p / ~p contradictions a model holds (the engine's `provenance` and `violations`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.derivation import Derivation, Violation, instantiate, instantiate_atom
@@ -33,7 +33,8 @@ def firing_derivation(firings: list[Firing], rules: Mapping[str, Rule], atom: At
 
 def model_violations(relations: Mapping[str, Stored], rules: Mapping[str, Rule], dense: DenseModel | None,
                      run: Callable[[Plan], Any],
-                     dense_rows: Callable[[tuple[Literal, ...], list[Var]], list[tuple[Any, ...]] | None]) -> list[Violation]:
+                     dense_rows: Callable[[tuple[Literal, ...], list[Var]], Sequence[tuple[Any, ...]] | None],
+                     ) -> list[Violation]:
     """Integrity-constraint violations and p / ~p contradictions in a model."""
     out: list[Violation] = []
     for key, rel in relations.items():

@@ -111,6 +111,22 @@ def test_queries_truth_constraints_and_contradictions_read_the_dense_model():
     assert not dense.holds(Atom("path", ("a0",)))
 
 
+def test_a_whole_relation_asked_for_reads_as_the_tuple_paths_rows_and_marshals_alike():
+    import marshal
+
+    tuples, dense = both(ladders(40))
+    tuples.infer()
+    dense.infer()
+    for goal, named in (("?- path(X, Y).", [X, Y]), ("?- path(Y, X).", [X, Y]), ("?- path(a1, X).", [X])):
+        body = parse_query(goal).body
+        want, got = list(tuples.rows(body, named)), dense.rows(body, named)
+        assert got == want and len(got) == len(want) and got[0] == want[0] and got[-1] == want[-1]
+        assert got[3:9] == want[3:9] and list(got) == want
+        marshalled = got.marshalled      # kept as columns; a long answer's log digest reads these bytes
+        assert marshalled(5, 17) == marshal.dumps(want[5:17], 2)
+        assert marshalled(0, 10**6) == marshal.dumps(want, 2)
+
+
 def test_max_facts_stops_a_dense_cross_product():
     engine = Engine()
     engine.dense_from = 0
