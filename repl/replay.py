@@ -26,8 +26,9 @@ from sym.core.memory.workspace import Workspaces
 from sym.core.settings import Settings, load_settings
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import to_text
+from sym.sessions.bounds import bound_payload, is_bounded, normalise
 from sym.sessions.guard import HOST_SETTINGS, SERVER_SETTINGS, TRUST_HINT, ReplayGuard, is_host_or_path_setting
-from sym.sessions.log import Recording, bound_payload, is_bounded, normalise
+from sym.sessions.log import Recording
 from sym.sessions.replay import answer_offline, memory_change
 
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from sym.core.events import ItemAdded, ItemRemoved
 from sym.core.llm import LLMError, Reply, recorded_tool_calls
 from sym.core.llm.calllog import request_key
-from sym.sessions.log import VOLATILE, Recording, bound_payload, is_bounded, normalise  # noqa: F401
+from sym.sessions.bounds import is_bounded
+from sym.sessions.log import Recording
 
 
 def memory_change(event) -> dict | None:

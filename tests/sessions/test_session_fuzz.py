@@ -206,7 +206,7 @@ def test_sym_replay_refuses_an_unreadable_log_with_exit_2(sym_exe, workdir, cont
 
 def _bound_as_before(value):
     """bound_payload as it was first written: bound every text, measure, normalise, measure again."""
-    from sym.sessions.log import EVENT_LIMIT, _digest, bound_text, normalise
+    from sym.sessions.bounds import EVENT_LIMIT, _digest, bound_text, normalise
 
     def walk(v):
         if isinstance(v, str):
@@ -230,7 +230,7 @@ def _bound_as_before(value):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 30_000), st.integers(0, 3), st.booleans())
 def test_a_large_output_is_bounded_as_it_always_was(items, long_texts, stamped):
-    from sym.sessions.log import bound_payload
+    from sym.sessions.bounds import bound_payload
 
     payload = {"command": "/consult", "ok": True, "kind": "added",
                "added": [{"id": f"f{i:012x}", "text": f"edge(n{i}, n{i + 1}).", "nl": "é" * (i % 3),
