@@ -5,6 +5,8 @@ evaluator, `not` and constraints included."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,11 +28,21 @@ def _split(program, cut: int, order: list[int]):
     return first, list(dict.fromkeys([*later, *rest])), facts, rules
 
 
-def _add(engine: Engine, clause, number: int) -> None:
-    if isinstance(clause, Atom):
-        engine.add_facts([clause])
-    else:
-        engine.add_rule(f"r{number}", clause)
+def _growing(engine: Engine, first, later) -> Iterator[tuple[list[Atom], dict[str, Rule]]]:
+    """Tell `engine` the clauses of `first`, then of `later`, one at a time (rule number n as
+    `rn`); once `first` is all told (the model is current), and after each later addition (it goes
+    on from there): the facts told so far and the rules by id."""
+    by_id: dict[str, Rule] = {}
+    told: list = []
+    for number, clause in enumerate([*first, *later]):
+        if isinstance(clause, Atom):
+            engine.add_facts([clause])
+        else:
+            engine.add_rule(f"r{number}", clause)
+            by_id[f"r{number}"] = clause
+        told.append(clause)
+        if number >= len(first) - 1:
+            yield [c for c in told if isinstance(c, Atom)], by_id
 
 
 def _violations(found) -> set:
@@ -50,16 +62,9 @@ def test_a_model_goes_on_from_added_facts_and_rules(program, cut, order):
     engine = Engine(goal_directed=False)
     engine.dense_from = engine.dense_after = 10**12
     by_id: dict[str, Rule] = {}
-    told: list = []
-    for number, clause in enumerate([*first, *later]):
-        _add(engine, clause, number)
-        if isinstance(clause, Rule):
-            by_id[f"r{number}"] = clause
-        told.append(clause)
-        if number >= len(first) - 1:          # the model is current, then goes on from each addition
-            facts = [c for c in told if isinstance(c, Atom)]
-            assert set(engine.facts()) == naive.model(facts, list(by_id.values()))
-            assert _violations(engine.violations()) == _expected_violations(facts, by_id)
+    for facts, by_id in _growing(engine, first, later):
+        assert set(engine.facts()) == naive.model(facts, list(by_id.values()))
+        assert _violations(engine.violations()) == _expected_violations(facts, by_id)
     model = set(engine.facts())
     for fact in engine.facts(derived=True):      # every derived fact keeps a proof from the model
         d = engine.provenance(fact)
@@ -72,16 +77,8 @@ def test_a_model_goes_on_from_added_facts_and_rules(program, cut, order):
 def test_the_checks_of_a_growing_memory_are_those_of_the_whole_model(program, cut, order):
     first, later, _facts, _rules = _split(program, cut, order)
     engine = Engine()          # goal-directed: violations come from the model of what they read
-    by_id: dict[str, Rule] = {}
-    told: list = []
-    for number, clause in enumerate([*first, *later]):
-        _add(engine, clause, number)
-        if isinstance(clause, Rule):
-            by_id[f"r{number}"] = clause
-        told.append(clause)
-        if number >= len(first) - 1:
-            facts = [c for c in told if isinstance(c, Atom)]
-            assert _violations(engine.violations()) == _expected_violations(facts, by_id)
+    for facts, by_id in _growing(engine, first, later):
+        assert _violations(engine.violations()) == _expected_violations(facts, by_id)
 
 
 def test_a_rule_read_under_not_recomputes_what_it_grows():
