@@ -4,19 +4,14 @@ constants and negation, and on the Soufflé-derived fixtures of the numbers work
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from sym.core.backends.duck import DuckExecutor
 from sym.core.backends.engine import RelationalEngine
 from sym.core.errors import UserError
 from sym.core.logic.parser import parse_program, parse_query
-from sym.core.logic.terms import format_const
 from tests.backends.programs import engines, program, relations
-
-SOUFFLE = Path(__file__).resolve().parent.parent / "engine" / "souffle"
+from tests.engine.souffle_fixtures import NAMES, assert_souffles_tuples, program_text
 
 
 @pytest.fixture(scope="module")
@@ -62,20 +57,10 @@ def test_random_queries_with_constants_and_negation_answer_as_natively(seed, exe
         assert answers(duck, query) == answers(native, query), (seed, query)
 
 
-NAMES = sorted(p.stem for p in SOUFFLE.glob("*.pl"))
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_soufflé_program_derives_soufflés_expected_tuples_on_duckdb(name, executor):
-    expected = json.loads((SOUFFLE / f"{name}.json").read_text())["relations"]
-    _native, duck = engines((SOUFFLE / f"{name}.pl").read_text(), executor)
-    for relation, spec in expected.items():
-        width = len(spec["columns"])
-        names = [f"A{i}" for i in range(width)]
-        query = format_const(relation) + (f"({', '.join(names)})" if width else "")
-        got = {tuple(a[v] for v in sorted(a, key=lambda v: int(v.name[1:]))) for a in duck.solve(parse_query(query))}
-        want = {tuple(t) for t in spec["tuples"]}
-        assert got == want, f"{relation}: missing {sorted(want - got, key=repr)[:5]}, extra {sorted(got - want, key=repr)[:5]}"
+    _native, duck = engines(program_text(name), executor)
+    assert_souffles_tuples(duck, name)
 
 
 def test_a_question_its_constants_restrict_is_answered_goal_directed(executor):
