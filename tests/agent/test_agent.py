@@ -152,22 +152,19 @@ def test_a_model_with_no_tool_calling_sorts_the_sentences_from_the_menu(llm_sym,
     assert not any(c.body.get("tools") for c in llm_sym.server.chats)       # remembered: no tools tried
 
 
-def test_the_menu_writes_math_from_an_operation_enum_and_an_expression(llm_sym):
-    llm_sym("/set agent.style route")
-    llm_sym.server.reply('{"1": "math"}', when="Its sentences:")
-    llm_sym.server.reply('{"operation": "factor", "expression": "x**2 - 1"}', when=lambda r: "sympy" in r.system)
-    llm_sym.server.reply("It is (x - 1)(x + 1).", when="sym ran:")
-    r = llm_sym("Factor x**2 - 1.")
+def test_the_menu_writes_math_from_an_operation_enum_and_an_expression(routed):
+    routed.server.reply('{"1": "math"}', when="Its sentences:")
+    routed.server.reply('{"operation": "factor", "expression": "x**2 - 1"}', when=lambda r: "sympy" in r.system)
+    routed.server.reply("It is (x - 1)(x + 1).", when="sym ran:")
+    r = routed("Factor x**2 - 1.")
     assert [c.line for c in r.calls] == ["/math factor x**2 - 1"] and to_text(r.calls[0].result) == "(x - 1)*(x + 1)"
 
 
-def test_a_menu_pick_outside_the_enum_is_repaired_never_run(llm_sym):
-    llm_sym("/set agent.style route")
-    llm_sym("/set agent.approve auto")
-    llm_sym.server.reply('{"1": "none"}', when="must be one of")
-    llm_sym.server.reply('{"1": "delete everything"}', when="Its sentences:")
-    r = llm_sym("Bob is kind.")
-    assert texts(llm_sym.shell.memory) == set() and r.calls == [] and r.invalid == 1
+def test_a_menu_pick_outside_the_enum_is_repaired_never_run(routed_auto):
+    routed_auto.server.reply('{"1": "none"}', when="must be one of")
+    routed_auto.server.reply('{"1": "delete everything"}', when="Its sentences:")
+    r = routed_auto("Bob is kind.")
+    assert texts(routed_auto.shell.memory) == set() and r.calls == [] and r.invalid == 1
 
 
 def test_with_no_model_a_statement_and_a_question_are_read_offline(sym):

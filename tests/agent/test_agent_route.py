@@ -19,57 +19,50 @@ def test_math_refuses_english_with_a_pointer_and_still_computes_math(sym):
     assert to_text(sym("/math factor x**2 - 1")) == "(x - 1)*(x + 1)"
 
 
-def test_a_statement_picked_for_math_or_prove_is_told_not_computed(llm_sym):
+def test_a_statement_picked_for_math_or_prove_is_told_not_computed(routed_auto):
     """Seen with the reference model: the design premise went to /math (and `integrate x**2` was
     computed), "Every mammal needs water." to /prove."""
-    llm_sym("/set agent.style route")
-    llm_sym("/set agent.approve auto")
-    llm_sym.server.reply('{"1": "math", "2": "prove", "3": "ask"}', when="Its sentences:")
-    llm_sym.server.reply('{"operation": "integrate", "expression": "x**2"}', when=lambda r: "sympy" in r.system)
-    llm_sym.server.reply("Rex needs water.", when="sym ran:")
-    r = llm_sym("Every dog is a mammal. Every mammal needs water. Rex is a dog? ")
+    routed_auto.server.reply('{"1": "math", "2": "prove", "3": "ask"}', when="Its sentences:")
+    routed_auto.server.reply('{"operation": "integrate", "expression": "x**2"}', when=lambda r: "sympy" in r.system)
+    routed_auto.server.reply("Rex needs water.", when="sym ran:")
+    r = routed_auto("Every dog is a mammal. Every mammal needs water. Rex is a dog? ")
     assert r.calls[0].line == "/tell Every dog is a mammal. Every mammal needs water."
     assert not any(c.tool in ("math", "prove") for c in r.calls)
-    assert not any("sympy" in c.system for c in llm_sym.server.chats)      # no math step was even asked for
-    assert "needs_water(X) :- mammal(X)." in texts(llm_sym.shell.memory) or len(llm_sym.shell.memory.items) == 2
+    assert not any("sympy" in c.system for c in routed_auto.server.chats)      # no math step was even asked for
+    assert "needs_water(X) :- mammal(X)." in texts(routed_auto.shell.memory) or len(routed_auto.shell.memory.items) == 2
 
 
-def test_the_menu_reply_is_keyed_by_number_a_copied_sentence_read_by_its_number(llm_sym):
-    llm_sym("/set agent.style route")
-    llm_sym("/set agent.approve auto")
-    llm_sym.server.reply('{"1": "tell"}', when="use the sentences' numbers")
-    llm_sym.server.reply('{"1. Bob is kind.": "tell", "2": "ask"}', when="Its sentences:")
-    r = llm_sym("Bob is kind. Is Bob kind?")
-    menu = [c for c in llm_sym.server.chats if c.format][0]
+def test_the_menu_reply_is_keyed_by_number_a_copied_sentence_read_by_its_number(routed_auto):
+    routed_auto.server.reply('{"1": "tell"}', when="use the sentences' numbers")
+    routed_auto.server.reply('{"1. Bob is kind.": "tell", "2": "ask"}', when="Its sentences:")
+    r = routed_auto("Bob is kind. Is Bob kind?")
+    menu = [c for c in routed_auto.server.chats if c.format][0]
     assert list(menu.format["properties"]) == ["1", "2"] and '{"1": "tell"' in menu.system
     assert r.invalid == 0 and [c.line for c in r.calls] == ["/tell Bob is kind.", "/ask Is Bob kind? --no-fallback"]
-    assert "kind(bob)." in texts(llm_sym.shell.memory) and r.calls[1].verdict == "true"
-    llm_sym.server.clear()
-    llm_sym.server.reply('{"1": "tell", "2": "ask"}', when="use the sentences' numbers")
-    llm_sym.server.reply('{"Bob is kind.": "tell"}', when="Its sentences:")
-    r = llm_sym("Bob is kind. Is Bob kind?")
+    assert "kind(bob)." in texts(routed_auto.shell.memory) and r.calls[1].verdict == "true"
+    routed_auto.server.clear()
+    routed_auto.server.reply('{"1": "tell", "2": "ask"}', when="use the sentences' numbers")
+    routed_auto.server.reply('{"Bob is kind.": "tell"}', when="Its sentences:")
+    r = routed_auto("Bob is kind. Is Bob kind?")
     assert r.invalid == 1 and r.calls[-1].verdict == "true"          # a key with no number went back once
 
 
-def test_a_math_step_that_writes_an_expression_the_sentence_does_not_is_refused(llm_sym):
-    llm_sym("/set agent.style route")
-    llm_sym.server.reply('{"1": "math"}', when="Its sentences:")
-    llm_sym.server.reply('{"operation": "integrate", "expression": "x**2"}', when=lambda r: "sympy" in r.system)
-    r = llm_sym("Factor y**2 - 4.")
+def test_a_math_step_that_writes_an_expression_the_sentence_does_not_is_refused(routed):
+    routed.server.reply('{"1": "math"}', when="Its sentences:")
+    routed.server.reply('{"operation": "integrate", "expression": "x**2"}', when=lambda r: "sympy" in r.system)
+    r = routed("Factor y**2 - 4.")
     assert [c.status for c in r.calls] == ["bad call"] and "'x' is not in the sentence" in to_text(r)
-    repair = [c for c in llm_sym.server.chats if "sympy" in c.system][-1]
+    repair = [c for c in routed.server.chats if "sympy" in c.system][-1]
     assert "'x' is not in the sentence" in repair.last_user
 
 
-def test_each_result_sits_under_its_own_call_line(llm_sym):
+def test_each_result_sits_under_its_own_call_line(routed_auto):
     """A /tell's failure was printed under the last call (`→ /ask … unknown`)."""
-    llm_sym("/set agent.style route")
-    llm_sym("/set agent.approve auto")
-    llm_sym("/set llm.retries 0")
-    llm_sym.server.reply('{"1": "tell", "2": "ask"}', when="Its sentences:")
-    llm_sym.server.fail("server", when=lambda r: "Its sentences:" not in r.last_user and "sym ran:" not in r.last_user,
-                        times=None)
-    r = llm_sym("Bob sits between Al and Sue. Is Bob kind?")
+    routed_auto("/set llm.retries 0")
+    routed_auto.server.reply('{"1": "tell", "2": "ask"}', when="Its sentences:")
+    routed_auto.server.fail("server", when=lambda r: "Its sentences:" not in r.last_user and "sym ran:" not in r.last_user,
+                            times=None)
+    r = routed_auto("Bob sits between Al and Sue. Is Bob kind?")
     shown = to_text(r).splitlines()
     tell = next(i for i, line in enumerate(shown) if line.startswith("→ /tell"))
     ask = next(i for i, line in enumerate(shown) if line.startswith("→ /ask"))
