@@ -101,7 +101,8 @@ def proof_label(node: ProofNode, items: dict) -> str:
         it = items.get(item_id(node.literal))
         return f"{node.literal}  [fact {it.id}, {it.source}]" if it else f"{node.literal}  [fact]"
     if node.status == DERIVED:
-        return f"{node.literal}  [rule {node.rule_id}, step {node.step}]"
+        step = f", step {node.step}" if node.step else ""   # 0: a rule instance a database found (no step)
+        return f"{node.literal}  [rule {node.rule_id}{step}]"
     if node.status == NEGATION:
         return f"{node.literal}  [{node.literal.atom} is not derivable]"
     if node.status == ELIDED:
@@ -149,7 +150,20 @@ def _(r: Listing) -> str:
     if r.derived:
         lines.append("% derived:")
         lines += [f"         {d}." for d in r.derived]
+    if r.paged:
+        lines.append(f"% {listing_page(r)}")
     return "\n".join(lines) if lines else "memory is empty"
+
+
+def listing_page(r: Listing) -> str:
+    """Which of a listing's derived facts are shown, and the command that shows the next ones."""
+    total, first, last = r.derived_count or 0, r.offset + 1, r.offset + len(r.derived)
+    said = f"derived facts {first:,}–{last:,} of {total:,}" if r.derived else \
+        f"no derived facts after the first {r.offset:,} ({total:,} in all)"
+    if last >= total:
+        return said
+    words = " ".join(w for w in ("/listing", r.pred, "--derived", f"--offset {last}") if w)
+    return f"{said}; {words} shows the next ones (--limit N: how many)"
 
 
 @to_text.register

@@ -148,12 +148,22 @@ class Proofs(Result):
 class Listing(Result):
     kind: ClassVar[str] = "listing"
     items: list[Item]
-    derived: list[str] = field(default_factory=list)
+    derived: list[str] = field(default_factory=list)     # a page of the derived facts
+    derived_count: int | None = None    # how many derived facts there are in all (None: the page is all)
+    offset: int = 0                     # how many come before the page
+    pred: str | None = None             # the predicate listed (for the command that shows the next page)
+
+    @property
+    def paged(self) -> bool:
+        """Whether the derived facts shown are not all there are."""
+        return self.derived_count is not None and (self.offset > 0 or len(self.derived) < self.derived_count)
 
     def to_dict(self) -> dict:
         out: dict = {"items": [it.to_dict() for it in self.items]}
         if self.derived:
             out["derived"] = self.derived
+        if self.paged:
+            out["derived_count"], out["offset"] = self.derived_count, self.offset
         return out
 
 

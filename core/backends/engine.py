@@ -224,33 +224,48 @@ class RelationalEngine(Engine):
         self._current()
         return _RelationView(self, key)
 
-    def facts(self, key: str | None = None, *, derived: bool | None = None) -> Iterator[Atom]:
-        """Model facts a page at a time from the backend (asserted ones: derived=False)."""
+    def facts(self, key: str | None = None, *, derived: bool | None = None, offset: int = 0,
+              limit: int | None = None) -> Iterator[Atom]:
+        """Model facts a page at a time from the backend (asserted ones: derived=False); `offset`
+        and `limit` page them in the backend (each relation's rows in column order, the relations
+        by key), so a page of a model larger than memory costs its own rows."""
         self._current()
         program = self.program()
         keys = sorted(program.keys) if key is None else [key]
+        return self._pages(program, [k for k in keys if k in program.keys], derived, offset, limit)
+
+    def _pages(self, program: Program, keys: list[str], derived: bool | None, offset: int,
+               limit: int | None) -> Iterator[Atom]:
         for k in keys:
-            if k not in program.keys:
-                continue
-            neg = k.startswith("~")
-            pred = k[1 if neg else 0:k.rindex("/")]
+            if limit is not None and limit <= 0:
+                return
             sql = _facts_sql(program, k, derived)
             if sql is None:
                 continue
-            for page in self.executor.pages(sql, size=PAGE):
+            if offset and len(keys) > 1:        # a whole relation before the page: skipped by its count
+                n = self._count(sql)
+                if offset >= n:
+                    offset -= n
+                    continue
+            neg = k.startswith("~")
+            pred = k[1 if neg else 0:k.rindex("/")]
+            shown = 0
+            for page in self.executor.pages(_paged(sql, k, offset, limit), size=PAGE):
                 for row in page:
                     yield Atom(pred, tuple(map(normal, row)), neg)
+                shown += len(page)
+            offset = 0
+            limit = None if limit is None else limit - shown
 
-    def count_facts(self, *, derived: bool | None = None) -> int:
-        """How many model facts (asserted ones: derived=False), counted in the backend."""
+    def count_facts(self, key: str | None = None, *, derived: bool | None = None) -> int:
+        """How many model facts `facts` would give (asserted ones: derived=False), counted in the backend."""
         self._current()
         program = self.program()
-        total = 0
-        for k in program.keys:
-            sql = _facts_sql(program, k, derived)
-            if sql is not None and int(k.rsplit("/", 1)[1]) >= 0:
-                total += int(self.executor.fetch(f"SELECT count(*) FROM ({sql}) AS s")[0][0])
-        return total
+        keys = program.keys if key is None else {key} & program.keys
+        return sum(self._count(sql) for k in keys if (sql := _facts_sql(program, k, derived)) is not None)
+
+    def _count(self, sql: str) -> int:
+        return int(self.executor.fetch(f"SELECT count(*) FROM ({sql}) AS s")[0][0])
 
     def provenance(self, atom: Atom) -> Derivation | None:
         self._current()
@@ -302,6 +317,16 @@ def _facts_sql(program: Program, key: str, derived: bool | None) -> str | None:
     return f"{model} EXCEPT {base}" if base is not None else model
 
 
+def _paged(sql: str, key: str, offset: int, limit: int | None) -> str:
+    """A relation's rows in the order of their columns, from `offset`, at most `limit` of them (a
+    page stays the same page from one call to the next). The two numbers are ints of ours, never text."""
+    if not offset and limit is None:
+        return sql
+    order = ", ".join(columns(int(key.rsplit("/", 1)[1])))
+    by = f" ORDER BY {order}" if order else ""
+    return f"SELECT * FROM ({sql}) AS s{by} LIMIT {int(limit if limit is not None else 2**62)} OFFSET {int(offset)}"
+
+
 class _RelationView(Mapping[tuple[Any, ...], Any]):
     """A relation of the backend's model as the native engine's mapping args -> provenance marker
     (None: asserted; "derived" otherwise), read through the backend."""
@@ -324,7 +349,7 @@ class _RelationView(Mapping[tuple[Any, ...], Any]):
         return (a.args for a in self.engine.facts(self.key))
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        return self.engine.count_facts(self.key)
 
 
 def _column_types(key: str, rows: Any, prior: tuple[str | None, ...] | None) -> tuple[str | None, ...]:

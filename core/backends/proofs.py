@@ -3,14 +3,18 @@ the answer needs, fetched from the backend.
 
 From the fact asked about, each rule whose head matches is instantiated and its body's solutions
 looked up in the backend's model (a few per rule), their atoms (and an aggregate's solutions)
-followed the same way, down to asserted facts. The native engine then runs the program over just
-those asserted facts: its first derivations are the proof, with steps that are well founded.
-Where the few solutions fetched happen not to derive the fact on their own (a cap reached), the
-proof shows the rule instance the backend found, one level at a time.
+followed the same way, breadth first, down to asserted facts: at most DEPTH levels below the fact
+asked about and MOST facts looked up (a proof shown deeper is gathered again from where it goes
+on), so a proof costs what it shows, never the model. The native engine then answers goal-directed
+over just those asserted facts (only what the fact needs, bounded by the same cancel, deadline and
+`max_facts` as the question): its first derivations are the proof, with steps that are well
+founded. Where the facts fetched do not derive the fact on their own (a proof deeper than DEPTH, a
+cap reached), the proof shows the rule instance the backend found, one level at a time.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.derivation import Derivation, instantiate, instantiate_atom
@@ -21,7 +25,8 @@ if TYPE_CHECKING:
     from sym.core.backends.engine import RelationalEngine
 
 PER_RULE = 20        # solutions of one rule instance fetched
-MOST = 5_000         # facts one proof may gather
+MOST = 1_000         # facts one gathering looks up in the backend (a query per rule whose head matches)
+DEPTH = 16           # levels one gathering follows below its fact (a proof tree shows 12 by default)
 
 
 class Proofs:
@@ -39,12 +44,13 @@ class Proofs:
             self._gather(atom)
             self.native = None
         if self.native is None:
-            native = Engine(goal_directed=False)
+            native = Engine()           # goal-directed: each fact asked evaluates only what it needs
             native.add_facts(sorted(self.base, key=str))
             native.add_rules({rid: r for rid, r in self.engine.rules.items() if r.head is not None})
-            native.infer()
             self.native = native
-        found = self.native.provenance(atom)
+        bounded = self.native       # by what bounds this question (its memory arms them per question)
+        bounded.cancel, bounded.max_facts, bounded.deadline = self.engine.cancel, self.engine.max_facts, self.engine.deadline
+        found = bounded.provenance(atom)
         if found is not None:
             return found
         first = self.first.get(atom)
@@ -70,18 +76,25 @@ class Proofs:
         return False
 
     def _gather(self, start: Atom) -> None:
+        """Look up the rule instances below `start`, breadth first, DEPTH levels and MOST facts at
+        most; a fact left at the edge is not `seen`: asked about later, it is gathered from."""
         program = self.engine.program()
         rules = [(rid, r) for rid, r in self.engine.rules.items() if r.head is not None]
-        queue = [start]
-        while queue and len(self.seen) < MOST:
-            atom = queue.pop()
+        queue, looked = deque([(start, 0)]), 0
+        while queue and looked < MOST:
+            atom, depth = queue.popleft()
             if atom in self.seen:
                 continue
-            self.seen.add(atom)
-            if not self._derived_relation(atom.key) or self._asserted(atom):
+            derived = self._derived_relation(atom.key)
+            if not derived or self._asserted(atom):
                 self.base.add(atom)
-                if not self._derived_relation(atom.key):
+                if not derived:
+                    self.seen.add(atom)
                     continue
+            if depth == DEPTH:
+                continue
+            self.seen.add(atom)
+            looked += 1
             for rid, rule in rules:
                 assert rule.head is not None
                 binding = _match(rule.head, atom)
@@ -95,9 +108,9 @@ class Proofs:
                     self.first.setdefault(atom, (rid, rule, premises))
                     for lit in premises:
                         if isinstance(lit, Atom) and lit.is_ground:
-                            queue.append(lit)
+                            queue.append((lit, depth + 1))
                         elif isinstance(lit, Aggregate):
-                            queue += self._solutions(lit)
+                            queue += [(a, depth + 1) for a in self._solutions(lit)]
 
     def _solutions(self, agg: Aggregate) -> list[Atom]:
         """The atoms of an aggregate's solutions (its outer variables already bound)."""

@@ -13,6 +13,7 @@ is asked for, answers come goal-directed from the part a question needs (`goal`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -430,9 +431,23 @@ class Engine:
 
         return rows(self._dense, body, wanted, self._runner.budget)
 
-    def facts(self, key: str | None = None, *, derived: bool | None = None) -> Iterator[Atom]:
-        """Model facts, optionally only asserted (derived=False) or only derived (True)."""
+    def facts(self, key: str | None = None, *, derived: bool | None = None, offset: int = 0,
+              limit: int | None = None) -> Iterator[Atom]:
+        """Model facts, optionally only asserted (derived=False) or only derived (True), in model
+        order; `offset` and `limit` page them."""
         self._current()
+        return islice(self._model_facts(key, derived), offset, None if limit is None else offset + limit)
+
+    def count_facts(self, key: str | None = None, *, derived: bool | None = None) -> int:
+        """How many model facts `facts` would give (without a page)."""
+        self._current()
+        rels = self._runner.relations
+        chosen = rels.values() if key is None else [rels.get(key, {})]
+        if derived is None:
+            return sum(map(len, chosen))
+        return sum(1 for rel in chosen for prov in rel.values() if (prov is not None) == derived)
+
+    def _model_facts(self, key: str | None, derived: bool | None) -> Iterator[Atom]:
         for k, rel in self._runner.relations.items():
             if key is not None and k != key:
                 continue

@@ -343,24 +343,58 @@ def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:
     return used
 
 
+LISTING_PAGE = 1_000    # derived facts a listing shows unless --limit says otherwise
+
+
 @command("/listing", args="[PRED[/N]]", completer=_predicates,
-         options=(Option("--derived", bool, help="add the derived facts"),))
+         options=(Option("--derived", bool, help="add the derived facts"),
+                  Option("--offset", int, metavar="N", low=0, help="derived facts: skip the first N"),
+                  Option("--limit", int, metavar="N", low=1,
+                         help=f"derived facts: show at most N (default {LISTING_PAGE:,})")))
 def listing(ctx: Context, args: Args, run: Run) -> Listing:
-    """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts."""
+    """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts,
+    a page at a time (--offset, --limit)."""
     parts, derived = list(args.words), args.derived
     if len(parts) > 1:
         raise UserError("give at most one predicate", hint="/listing father_of/2")
-    return list_items(ctx, run, parts[0] if parts else None, derived=derived)
+    paged = {k for k in ("offset", "limit") if k in args.given}
+    if paged and not derived:
+        raise UserError(f"--{sorted(paged)[0]} pages the derived facts: it goes with --derived",
+                        hint="/listing --derived --offset 1000")
+    return list_items(ctx, run, parts[0] if parts else None, derived=derived, offset=args.offset or 0,
+                      limit=args.limit or LISTING_PAGE)
 
 
-def list_items(ctx: Context, run: Run, pred: str | None, *, derived: bool = False) -> Listing:
-    """The stored items (of one predicate, `name` or `name/arity`), with the derived facts if asked."""
+def list_items(ctx: Context, run: Run, pred: str | None, *, derived: bool = False, offset: int = 0,
+               limit: int = LISTING_PAGE) -> Listing:
+    """The stored items (of one predicate, `name` or `name/arity`), with a page of the derived facts
+    if asked: counted and read from the engine (in its database on a relational one), never all."""
     items = _bounded(ctx, run).listing(pred)
-    extra: list[str] = []
-    if derived:
-        name = pred.partition("/")[0] if pred else None
-        extra = [str(f) for f in ctx.memory.engine.facts(derived=True) if name is None or f.pred == name]
-    return Listing(items, extra)
+    if not derived:
+        return Listing(items)
+    return derived_page(ctx.memory.engine, pred, items, offset, limit)
+
+
+def derived_page(engine, pred: str | None, items: list[Item], offset: int, limit: int) -> Listing:
+    """`items` and the derived facts from `offset` (at most `limit`), of the relations `pred` names
+    (all: None), with how many there are in all."""
+    if pred is None:
+        keys: list[str | None] = [None]
+    else:
+        name, _, arity = pred.partition("/")
+        keys = sorted(k for k in engine.relation_keys() if k.lstrip("~").rsplit("/", 1)[0] == name
+                      and (not arity or k.rsplit("/", 1)[1] == arity))
+    total, shown, skip = 0, [], offset
+    for key in keys:
+        n = engine.count_facts(key, derived=True)
+        total += n
+        if skip >= n:
+            skip -= n
+            continue
+        if len(shown) < limit:
+            shown += [str(f) for f in engine.facts(key, derived=True, offset=skip, limit=limit - len(shown))]
+        skip = 0
+    return Listing(items, shown, derived_count=total, offset=offset, pred=pred)
 
 
 _ID = re.compile(r"[frc][0-9a-f]{2,12}\Z")

@@ -8,6 +8,7 @@ from sym.core.errors import UserError
 from sym.core.events import SettingChanged
 from sym.core.settings import dotted, save_setting
 from sym.repl.arguments import Args, Option, last_word, positional, setting_values
+from sym.repl.commands.logic import LISTING_PAGE, derived_page
 from sym.repl.context import Context
 from sym.repl.registry import command
 from sym.repl.results import Exit, HelpText, Listing, Message, Table, violation_dict
@@ -108,8 +109,8 @@ def show(ctx: Context, arg: str):
     memory = ctx.memory
     if what in ("facts", "rules"):
         return kind_listing(memory, what)
-    if what == "derived":
-        return Listing([], [str(f) for f in memory.engine.facts(derived=True)])
+    if what == "derived":      # the first page, as /listing --derived shows it (and says how to see more)
+        return derived_page(memory.engine, None, [], 0, LISTING_PAGE)
     if what == "violations":
         found = memory.violations(ctx.settings.max_steps)
         text = "\n".join(f"violation: {v}" for v in found) or "no violations"
@@ -120,8 +121,7 @@ def show(ctx: Context, arg: str):
         raise UserError(f"cannot show {what!r}", hint="choose one of: " + ", ".join(_SECTIONS))
     counts = memory.counts()
     memory.engine.ensure_model(ctx.settings.max_steps)
-    counted = getattr(memory.engine, "count_facts", None)     # a relational engine counts in its database
-    derived = counted(derived=True) if counted is not None else sum(1 for _ in memory.engine.facts(derived=True))
+    derived = memory.engine.count_facts(derived=True)     # a relational engine counts in its database
     return Table(f"workspace {memory.workspace}", [
         ("facts", counts["fact"], "asserted"),
         ("rules", counts["rule"], ""),

@@ -56,7 +56,7 @@ SHAPES: dict[type[Result], dict[str, Any]] = {
                     violations=many(shape("constraint facts text", constraint=S, facts=many(S), text=S))),
     Proofs: shape("proofs rules", proofs=many(PROOF_NODE), rules={"type": "object", "additionalProperties": S},
                   passages=OBJ),
-    Listing: shape("items", items=many(ITEM), derived=many(S)),
+    Listing: shape("items", items=many(ITEM), derived=many(S), derived_count=INT, offset=INT),
     Forgotten: shape("removed", removed=many(ITEM)),
     Message: shape("message", message=S),
     Found: shape("query hits", query=S, embedded=many(INT), hits=many(HIT)),
