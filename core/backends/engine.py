@@ -324,7 +324,8 @@ def _paged(sql: str, key: str, offset: int, limit: int | None) -> str:
         return sql
     order = ", ".join(columns(int(key.rsplit("/", 1)[1])))
     by = f" ORDER BY {order}" if order else ""
-    return f"SELECT * FROM ({sql}) AS s{by} LIMIT {int(limit if limit is not None else 2**62)} OFFSET {int(offset)}"
+    page = (f" LIMIT {int(limit)}" if limit is not None else "") + (f" OFFSET {int(offset)}" if offset else "")
+    return f"SELECT * FROM ({sql}) AS s{by}{page}"
 
 
 class _RelationView(Mapping[tuple[Any, ...], Any]):

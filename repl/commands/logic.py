@@ -344,12 +344,13 @@ def _used_items(ctx: Context, trees: list[ProofNode]) -> dict[str, Item]:
 
 
 LISTING_PAGE = 1_000    # derived facts a listing shows unless --limit says otherwise
+LISTING_MOST = 10**9    # … and at most (a page is one SQL LIMIT: Spark's is a 32-bit int)
 
 
 @command("/listing", args="[PRED[/N]]", completer=_predicates,
          options=(Option("--derived", bool, help="add the derived facts"),
                   Option("--offset", int, metavar="N", low=0, help="derived facts: skip the first N"),
-                  Option("--limit", int, metavar="N", low=1,
+                  Option("--limit", int, metavar="N", low=1, high=LISTING_MOST,
                          help=f"derived facts: show at most N (default {LISTING_PAGE:,})")))
 def listing(ctx: Context, args: Args, run: Run) -> Listing:
     """List stored facts and rules with their ids, optionally of one predicate; --derived adds derived facts,

@@ -50,6 +50,7 @@ ERROR = {"error": S, "hint": S}
 # what each result class's to_dict() holds
 SHAPES: dict[type[Result], dict[str, Any]] = {
     Added: shape("added duplicates", added=many(ITEM), duplicates=INT, notes=many(S), warnings=many(S), source=S,
+                 rows=INT, relation=S, loaded=INT,
                  answers=many(ANSWER)),
     Answered: ANSWER,
     Inferred: shape("steps derived complete violations", steps=INT, derived=INT, complete=B,

@@ -21,6 +21,7 @@ from sym.core.errors import UserError
 from sym.core.memory.documents import document_paths
 from sym.repl.arguments import Option
 from sym.repl.mcp import names
+from sym.repl.mcp.consult import TABLE, table_line
 from sym.repl.mcp.schema import Slot, check, describe, input_schema, slots
 from sym.repl.registry import Command, Registry
 
@@ -130,7 +131,7 @@ class Tool:
     def of(cls, spec: ToolSpec, registry: Registry, *, read_only: bool = False) -> Tool:
         cmd = registry.lookup(spec.command)
         found = slots(cmd, spec.text, spec.optional)
-        extra = PROGRAM if spec.name == "prove" and not read_only else None
+        extra = PROGRAM if spec.name == "prove" and not read_only else TABLE if spec.name == "consult" else None
         return cls(spec, cmd, found, names.public_schema(spec.name, input_schema(cmd, found, extra)))
 
     @property
@@ -163,7 +164,21 @@ class Tool:
             for key, document, several in self.files():
                 if key in args:
                     allowed.check(args[key], document=document, several=several)
+        if self.spec.name == "consult":
+            return self._table(args)
         return self._build(args)
+
+    def _table(self, args: dict[str, Any]) -> str:
+        """/consult's line: a table's relation and flags as typed arguments (mcp.consult), or a file."""
+        from sym.repl.dispatcher import route
+
+        line = table_line(args)
+        if line is None:
+            return self._build(args)
+        name, arg = route(line)
+        if name != self.command.name or not line.endswith(arg.strip()):
+            raise UserError("the file name cannot be written on one command line", hint="rename the file")
+        return line
 
     @property
     def text_key(self) -> str | None:
