@@ -12,6 +12,14 @@ passage (identifiers, rare phrases); paraphrase queries say what the passage say
 words. A question's gold passages are those holding its phrase (one of them in its topic). Reported per query
 set and ranking: recall@5 (a gold passage among the first five), MRR@10 and milliseconds per
 query. Nothing here is part of the test run.
+
+Then the cost of `/search` (issue 49): `library.search` as the command calls it (k = 5, every
+kind) against a raw chromadb query of the same passages (the workspace's own collection:
+embed the question with the same embedder, `collection.query(n_results=5)` with chromadb's
+default include), interleaved query by query, medians of CPU and wall milliseconds and their
+ratio. And the proof that reading the rankings only as deep as k needs changes no hit: every
+question's hits at k = 5 and 10 against the same search reading both rankings to the full depth
+(50, as before), compared as lists of ids in order.
 """
 
 from __future__ import annotations
@@ -143,6 +151,62 @@ def measure(store, questions, golds, options: dict) -> dict:
             "ms_per_query": statistics.median(times)}
 
 
+SEARCH_K, ROUNDS = 5, 3
+
+
+def same_hits(store, questions) -> dict:
+    """Hits with the keyword ranking read as deep as k needs against both rankings read to the full
+    depth (as before): ids in order, and each hit's ranks and score, per k."""
+    from sym.core.memory import retrieval
+
+    out = {}
+    for k in (SEARCH_K, MRR_DEPTH):
+        equal = same_scores = first = 0
+        depth, full = retrieval.read_depth(k), retrieval.full_depth(k)
+        for query in questions:
+            quick = retrieval.hybrid_search(store, query, ("docs",), k, wait=None)
+            whole = retrieval.hybrid_search(store, query, ("docs",), k, wait=None, depth=full)
+            equal += [h.id for h in quick] == [h.id for h in whole]
+            same_scores += [(h.score, h.keyword_rank, h.meaning_rank) for h in quick] == \
+                [(h.score, h.keyword_rank, h.meaning_rank) for h in whole]
+            kw = [r.id for r, _ in retrieval.keyword_ranking(store, query, depth)]
+            meaning = [h.id for h in retrieval.meaning_ranking(store, query, ("docs",), full, wait=None)]
+            fused = retrieval.fuse([(kw, retrieval.KEYWORD_K, retrieval.KEYWORD_WEIGHT),
+                                    (meaning, retrieval.MEANING_K, retrieval.MEANING_WEIGHT)])
+            first += retrieval.decided(kw, meaning, fused, k, keyword_depth=depth, meaning_depth=full)
+        out[k] = {"questions": len(questions), "same_hits": equal, "same_scores_and_ranks": same_scores,
+                  "decided_at_first_depth": first, "first_depth": depth}
+    return out
+
+
+def search_cost(store, questions) -> dict:
+    """`/search`'s library call against a raw chromadb query of the same collection, interleaved."""
+    from sym.core.memory import library
+
+    collection, embedder = store.vectors.collection("docs"), store.embedder
+
+    def raw(query: str):
+        (vector,) = embedder.embed([query])
+        return collection.query(query_embeddings=[vector], n_results=SEARCH_K)
+
+    def ours(query: str):
+        return library.search(store, query, k=SEARCH_K, wait=None)
+
+    times: dict[str, dict[str, list[float]]] = {"sym": {"cpu": [], "wall": []}, "raw": {"cpu": [], "wall": []}}
+    raw(questions[0])
+    ours(questions[0])
+    for _ in range(ROUNDS):
+        for query in questions:
+            for name, run in (("sym", ours), ("raw", raw)):
+                cpu, wall = time.process_time(), time.perf_counter()
+                run(query)
+                times[name]["cpu"].append((time.process_time() - cpu) * 1000)
+                times[name]["wall"].append((time.perf_counter() - wall) * 1000)
+    med = {name: {kind: statistics.median(v) for kind, v in t.items()} for name, t in times.items()}
+    return {"k": SEARCH_K, "queries": len(questions) * ROUNDS, "sym_ms": med["sym"], "raw_ms": med["raw"],
+            "ratio_cpu": med["sym"]["cpu"] / med["raw"]["cpu"], "ratio_wall": med["sym"]["wall"] / med["raw"]["wall"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", default=None, help="static (default for new workspaces), hash, ollama:MODEL, …")
@@ -173,6 +237,9 @@ def main() -> None:
                 golds = gold_ids(store, questions)
                 report["sets"][label] = {"queries": len(questions), **{
                     name: measure(store, questions, golds, options) for name, options in RANKINGS.items()}}
+            everything = [q for q, _, _ in EXACT + PARAPHRASE]
+            report["same_hits"] = same_hits(store, everything)
+            report["search_vs_raw_chromadb"] = search_cost(store, everything)
         finally:
             shell.close()
     if args.json:
@@ -187,6 +254,15 @@ def main() -> None:
             r = result[name]
             print(f"{label + ' (' + str(result['queries']) + ')':<12} {name:<8} {r['recall@5']:>9.2f} "
                   f"{r['mrr@10']:>7.2f} {r['ms_per_query']:>9.1f}")
+    for k, same in report["same_hits"].items():
+        print(f"k = {k}: the same hits in the same order as both rankings read to depth 50 for "
+              f"{same['same_hits']}/{same['questions']} questions, with the same scores and ranks for "
+              f"{same['same_scores_and_ranks']}; keywords read to depth {same['first_depth']} decided "
+              f"{same['decided_at_first_depth']}")
+    c = report["search_vs_raw_chromadb"]
+    print(f"/search (k = {c['k']}, {c['queries']} queries) {c['sym_ms']['cpu']:.2f} ms CPU, {c['sym_ms']['wall']:.2f} ms "
+          f"wall; raw chromadb query {c['raw_ms']['cpu']:.2f} / {c['raw_ms']['wall']:.2f} ms: "
+          f"{c['ratio_cpu']:.1f}x CPU, {c['ratio_wall']:.1f}x wall (goal <= 3x)")
 
 
 if __name__ == "__main__":

@@ -279,16 +279,18 @@ SETTLED_WAIT = 60.0
 def settled_search(store: ChromaStore | LocalStore | None, text: str, kinds: tuple[str, ...], k: int) -> list[Hit]:
     """`search` after the background writer has embedded what is pending (up to SETTLED_WAIT s),
     each hit scored by its cosine similarity to TEXT (callers compare it with thresholds)."""
-    hits = search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT)
+    hits = search(store, text, kinds=kinds, k=k, wait=SETTLED_WAIT, snippets=False)   # read, never shown
     return list(with_similarity(hits, text, require_store(store).embedder))
 
 
 def search(store: ChromaStore | LocalStore | None, text: str, *, kinds: tuple[str, ...] = ("facts", "rules", "docs"),
            k: int = 5, wait: float | None = 2.0, cancel: Event | None = None,
-           progress: Callable[[int, int], object] | None = None) -> list[RankedHit]:
+           progress: Callable[[int, int], object] | None = None, snippets: bool = True) -> list[RankedHit]:
     """The K best records for TEXT: document passages ranked by keyword (BM25) and by meaning,
     fused, facts and rules by meaning. An embedded workspace first waits up to `wait` seconds
-    (None: until done, or `cancel` is set) for its background writer to embed what is pending."""
+    (None: until done, or `cancel` is set) for its background writer to embed what is pending.
+    `snippets` False: passages without a snippet (for a caller that reads them, never shows them)."""
     if not text.strip():
         raise UserError("nothing to search for", hint="/search who is the father of don")
-    return hybrid_search(require_store(store), text, kinds, k, wait=wait, cancel=cancel, progress=progress)
+    return hybrid_search(require_store(store), text, kinds, k, wait=wait, cancel=cancel, progress=progress,
+                         snippets=snippets)

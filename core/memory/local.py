@@ -13,7 +13,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -189,27 +189,48 @@ class LocalStore:
         return left
 
     def search(self, text: str, kinds: Iterable[str], k: int = 5, *, wait: float | None = 2.0, cancel: Event | None = None,
-               progress: Progress | None = None) -> list[Hit]:
+               progress: Progress | None = None, ids_only: Collection[str] = ()) -> list[Hit]:
         """Nearest records by meaning, from what is embedded so far (after waiting up to `wait`
-        seconds for the background writer); records deleted since are never returned."""
+        seconds for the background writer); records deleted since are never returned. Passages
+        and schema records come with their text and metadata from the snapshot (the store of
+        record), or, for a kind in `ids_only`, without them."""
         kinds = [kind for kind in kinds if self.filled(kind)]
         if not kinds:
             return []
         self.wait(wait, cancel=cancel, progress=progress)
         pending_deletes = self.snapshot._conn().execute("SELECT COUNT(*) FROM pending WHERE op = 'delete'").fetchone()[0]
         try:
-            hits = self.vectors.search(text, kinds, k + min(pending_deletes, 1000))
+            hits = self.vectors.search(text, kinds, k + min(pending_deletes, 1000),
+                                       ids_only=[kind for kind in kinds if kind not in ("facts", "rules")])
         except UserError:
             raise
         except Exception as err:   # noqa: BLE001 - a damaged index fails on the first query
             raise broken(self.workspace, str(err)) from None
-        return [h for h in hits if self._exists(h)][:k]
+        stored = self._stored(hits, ids_only)
+        out = []
+        for h in hits:
+            record = stored.get((h.kind, h.id))
+            if record is None:
+                continue
+            out.append(h if h.kind in ("facts", "rules") or h.kind in ids_only else
+                       Hit(h.kind, h.id, record.text, record.meta, h.score))
+        return out[:k]
 
-    def _exists(self, hit: Hit) -> bool:
+    def _stored(self, hits: list[Hit], ids_only: Collection[str]) -> dict[tuple[str, str], Record]:
+        """The hits still stored, by (kind, id): a record where the snapshot's text is wanted, else
+        an empty one (facts and rules are read from Chroma, whose text is their clause's)."""
         db = self.snapshot._conn()
-        if hit.kind in ("facts", "rules"):
-            return db.execute("SELECT 1 FROM items WHERE id = ?", (hit.id,)).fetchone() is not None
-        return db.execute("SELECT 1 FROM records WHERE kind = ? AND id = ?", (hit.kind, hit.id)).fetchone() is not None
+        out: dict[tuple[str, str], Record] = {}
+        for kind in dict.fromkeys(h.kind for h in hits):
+            ids = [h.id for h in hits if h.kind == kind]
+            if kind in ("facts", "rules") or kind in ids_only:
+                table, where, args = ("items", "", ids) if kind in ("facts", "rules") else \
+                    ("records", "kind = ? AND ", [kind, *ids])
+                rows = db.execute(f"SELECT id FROM {table} WHERE {where}id IN ({','.join('?' * len(ids))})", args)
+                out.update(((kind, i), Record(i, "", {})) for (i,) in rows)
+            else:
+                out.update(((kind, i), r) for i, r in self.snapshot.records_by_id(kind, ids).items())
+        return out
 
     # -- for the background writer ----------------------------------------------------
 

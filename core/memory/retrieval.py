@@ -16,6 +16,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
@@ -132,7 +133,7 @@ def bm25_ranking(records: Sequence[Record], terms: Sequence[str], depth: int = D
     wanted = list(dict.fromkeys(stem(t) for t in terms))
     docs = []
     for r in records:
-        words = [stem(w) for w in _WORD.findall(f"{r.meta.get('heading', '')} {r.text}".lower())]
+        words = [_stem(w) for w in _WORD.findall(f"{r.meta.get('heading', '')} {r.text}".lower())]
         counts = Counter(words)
         if len(wanted) > 1:
             n = len(wanted)
@@ -163,10 +164,11 @@ def meaning_ranking(store: Store, text: str, kinds: Iterable[str], depth: int = 
                     wait: float | None = 2.0, cancel: Event | None = None,
                     progress: Callable[[int, int], object] | None = None) -> list[Hit]:
     """Records nearest TEXT by the workspace's embedder, best first (an embedded workspace waits
-    up to `wait` seconds for its background writer first)."""
+    up to `wait` seconds for its background writer first). An embedded workspace's passages come
+    without their text (`hybrid_search` reads the few it shows from the snapshot)."""
     if isinstance(store, ChromaStore):
         return store.search(text, kinds, depth)
-    return store.search(text, kinds, depth, wait=wait, cancel=cancel, progress=progress)
+    return store.search(text, kinds, depth, wait=wait, cancel=cancel, progress=progress, ids_only=("docs",))
 
 
 def fuse(rankings: Sequence[tuple[Sequence[str], int, float]]) -> list[tuple[str, float]]:
@@ -181,21 +183,82 @@ def fuse(rankings: Sequence[tuple[Sequence[str], int, float]]) -> list[tuple[str
     return sorted(((iid, s / best) for iid, s in scores.items()), key=lambda pair: -pair[1])
 
 
+def read_depth(k: int) -> int:
+    """How deep the keyword ranking is read first for K results: twice K. With the weights above
+    any passage in it outscores every passage found by meaning alone while 2K < 117, so 2K decide
+    the first K, with the ranks and scores a full read gives; where they do not (`decided`),
+    `hybrid_search` reads it to the full depth. The meaning ranking is read to the full depth at
+    once: without the passages' text (`meaning_ranking`) Chroma answers 50 as fast as 10."""
+    return min(2 * k, full_depth(k))
+
+
+def full_depth(k: int) -> int:
+    """How deep each ranking is read at most for K results."""
+    return max(k, DEPTH)
+
+
+def decided(keyword_ids: Sequence[str], meaning_ids: Sequence[str], fused: Sequence[tuple[str, float]], k: int, *,
+            keyword_depth: int, meaning_depth: int) -> bool:
+    """Whether the first K of FUSED (the rankings read to these depths) are those of the rankings
+    read to the full depth, in the same order. A ranking cut at depth d may hold an id it did not
+    show just below it, adding at most weight / (k + d + 1): each fused score is a range, and the
+    first K are decided when no range reaches over the one above it (equal scores known exactly
+    keep their order: the order of the rankings)."""
+    full = full_depth(k)
+    best = sum(w / (c + 1) for ids, c, w in ((keyword_ids, KEYWORD_K, KEYWORD_WEIGHT),
+                                            (meaning_ids, MEANING_K, MEANING_WEIGHT)) if ids) or 1.0
+    more_keyword = KEYWORD_WEIGHT / (KEYWORD_K + keyword_depth + 1) / best \
+        if keyword_depth < full and len(keyword_ids) >= keyword_depth else 0.0
+    more_meaning = MEANING_WEIGHT / (MEANING_K + meaning_depth + 1) / best \
+        if meaning_depth < full and len(meaning_ids) >= meaning_depth else 0.0
+    if not more_keyword and not more_meaning:
+        return True
+    in_keyword, in_meaning = set(keyword_ids), set(meaning_ids)
+
+    def high(iid: str) -> float:     # how much more the id may score at full depth
+        return (0.0 if iid in in_keyword else more_keyword) + (0.0 if iid in in_meaning else more_meaning)
+
+    shown, rest = fused[:k], fused[k:]
+    unseen = more_keyword + more_meaning      # an id neither ranking showed
+    if len(shown) < k:
+        return False
+    for (_, low), (below, score) in zip(shown, shown[1:]):
+        if not _stays_below(score, high(below), low):
+            return False
+    low = shown[-1][1]
+    return unseen < low and all(_stays_below(score, high(iid), low) for iid, score in rest)
+
+
+def _stays_below(score: float, gap: float, low: float) -> bool:
+    """Whether a score that may grow by GAP stays under LOW (or, known exactly, ties it: order kept)."""
+    return score + gap < low or (gap == 0.0 and score <= low)
+
+
 def hybrid_search(store: Store, text: str, kinds: Sequence[str] = ("facts", "rules", "docs"), k: int = 5, *,
                   wait: float | None = 2.0, cancel: Event | None = None,
                   progress: Callable[[int, int], object] | None = None,
-                  keyword: bool = True, meaning: bool = True) -> list[RankedHit]:
+                  keyword: bool = True, meaning: bool = True, snippets: bool = True,
+                  depth: int | None = None) -> list[RankedHit]:
     """The K best records for TEXT: passages by keyword and by meaning, facts and rules by
-    meaning, fused; passages with a snippet. `keyword` / `meaning` False leaves that ranking out
-    (the benchmark compares them)."""
-    depth = max(k, DEPTH)
-    seen = list(meaning_ranking(store, text, kinds, depth, wait=wait, cancel=cancel, progress=progress)) \
+    meaning, fused; passages with a snippet (unless `snippets` is False). The keyword ranking is
+    read as deep as the first K need (`read_depth`, then the full depth where that did not decide
+    them); `depth` reads both rankings that deep. `keyword` / `meaning` False leaves that ranking
+    out (the benchmark compares them)."""
+    full = full_depth(k) if depth is None else depth
+    seen = list(meaning_ranking(store, text, kinds, full, wait=wait, cancel=cancel, progress=progress)) \
         if meaning else []
-    found = keyword_ranking(store, text, depth) if keyword and "docs" in kinds else []
+    meaning_ids = [h.id for h in seen]
+    read = read_depth(k) if depth is None else depth
+    while True:
+        found = keyword_ranking(store, text, read) if keyword and "docs" in kinds else []
+        keyword_ids = [r.id for r, _ in found]
+        ranked = fuse([(keyword_ids, KEYWORD_K, KEYWORD_WEIGHT), (meaning_ids, MEANING_K, MEANING_WEIGHT)])
+        if read >= full or decided(keyword_ids, meaning_ids, ranked, k, keyword_depth=read, meaning_depth=full):
+            break
+        read = full
     by_meaning = {h.id: (rank, h) for rank, h in enumerate(seen, start=1)}
     by_keyword = {r.id: (rank, r, score) for rank, (r, score) in enumerate(found, start=1)}
-    fused = fuse([([r.id for r, _ in found], KEYWORD_K, KEYWORD_WEIGHT),
-                  ([h.id for h in seen], MEANING_K, MEANING_WEIGHT)])[:k]
+    fused = ranked[:k]
     fresh = _stored_passages(store, [iid for iid, _ in fused if iid not in by_keyword
                                      and by_meaning[iid][1].kind == "docs"])
     terms = query_terms(text)
@@ -213,10 +276,11 @@ def hybrid_search(store: Store, text: str, kinds: Sequence[str] = ("facts", "rul
                     continue                       # removed since the vector store saw it
                 if fresh is not None:
                     body, meta = fresh[iid].text, fresh[iid].meta
-        ranked = RankedHit(kind, iid, body, meta, score,
-                           keyword_rank=kw[0] if kw else None, meaning_rank=m[0] if m else None,
-                           keyword_score=kw[2] if kw else None, similarity=m[1].score if m else None)
-        out.append(ranked)
+        out.append(RankedHit(kind, iid, body, meta, score,
+                             keyword_rank=kw[0] if kw else None, meaning_rank=m[0] if m else None,
+                             keyword_score=kw[2] if kw else None, similarity=m[1].score if m else None))
+    if not snippets:
+        return out
     return _with_snippets(out, text, terms, getattr(store, "embedder", None) if meaning else None)
 
 
@@ -226,7 +290,8 @@ SENTENCES_COMPARED = 24     # sentences of one passage weighed by meaning for it
 def _with_snippets(hits: list[RankedHit], text: str, terms: Sequence[str], embedder: Any) -> list[RankedHit]:
     """Passages with their snippets: at the sentence holding the most query words, or, where none
     does, at the sentence nearest the query by meaning (one embedding call for all of them)."""
-    plain = [h for h in hits if h.kind == "docs" and not matches(h.text, terms)]
+    found = {h.id: matches(h.text, terms) for h in hits if h.kind == "docs"}
+    plain = [h for h in hits if h.kind == "docs" and not found[h.id]]
     nearest: dict[str, int] = {}
     if plain and embedder is not None:
         parts = {h.id: sentences(h.text)[:SENTENCES_COMPARED] for h in plain}
@@ -244,7 +309,7 @@ def _with_snippets(hits: list[RankedHit], text: str, terms: Sequence[str], embed
     out = []
     for h in hits:
         if h.kind == "docs":
-            snippet, spans = best_snippet(h.text, terms, around=nearest.get(h.id))
+            snippet, spans = best_snippet(h.text, terms, around=nearest.get(h.id), found=found[h.id])
             h = replace(h, snippet=snippet, spans=spans)
         out.append(h)
     return out
@@ -293,18 +358,22 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_stem = lru_cache(maxsize=1 << 16)(stem)     # a passage's words repeat across hits and queries
+
+
 def matches(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Offsets of the words of TEXT that match a term (by light stem)."""
     wanted = {stem(t) for t in terms}
-    return [m.span() for m in _WORD.finditer(text) if stem(m.group()) in wanted]
+    return [m.span() for m in _WORD.finditer(text) if _stem(m.group()) in wanted]
 
 
-def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS, *,
-                 around: int | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
+def best_snippet(text: str, terms: Sequence[str], size: int = SNIPPET_CHARS, *, around: int | None = None,
+                 found: list[tuple[int, int]] | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
     """The sentence of TEXT holding the most distinct terms (when none does, sentence AROUND, else
     the first), widened by its neighbours up to SIZE characters or cut around its first match;
-    the matched words marked «so». Returns the snippet and the matched words' offsets in TEXT."""
-    found = matches(text, terms)
+    the matched words marked «so». Returns the snippet and the matched words' offsets in TEXT
+    (FOUND: those offsets, where the caller has them already)."""
+    found = matches(text, terms) if found is None else found
     parts = sentences(text) or [(0, len(text))]
 
     def weight(span: tuple[int, int]) -> tuple[int, int]:

@@ -291,17 +291,28 @@ class ChromaStore:
             self.count(kind)
         return self._filled[kind]
 
-    def search(self, text: str, kinds: Iterable[str], k: int = 5) -> list[Hit]:
+    def search(self, text: str, kinds: Iterable[str], k: int = 5, *, ids_only: Iterable[str] = ()) -> list[Hit]:
+        """The K records nearest TEXT over these kinds; those of a kind in `ids_only` come without
+        their text and metadata (Chroma reads them from its own SQLite: most of a deep query's cost,
+        for a caller that has them elsewhere)."""
         (vector,) = self.embedder.embed([text])      # (the embedder's errors are its own)
         hits: list[Hit] = []
+        ids_only = frozenset(ids_only)
         with self.talking():
             for kind in kinds:
                 if not self.filled(kind):
                     continue  # querying an empty collection costs a round trip for nothing
-                got = self.collection(kind).query(query_embeddings=cast("PyEmbeddings", [vector]), n_results=k,
-                                                  include=["documents", "metadatas", "distances"])
-                docs, metas, dists = got["documents"], got["metadatas"], got["distances"]
-                assert docs is not None and metas is not None and dists is not None     # asked for in `include`
+                bare = kind in ids_only
+                got = self.collection(kind).query(
+                    query_embeddings=cast("PyEmbeddings", [vector]), n_results=k,
+                    include=["distances"] if bare else ["documents", "metadatas", "distances"])
+                dists = got["distances"]
+                assert dists is not None     # asked for in `include`
+                if bare:
+                    hits += [Hit(kind, i, "", {}, 1.0 - float(dist)) for i, dist in zip(got["ids"][0], dists[0])]
+                    continue
+                docs, metas = got["documents"], got["metadatas"]
+                assert docs is not None and metas is not None
                 for i, d, m, dist in zip(got["ids"][0], docs[0], metas[0], dists[0]):
                     hits.append(Hit(kind, i, d or "", m or {}, 1.0 - float(dist)))
         hits.sort(key=lambda h: -h.score)

@@ -71,6 +71,20 @@ def test_an_exact_term_ranks_first_with_a_snippet_at_the_match(docs_shell, tmp_p
     assert "keyword #1" in to_text(found).splitlines()[0]
 
 
+def test_reading_the_keywords_only_as_deep_as_k_needs_finds_what_a_full_read_finds(docs_shell, tmp_path):
+    from sym.core.memory.retrieval import full_depth, hybrid_search, keyword_ranking, read_depth
+
+    write(tmp_path, "GUIDE.md", GUIDE)
+    docs_shell("/load GUIDE.md")
+    store = docs_shell.shell.memory.store
+    for text, k in (("code number", 3), ("exit code", 2), ("shell reads input", 1), ("command may exit early", 4)):
+        assert len(keyword_ranking(store, text, 50)) > read_depth(k)    # the first read is cut
+        quick = hybrid_search(store, text, ("docs",), k, wait=None)
+        whole = hybrid_search(store, text, ("docs",), k, wait=None, depth=full_depth(k))
+        shown = [(h.id, h.score, h.keyword_rank, h.meaning_rank, h.snippet) for h in quick]
+        assert len(quick) == k and shown == [(h.id, h.score, h.keyword_rank, h.meaning_rank, h.snippet) for h in whole]
+
+
 def test_facts_and_passages_are_searched_together(docs_shell, tmp_path):
     write(tmp_path, "notes.txt", NOTES)
     docs_shell("/load notes.txt")

@@ -13,7 +13,9 @@ from sym.core.memory.retrieval import (
     MARK_OPEN,
     best_snippet,
     bm25_ranking,
+    decided,
     fts_query,
+    full_depth,
     fuse,
     keyword_ranking,
     query_terms,
@@ -148,6 +150,34 @@ def test_rank_fusion_lets_a_keyword_rank_outweigh_a_meaning_rank_and_scales_to_o
 
 
 # -- snippets --------------------------------------------------------------------------------
+
+def _fused(keyword_ids, meaning_ids):
+    return fuse([(keyword_ids, 5, 1.0), (meaning_ids, 60, 0.5)])
+
+
+def test_cut_rankings_decide_the_first_k_only_when_nothing_below_the_cut_could_overtake_them():
+    keyword_ids, meaning_ids = ["a", "b"], ["m1", "m2", "m3", "m4"]
+    fused = _fused(keyword_ids, meaning_ids)
+    # two keyword hits read of more: a third, unread, would outrank m1 for third place
+    assert not decided(keyword_ids, meaning_ids, fused, 3, keyword_depth=2, meaning_depth=4)
+    # the keyword ranking ran out before its depth: nothing is missing from it, and no id the
+    # meaning ranking did not reach could outscore m1
+    assert decided(keyword_ids, meaning_ids, fused, 3, keyword_depth=3, meaning_depth=4)
+    # the first two are two keyword hits whatever lies below either cut
+    assert decided(keyword_ids, meaning_ids, fused, 2, keyword_depth=2, meaning_depth=4)
+    # read to the full depth: decided by definition
+    assert decided(keyword_ids, meaning_ids, fused, 3, keyword_depth=full_depth(3), meaning_depth=full_depth(3))
+
+
+def test_a_keyword_hit_whose_meaning_rank_was_not_read_may_change_places_with_the_one_above():
+    keyword_ids = [f"k{i}" for i in range(1, 21)]
+    meaning_ids = ["k10"] + [f"m{i}" for i in range(1, 10)]     # k10's meaning rank lifts it over k9 …
+    fused = _fused(keyword_ids, meaning_ids)
+    assert [i for i, _ in fused[:10]] == [f"k{i}" for i in range(1, 9)] + ["k10", "k9"]
+    # … but k9 may have a meaning rank just below the cut that lifts it back
+    assert not decided(keyword_ids, meaning_ids, fused, 10, keyword_depth=20, meaning_depth=10)
+    assert decided(keyword_ids, meaning_ids, fused, 10, keyword_depth=20, meaning_depth=full_depth(10))
+
 
 def test_a_snippet_is_centred_on_the_sentence_with_most_query_words_and_marks_them():
     text = "Intro sentence here. " * 12 + "Exit codes: 0 ok, 1 error. " + "Filler words follow. " * 12
