@@ -81,18 +81,22 @@ def test_paging_options_go_with_derived_and_bad_values_are_one_line(shells):
     assert fails(shell.execute("/listing --derived --offset -1")[1], "--offset")
 
 
+def traced(action):
+    """What `action` returns, and the peak of Python memory it allocated (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        return action(), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_page_of_a_large_duckdb_model_costs_its_own_rows(shells, tmp_path):
     """245,350 derived facts in DuckDB's tables: a page of ten is read from there (a list of all of
     them in Python would take tens of MB)."""
     shell = shells("default")
     chain(shell, tmp_path, 700, "duckdb")
     run(shell, "/infer")
-    tracemalloc.start()
-    try:
-        text = to_text(run(shell, "/listing p --derived --limit 10 --offset 200000"))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    text, peak = traced(lambda: to_text(run(shell, "/listing p --derived --limit 10 --offset 200000")))
     assert len(derived_lines(text)) == 10 and "of 245,350" in text and "--offset 200010" in text
     assert peak < 2 * 2**20, f"{peak / 2**20:.1f} MB to list a page"
     shown = to_text(run(shell, "/show derived"))
@@ -107,12 +111,7 @@ def test_why_on_a_large_duckdb_model_gathers_only_what_its_proof_shows(shells, t
     chain(shell, tmp_path, 400, "duckdb")
     run(shell, "/infer")
     run(shell, "/set max_facts 2000")
-    tracemalloc.start()
-    try:
-        tree = to_text(run(shell, "/why p(n0, n400)"))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    tree, peak = traced(lambda: to_text(run(shell, "/why p(n0, n400)")))
     lines = tree.splitlines()
     assert lines[0].startswith("p(n0, n400)  [rule r") and "e(n0, n1)  [fact" in lines[1]
     assert "p(n11, n400)" in tree and "deeper steps elided" in tree
