@@ -6,7 +6,9 @@ strata or provenance.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable, Iterable
+from itertools import chain, filterfalse
 from typing import Any
 
 import numpy as np
@@ -19,8 +21,25 @@ MAX_KEY = 1 << 62          # keys are int64: the key space of any relation must 
 CSR_LIMIT = 1 << 24        # single-column indexes over at most this many symbols use offsets
 
 
+_trim: list[object] = []    # glibc's malloc_trim, or None, found on first use
+
+
+def release_freed() -> None:
+    """Hand the C heap's free pages back to the system: glibc keeps what numpy's temporaries
+    freed (after a large inference, more than the model holds); a no-op without glibc."""
+    if not _trim:
+        try:
+            _trim.append(getattr(ctypes.CDLL(None), "malloc_trim", None))
+        except OSError:
+            _trim.append(None)
+    trim = _trim[0]
+    if callable(trim):
+        trim(0)
+
+
 class Symbols:
-    """Constants <-> ids. Ids are dense (0..n-1) in order of first appearance."""
+    """Constants <-> ids. Ids are dense (0..n-1), in the order values are first interned (where
+    rows of ints are encoded, their new values in increasing order)."""
 
     def __init__(self) -> None:
         self.ids: dict[Any, Any] = {}
@@ -36,12 +55,53 @@ class Symbols:
             self.values.append(value)
         return i
 
+    def copy(self) -> Symbols:
+        """The same ids, in a table of their own (a model's, which the fact base's may outgrow)."""
+        out = Symbols()
+        out.ids, out.values = self.ids.copy(), self.values.copy()
+        return out
+
     def encode(self, column: Iterable[Any]) -> np.ndarray:
-        """Ids for a column of values, interning the new ones (the loops run in C but the one
-        over distinct new values)."""
+        """Ids for a column of values, interning the new ones."""
         column = column if isinstance(column, (list, tuple)) else list(column)
+        return self.encode_rows([(v,) for v in column], 1)[0] if column else np.zeros(0, dtype=np.int64)
+
+    def encode_rows(self, rows: list[tuple[Any, ...]], arity: int) -> list[np.ndarray]:
+        """The id columns of rows of `arity` values, interning the new ones. Rows of plain ints are
+        encoded in numpy, only their distinct values looked up; others in C loops but the one over
+        distinct new values."""
+        if not arity:
+            return []
+        if len(rows) > 64 and set(map(type, chain.from_iterable(rows))) == {int}:
+            try:
+                ints = np.array(rows, dtype=np.int64)
+            except OverflowError:   # beyond 64 bits: as any other value
+                pass
+            else:
+                encoded = self._encode_ints(ints.ravel()).reshape(len(rows), arity)
+                return [encoded[:, p] for p in range(arity)]
+        return [self._encode(col) for col in zip(*rows)]
+
+    def _encode_ints(self, ints: np.ndarray) -> np.ndarray:
+        """Ids for int64 values: their distinct values interned (new ones in increasing order), then
+        mapped by a lookup table where the values span a narrow range, else by a sort."""
+        low, high = int(ints.min()), int(ints.max())
+        if high - low <= 4 * len(ints) + 1024:
+            present = np.zeros(high - low + 1, dtype=bool)
+            present[ints - low] = True
+            distinct = np.flatnonzero(present)
+            table = np.zeros(high - low + 1, dtype=np.int64)
+            table[distinct] = self._encode((distinct + low).tolist(), distinct=True)
+            found: np.ndarray = table[ints - low]
+            return found
+        values, inverse = np.unique(ints, return_inverse=True)
+        ids: np.ndarray = self._encode(values.tolist(), distinct=True)[inverse.reshape(-1)]
+        return ids
+
+    def _encode(self, column: list[Any] | tuple[Any, ...], *, distinct: bool = False) -> np.ndarray:
         ids, values = self.ids, self.values
-        fresh = [v for v in dict.fromkeys(column) if v not in ids] if ids else list(dict.fromkeys(column))
+        unique: Iterable[Any] = column if distinct else dict.fromkeys(column)
+        fresh = list(filterfalse(ids.__contains__, unique)) if ids else list(unique)
         ids.update(zip(fresh, range(len(values), len(values) + len(fresh))))
         values += fresh
         return np.fromiter(map(ids.__getitem__, column), dtype=np.int64, count=len(column))
@@ -74,6 +134,28 @@ def decode_key(keys: np.ndarray, radix: int, arity: int) -> list[np.ndarray]:
         keys, digit = np.divmod(keys, radix)
         out.append(digit)
     return out[::-1]
+
+
+class Columns:
+    """A relation's asserted facts as id columns, kept as they are added (amortised doubling), so
+    that a dense inference reads them without encoding the tuples again."""
+
+    def __init__(self, arity: int) -> None:
+        self.arity, self.n = arity, 0
+        self._cols = np.zeros((arity, 16), dtype=np.int64)
+
+    def col(self, p: int) -> np.ndarray:
+        return self._cols[p, :self.n]
+
+    def append(self, cols: list[np.ndarray], k: int) -> None:
+        need = self.n + k
+        if need > self._cols.shape[1]:
+            grown = np.zeros((self.arity, max(need, 2 * self._cols.shape[1])), dtype=np.int64)
+            grown[:, :self.n] = self._cols[:, :self.n]
+            self._cols = grown
+        for p, col in enumerate(cols):
+            self._cols[p, self.n:need] = col
+        self.n = need
 
 
 class Table:
@@ -117,7 +199,8 @@ class Table:
         if self.bitmap is not None:
             self.bitmap[keys] = True
         elif self._sorted is not None:
-            self._sorted = np.sort(np.concatenate([self._sorted, np.sort(keys)]), kind="stable")
+            self._sorted = np.sort(np.concatenate([self._sorted, np.sort(keys)]), kind="stable") if len(self._sorted) \
+                else np.sort(keys)
 
     def extend(self, keys: np.ndarray, radix: int, check: Callable[[], object], stride: int = 1 << 20) -> None:
         """Append the facts with these keys, decoded and copied in pieces of `stride` with `check()`

@@ -52,8 +52,13 @@ class DensePlan:
 class Firing:
     rule_id: str
     step: int
-    variables: list[Var]
+    variables: list[Var]                   # those not in the head (the head's are the fact's arguments)
     bindings: np.ndarray | None = None     # (variables, rows) for the facts it may have derived
+    from_head: tuple[tuple[int, Var], ...] = ()   # (head position, variable) for the others
+
+
+Made = np.ndarray | tuple[int, int]   # a round's new facts of a relation: (firing, row) arrays, or (firing, n)
+                                      # when they are that firing's rows 0..n-1
 
 
 @dataclass
@@ -64,7 +69,7 @@ class DenseModel:
     tables: dict[str, Table]
     base: dict[str, int]                   # facts asserted per table (they come first)
     firings: list[Firing] = field(default_factory=list)
-    made_by: dict[str, list[np.ndarray]] = field(default_factory=dict)  # key -> [firing, row] arrays
+    made_by: dict[str, list[Made]] = field(default_factory=dict)    # key -> each round's, in order
 
 
 def compile_rule(rule: Rule, symbols: Symbols, sizes: Callable[[str], int], delta_at: int | None) -> DensePlan:
@@ -322,13 +327,13 @@ class Rows:
     def columns(self) -> list[np.ndarray]:
         return [self.column(s) for s in range(len(self.cols) + len(self.new))]
 
-    def take(self, rows: np.ndarray) -> list[np.ndarray]:
-        """Every column, for the given rows only."""
+    def take(self, rows: np.ndarray, slots: Sequence[int]) -> list[np.ndarray]:
+        """The columns of these slots, for the given rows only, as int32 (ids of a model's symbols)."""
         if self.pick is None:
-            return [c[rows] for c in self.cols]
+            return [self.cols[s][rows].astype(np.int32) for s in slots]
         assert self.matched is not None   # given with `pick`
-        pick, matched = self.pick[rows], self.matched[rows]
-        return [c[pick] for c in self.cols] + [c[matched] for c in self.new]
+        pick, matched, width = self.pick[rows], self.matched[rows], len(self.cols)
+        return [(self.cols[s][pick] if s < width else self.new[s - width][matched]).astype(np.int32) for s in slots]
 
 
 # a join's result: (rows, columns) when it could be done in place, else makers of its pieces

@@ -13,25 +13,34 @@ from typing import Any
 
 import numpy as np
 
-from sym.core.logic.columnar import BITMAP_LIMIT, MAX_KEY, Symbols, Table, encode_key, first_occurrences
-from sym.core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Unsupported, compile_rule, rule_constants
+from sym.core.logic.columnar import BITMAP_LIMIT, MAX_KEY, Columns, Symbols, Table, encode_key, first_occurrences, release_freed
+from sym.core.logic.dense import DenseModel, DensePlan, Evaluator, Firing, Made, Unsupported, compile_rule, rule_constants
 from sym.core.logic.pause import Budget
 from sym.core.logic.plan import Relation
 from sym.core.logic.terms import Atom, Compare, Rule, Var
 
 ORDERED = frozenset({"<", ">", "=<", ">="})
+TRIM_AFTER = 1 << 17    # derived facts from which the freed temporaries are handed back to the system
 
 
-def load(base: dict[str, Relation], rules: dict[str, Rule]) -> DenseModel:
-    """Intern every constant and build a table per asserted relation."""
-    symbols = Symbols()
+def load(base: dict[str, Relation], rules: dict[str, Rule], known: Symbols | None = None,
+         columns: Mapping[str, Columns] | None = None) -> DenseModel:
+    """Intern every constant and build a table per asserted relation: from its `columns` where
+    they hold it, encoded with `known`'s ids (copied: the fact base goes on growing its own), else
+    encoded from its tuples now."""
+    symbols = known.copy() if known is not None else Symbols()
+    columns = columns or {}
     for c in rule_constants(rules.values()):
         symbols.intern(c)
     encoded = {}
     for key, rel in base.items():
         if rel:
             arity = int(key[key.rindex("/") + 1:])
-            encoded[key] = (len(rel), [symbols.encode(col) for col in zip(*rel)] if arity else [])
+            held = columns.get(key)
+            if held is not None and held.n == len(rel):
+                encoded[key] = (len(rel), [held.col(p) for p in range(arity)])
+            else:
+                encoded[key] = (len(rel), symbols.encode_rows(list(rel), arity))
     radix = max(1, len(symbols))
     arities = [int(k[k.rindex("/") + 1:]) for k in encoded]
     arities += [len(r.head.args) for r in rules.values() if r.head is not None]
@@ -48,6 +57,14 @@ def load(base: dict[str, Relation], rules: dict[str, Rule]) -> DenseModel:
 def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int], budget: Budget,
                 max_steps: int | None) -> tuple[int, int, bool]:
     """Run every stratum to its fixpoint (or `max_steps` rounds); (steps, derived, complete)."""
+    done = _rounds(model, rules, strata, budget, max_steps)
+    if done[1] >= TRIM_AFTER:
+        release_freed()     # the rounds' temporaries, freed as they returned
+    return done
+
+
+def _rounds(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int], budget: Budget,
+            max_steps: int | None) -> tuple[int, int, bool]:
     needs_order = any(isinstance(lit, Compare) and lit.op in ORDERED for r in rules.values() for lit in r.body)
     ev = Evaluator(model, budget, needs_order)
     radix = ev.radix
@@ -81,6 +98,9 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                     bound: list[Any] = []
                     held = 0
                     seen: np.ndarray | None = None     # keys kept from this rule's earlier pieces (a byte map)
+                    # a binding keeps only what the fact does not hold: head variables are read off its arguments
+                    in_head = {v: p for p, (kind, v) in enumerate(plan.head) if kind == "s"}
+                    slots = [s for s in range(len(plan.variables)) if s not in in_head]
                     for rows in ev.chunks(plan, delta):
                         keys = encode_key([rows.column(v) if kind == "s" else np.full(rows.n, v, dtype=np.int64)
                                            for kind, v in plan.head], radix, rows.n)
@@ -98,7 +118,7 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                             if seen is not None:
                                 seen[keys[fresh]] = True
                             kept.append(keys[fresh])
-                            bound.append(rows.take(fresh))
+                            bound.append(rows.take(fresh, slots))
                             held += len(fresh)
                             budget.check(derived + held)   # memory stays bounded by max_facts
                     seen = None
@@ -107,7 +127,7 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                     keys = np.concatenate(kept) if len(kept) > 1 else kept[0]
                     budget.check()
                     columns = []
-                    for c in zip(*bound):
+                    for c in zip(*bound) if slots else ():
                         columns.append(np.concatenate(c) if len(bound) > 1 else c[0])
                         budget.check()
                     if len(kept) > 1 and not (table.space <= BITMAP_LIMIT):
@@ -119,21 +139,22 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                         bindings[at] = column              # type: ignore[index]
                         budget.check()
                     found.setdefault(head.key, []).append((keys, len(model.firings)))
-                    model.firings.append(Firing(rid, step + 1, plan.variables, bindings))
+                    model.firings.append(Firing(rid, step + 1, [plan.variables[s] for s in slots], bindings,
+                                                tuple((p, plan.variables[v]) for v, p in in_head.items())))
             new = {}
             for key, parts in found.items():
                 budget.check()
+                made: Made
                 if len(parts) == 1:         # (nothing to join: no copy of millions of keys)
                     keys, f = parts[0]
-                    firing, row = np.full(len(keys), f, dtype=np.int32), np.arange(len(keys), dtype=np.int32)
+                    made = (f, len(keys))   # one firing's rows in order: two numbers, not two per fact
                 else:
                     keys = np.concatenate([k for k, _ in parts])
                     firing = np.concatenate([np.full(len(k), f, dtype=np.int32) for k, f in parts])
                     row = np.concatenate([np.arange(len(k), dtype=np.int32) for k, _ in parts])
-                if len(parts) > 1:
                     first = first_occurrences(keys, model.tables[key].space)
-                    keys, firing, row = keys[first], firing[first], row[first]
-                new[key] = (keys, firing, row)
+                    keys, made = keys[first], np.stack([firing[first], row[first]])
+                new[key] = (keys, made)
             budget.check(derived + sum(len(v[0]) for v in new.values()))
             if not new:
                 break
@@ -142,13 +163,13 @@ def infer_dense(model: DenseModel, rules: dict[str, Rule], strata: dict[str, int
                 break
             step += 1
             delta = {}
-            for key, (keys, firing, row) in new.items():
+            for key, (keys, made) in new.items():
                 table = model.tables[key]
                 start = table.n
                 table.extend(keys, radix, budget.check)     # in pieces, cancel checked between
                 delta[key] = (start, table.n)
                 budget.check()
-                model.made_by.setdefault(key, []).append(np.stack([firing, row]))
+                model.made_by.setdefault(key, []).append(made)
                 derived += len(keys)
         if not complete:
             break
@@ -164,13 +185,24 @@ def derivation(model: DenseModel, key: str, args: tuple[Any, ...]) -> tuple[str,
         return None
     made = model.made_by[key]
     if len(made) > 1:
-        made[:] = [np.concatenate(made, axis=1)]
-    firing_no, row = (int(v) for v in made[0][:, pos - base])
+        made[:] = [np.concatenate([_rows(m) for m in made], axis=1)]
+    one = made[0]
+    firing_no, row = (one[0], pos - base) if isinstance(one, tuple) else (int(v) for v in one[:, pos - base])
     firing = model.firings[firing_no]
     values = model.symbols.values
-    bindings = firing.bindings   # None only for a rule without variables
-    binding = {v: values[int(bindings[j, row])] for j, v in enumerate(firing.variables)} if bindings is not None else {}
+    bindings = firing.bindings   # None for a rule whose variables are all in its head
+    binding = {v: args[p] for p, v in firing.from_head}
+    if bindings is not None:
+        binding.update((v, values[int(bindings[j, row])]) for j, v in enumerate(firing.variables))
     return firing.rule_id, firing.step, binding
+
+
+def _rows(made: Made) -> np.ndarray:
+    """(firing, row) per fact of one round's part of a relation."""
+    if isinstance(made, np.ndarray):
+        return made
+    firing, n = made
+    return np.stack([np.full(n, firing, dtype=np.int32), np.arange(n, dtype=np.int32)])
 
 
 def _position(model: DenseModel, table: Table, args: tuple[Any, ...]) -> int:

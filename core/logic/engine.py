@@ -84,6 +84,8 @@ class Engine:
         """Assert ground facts; returns how many were new."""
         news = self._asserted.add(atoms)
         added = sum(len(v) for v in news.values())
+        if added and (self._asserted.symbols is not None or self._asserted.size() >= self.dense_from):
+            self._asserted.encode(news)   # kept as columns from now on: an inference reads them as they are
         if added:
             self.note_added(news)
             if self._goals is not None:
@@ -303,7 +305,7 @@ class Engine:
         from sym.core.logic.dense_rounds import TableView, infer_dense, load
 
         try:
-            model = load(self._asserted.all(), self._rules)
+            model = load(self._asserted.all(), self._rules, *self._asserted.encoded())
             step, derived, complete = infer_dense(model, self._rules, self._strata, budget, max_steps)
         except Unsupported:
             return None
