@@ -289,7 +289,7 @@ INDEFINITES = [
     ("If John owns a donkey then John beats it.", ["beats(john, X) :- donkey(X), owns(john, X)."]),
     ("If John sees a cat then the cat likes him.", R),
     ("Every farmer who owns a donkey is rich.", ["rich(X) :- farmer(X), owns(X, Y), donkey(Y)."]),
-    ("Every farmer who owns a donkey beats the donkey.", R),      # the donkey: which? (not in a generic's head)
+    ("Every farmer who owns a donkey beats the donkey.", ["beats(X, Y) :- farmer(X), owns(X, Y), donkey(Y)."]),
     ("If Bob owns a cat then Bob is happy.", ["happy(bob) :- cat(X), owns(bob, X)."]),
     ("If Bob owns a cat that purrs then Bob is happy.", ["happy(bob) :- cat(X), purrs(X), owns(bob, X)."]),
     ("If Bob does not own a cat then Bob is sad.", R),            # no cat, not some cat
@@ -331,7 +331,7 @@ THIRD = [
     ("Bob is afraid of every dog and of Al.", R),
     ("Bob is the brother of every cat.", ["brother_of(bob, X) :- cat(X)."]),
     ("Bob is in every box.", ["in(bob, X) :- box(X)."]),
-    ("Every cat is in the box.", ["in(X, box) :- cat(X)."]),
+    ("Every cat is in the box.", R),          # the box: named before? (read once the box is known: DEFINITES)
     ("Every cat is in every box.", ["in(X, Y) :- cat(X), box(Y)."]),
     ("Bob chases every cat, who is black.", R),
     ("Bob chases Tom, which chases Jerry, which is a mouse.", ["chases(bob, tom).", "chases(tom, jerry).", "mouse(jerry)."]),
@@ -380,8 +380,48 @@ THIRD = [
     ("If John gives a dog a bone then the dog is happy.", R),
 ]
 
+# definites in rules (issue 48, part 1): a *the N* repeats the rule's own N, or the rule is refused
+# (written 10:50 UTC, before the tests ran them)
+DEFINITES = [
+    ("If a cat is hungry then the animal eats.", R),             # was eats(animal) :- cat(X), hungry(X).
+    ("If a cat is hungry then the cat eats.", ["eats(X) :- cat(X), hungry(X)."]),
+    ("If a hungry cat sees a mouse then the cat eats the mouse.",
+     ["eats(X, Y) :- hungry(X), cat(X), mouse(Y), sees(X, Y)."]),
+    ("If a cat sees a mouse then the cat eats the animal.", R),  # the animal: the mouse?
+    ("If a cat sees a mouse then the animal runs.", R),
+    ("If a dog barks then the man wakes.", R),                   # the man: named before?
+    ("If a dog barks then the dog wakes the man.", R),
+    ("If a dog is hungry then the big dog barks.", R),           # the big one: the same dog?
+    ("If a black dog is hungry then the dog barks.", ["barks(X) :- black(X), dog(X), hungry(X)."]),
+    ("If the cat sees a dog then the cat runs.", R),              # the cat: named before?
+    ("The cat eats if a cat is hungry.", R),                      # the cat before a cat: some known cat?
+    ("The dog barks whenever a dog is near the house.", R),
+    ("The cat eats if Bob is hungry.", ["eats(cat) :- hungry(bob)."]),
+    ("Bob eats if a cat is hungry.", ["eats(bob) :- cat(X), hungry(X)."]),
+    ("If a cat is hungry then Bob feeds the cat.", ["feeds(bob, X) :- cat(X), hungry(X)."]),
+    ("If a cat is hungry then Bob feeds it.", ["feeds(bob, X) :- cat(X), hungry(X)."]),
+    ("Every cat that sees a dog chases the dog.", ["chases(X, Y) :- cat(X), sees(X, Y), dog(Y)."]),
+    ("Every cat that sees a dog chases the animal.", R),
+    ("Every cat that sees the dog is hungry.", R),                # the dog: named before?
+    ("Every cat that is hungry likes the cat.", R),               # the cat is the subject: itself?
+    ("Every man who loves a woman marries the woman.", ["marries(X, Y) :- man(X), loves(X, Y), woman(Y)."]),
+    ("Every man who loves a woman is happy.", ["happy(X) :- man(X), loves(X, Y), woman(Y)."]),
+    ("No man who owns a dog hits the dog.", ["~hits(X, Y) :- man(X), owns(X, Y), dog(Y)."]),
+    ("Cats that see a dog chase the dog.", ["chases(X, Y) :- cat(X), sees(X, Y), dog(Y)."]),
+    ("Cats chase the dog.", R),
+    ("Dogs that chase the cat are big.", R),
+    ("All cats are in the house.", R),
+    ("If someone visits the cat then the cat is red.", ["red(cat) :- visits(X, cat)."]),   # ProofWriter's: no noun
+    ("If something is big then the dog chases it.", ["chases(dog, X) :- big(X)."]),
+    ("Big things chase the dog.", ["chases(X, dog) :- big(X)."]),
+    ("If the cat is big then the cat is red.", ["red(cat) :- big(cat)."]),
+    ("If Bob is hungry then the pen falls.", ["falls(pen) :- hungry(bob)."]),
+    ("The pen is red.", ["red(pen)."]),
+]
+
 # statements: every list above
-STATEMENTS = RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES + THIRD
+STATEMENTS = (RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES + THIRD
+              + DEFINITES)
 
 # questions → (kind, query) or None
 QUESTIONS = [

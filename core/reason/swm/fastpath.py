@@ -27,12 +27,21 @@ def read(memory: WorkingMemory, sentences: list[str]) -> list[tuple[str, Transla
     out: list[tuple[str, Translation | None, str]] = []
     seen: dict[str, tuple[bool, str]] = {}        # constant → (written as a name?, the sentence)
     kinds: dict[str, str] = {}                    # a noun an earlier sentence said of a name → that sentence
+
+    def known(const: str) -> bool:       # a description an earlier sentence or memory holds
+        if const in seen:
+            return not seen[const][0]
+        if const not in memory.schema.objects:
+            return False
+        shown = naming.written(memory, [const]).get(const)
+        return shown is not None and str(shown).startswith("the ")
+
     for sentence in sentences:
         low = sentence.lower()
         stateful = any(w in low for w in _STATE_WORDS)
-        tr = english.translate(sentence, is_container) if stateful else english.translate(sentence)
+        tr = english.translate(sentence, is_container if stateful else frozenset(), known)
         if tr is None:
-            out.append((sentence, None, english.why_not(sentence)))
+            out.append((sentence, None, english.why_not(sentence, known)))
             continue
         clash = _written_otherwise(memory, tr, seen) or _refers_back(tr, kinds)
         if clash:

@@ -5,6 +5,8 @@ not this reading; `Refused`: the sentence's reading, which logic would misstate)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from sym.core.logic.terms import Atom, Var
@@ -20,6 +22,10 @@ class Refused(Rejected):
     """This reading is the sentence's, but its logic would misstate it (a word class whose meaning
     is not a property of each thing): the reason is worth telling the user."""
 
+
+# the descriptions a rule may name as known things ("The box is red. Every cat is in the box."): the
+# /tell's earlier sentences and memory (fastpath.py sets it); by default none
+KNOWN_DESCRIPTIONS: ContextVar[Callable[[str], bool] | None] = ContextVar("known_descriptions", default=None)
 
 Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
 
@@ -48,6 +54,8 @@ class Scope:
     # indefinite object read, as a variable of the body ("If a farmer owns a donkey …")
     conditions: bool = False
     existential: set[Var] = field(default_factory=set)   # the variables of indefinite objects
+    # the descriptions of a rule that repeat no antecedent ("the animal" in "If a cat is hungry then …")
+    loose: list[str] = field(default_factory=list)
 
     def written(self) -> Written:
         return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})
@@ -57,6 +65,23 @@ class Scope:
         shared = self.names & self.descriptions
         if shared:
             raise Refused(f"'{sorted(shared)[0]}' is both a name and a description")
+
+    def check_definites(self) -> None:
+        """In a rule whose variables a noun introduced ("a cat", "every cat", "cats"), a *the N* that
+        repeats none of them may be one of them under another noun ("the animal": the cat?) or a thing
+        the text named before: refused, unless it is a description known already (a constant of memory
+        or of an earlier sentence). A rule of *something* / *someone* only, or of no variable, has no
+        noun for a description to bridge to: its descriptions are its constants ("If someone visits the
+        cat then the cat is red.")."""
+        if not self.indefinites or not self.loose:
+            return
+        known = KNOWN_DESCRIPTIONS.get()
+        for const in self.loose:
+            if known is None or not known(const):
+                heads = sorted({head for _, head, _ in self.indefinites})
+                raise Refused(f"'the {const}' repeats no noun of the rule: it may be its {' or '.join(heads)} or a "
+                              f"thing named before (say {' or '.join(f'the {h}' for h in heads)!r} for the rule's, "
+                              f"or tell of the {const} first)")
 
     def fresh(self) -> Var:
         if not self.rule:

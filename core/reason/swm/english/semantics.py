@@ -96,6 +96,8 @@ class Meaning:
             return referent
         const = " ".join(w.low for w in words)
         self.scope.descriptions.add(const)
+        if self.scope.rule:
+            self.scope.loose.append(const)
         return const
 
     def refers_back(self, mods: list[Word], head: Word) -> Var | None:
@@ -195,7 +197,10 @@ class Meaning:
                 raise Refused(f"'the … {words[-1].text}' says when, not what")      # "the whole night"
             if after_verb and len(words) > 1 and lexicon.parts_of_speech(words[-1].text) & {"ADJ", "ADV"}:
                 raise Refused(f"'{words[-1].text}' after 'the {words[-2].text}' may say how, or what the verb makes of it")
-            return self.definite(words)
+            term = self.definite(words)
+            if isinstance(term, Var) and term == self.subject_now:       # "Every cat that is hungry likes the cat."
+                raise Refused(f"'the {words[-1].text}' would be the subject itself: say 'itself', or name the other one")
+            return term
         if kind == "it" or kind == "they":
             if self.words[leaves(node)[0]].low in _REFLEXIVE and self.subject_now is not None:
                 return self.subject_now                        # "John hits himself.": the clause's subject

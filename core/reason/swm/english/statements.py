@@ -5,12 +5,14 @@ come first; everything else goes through the grammar (parse.py → semantics.py)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.english import classes, counts, lexicon, measures, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
+from sym.core.reason.swm.english.scope import KNOWN_DESCRIPTIONS
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
 
@@ -80,10 +82,20 @@ def _participle(word: Word) -> bool:
         and word.low.endswith(("ed", "en", "t", "n", "ne", "ung", "um", "ught"))
 
 
-def translate(sentence: str, containers: state.Containers = frozenset()) -> Translation | None:
+def translate(sentence: str, containers: state.Containers = frozenset(),
+              known: Callable[[str], bool] | None = None) -> Translation | None:
     """One sentence → its Translation, or None (not understood, or ambiguous). `containers`:
     the things declared containers (besides the Boxes form "Box 0"), whose contents a sentence
-    replaces: their constants, or a test of a constant."""
+    replaces: their constants, or a test of a constant. `known`: whether a description is a thing
+    memory or an earlier sentence holds already (a rule of "a cat" may then name "the box")."""
+    token = KNOWN_DESCRIPTIONS.set(known)
+    try:
+        return _translate(sentence, containers)
+    finally:
+        KNOWN_DESCRIPTIONS.reset(token)
+
+
+def _translate(sentence: str, containers: state.Containers) -> Translation | None:
     text = " ".join(sentence.split())
     if not text or text.endswith("?"):
         return None
@@ -154,9 +166,20 @@ def _canonical(clause: str) -> str:
     return re.sub(r"\b[A-Z]\w*", lambda m: names.setdefault(m.group(0), f"V{len(names)}"), clause)
 
 
-def why_not(sentence: str) -> str:
+def why_not(sentence: str, known: Callable[[str], bool] | None = None) -> str:
     """A short reason why `translate` gave None (for messages)."""
+    token = KNOWN_DESCRIPTIONS.set(known)
+    try:
+        return _why_not(sentence)
+    finally:
+        KNOWN_DESCRIPTIONS.reset(token)
+
+
+def _why_not(sentence: str) -> str:
     text = surface.plain(sentence)
+    forward = surface.cataphora(text)
+    if forward:
+        return forward
     counting = counts.why_not(text)
     if counting:
         return counting
@@ -254,6 +277,7 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         meaning.scope.head = meaning.scope.asserting = True
         heads = clauses_of(meaning, head_node)
         meaning.scope.check_constants()
+        meaning.scope.check_definites()
         return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
     if kind == "generic":
         subject, vp = _kids(node)
@@ -277,7 +301,7 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         body += meaning.scope.body           # what indefinite objects of the relatives are ("who owns a donkey")
         if not body:
             raise Rejected("a rule about everything")
-        meaning.scope.asserting = True
+        meaning.scope.asserting = meaning.scope.head = True     # "the donkey" repeats "a donkey" here
         heads = meaning.vp(vp, x, singular)
         kind_level = [h.pred for h in heads if h.pred in classes.KIND_LEVEL]
         if kind_level:
@@ -289,5 +313,6 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
                 raise Refused("'no … every / no …' says that some are not: which ones?")
             heads = [heads[0].negate()]
         meaning.scope.check_constants()
+        meaning.scope.check_definites()
         return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
     raise Rejected(kind)

@@ -62,12 +62,31 @@ def plain(sentence: str) -> str:
     m = _TRAILING_IF.match(text)
     if m and not m.group("main").lower().startswith(("if ", "when")):
         last = m.group("main").split()[-1].lower()
-        if last not in _WHETHER:
+        if last not in _WHETHER and not cataphora(text):
             cond = m.group("cond")
             main = m.group("main")
             main = main[:1].lower() + main[1:] if _lower_first(main) else main
             return f"If {cond} then {main}."
     return text
+
+
+_DEFINITE = re.compile(r"\bthe\s+", re.I)
+_INTRODUCES = re.compile(r"\b(?:a|an|every|each|all|some(?:thing|one|body))\b", re.I)
+
+
+def cataphora(text: str) -> str:
+    """Why a condition-last conditional is not rewritten ("" when it is): a *the N* before the *a N*
+    of its condition ("The cat eats if a cat is hungry.") points forward, which English reads as some
+    known cat (that eats if any cat is hungry), not as the condition's cat."""
+    m = _TRAILING_IF.match(text)
+    if not m or not _INTRODUCES.search(m.group("cond")):
+        return ""
+    described = {w.lower() for d in _DEFINITE.finditer(m.group("main"))
+                 for w in m.group("main")[d.end():].split()[:3]}
+    if described & {w.lower().strip(",") for w in m.group("cond").split()}:
+        return (f"'the …' before '{m.group('word').lower()} …' may be a thing named before or the condition's "
+                f"one: put the condition first ('If {m.group('cond')} then …')")
+    return ""
 
 
 def _lower_first(clause: str) -> bool:
