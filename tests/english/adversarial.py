@@ -431,11 +431,18 @@ QUESTIONS = [
     ("Where is Bob?", ("values", "in(bob, X)")),
     ("Where does Bob live?", ("values", "lives_in(bob, X)")),
     ("Where is the cat?", ("values", "in(cat, X)")),
-    # a universal question asks for a proof of a rule (assume a fresh cat, derive that it is black):
-    # no goal the reasoner answers says that yet, and "no cat known not black" is no "yes"
-    ("Is every cat black?", R),
-    ("Are all cats black?", R),
-    ("Is each dog an animal?", R),
+    # a universal question asks for a proof of the rule (a fresh cat, assumed, derived black): swm/universal.py
+    ("Is every cat black?", ("every", "forall(cat(X), black(X))")),
+    ("Are all cats black?", ("every", "forall(cat(X), black(X))")),
+    ("Is each dog an animal?", ("every", "forall(dog(X), animal(X))")),
+    ("Is no cat black?", ("every", "forall(cat(X), ~black(X))")),
+    ("Does every dog bark?", ("every", "forall(dog(X), barks(X))")),
+    ("Do all dogs bark?", ("every", "forall(dog(X), barks(X))")),
+    ("Is every cat that purrs black?", ("every", "forall((cat(X), purrs(X)), black(X))")),
+    ("Is every cat in the box?", R),                         # the box: named before? (as its statement)
+    ("Is every cat black and white?", R),
+    ("Is every cat not black?", ("every", "forall(cat(X), ~black(X))")),   # as its statement reads
+    ("Is every man who owns a dog happy?", R),               # two variables: no one literal to derive
     ("Where do cats live?", R),
     ("Where is every cat?", R),
     ("Is all cat black?", R),

@@ -25,7 +25,7 @@ from sym.core.logic.engine import TRUE, Engine, Violation
 from sym.core.logic.parser import parse_atom, parse_program, parse_query
 from sym.core.logic.terms import Atom, Const, Naf, Rule, Var, format_const
 from sym.core.memory.working import SOFT, Item, WorkingMemory, item_id
-from sym.core.reason.swm import answers, english, extract_vote, extraction, fastpath, naming, prompts
+from sym.core.reason.swm import answers, english, extract_vote, extraction, fastpath, naming, prompts, universal
 from sym.core.reason.swm.choice import Invalid
 from sym.core.reason.swm.grounding import applicable, ground
 from sym.core.reason.swm.outcomes import AskOutcome, TellIncomplete, Told, quoted, said_otherwise
@@ -332,10 +332,15 @@ class SWM:
     def _answer(self, goal: Goal, root: str, question: str, mode: str, max_steps: int | None, open_world: bool,
                 fallback: bool) -> tuple[AskOutcome, bool]:
         """The outcome of `ask`, and whether memory left it undecided."""
+        if goal.kind == "every":          # "Is every cat black?": entailed, refuted, or unknown (universal.py)
+            out = universal.outcome(self.memory, goal, open_world)
+            out.mode, out.run, out.llm_calls = mode, self.run_id, self.llm_calls
+            return out, out.answer == universal.UNKNOWN
         if mode == "paper":
             out, memory_answer = self._ask_paper(goal, root, max_steps, open_world)
         else:
             out, memory_answer = self._ask_hybrid(goal, root, max_steps, open_world)
+        universal.refine(self.memory, goal, out, open_world)     # "Is any cat black?": false when none can be
         out.mode, out.run = mode, self.run_id
         # "unknown" about a known predicate is an answer (open world); a question about a predicate
         # memory has never heard of, or an existential one ("Is anything big?") it cannot settle, is not

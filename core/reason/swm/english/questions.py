@@ -8,12 +8,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sym.core.logic.terms import Atom, Var, format_const
+from sym.core.logic.parser import parse_program
+from sym.core.logic.terms import Atom, Rule, Var, format_const
 from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
 from sym.core.reason.swm.english.scope import _pred
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, _kids, _toks, gnoun
 from sym.core.reason.swm.english.sentences import split_sentences
-from sym.core.reason.swm.english.statements import _known, meanings, readings
+from sym.core.reason.swm.english.statements import _known, meanings, readings, translate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Goal:
     """What a question asks. truth: a ground statement (true/false/unknown); values: the
-    bindings of a query's variables; relation: which R_of(X, Y) holds between args."""
+    bindings of a query's variables; relation: which R_of(X, Y) holds between args; every: whether
+    each one of a restriction satisfies a literal (`forall(cat(X), black(X))`; args: the restriction,
+    the literal, the noun), answered by swm/universal.py."""
 
     kind: str
     query: str
@@ -36,7 +39,7 @@ class Goal:
 
     def render(self, value: object, namer: Callable[[object], str | None] | None = None) -> str:
         """The answer in words; `namer(constant)` may say how the user wrote a thing."""
-        if self.kind == "truth":
+        if self.kind in ("truth", "every"):
             word = str(value).lower()
             return {"true": "True", "false": "False"}.get(word, "Unknown")
         if self.kind == "relation":
@@ -145,6 +148,9 @@ def question_goal(text: str) -> Goal | None:
     counted = _HOW_MANY.match(question)
     if counted:
         return _count(counted.group(1), question)
+    universal = _EVERY.match(question)
+    if universal:
+        return _every(universal.group(1), universal.group(2), universal.group(3).split(), question)
     anything = _ANY.match(question)
     if anything:
         return _any(anything.group(1), anything.group(2).rstrip("?").split(), question)
@@ -196,6 +202,43 @@ def _any(copula: str, words: list[str], question: str) -> Goal | None:
              if (goal := question_goal(f"Which {' '.join(words[:i])} {copula.lower()} {' '.join(words[i:])}?"))
              is not None and goal.kind == "values"}
     return Goal("truth", found.pop(), (), question) if len(found) == 1 else None
+
+
+_EVERY = re.compile(r"^(is|are|does|do) (every|each|all|no) (\S.*?)\s*\?$", re.I)
+
+
+def _every(verb: str, quant: str, words: list[str], question: str) -> Goal | None:
+    """"Is every cat black?" asks whether the statement "Every cat is black." holds: its rule's body
+    is the restriction, its head the literal each one must satisfy (`No cat …`: its strong negation).
+    The noun phrase ends where exactly one split gives a statement the grammar reads to one rule of
+    one variable."""
+    verb = verb.lower()
+    found: dict[tuple[str, str], str] = {}
+    for i in range(1, len(words)):
+        if verb in ("is", "are"):
+            statement = f"{quant.capitalize()} {' '.join(words[:i])} {verb} {' '.join(words[i:])}."
+        elif verb == "does":
+            statement = f"{quant.capitalize()} {' '.join(words[:i])} {lexicon.third_person(words[i])} {' '.join(words[i + 1:])}"
+        else:
+            statement = f"{quant.capitalize()} {' '.join(words[:i])} {' '.join(words[i:])}"
+        read = translate(statement.rstrip(". ") + ".")
+        if read is None or len(read.clauses) != 1 or read.updates:
+            continue
+        (rule,) = [c.clause for c in parse_program(read.clauses[0])]
+        if not isinstance(rule, Rule) or rule.head is None or not rule.body \
+                or not all(isinstance(b, Atom) for b in rule.body) \
+                or len({a for lit in (rule.head, *rule.body) for a in getattr(lit, "args", ()) if isinstance(a, Var)}) != 1:
+            continue
+        nouns = [lexicon.noun_lemma(w) for w in words[:i]]
+        unary = [b.pred for b in rule.body if isinstance(b, Atom) and len(b.args) == 1 and not b.neg]
+        noun = next((n for n in reversed(nouns) if n in unary), "one")
+        body = ", ".join(map(str, rule.body))
+        found[(body, str(rule.head))] = noun.replace("_", " ")
+    if len(found) != 1:
+        return None
+    ((body, head), noun), = found.items()
+    shown = f"({body})" if "," in body else body
+    return Goal("every", f"forall({shown}, {head})", (body, head, noun), question)
 
 
 def _count(rest: str, question: str) -> Goal | None:
