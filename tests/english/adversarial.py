@@ -419,9 +419,33 @@ DEFINITES = [
     ("The pen is red.", ["red(pen)."]),
 ]
 
+# the issue's probes still stored (issue 48, part 3 list and misstatements; written 10:45 UTC, before the rules)
+PROBES = [
+    ("Turkey eats turkey.", R),                                   # was eats(turkey, turkey): a name and a noun
+    ("Rose smells a rose.", R),
+    ("Bob eats turkey.", ["eats(bob, turkey)."]),
+    ("Streets that police patrol are safe.", R),                  # was polices(X, patrol): an object gap
+    ("Houses that people build are big.", R),
+    ("Bob likes dogs that guard sheep.", ["likes(bob, X) :- dog(X), guards(X, sheep)."]),
+    ("Dogs that chase cats are fast.", ["fast(X) :- dog(X), chases(X, cats)."]),
+    ("When Bob is tall, Al is short.", ["short(al) :- tall(bob)."]),
+    ("Whenever a cat is hungry, the cat meows.", ["meows(X) :- cat(X), hungry(X)."]),
+    ("Al is tall, Bob thinks.", R),
+    ("The former is happy.", R),
+    ("Bob is a different man.", R),
+    ("Run is a verb.", R),
+    ("Al Bob likes.", R),
+    ("Bob likes cats and Al dogs.", R),
+    ("Bob is a man who likes Al.", ["man(bob).", "likes(bob, al)."]),
+    ("Every dog chases every cat.", ["chases(X, Y) :- dog(X), cat(Y)."]),
+    ("Yes, Bob is tall.", ["tall(bob)."]),
+    ("BOB IS TALL.", ["tall(bob)."]),
+    ("Bob sings if Al dances.", ["sings(bob) :- dances(al)."]),
+]
+
 # statements: every list above
 STATEMENTS = (RELATIVES + OBJECT_QUANTIFIERS + POSSESSIVES + COUNTING + CAPITALS + REFUSED + SECOND + INDEFINITES + THIRD
-              + DEFINITES)
+              + DEFINITES + PROBES)
 
 # questions → (kind, query) or None
 QUESTIONS = [
@@ -473,5 +497,10 @@ QUESTIONS = [
     ("Is Mary seen by John?", ("truth", "sees(john, mary)")),
     ("Who is seen by John?", ("values", "sees(john, X)")),
     ("Is there a cat?", R),
+    ("Does any cat purr?", ("truth", "purrs(X), cat(X)")),
+    ("Do any dogs like Bob?", ("truth", "likes(X, bob), dog(X)")),
+    ("Isn't Bob tall?", ("truth", "tall(bob)")),
+    ("Is Will tall?", ("truth", "tall(will)")),
+    ("How many cats are black?", ("values", "aggregate_all(count, (black(X), cat(X)), N)")),
     ("How many cats does Bob have?", R),
 ]

@@ -122,3 +122,18 @@ def gnoun(meaning: Meaning, node: Node, var: Arg, *, singular: bool | None) -> t
         return meaning.adjectives(mods, var), number
     number = not lexicon.is_plural_noun(head.text) if singular is None else singular
     return meaning.nominal(ws, var, singular=number), number
+
+
+def object_gap(meaning: Meaning, verb: Node, obj: Node, singular: bool) -> bool:
+    """Whether "… that V O" after a plural may be "… that [O's subject V] [verb O]", its object the
+    relative's own noun ("Streets that police patrol": the police patrol them, not streets that
+    police a patrol): V can be a bare noun and O, one lower-case word, a bare verb."""
+    at = verb.leaves[0]
+    if singular or not at or meaning.words[at - 1].type not in ("THAT", "WHO", "WHICH") or obj.data != "object":
+        return False
+    words = meaning.content(obj)
+    if len(words) != 1 or words[0].type != "W":
+        return False
+    other = words[0].text
+    return lexicon.can_be_noun(meaning.words[at].text) and "VERB" in lexicon.parts_of_speech(other) \
+        and lexicon.verb_lemma(other) == other.lower()

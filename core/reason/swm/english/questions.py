@@ -187,7 +187,7 @@ def question_goal(text: str) -> Goal | None:
 
 
 _HOW_MANY = re.compile(r"how many (\S.*\?)$", re.I)
-_ANY = re.compile(r"(is|are) any (\S.*\?)$", re.I)
+_ANY = re.compile(r"(is|are|does|do) any (\S.*\?)$", re.I)
 _HOW_OLD = re.compile(r"how old (?:is|are) (\S.*?)\s*\?$", re.I)
 # "Where is Bob?" asks what Bob is in (`in(bob, X)`, as "Bob is in the kitchen." says it);
 # "Where does Bob live?" what he lives in (`lives_in(bob, X)`)
@@ -196,11 +196,18 @@ _WHERE_VERB = re.compile(r"^where does (?P<who>\S.*?) (?P<verb>[a-z]+)\s*\?$", r
 
 
 def _any(copula: str, words: list[str], question: str) -> Goal | None:
-    """"Is any cat black?" asks whether "Which cat is black?" has an answer: true when one is
-    known. The noun ends where exactly one split gives a question the grammar reads."""
+    """"Is any cat black?" (or "Does any cat purr?") asks whether "Which cat is black?" has an
+    answer: true when one is known. The noun ends where exactly one split gives a question the grammar reads."""
+    verb = copula.lower()
+
+    def which(i: int) -> str:         # "Does any cat purr?" is "Which cat purrs?"
+        if verb in ("is", "are"):
+            return f"Which {' '.join(words[:i])} {verb} {' '.join(words[i:])}?"
+        said = lexicon.third_person(words[i]) if verb == "does" else words[i]
+        return f"Which {' '.join([*words[:i], said, *words[i + 1:]])}?"
+
     found = {goal.query for i in range(1, len(words))
-             if (goal := question_goal(f"Which {' '.join(words[:i])} {copula.lower()} {' '.join(words[i:])}?"))
-             is not None and goal.kind == "values"}
+             if (goal := question_goal(which(i))) is not None and goal.kind == "values"}
     return Goal("truth", found.pop(), (), question) if len(found) == 1 else None
 
 

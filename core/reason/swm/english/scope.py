@@ -56,6 +56,7 @@ class Scope:
     existential: set[Var] = field(default_factory=set)   # the variables of indefinite objects
     # the descriptions of a rule that repeat no antecedent ("the animal" in "If a cat is hungry then …")
     loose: list[str] = field(default_factory=list)
+    cases: dict[str, set[str]] = field(default_factory=dict)   # a one-word name's constant → how written (C, W)
 
     def written(self) -> Written:
         return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})

@@ -64,6 +64,10 @@ class Meaning:
             if len(word.text) == 1 and word.type != "N":
                 raise Rejected("a one-letter name outside a rule")
             const = word.low.replace("-", "_")
+            cases = self.scope.cases.setdefault(const, set())
+            cases.add(word.type)
+            if len(cases) > 1:          # "Turkey eats turkey.": the name Turkey, and turkey the meat
+                raise Refused(f"'{word.low.capitalize()}' and '{word.low}' would be one thing: a name and a word")
         else:
             first, rest = ws[0], ws[1:]
             if self.scope.rule and any(len(w.text) == 1 and w.text.isupper() for w in ws):
@@ -319,6 +323,9 @@ class Meaning:
                 pred = f"{pred}_{self.w(toks[0].value).low}"
             if word.low in classes.HAVE and objs and self.participle(objs[0]):
                 raise Refused("have + participle is the perfect tense")            # "Bob has arrived"
+            if kind == "verb" and objs and objects.object_gap(self, _kids(node)[0], objs[0], singular):
+                raise Refused(f"'that {word.text} {self.content(objs[0])[0].text}' may be a subject and its verb "
+                              f"(the ones that {word.text} {self.content(objs[0])[0].text}): an object gap")
             self.complement(word, objs if kind == "verb" else [])
             if kind == "verb" and objs and objs[0].data == "object" and lexicon.verb_lemma(word.text) in classes.DITRANSITIVE \
                     and len(self.content(objs[0])) > 1 and all(w.type == "C" for w in self.content(objs[0])):

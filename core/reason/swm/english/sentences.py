@@ -57,7 +57,7 @@ def _list_parts(sentence: str) -> list[str] | None:
         k = 0
         while k < len(words) and _NAME_WORD.match(words[k]):
             k += 1
-        if k == 0 or k == len(words) or not _WORD.match(words[k]) or words[0].lower() in _FUNCTION:
+        if k == 0 or k == len(words) or not _WORD.match(words[k]) or words[0].lower() in _FUNCTION | _SUBORDINATORS:
             return None
         verbs.add(words[k])
     return [p + "." for p in parts] if len(verbs) == 1 else None
