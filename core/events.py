@@ -28,6 +28,23 @@ class ItemAdded:
     nl: str = ""       # the English it was told in, if any (a session log keeps it for /resume)
 
 
+_new = object.__new__
+
+
+def item_added(item_id: str, kind: str, text: str, source: str, workspace: str = "", nl: str = "") -> ItemAdded:
+    """`ItemAdded(...)` without the frozen dataclass's `__init__` (a /consult emits 100k): the same event."""
+    event = _new(ItemAdded)
+    event.__dict__.update(item_id=item_id, kind=kind, text=text, source=source, workspace=workspace, nl=nl)
+    return event
+
+
+def item_shown(item_id: str, kind: str, text: str, source: str, nl: str = "") -> ItemShown:
+    """`ItemShown(...)` without the frozen dataclass's `__init__` (a workspace opens with 100k): the same copy."""
+    shown = _new(ItemShown)
+    shown.__dict__.update(item_id=item_id, kind=kind, text=text, source=source, nl=nl)
+    return shown
+
+
 @dataclass(frozen=True)
 class ItemRemoved:
     item_id: str

@@ -124,6 +124,9 @@ class LocalStore:
     def item_records(self) -> list[Record]:
         return self.snapshot.item_records()
 
+    def item_rows(self) -> list[tuple[str, str, str, str, str, float]]:
+        return self.snapshot.item_rows()
+
     # -- the store interface the rest of sym uses ---------------------------------------
 
     def add(self, kind: str, records: list[Record], texts_to_embed: list[str] | None = None,

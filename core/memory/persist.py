@@ -8,18 +8,20 @@ else the symbolic form spelled as words, so meaning search finds `father_of(a, b
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from sym.core.logic.parser import parse_program
+from sym.core.errors import ParseError
+from sym.core.logic.parser import _fast_fact, parse_program
 from sym.core.logic.terms import Atom, Query, Rule, Var, clause_atoms
 from sym.core.memory.embedders import words_of
+from sym.core.memory.items import made
 from sym.core.memory.store import KINDS, ChromaStore, Record, dumps
 
 if TYPE_CHECKING:
+    from sym.core.memory.items import Item
     from sym.core.memory.local import LocalStore
     from sym.core.memory.schema import Schema
-    from sym.core.memory.working import Item
 
 
 def words(text: str) -> str:
@@ -92,30 +94,37 @@ def delete_items(store: ChromaStore | LocalStore, items: list[Item]) -> None:
             store.delete(kind, ids)
 
 
-def load_items(store: ChromaStore, make_item: Callable[..., Item]) -> list[Item]:
-    """Every stored fact and rule as items, oldest first (`make_item(id, kind, clause, nl, source, created_at)`)."""
+def load_items(store: ChromaStore) -> list[Item]:
+    """Every stored fact and rule of a Chroma server's collections as items, oldest first."""
     records = store.all("facts") + store.all("rules")
     records.sort(key=lambda r: (r.meta.get("created_at", 0.0), r.id))
-    return items_from_records(records, make_item, f"workspace {store.workspace}")
+    rows = [(r.id, r.meta.get("kind", "fact"), r.text, r.meta.get("nl", ""), r.meta.get("source", "typed"),
+             r.meta.get("created_at", 0.0)) for r in records]
+    return items_from_rows(rows, f"workspace {store.workspace}")
 
 
-def items_from_records(records: list[Record], make_item: Callable[..., Item], label: str) -> list[Item]:
-    """Items from stored records (in their order), their clauses read back in one parse."""
-    if not records:
+def items_from_rows(rows: Sequence[tuple[str, str, str, str, str, float]], label: str) -> list[Item]:
+    """Items from stored rows (id, kind, text, nl, source, created_at), in their order: a plain
+    fact read by the parser's fast path, the rest in one parse (as one parse of all would read them)."""
+    if not rows:
         return []
-    located = parse_program("\n".join(r.text for r in records), source=label)
-    if len(located) != len(records):
-        raise ValueError("stored clauses did not read back one per record")
+    texts = [row[2].strip() for row in rows]
+    clauses: list[Atom | Rule | Query | None] = [_fast_fact(t) for t in texts]
+    rest = [i for i, c in enumerate(clauses) if c is None]
+    if rest:
+        try:
+            located = parse_program("\n".join(texts[i] for i in rest), source=label)
+        except ParseError:
+            parse_program("\n".join(texts), source=label)    # the error where it is among all of them
+            raise
+        if len(located) != len(rest):
+            raise ValueError("stored clauses did not read back one per record")
+        for i, loc in zip(rest, located):
+            clauses[i] = loc.clause
     items = []
-    for rec, loc in zip(records, located):
-        clause = loc.clause
-        if not isinstance(clause, (Atom, Rule)):
-            continue
-        m = rec.meta
-        item = make_item(rec.id, m.get("kind", "fact"), clause, m.get("nl", ""), m.get("source", "typed"),
-                         m.get("created_at", 0.0))
-        item.__dict__.setdefault("text", rec.text.strip())   # the canonical text it was stored as: not printed again
-        items.append(item)
+    for (iid, kind, _, nl, source, at), text, clause in zip(rows, texts, clauses):
+        if isinstance(clause, (Atom, Rule)):     # the canonical text it was stored as: not printed again
+            items.append(made(iid, kind, clause, nl, source, at, text))
     return items
 
 

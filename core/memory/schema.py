@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from sym.core.errors import UserError
-from sym.core.logic.terms import Term, Var, format_const, format_term
+from sym.core.logic.terms import Atom, Rule, Term, Var, clause_atoms, format_const, format_term
 from sym.core.memory.embedders import Embedder, HashEmbedder, cosine, words_of
 
 # Scores: same letters 1.0; otherwise 0.5 * content-word overlap + 0.3 * spelling ratio
@@ -215,6 +216,38 @@ class Schema:
             if isinstance(a, str):
                 self.objects[a] = self.objects.get(a, 0) + 1
         return pred
+
+    def observe_clauses(self, clauses: Iterable[Atom | Rule], touched: set[str] | None = None) -> None:
+        """`observe` every atom of each clause in turn (a fact's constants too; `touched` gets each
+        name/arity): runs of facts are counted together, so 100k facts are a few Counters."""
+        run: list[Atom] = []
+        for clause in clauses:
+            if isinstance(clause, Atom):
+                run.append(clause)
+                continue
+            if run:
+                self._observe_facts(run, touched)
+                run = []
+            for atom in clause_atoms(clause):
+                if touched is not None:
+                    touched.add(f"{atom.pred}/{len(atom.args)}")
+                self.observe(atom.pred, (), arity=len(atom.args))
+        if run:
+            self._observe_facts(run, touched)
+
+    def _observe_facts(self, facts: list[Atom], touched: set[str] | None) -> None:
+        """As `observe(fact.pred, fact.args)` for each fact, in their order."""
+        for (name, arity), uses in Counter((a.pred, len(a.args)) for a in facts).items():
+            key = f"{name}/{arity}"
+            if touched is not None:
+                touched.add(key)
+            pred = self.predicates.get(key)
+            if pred is None:
+                pred = self.predicates[key] = Predicate(name, arity)
+            pred.count += uses
+        objects = self.objects
+        for name, uses in Counter(x for a in facts for x in a.args if isinstance(x, str)).items():
+            objects[name] = objects.get(name, 0) + uses
 
     def forget(self, atom_pred: str, args: tuple[Term, ...] = (), *, arity: int | None = None) -> Predicate | None:
         """Undo one `observe`; a predicate or object whose count reaches zero is removed."""

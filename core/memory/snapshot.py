@@ -225,11 +225,14 @@ class Snapshot:
             return _count(db, "SELECT COUNT(*) FROM items WHERE kind != 'fact'")
         return _count(db, "SELECT COUNT(*) FROM records WHERE kind = ?", (kind,))
 
-    def item_records(self) -> list[Record]:
-        rows = self._conn().execute("SELECT id, kind, text, nl, source, created_at FROM items "
+    def item_rows(self) -> list[tuple[str, str, str, str, str, float]]:
+        """Every item as (id, kind, text, nl, source, created_at), oldest first."""
+        return self._conn().execute("SELECT id, kind, text, nl, source, created_at FROM items "
                                     "ORDER BY created_at, id").fetchall()
+
+    def item_records(self) -> list[Record]:
         return [Record(i, text, {"kind": kind, "nl": nl, "source": source, "created_at": at})
-                for i, kind, text, nl, source, at in rows]
+                for i, kind, text, nl, source, at in self.item_rows()]
 
     def add_items(self, items: Sequence[StoredItem], progress: Progress | None = None) -> None:
         """Write items and queue them for embedding, as one unit (progress may raise to cancel)."""

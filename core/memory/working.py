@@ -8,16 +8,14 @@ Persistence (the workspace's store) plugs in behind this class; nothing here kno
 from __future__ import annotations
 
 import difflib
-import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, InferenceFinished, ItemAdded, ItemRemoved, SchemaChanged, ignore
+from sym.core.events import Emit, InferenceFinished, ItemRemoved, SchemaChanged, ignore, item_added
 from sym.core.logic.derivation import ground_holds
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine, Inference, Violation
 from sym.core.logic.provenance import ProofNode, proof_tree
@@ -30,11 +28,12 @@ from sym.core.logic.terms import (
     Rule,
     Var,
     clause_atoms,
-    clause_text,
     is_anonymous,
     rename_predicates,
 )
 from sym.core.memory.bindings import Bindings
+from sym.core.memory.items import SOFT as SOFT  # callers import SOFT, Item and item_id from here
+from sym.core.memory.items import Item, item_id, made, text_of
 from sym.core.memory.schema import Schema, check_template, parse_key
 from sym.core.stop import UNBOUNDED, Stop
 
@@ -45,42 +44,6 @@ if TYPE_CHECKING:
     from sym.core.logic.goal import Goals
     from sym.core.memory.local import LocalStore
     from sym.core.memory.store import ChromaStore
-
-
-@dataclass(frozen=True)
-class Item:
-    """One asserted fact, rule or constraint."""
-
-    id: str
-    kind: str                 # fact | rule | constraint
-    clause: Atom | Rule
-    nl: str = ""
-    source: str = "typed"     # typed, FILE:LINE, tell, llm, …
-    created_at: float = field(default_factory=time.time)
-
-    @cached_property
-    def text(self) -> str:
-        return clause_text(self.clause)
-
-    @property
-    def soft(self) -> bool:
-        """A soft rule: kept with its NL form and premises, applied by the LLM, never by the engine."""
-        return self.source.startswith(SOFT)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "text": self.text, "nl": self.nl,
-                "source": self.source, "created_at": self.created_at}
-
-
-SOFT = "soft:"   # source prefix of soft rules ("soft:tell", "soft:llm")
-
-
-def item_id(clause: Atom | Rule, text: str | None = None) -> str:
-    """A stable id from the clause's canonical text (`text` if known): same clause, same id, in every session."""
-    kind = "f" if isinstance(clause, Atom) else ("c" if clause.head is None else "r")
-    # 12 hex digits (48 bits): ids stay short to type (a unique prefix is enough) while a
-    # collision between two different clauses is unlikely below ~10^7 items per workspace
-    return kind + hashlib.sha1((clause_text(clause) if text is None else text).encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -122,24 +85,22 @@ class WorkingMemory:
     def open(cls, store: LocalStore | ChromaStore, *, emit: Emit = ignore, engine: Engine | None = None) -> WorkingMemory:
         """A memory rebuilt from a workspace's store (an embedded workspace's snapshot, or a Chroma
         server's collections): items, engine index, schema; `engine` (core/backends) else a native one."""
-        from sym.core.memory.persist import items_from_records, load_items, load_templates
+        from sym.core.memory.persist import items_from_rows, load_items, load_templates
 
         memory = cls(store.workspace, emit=emit, store=store)
         memory.engine = engine if engine is not None else memory.engine
-        make = lambda i, k, c, nl, src, at: Item(i, k, c, nl, src, at)  # noqa: E731
         try:
-            if hasattr(store, "item_records"):
-                items = items_from_records(store.item_records(), make, f"workspace {store.workspace}")
+            if hasattr(store, "item_rows"):
+                items = items_from_rows(store.item_rows(), f"workspace {store.workspace}")
             else:
-                items = load_items(store, make)
+                items = load_items(store)
         except (UserError, ValueError) as err:
             raise UserError(f"workspace {store.workspace!r} could not be read back: {err}",
                             hint="it may be corrupt; /reindex or move it aside") from None
         memory.engine.add_facts(it.clause for it in items if isinstance(it.clause, Atom))   # the facts
         memory.engine.add_rules({it.id: it.clause for it in items if isinstance(it.clause, Rule) and not it.soft})
         memory.items = {it.id: it for it in items}
-        for it in items:
-            memory._observe(it.clause, +1)
+        memory.schema.observe_clauses(it.clause for it in items)
         load_templates(store, memory.schema)
         if hasattr(store, "clause_of"):
             store.clause_of = memory._clause_of
@@ -178,7 +139,7 @@ class WorkingMemory:
             if isinstance(clause, Query):
                 raise UserError("a query cannot be stored", hint="ask it with ?- … instead")
             clause = rename_predicates(clause, renames) if renames else clause
-            text = clause_text(clause)
+            text = text_of(clause)
             iid = item_id(clause, text)
             if iid in self.items or iid in new:
                 duplicates += 1
@@ -186,8 +147,7 @@ class WorkingMemory:
             kind = "fact" if isinstance(clause, Atom) else ("constraint" if clause.head is None else "rule")
             at = created_at.get(iid) if created_at else None
             words = nls.get(iid, nl) if nls else nl
-            new[iid] = item = Item(iid, kind, clause, words, source) if at is None else Item(iid, kind, clause, words, source, at)
-            item.__dict__["text"] = text       # its cached text: the clause is printed once
+            new[iid] = made(iid, kind, clause, words, source, time.time() if at is None else at, text)  # printed once
         rules = {i: it.clause for i, it in new.items() if isinstance(it.clause, Rule) and not it.soft}   # not facts
         self.engine.check_rules(rules)  # raises before anything changes
         if self.store is not None and new:
@@ -198,9 +158,10 @@ class WorkingMemory:
         self.engine.add_rules(rules)
         self.items.update(new)
         touched: set[str] = set()
+        self.schema.observe_clauses((it.clause for it in new.values()), touched)
+        emit, workspace = self.emit, self.workspace
         for it in new.values():
-            self._observe(it.clause, +1, touched)
-            self.emit(ItemAdded(it.id, it.kind, it.text, it.source, self.workspace, it.nl))
+            emit(item_added(it.id, it.kind, it.text, it.source, workspace, it.nl))
         self._schema_changed(touched)
         return AddOutcome(list(new.values()), duplicates, notes)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sym.core.backends.choice import EngineOptions, open_engine, record, recorded
 from sym.core.errors import UsageError, UserError
-from sym.core.events import ItemShown, WorkspaceOpened, ignore
+from sym.core.events import WorkspaceOpened, ignore, item_shown
 from sym.core.home import data_dir
 from sym.core.memory.embedders import default_embedder, make_embedder
 from sym.core.memory.library import documents
@@ -306,7 +306,7 @@ def _forget_chroma_client(path: Path) -> None:
 def opened(memory: WorkingMemory) -> WorkspaceOpened:
     """What a front-end is shown of a workspace that opened: a snapshot of its items, schema and
     documents, taken on the thread that owns the memory."""
-    items = tuple(ItemShown(it.id, it.kind, it.text, it.source, it.nl) for it in list(memory.items.values()))
+    items = tuple([item_shown(it.id, it.kind, it.text, it.source, it.nl) for it in list(memory.items.values())])
     predicates = tuple((p.key, p.count, p.template) for p in list(memory.schema.predicates.values()))
     return WorkspaceOpened(memory.workspace, memory.counts(), tuple(documents(memory.store)), items, predicates)
 
