@@ -1,8 +1,10 @@
 """Definites in rules (docs/english.md, "Definites in rules"; issue 48, part 1): inside a conditional,
 a generic or an every-sentence whose variables a noun introduced, *the N* repeats the earlier *a N* /
-*every N* with the same noun, and any other *the M* is refused with the reason — unless memory or an
-earlier sentence of the /tell holds the M already. Built from invented words, so no rule can hang on
-a word; each reading passes the round trip."""
+*every N* with the same noun; a *the M* of another noun where one of the rule's things could stand
+(any but its own clause's subject, which would be *itself*) is refused with the reason — unless memory
+or an earlier sentence of the /tell holds the M already; one where none could (`Cats chase the dog.`)
+is its constant. Built from invented words, so no rule can hang on a word; each reading passes the
+round trip."""
 
 from __future__ import annotations
 
@@ -44,23 +46,43 @@ def _read(rng: random.Random) -> tuple[str, list[str]]:
 
 
 def _refused(rng: random.Random) -> tuple[str, str]:
-    """A rule with a *the M* that repeats none of its nouns, and the description M."""
+    """A rule with a *the M* that repeats none of its nouns, where one of the rule's things other than
+    its own clause's subject could stand, and the description M."""
     lx = Lexicon(rng)
     n, m, o, a, b, v, w = lx.noun(), lx.noun(), lx.noun(), lx.adj(), lx.adj(), lx.verb(), lx.verb()
-    form = rng.randrange(7)
+    form = rng.randrange(6)
     if form == 0:       # "If a cat is hungry then the animal eats."
         return f"If {n.article} {n.sg} is {a} then the {m.sg} {w.s}.", m.sg
     if form == 1:
         return f"If {n.article} {n.sg} {v.s} {m.article} {m.sg} then the {o.sg} is {b}.", o.sg
+    if form == 2:       # the O: the M?
+        return f"If {n.article} {n.sg} {v.s} {m.article} {m.sg} then the {n.sg} {w.s} the {o.sg}.", o.sg
+    if form == 3:       # "Every farmer who owns a donkey beats the animal."
+        return f"Every {n.sg} that {v.s} {m.article} {m.sg} {w.s} the {o.sg}.", o.sg
+    if form == 4:       # a second condition: the M may be the N
+        return f"If {n.article} {n.sg} is {a} and the {m.sg} is {b} then the {n.sg} {w.s}.", m.sg
+    return f"If the {m.sg} {v.s} {n.article} {n.sg} then the {o.sg} is {b}.", o.sg
+
+
+def _constant(rng: random.Random) -> tuple[str, list[str]]:
+    """A rule whose *the M* can be none of its things (only its own clause's subject, which would be
+    *itself*), or repeats a description the rule read before: the constant M."""
+    lx = Lexicon(rng)
+    n, m, a, b, v, w = lx.noun(), lx.noun(), lx.adj(), lx.adj(), lx.verb(), lx.verb()
+    form = rng.randrange(5)
+    if form == 0:       # "Cats chase the dog."
+        return f"{n.pl.capitalize()} {w.base} the {m.sg}.", [rule(atom(w.s, X, m.sg), atom(n.sg, X))]
+    if form == 1:
+        return (f"Every {n.sg} that {v.s} the {m.sg} is {b}.",
+                [rule(atom(b, X), atom(n.sg, X), atom(v.s, X, m.sg))])
     if form == 2:
-        return f"If {n.article} {n.sg} is {a} then the {n.sg} {w.s} the {m.sg}.", m.sg
+        return (f"Every {n.sg} is {a} and {w.s} the {m.sg}.",
+                [rule(atom(a, X), atom(n.sg, X)), rule(atom(w.s, X, m.sg), atom(n.sg, X))])
     if form == 3:
-        return f"Every {n.sg} that {v.s} the {m.sg} is {b}.", m.sg
-    if form == 4:
-        return f"Every {n.sg} is {a} and {w.s} the {m.sg}.", m.sg
-    if form == 5:
-        return f"{n.pl.capitalize()} {w.base} the {m.sg}.", m.sg
-    return f"If the {m.sg} {v.s} {n.article} {n.sg} then the {m.sg} is {b}.", m.sg
+        return (f"If {n.article} {n.sg} is {a} then the {n.sg} {w.s} the {m.sg}.",
+                [rule(atom(w.s, X, m.sg), atom(n.sg, X), atom(a, X))])
+    return (f"If the {m.sg} {v.s} {n.article} {n.sg} then the {m.sg} is {b}.",
+            [rule(atom(b, m.sg), atom(n.sg, X), atom(v.s, m.sg, X))])
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -78,6 +100,15 @@ def test_a_the_m_that_repeats_no_noun_of_the_rule_is_refused_with_the_reason(see
     assert translate(sentence) is None, f"{sentence!r} gave {translate(sentence).clauses}"
     why = why_not(sentence)
     assert f"'the {described}'" in why and "repeats no noun of the rule" in why, why
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_the_m_that_can_be_no_thing_of_the_rule_is_its_constant(seed):
+    sentence, expected = _constant(random.Random(f"constant:{seed}"))
+    found = translate(sentence)
+    assert found is not None, f"{sentence!r} refused: {why_not(sentence)}"
+    assert normal_clauses(found.clauses) == normal_clauses(expected), sentence
+    assert found.paraphrase and misread(tuple(found.clauses), found.written) is None
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -124,9 +155,9 @@ def test_a_tell_reads_a_rule_of_a_description_it_told_before(sym):
     from tests.english.test_trust_answers import no_model
 
     no_model(sym)
-    refused = sym("/tell Every cat is in the box.")
+    refused = sym("/tell If a cat is hungry then the box is open.")
     assert not refused.ok and "'the box' repeats no noun of the rule" in to_text(refused)
-    assert sym("/tell The box is red. Every cat is in the box.").ok
-    assert sym("/tell Tom is a cat.").ok and sym("/ask Is Tom in the box?").outcome.answer == "true"
-    assert sym("/tell If a dog barks then the dog wakes the box.").ok       # memory holds the box now
-    assert not sym("/tell If a dog barks then the dog wakes the man.").ok
+    assert sym("/tell The box is red. If a cat is hungry then the box is open.").ok
+    assert sym("/tell Tom is a cat. Tom is hungry.").ok and sym("/ask Is the box open?").outcome.answer == "true"
+    assert sym("/tell If a dog barks then the box shakes.").ok       # memory holds the box now
+    assert not sym("/tell If a dog barks then the man wakes.").ok

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from sym.core.logic.engine import FALSE, TRUE, UNKNOWN, Engine
-from sym.core.logic.parser import parse_query
 from sym.core.logic.provenance import AGGREGATED, BUILTIN, NEGATION, ProofNode, proof_tree
-from sym.core.logic.terms import Atom, Compare, Var
+from sym.core.logic.terms import Atom, Compare, Query, Var
 from sym.core.reason.swm import naming
 from sym.core.reason.swm.english import render_clause
 from sym.core.reason.swm.english.questions import show_name
@@ -41,8 +40,14 @@ class Verdict:
     settle: str = ""                             # what memory lacks, for an unknown
 
 
+def _query(text: str) -> Query:
+    from sym.core.logic.parser import parse_query  # lark: only once a question is asked
+
+    return parse_query(text)
+
+
 def _atoms(text: str) -> list[Atom]:
-    return [lit for lit in parse_query(text).body if isinstance(lit, Atom)]
+    return [lit for lit in _query(text).body if isinstance(lit, Atom)]
 
 
 def _constants(engine: Engine) -> set[object]:
@@ -192,7 +197,7 @@ def none_entailed(memory: WorkingMemory, goal: Goal) -> list[str] | None:
     by which memory entails that nothing satisfies it — a fresh individual satisfying all but one of
     its literals is derived not to satisfy that one — or None."""
     atoms = _atoms(goal.query)
-    if len(atoms) != len(parse_query(goal.query).body) or _variable(atoms) is None:
+    if len(atoms) != len(_query(goal.query).body) or _variable(atoms) is None:
         return None
     for i, lit in enumerate(atoms):
         rest = atoms[:i] + atoms[i + 1:]
@@ -218,7 +223,7 @@ def outcome(memory: WorkingMemory, goal: Goal, open_world: bool = True) -> AskOu
 def refine(memory: WorkingMemory, goal: Goal, out: AskOutcome, open_world: bool) -> None:
     """An existential truth goal left unknown in the open world is false when memory entails that
     nothing satisfies it (`none_entailed`)."""
-    if goal.kind != "truth" or not open_world or out.answer != UNKNOWN or parse_query(goal.query).is_ground:
+    if goal.kind != "truth" or not open_world or out.answer != UNKNOWN or _query(goal.query).is_ground:
         return
     proof = none_entailed(memory, goal)
     if proof is not None:

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sym.core.logic.parser import parse_program
 from sym.core.logic.terms import Atom, Rule, Var, format_const
 from sym.core.reason.swm.english import lexicon, measures, parse, state, surface
 from sym.core.reason.swm.english.scope import _pred
@@ -231,6 +230,8 @@ def _every(verb: str, quant: str, words: list[str], question: str) -> Goal | Non
         read = translate(statement.rstrip(". ") + ".")
         if read is None or len(read.clauses) != 1 or read.updates:
             continue
+        from sym.core.logic.parser import parse_program  # lark: only for a universal question
+
         (rule,) = [c.clause for c in parse_program(read.clauses[0])]
         if not isinstance(rule, Rule) or rule.head is None or not rule.body \
                 or not all(isinstance(b, Atom) for b in rule.body) \

@@ -122,6 +122,12 @@ def render_clause(clause: object, described: frozenset[str] = frozenset(),
         if len(parsed) != 1:
             return None
         clause = parsed[0]
+    atoms = [clause] if isinstance(clause, Atom) else \
+        [a for a in (clause.head, *clause.body) if isinstance(a, Atom)] if isinstance(clause, Rule) else []
+    # a one-word constant written as a subject is a name ("Hen is red"): so is it as an object
+    # ("If Bob chases Hen then Hen is red.", never "chases hen": a name and a word are two things)
+    named = named | {a.args[0] for a in atoms if a.args and isinstance(a.args[0], str) and a.args[0].isalpha()
+                     and a.args[0] not in described}
     if isinstance(clause, Atom):
         text = _atom(clause, described, named)
         return f"{text}." if text else None

@@ -54,8 +54,9 @@ class Scope:
     # indefinite object read, as a variable of the body ("If a farmer owns a donkey …")
     conditions: bool = False
     existential: set[Var] = field(default_factory=set)   # the variables of indefinite objects
-    # the descriptions of a rule that repeat no antecedent ("the animal" in "If a cat is hungry then …")
-    loose: list[str] = field(default_factory=list)
+    # the descriptions of a rule that repeat no antecedent, each with the nouns of the rule's things it
+    # might be ("the animal" in "If a cat is hungry then …" → ("animal", ["cat"]))
+    loose: list[tuple[str, list[str]]] = field(default_factory=list)
     cases: dict[str, set[str]] = field(default_factory=dict)   # a one-word name's constant → how written (C, W)
 
     def written(self) -> Written:
@@ -68,18 +69,19 @@ class Scope:
             raise Refused(f"'{sorted(shared)[0]}' is both a name and a description")
 
     def check_definites(self) -> None:
-        """In a rule whose variables a noun introduced ("a cat", "every cat", "cats"), a *the N* that
-        repeats none of them may be one of them under another noun ("the animal": the cat?) or a thing
-        the text named before: refused, unless it is a description known already (a constant of memory
-        or of an earlier sentence). A rule of *something* / *someone* only, or of no variable, has no
-        noun for a description to bridge to: its descriptions are its constants ("If someone visits the
-        cat then the cat is red.")."""
-        if not self.indefinites or not self.loose:
-            return
+        """In a rule whose variables a noun introduced ("a cat", "every cat", "cats"), a *the M* that
+        repeats none of its nouns, read where one of those things could stand ("the animal" in "If a cat
+        is hungry then the animal eats.": the cat?), may be that thing under another noun or a thing the
+        text named before: refused, unless it is a description known already (a constant of memory or
+        of an earlier sentence). The subject of the definite's own clause is no candidate (that would be
+        *itself*: "Cats chase the dog.", "Every cat that sees the dog runs." name the dog), nor is a
+        description the rule read before (it repeats that one). A rule of *something* / *someone* only,
+        or of no variable, has no noun for a description to bridge to: its descriptions are its
+        constants ("If someone visits the cat then the cat is red.")."""
         known = KNOWN_DESCRIPTIONS.get()
-        for const in self.loose:
+        for const, others in self.loose:
             if known is None or not known(const):
-                heads = sorted({head for _, head, _ in self.indefinites})
+                heads = sorted(set(others))
                 raise Refused(f"'the {const}' repeats no noun of the rule: it may be its {' or '.join(heads)} or a "
                               f"thing named before (say {' or '.join(f'the {h}' for h in heads)!r} for the rule's, "
                               f"or tell of the {const} first)")

@@ -99,9 +99,13 @@ class Meaning:
         if referent is not None:
             return referent
         const = " ".join(w.low for w in words)
+        if self.scope.rule and const not in self.scope.descriptions:
+            # what else the rule's thing it might be: a noun's variable other than the subject of its own
+            # clause ("Cats chase the dog.": not the cat, that is "itself"; "the animal" after "a cat" is)
+            others = [h for _, h, var in self.scope.indefinites if var != self.subject_now]
+            if others:
+                self.scope.loose.append((const, others))
         self.scope.descriptions.add(const)
-        if self.scope.rule:
-            self.scope.loose.append(const)
         return const
 
     def refers_back(self, mods: list[Word], head: Word) -> Var | None:
