@@ -236,7 +236,8 @@ def _compare(n: int, text: str, name: str, result, recorded: dict | None, record
         return [f"{label}: no recorded output"]
     out = []
     try:
-        got = normalise(bound_payload({"command": name, "ok": result.ok, "kind": result.kind, **result.log_dict()}))
+        got = normalise(result.log_payload(name) if hasattr(result, "log_payload") else
+                        bound_payload({"command": name, "ok": result.ok, "kind": result.kind, **result.log_dict()}))
         expected = normalise(recorded.get("result"))
         if expected != got:
             out.append(f"{label}: output differs: {first_difference(expected, got)}")

@@ -16,6 +16,7 @@ from sym.core.logic.engine import Inference, Violation
 from sym.core.logic.provenance import ProofNode
 from sym.core.memory.bindings import Bindings
 from sym.core.memory.working import Answer, Item
+from sym.sessions.bounds import bound_payload, bound_with_columns
 
 LOG_ROWS = 1_000    # an answer with more bindings is logged bounded (see Answered.log_dict)
 
@@ -36,6 +37,11 @@ class Result:
         says how to bound itself as it is produced."""
         return self.to_dict()
 
+    def log_payload(self, command: str) -> dict:
+        """What the session log writes of this result as the output of `command` (and a replay
+        compares): `log_dict()` with the command, bounded (sessions.bounds)."""
+        return bound_payload({"command": command, "ok": self.ok, "kind": self.kind, **self.log_dict()})
+
     @property
     def ok(self) -> bool:
         return True
@@ -55,7 +61,23 @@ class Added(Result):
     loaded: int | None = None          # … the rows loaded straight into a relational backend (no items)
 
     def to_dict(self) -> dict:
-        out = {"added": [it.to_dict() for it in self.items], "duplicates": self.duplicates}
+        return {"added": [it.to_dict() for it in self.items], **self._about()}
+
+    def log_payload(self, command: str) -> dict:
+        """As `Result.log_payload`; many items are digested from their strings without a dict each
+        (the same digest: "added" sorts before every other key)."""
+        if len(self.items) >= 1_000 and type(self).log_dict is Result.log_dict and type(self).to_dict is Added.to_dict:
+            about = {"command": command, "ok": self.ok, "kind": self.kind, **self._about()}
+            items = self.items
+            logged = bound_with_columns(about, "added", {
+                "id": [it.id for it in items], "kind": [it.kind for it in items], "nl": [it.nl for it in items],
+                "source": [it.source for it in items], "text": [it.text for it in items]})
+            if logged is not None:
+                return logged
+        return super().log_payload(command)
+
+    def _about(self) -> dict:
+        out: dict = {"duplicates": self.duplicates}
         if self.rows is not None:
             out["rows"], out["relation"] = self.rows, self.relation
         if self.loaded is not None:

@@ -43,26 +43,27 @@ def is_bounded(value: object) -> bool:
     return isinstance(value, str) and BOUNDED in value[KEEP - 1:KEEP + len(BOUNDED) + 1]
 
 
+def _bounded_texts(v, d):
+    """A copy with every long text bounded (containers as dicts and lists)."""
+    if isinstance(v, str):
+        return bound_text(v)
+    if d > 200:
+        return v
+    if isinstance(v, dict):
+        return {k: _bounded_texts(x, d + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_bounded_texts(x, d + 1) for x in v]
+    return v
+
+
 def bound_payload(value, depth: int = 0):
     """A copy of an event payload with every long text bounded, and, when the whole is still over
     EVENT_LIMIT, only its command, kind, length and sha256 (replay --verify bounds its results alike)."""
-    def walk(v, d):
-        if isinstance(v, str):
-            return bound_text(v)
-        if d > 200:
-            return v
-        if isinstance(v, dict):
-            return {k: walk(x, d + 1) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [walk(x, d + 1) for x in v]
-        return v
-
     if isinstance(value, dict):
         digest = _large_digest(value, depth)
         if digest is not None:
-            keep = {k: value[k] for k in ("command", "ok", "kind") if k in value}
-            return {**keep, "bounded": digest}
-    out = walk(value, depth)
+            return _digested(value, digest)
+    out = _bounded_texts(value, depth)
     if isinstance(out, dict):
         try:
             whole = json.dumps(out, ensure_ascii=True, default=str)
@@ -111,3 +112,34 @@ def _large_digest(value: dict, depth: int) -> dict | None:
 
 
 _PLAIN = frozenset({int, float, bool, type(None)})
+
+
+def _digested(value: dict, digest: dict) -> dict:
+    return {**{k: value[k] for k in ("command", "ok", "kind") if k in value}, "bounded": digest}
+
+
+def bound_with_columns(value: dict, key: str, columns: dict[str, list[str]]) -> dict | None:
+    """`bound_payload({key: [one dict per row of columns], **value})` where that is digested whole
+    (the rows' texts alone over EVENT_LIMIT), written from the columns' strings without a dict per
+    row (a /consult's 100k items); None where it is not, or a column holds other than strings (the
+    caller bounds it the ordinary way). No column VOLATILE; `key` sorts before every key of `value`."""
+    encode = json.encoder.encode_basestring_ascii       # what json.dumps writes a string as, ensure_ascii
+    names = sorted(columns)
+    size = 0
+    encoded = []
+    try:
+        for name in names:
+            column = columns[name]
+            if column and max(map(len, column)) > TEXT_LIMIT:
+                column = [bound_text(v) for v in column]
+            size += sum(map(len, column))
+            encoded.append(list(map(encode, column)))
+    except TypeError:
+        return None
+    if size <= EVENT_LIMIT:
+        return None
+    row = "{" + ", ".join(f"{encode(name)}: %s" for name in names) + "}"
+    rows = ", ".join([row % values for values in zip(*encoded)])
+    rest = json.dumps(normalise(_bounded_texts(value, 1)), ensure_ascii=True, default=str, sort_keys=True)
+    whole = f"{{{encode(key)}: [{rows}]{', ' + rest[1:] if rest != '{}' else '}'}"
+    return _digested(value, {"length": len(whole), "sha256": _digest(whole)})

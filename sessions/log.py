@@ -185,6 +185,9 @@ class SessionLog:
             self.current_input = self.seq
         elif isinstance(event, ResultReady):
             result = event.result
+            if getattr(result, "cancelled", False) is not True and hasattr(result, "log_payload"):
+                self.write("output", input=self.current_input, result=result.log_payload(event.command))
+                return
             payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.log_dict()}
             if getattr(result, "cancelled", False) is True:
                 payload["cancelled"] = True      # a replay neither runs nor compares it
