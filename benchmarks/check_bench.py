@@ -133,12 +133,13 @@ def main() -> None:
         if args.before and n <= 10_000:
             from sym.core.errors import TimedOut
             from sym.core.reason.pot.check_memory import check_classical
+            from sym.core.stop import Stop
 
             shell = build(base)
             items = [it for it in shell.memory.items.values() if not it.soft]
             started = time.perf_counter()
             try:
-                out = check_classical(items, timeout_ms=args.before_timeout * 1000).consistent
+                out = check_classical(items, stop=Stop(proof_timeout=args.before_timeout)).consistent
             except TimedOut:
                 out = f"undecided: Z3 ran past {args.before_timeout} s"
             seconds = time.perf_counter() - started

@@ -21,6 +21,7 @@ import z3  # noqa: E402
 
 from sym.core.reason.pot.interpret import run  # noqa: E402
 from sym.core.reason.pot.schema import load_program  # noqa: E402
+from sym.core.stop import Stop  # noqa: E402
 
 
 def verdicts(s, claims):
@@ -129,7 +130,7 @@ def main() -> None:
     total_hand = total_sym = 0.0
     for name, hand in HAND.items():
         text = (ROOT / "examples" / f"{name}.json").read_text()
-        sym = lambda: run(load_program(text), timeout_ms=60_000)  # noqa: E731
+        sym = lambda: run(load_program(text), stop=Stop(proof_timeout=60))  # noqa: E731
         ours = [v.status for v in sym().verifications]
         theirs = hand()
         assert ours == theirs, (name, ours, theirs)

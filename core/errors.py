@@ -46,19 +46,35 @@ class UsageError(UserError):
     exit_code = 2
 
 
-class Cancelled(UserError):
+class Stopped(UserError):
+    """A run stopped before it finished, for `reason`: "cancelled" (Esc / Ctrl+C), "deadline" (a
+    time limit: query_timeout, proof_timeout, math_timeout, llm_timeout) or "cap" (max_facts). The
+    one type every layer raises for a stop (core.stop); what the run had not written is dropped."""
+
+    reason = "stopped"
+
+
+class Cancelled(Stopped):
     """The user stopped the running job (Esc / Ctrl+C); whatever it had not written is dropped."""
 
     exit_code = 130
+    reason = "cancelled"
 
     def __init__(self, message: str = "cancelled", *, hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
 
 
-class TimedOut(UserError):
-    """A solver or model call ran past its time limit (batch exit code 4)."""
+class TimedOut(Stopped):
+    """A query, solver, algebra or model call ran past its time limit (batch exit code 4)."""
 
     exit_code = 4
+    reason = "deadline"
+
+
+class CapReached(Stopped):
+    """An inference or query would derive more facts than max_facts allows."""
+
+    reason = "cap"
 
 
 class DiskFull(UserError):

@@ -13,25 +13,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import Cancelled, UserError
+from sym.core.errors import UserError
 from sym.core.events import Emit, Progress, TraceNode, ignore
 from sym.core.llm.backends import make_backend
 from sym.core.llm.facade import LLM
 from sym.core.settings import Settings
-from sym.core.stop import Stop
+from sym.core.stop import Stop, check
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
 
 NO_MODEL_HINT = "start Ollama and /set model NAME, or use templated sentences"
-
-
-def check(cancel: threading.Event | None) -> None:
-    """Raise Cancelled when the user asked to stop the running job (Esc / Ctrl+C); the flag is
-    cleared, so the next job starts afresh. The one place the cancel check is written."""
-    if cancel is not None and cancel.is_set():
-        cancel.clear()
-        raise Cancelled()
 
 
 def own_client(run: Run) -> LLM:
@@ -101,18 +93,15 @@ class Run:
 
     @property
     def stop(self) -> Stop:
-        """What stops this run's queries, inferences and proof trees: its cancel flag, a deadline of
-        settings.query_timeout seconds each, and settings.max_facts."""
-        return Stop(self.cancel, self.settings.query_timeout, self.settings.max_facts)
+        """What stops this run's work: its cancel flag, a deadline of settings.query_timeout seconds
+        per query, inference or proof tree, settings.proof_timeout per solver check and
+        settings.math_timeout per algebra step, and settings.max_facts."""
+        s = self.settings
+        return Stop(self.cancel, s.query_timeout, s.max_facts, s.proof_timeout, s.math_timeout)
 
     def check(self) -> None:
         """Raise Cancelled when the user asked to stop the run."""
         check(self.cancel)
-
-    @property
-    def timeout_ms(self) -> int:
-        """The solver's time limit per check (settings.proof_timeout), in milliseconds."""
-        return max(1, int(self.settings.proof_timeout * 1000))
 
     def trace(self, node: str, parent: str | None, kind: str, label: str, detail: str = "", status: str = "") -> None:
         """Emit one node of this run's reasoning trace."""

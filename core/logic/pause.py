@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.errors import CapReached, TimedOut
+from sym.core.stop import check
 
 if TYPE_CHECKING:
     from threading import Event
@@ -69,7 +70,7 @@ class Deadline:
 class Budget:
     """What one inference may spend: a cancel event (Esc / Ctrl+C), a deadline (`query_timeout`)
     and a cap on derived facts and on the rows of one join (`max_facts`). `check` is called between
-    rounds and every few thousand rows inside joins; it raises Cancelled, TimedOut or a UserError
+    rounds and every few thousand rows inside joins; it raises a Stopped: Cancelled, TimedOut or CapReached
     naming the setting, the relation being derived (`relation`, shown through `label`) and what
     fits the job: a narrower question for a query, fewer steps for /infer."""
 
@@ -84,9 +85,7 @@ class Budget:
         self.label = label          # a rewritten program's relation -> the relation it is about
 
     def check(self, rows: int = 0) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            self.cancel.clear()     # the job has stopped; the next one starts afresh
-            raise Cancelled()
+        check(self.cancel)
         if self.deadline is not None and self.deadline.passed():
             raise self.late()
         if self.max_facts is not None and rows > self.max_facts:
@@ -107,7 +106,7 @@ class Budget:
         hint = f"{more}; or ask a narrower query" if self.query else f"{more}; or /infer N for fewer steps"
         return TimedOut(f"{what} stopped: past {seconds:g} s (query_timeout){self._growing()}", hint=hint)
 
-    def exceeded(self) -> UserError:
+    def exceeded(self) -> CapReached:
         relation = self.relation
         if relation is not None and self.label is not None:
             relation = self.label(relation)
@@ -122,7 +121,7 @@ class Budget:
             hint = f"ask a narrower query: bind an argument{example}; or /set max_facts N allows more"
         else:
             hint = "/set max_facts N allows more; or bound the rules, or /infer N for fewer steps"
-        return UserError(f"{what} stopped: more than {self.max_facts:,} facts (max_facts){growing}", hint=hint)
+        return CapReached(f"{what} stopped: more than {self.max_facts:,} facts (max_facts){growing}", hint=hint)
 
 
 UNBOUNDED = Budget()

@@ -20,12 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.errors import TimedOut, UserError
 from sym.core.reason import child as child_process
+from sym.core.stop import UNBOUNDED, Stop
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
-    from threading import Event
 
     from lark import Lark, Token, Tree
     from sympy import Basic, Symbol  # SymPy ships no type information: to mypy these are Any
@@ -194,19 +194,19 @@ def split_wrt(text: str) -> tuple[str, str | None]:
     return head, var
 
 
-def compute(operation: str, text: str, *, timeout: float = 10.0, memory_mb: int = 1024,
-            cancel: Event | None = None) -> MathResult:
-    """Run one /math operation in the worker process: at most `timeout` seconds and `memory_mb`
-    MB, stopped at once when the `cancel` event is set. Raises UserError (TimedOut, Cancelled)."""
+def compute(operation: str, text: str, *, stop: Stop = UNBOUNDED, memory_mb: int = 1024) -> MathResult:
+    """Run one /math operation in the worker process: at most stop.math_timeout seconds and
+    `memory_mb` MB, stopped at once when the stop's cancel is set. Raises UserError (TimedOut,
+    Cancelled)."""
+    timeout = stop.math_timeout
     with _LOCK:
-        conn = _warm_worker(memory_mb, cancel)
+        conn = _warm_worker(memory_mb, stop)
         conn.send_bytes(json.dumps({"operation": operation, "text": text}).encode())
         deadline = time.monotonic() + timeout
         while not conn.poll(_POLL_S):
-            if cancel is not None and cancel.is_set():
+            if stop.cancelled:
                 _stop_worker()
-                cancel.clear()
-                raise Cancelled()
+                stop.check()
             if time.monotonic() > deadline:
                 _stop_worker()
                 raise TimedOut(f"/math stopped after {timeout:g} s (math_timeout)",
@@ -317,7 +317,7 @@ def _out_of_memory(memory_mb: int) -> UserError:
                      hint="/set math_memory 4096 allows more; or ask for something smaller")
 
 
-def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
+def _warm_worker(memory_mb: int, stop: Stop) -> Connection:
     """The warm worker's connection, starting one (about a second the first time) if needed."""
     if _WORKER and (_WORKER[2] != memory_mb or not _WORKER[0].is_alive()):
         _stop_worker()
@@ -334,10 +334,9 @@ def _warm_worker(memory_mb: int, cancel: Event | None) -> Connection:
             child.close()
         _WORKER[:] = [proc, parent, memory_mb]
         while not parent.poll(_POLL_S):       # the child says "ready" once SymPy is imported
-            if cancel is not None and cancel.is_set():
+            if stop.cancelled:
                 _stop_worker()
-                cancel.clear()
-                raise Cancelled()
+                stop.check()
             if not proc.is_alive():
                 _stop_worker()
                 raise UserError("the /math worker could not start", hint="is math_memory too small?")

@@ -389,7 +389,7 @@ def check(ctx: Context, arg: str, run: Run) -> Result:
     if arg.strip():
         raise UserError("/check takes no arguments")
     memory = ctx.memory.bound(run.stop)   # Esc, query_timeout and max_facts stop it
-    outcome = check_memory(memory, timeout_ms=run.timeout_ms, cancel=run.cancel)
+    outcome = check_memory(memory, stop=run.stop)
     texts = {i: ctx.memory.items[i].text for i in outcome.core if i in ctx.memory.items}
     _trace_check(ctx, run, outcome, texts)
     return CheckResult(outcome, texts)
@@ -460,6 +460,6 @@ def math_cmd(ctx: Context, args: Args, run: Run) -> Result:
     if english(text):       # "All of Kelly Wearstler's design styles are dreamy" is not a product of symbols
         raise UserError("/math takes a math expression, not an English sentence",
                         hint="/tell it as a statement, or /prove it as a claim; /math factor x**2 - 1")
-    answer = compute(op, expr, timeout=run.settings.math_timeout, memory_mb=run.settings.math_memory,
-                     cancel=run.cancel)    # a worker process, stopped at the limits or at once on Esc / Ctrl+C
+    answer = compute(op, expr, stop=run.stop, memory_mb=run.settings.math_memory)
+    # (a worker process, stopped at the limits or at once on Esc / Ctrl+C)
     return MathAnswer(answer, latex)

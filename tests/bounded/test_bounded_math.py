@@ -12,6 +12,7 @@ import pytest
 from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.reason import math as math_mod
 from sym.core.reason.math import compute
+from sym.core.stop import Stop
 
 TOWER = "^".join(["sqrt(2)"] * 20)
 
@@ -24,7 +25,7 @@ TOWER = "^".join(["sqrt(2)"] * 20)
 ])
 def test_runaway_reproducers_end_with_one_clear_line(op, expr):
     with pytest.raises(UserError) as caught:
-        compute(op, expr, timeout=1.5)
+        compute(op, expr, stop=Stop(math_timeout=1.5))
     message = str(caught.value)
     assert "\n" not in message and "Traceback" not in message
     assert isinstance(caught.value, TimedOut) or "digits" in message or "too large" in message
@@ -34,7 +35,7 @@ def test_runaway_reproducers_end_with_one_clear_line(op, expr):
 
 def test_timeout_names_the_setting():
     with pytest.raises(TimedOut, match="math_timeout"):
-        compute("expand", "(x+y+z+w)**999", timeout=0.5)
+        compute("expand", "(x+y+z+w)**999", stop=Stop(math_timeout=0.5))
 
 
 def test_result_over_the_digit_limit_is_refused_by_name():
@@ -44,12 +45,12 @@ def test_result_over_the_digit_limit_is_refused_by_name():
 
 def test_result_too_long_to_show_is_refused_by_length():
     with pytest.raises(UserError, match="characters long"):
-        compute("expand", "(a+b+c+d+e+f)**11", timeout=60)    # 106,125 characters
+        compute("expand", "(a+b+c+d+e+f)**11", stop=Stop(math_timeout=60))    # 106,125 characters
 
 
 def test_memory_limit_gives_a_clear_line():
     with pytest.raises(UserError, match="math_memory = 150 MB"):
-        compute("expand", "(x+y+z+w)**999", timeout=60, memory_mb=150)
+        compute("expand", "(x+y+z+w)**999", stop=Stop(math_timeout=60), memory_mb=150)
     assert compute("diff", "x^3 wrt x").text == "3*x**2"
 
 
@@ -61,7 +62,7 @@ def test_cancel_kills_the_running_worker_promptly():
 
     def job():
         try:
-            compute("expand", "(x+y+z+w)**999", timeout=120, cancel=cancel)
+            compute("expand", "(x+y+z+w)**999", stop=Stop(cancel, math_timeout=120))
         except UserError as err:
             outcome.append(err)
 
@@ -77,7 +78,7 @@ def test_cancel_kills_the_running_worker_promptly():
     with pytest.raises(ProcessLookupError):
         os.kill(busy.pid, 0)
     assert not cancel.is_set()                    # the next job starts afresh
-    assert compute("expand", "(x + 1)**2", cancel=cancel).text == "x**2 + 2*x + 1"
+    assert compute("expand", "(x + 1)**2", stop=Stop(cancel)).text == "x**2 + 2*x + 1"
 
 
 def test_worker_parses_with_the_grammar_not_eval():

@@ -67,10 +67,29 @@ def test_a_run_without_a_model_says_so():
         _ = run.llm
 
 
-def test_timeout_ms_follows_the_proof_timeout():
+def test_the_runs_stop_carries_every_limit_of_its_settings():
     settings = Settings()
-    settings.proof_timeout = 2.5
-    assert Run(settings).timeout_ms == 2500
+    settings.proof_timeout, settings.math_timeout, settings.query_timeout, settings.max_facts = 2.5, 7.0, 3.0, 99
+    cancel = threading.Event()
+    stop = Run(settings, cancel=cancel).stop
+    assert (stop.proof_ms, stop.math_timeout, stop.query_timeout, stop.max_facts) == (2500, 7.0, 3.0, 99)
+    assert stop.cancel is cancel and not stop.cancelled
+    cancel.set()
+    assert stop.cancelled
+    with pytest.raises(Cancelled) as stopped:
+        stop.check()
+    assert stopped.value.reason == "cancelled" and not cancel.is_set()
+
+
+def test_every_stop_is_one_exception_type_with_its_reason():
+    from sym.core.errors import CapReached, Stopped, TimedOut
+    from sym.core.logic.pause import Budget
+
+    assert [e.reason for e in (Cancelled(), TimedOut("late"), CapReached("many"))] == ["cancelled", "deadline", "cap"]
+    assert issubclass(Cancelled, Stopped) and issubclass(TimedOut, Stopped) and issubclass(CapReached, Stopped)
+    with pytest.raises(Stopped) as capped:
+        Budget(max_facts=10).check(11)
+    assert capped.value.reason == "cap" and "max_facts" in str(capped.value)
 
 
 def test_a_sample_of_a_run_carries_its_id_and_draws_no_number_of_its_own():

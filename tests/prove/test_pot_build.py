@@ -8,6 +8,7 @@ import pytest
 from sym.core.errors import UserError
 from sym.core.reason.pot.build import build
 from sym.core.reason.pot.schema import load_program
+from sym.core.stop import Stop
 
 BASE = {
     "sorts": [{"name": "Person", "type": "DeclareSort"}, {"name": "Animal", "type": "DeclareSort"}],
@@ -64,7 +65,7 @@ def test_a_bound_variable_shadows_a_constant_of_the_same_name():
                                            "jump(ann) == 0 - 1"]}
     from sym.core.reason.pot.interpret import run
 
-    report = run(load_program(program), timeout_ms=5000)
+    report = run(load_program(program), stop=Stop(proof_timeout=5))
     assert report.consistent is False    # ann is a Person too, so the universal claim covers her
 
 

@@ -14,6 +14,7 @@ from sym.core.reason.pot.build import build
 from sym.core.reason.pot.expr import parse_expr
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import load_program
+from sym.core.stop import Stop
 
 NASTY = [
     "__import__('os').system('touch /tmp/pwned')", "os.system('x')", "a.b.c.d", "().__class__.__bases__[0]",
@@ -56,7 +57,7 @@ def test_the_expression_parser_raises_only_user_errors(text):
 def test_building_and_running_any_expression_raises_only_user_errors(text):
     def go():
         program = load_program({**PROGRAM, "knowledge_base": [text], "verifications": [{"constraint": text}]})
-        run(program, timeout_ms=500, built=build(program))
+        run(program, stop=Stop(proof_timeout=0.5), built=build(program))
     only_user_errors(go)
 
 
@@ -89,7 +90,7 @@ def test_the_loader_and_math_take_raw_text(text):
 
 def build_and_run(text: str) -> None:
     program = load_program({**PROGRAM, "knowledge_base": [text], "verifications": [{"constraint": text}]})
-    run(program, timeout_ms=500, built=build(program))
+    run(program, stop=Stop(proof_timeout=0.5), built=build(program))
 
 
 def live_payloads(marker) -> list[str]:

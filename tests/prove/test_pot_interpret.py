@@ -12,14 +12,15 @@ import pytest
 from sym.core.errors import Cancelled, TimedOut, UserError
 from sym.core.reason.pot.interpret import run
 from sym.core.reason.pot.schema import load_program
+from sym.core.stop import Stop
 from tests.prove.test_pot_schema import CHEROKEE, PALLET, PIGEONS, TASKS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def prove(source, timeout_ms=10_000, **kw):
+def prove(source, timeout_ms=10_000, cancel=None):
     program = load_program((EXAMPLES / source).read_text()) if isinstance(source, str) else load_program(source)
-    return run(program, timeout_ms=timeout_ms, **kw)
+    return run(program, stop=Stop(cancel, proof_timeout=timeout_ms / 1000))
 
 
 def status(report) -> dict:

@@ -13,6 +13,7 @@ from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS, load_program
 from sym.core.reason.pot.smt2_read import MAX_DEPTH, Smt2Error, Smt2Program, looks_like_smt2
 from sym.core.reason.pot.smt2_worker import run_smt2
 from sym.core.reason.pot.smt2_write import to_smt2
+from sym.core.stop import Stop
 from tests.prove.test_pot_interpret import INCONSISTENT
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -20,7 +21,7 @@ TIMEOUT = 10_000
 
 
 def read(text: str, source: str = "x.smt2"):
-    return run_smt2(Smt2Program(text, source), timeout_ms=TIMEOUT)
+    return run_smt2(Smt2Program(text, source), stop=Stop(proof_timeout=TIMEOUT / 1000))
 
 
 def verdicts(report) -> list[tuple[str, str]]:
@@ -77,7 +78,7 @@ PROGRAMS = [*(pytest.param((EXAMPLES / f).read_text(), id=f) for f in sorted(p.n
 
 def twins(source):
     program = load_program(source)
-    return run(program, timeout_ms=TIMEOUT), read(to_smt2(program, "twin"))
+    return run(program, stop=Stop(proof_timeout=TIMEOUT / 1000)), read(to_smt2(program, "twin"))
 
 
 def test_every_example_is_covered():
@@ -192,7 +193,7 @@ SONS = """(declare-datatypes ((Person 0)) (((bob) (john) (jay) (other))))
 
 
 def test_a_hand_written_hardhat_script_gets_the_json_verdict():
-    want = run(load_program((EXAMPLES / "hardhat.json").read_text()), timeout_ms=TIMEOUT)
+    want = run(load_program((EXAMPLES / "hardhat.json").read_text()), stop=Stop(proof_timeout=TIMEOUT / 1000))
     got = read(HARDHAT, "hardhat.smt2")
     assert verdicts(got) == verdicts(want) == [("Hard hat compliance", "refuted")]
     counter = got.verifications[0].counter_model
@@ -200,7 +201,7 @@ def test_a_hand_written_hardhat_script_gets_the_json_verdict():
 
 
 def test_a_hand_written_height_script_with_a_scoped_claim_gets_the_json_verdict():
-    want = run(load_program((EXAMPLES / "height.json").read_text()), timeout_ms=TIMEOUT)
+    want = run(load_program((EXAMPLES / "height.json").read_text()), stop=Stop(proof_timeout=TIMEOUT / 1000))
     got = read(HEIGHT, "height.smt2")
     assert verdicts(got) == verdicts(want) == [("Sotomayor jumps over the giraffe", "refuted")]
     assert got.verifications[0].counter_model["height(average_giraffe)"] == 5.5
@@ -208,7 +209,7 @@ def test_a_hand_written_height_script_with_a_scoped_claim_gets_the_json_verdict(
 
 
 def test_a_hand_written_sons_script_gets_the_json_verdicts():
-    want = run(load_program((EXAMPLES / "sons.json").read_text()), timeout_ms=TIMEOUT)
+    want = run(load_program((EXAMPLES / "sons.json").read_text()), stop=Stop(proof_timeout=TIMEOUT / 1000))
     got = read(SONS, "sons.smt2")
     assert verdicts(got) == verdicts(want)
     assert got.verifications[1].model["y"] == "john"
@@ -257,7 +258,7 @@ def test_the_prompt_examples_read_and_name_every_assertion(where):
     from sym.core.reason.swm import lsat
 
     text = {"prompts": prompts.EXAMPLE_SMT2, "tasks": tasks.EXAMPLE_SMT2, "lsat": lsat.EXAMPLE_SCRIPT}[where]
-    report = run_smt2(Smt2Program(text, "example"), timeout_ms=TIMEOUT)
+    report = run_smt2(Smt2Program(text, "example"), stop=Stop(proof_timeout=TIMEOUT / 1000))
     assert report.consistent is not False and report.verifications
     names = [step.label for step in steps(text) if step.kind == "assert"]
     assert names and names == re.findall(r":named ([\w|]+)\)\)", text)

@@ -20,6 +20,7 @@ from sym.core.reason.pot.vocabulary import (
     formula_problem,
     token_pattern,
 )
+from sym.core.stop import Stop
 
 BOOKS = Vocabulary(Kinds(sorts=[SortStep(name="Book", closed=True, members=["red", "blue", "green"])]),
                    Words(functions=[FunctionStep(name="pos", args=["Book"], result="Int", position=True),
@@ -36,7 +37,7 @@ def verdict(vocab, fmt, premises, claim):
     formulas = [(f"p{i}", render(line, vocab, fmt)) for i, line in enumerate(premises)]
     settings = vocab.position_settings(fmt)
     program = assemble(vocab, fmt, settings + formulas, [("claim", render(claim, vocab, fmt))])
-    report = run(program, timeout_ms=5000) if fmt == "json" else run_smt2(program, timeout_ms=5000)
+    report = run(program, stop=Stop(proof_timeout=5)) if fmt == "json" else run_smt2(program, stop=Stop(proof_timeout=5))
     return report.verifications[0].status
 
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import pytest
 
 from sym.core.errors import TimedOut
+from sym.core.stop import Stop
 from tests.prove.test_prove_smt2_commands import HARD
 
 # HARD as a JSON program: the in-process watchdog is the JSON interpreter's (a script's checks run
@@ -80,7 +81,7 @@ def test_the_watchdog_stops_a_check_z3_would_not_stop(monkeypatch):
     with busy_cpu():
         started = time.monotonic()
         with pytest.raises(TimedOut) as err:
-            interpret.check_built(built, timeout_ms=200)
+            interpret.check_built(built, stop=Stop(proof_timeout=0.2))
         took = time.monotonic() - started
     assert "proof.timeout (0.2 s)" in err.value.message
     assert took < 0.2 + interpret.Watchdog.grace(200) + 5, took     # the grace, and the machine's load
@@ -92,14 +93,14 @@ def test_a_cancel_is_still_a_cancel_and_a_quick_check_is_untouched():
     from sym.core.errors import Cancelled
     from sym.core.reason.pot import interpret
 
-    report = interpret.check_built(built_json(SONS_JSON), timeout_ms=10_000)
+    report = interpret.check_built(built_json(SONS_JSON), stop=Stop(proof_timeout=10))
     assert report.verifications and all(v.status == "proved" for v in report.verifications)
 
     cancel = threading.Event()
     built = built_json(HARD_JSON)
     threading.Timer(0.2, cancel.set).start()
     with pytest.raises(Cancelled):
-        interpret.check_built(built, timeout_ms=60_000, cancel=cancel)
+        interpret.check_built(built, stop=Stop(cancel, proof_timeout=60))
 
 
 def test_the_memory_check_arms_the_watchdog_with_its_timeout(sym, monkeypatch):
@@ -123,5 +124,5 @@ def test_the_memory_check_arms_the_watchdog_with_its_timeout(sym, monkeypatch):
 
     monkeypatch.setattr(check_memory, "interruptible", interruptible)
     sym("p(a). q(X) :- p(X). ~q(b).")
-    result = check_memory.check_classical(list(sym.shell.memory.items.values()), timeout_ms=50)
+    result = check_memory.check_classical(list(sym.shell.memory.items.values()), stop=Stop(proof_timeout=0.05))
     assert armed == [50] and result.consistent is True

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from sym.core.logic.engine import Engine, Violation
 from sym.core.logic.terms import Atom, Naf, Query, Rule, clause_atoms, is_anonymous
 from sym.core.memory.working import item_id
+from sym.core.stop import UNBOUNDED, Stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
-    from threading import Event
 
     from sym.core.memory.working import Item, WorkingMemory
 
@@ -78,7 +78,7 @@ def uses_naf(clause: Atom | Rule) -> bool:
     return isinstance(clause, Rule) and any(isinstance(lit, Naf) for lit in clause.body)
 
 
-def check_horn(memory: WorkingMemory, items: list[Item], *, cancel: Event | None = None, minimise: bool = True) -> HornVerdict:
+def check_horn(memory: WorkingMemory, items: list[Item], *, stop: Stop = UNBOUNDED, minimise: bool = True) -> HornVerdict:
     """Report the memory's first, smallest clash (no step limit). Goal-directed: only the relations
     constraints and p / ~p clashes read are evaluated (the whole model where it is current), and
     a clash is traced through the derivations that model keeps."""
@@ -100,7 +100,7 @@ def check_horn(memory: WorkingMemory, items: list[Item], *, cancel: Event | None
     chosen = [by_id[i] for i in sorted(core, key=lambda i: order.get(i, len(order))) if i in by_id]
     minimal = False
     if minimise and len(chosen) <= MINIMISE_ITEMS:
-        chosen, minimal = shrink(chosen, cancel=cancel)
+        chosen, minimal = shrink(chosen, stop=stop)
     naf = naf or any(uses_naf(it.clause) for it in chosen)
     return HornVerdict(len(found), _describe(violation), [it.id for it in chosen], minimal and not naf, naf)
 
@@ -156,21 +156,21 @@ def support(engine: Engine, violation: Violation, fact_id: Callable[[Atom], str 
     return ids, naf
 
 
-def clashes(items: list[Item], *, cancel: Event | None = None) -> bool:
+def clashes(items: list[Item], *, stop: Stop = UNBOUNDED) -> bool:
     """Whether these items alone have a clash (a fresh engine: the memory's stays as it is)."""
     engine = Engine()
-    engine.cancel = cancel
+    engine.cancel = stop.cancel
     engine.add_facts(it.clause for it in items if isinstance(it.clause, Atom))
     engine.add_rules({it.id: it.clause for it in items if isinstance(it.clause, Rule)})
     return bool(engine.infer().violations)
 
 
-def shrink(items: list[Any], *, cancel: Event | None = None, seconds: float = MINIMISE_SECONDS) -> tuple[list[Any], bool]:
+def shrink(items: list[Any], *, stop: Stop = UNBOUNDED, seconds: float = MINIMISE_SECONDS) -> tuple[list[Any], bool]:
     """Deletion-based minimisation: drop each item whose absence keeps a clash. Returns the
     core and whether the pass completed (then no single item can go; without `not` in the
     core that makes it minimal, as consistency is then monotone). A support that does not
     clash on its own (it leaned on something being absent) is returned unchanged."""
-    if not clashes(items, cancel=cancel):
+    if not clashes(items, stop=stop):
         return items, False
     deadline = time.perf_counter() + seconds
     core, i = list(items), 0
@@ -178,7 +178,7 @@ def shrink(items: list[Any], *, cancel: Event | None = None, seconds: float = MI
         if time.perf_counter() > deadline:
             return core, False
         trial = core[:i] + core[i + 1:]
-        if clashes(trial, cancel=cancel):
+        if clashes(trial, stop=stop):
             core = trial
         else:
             i += 1

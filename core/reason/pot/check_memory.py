@@ -19,15 +19,14 @@ Soft rules (applied by the LLM) are left out, as the engine leaves them out.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import Cancelled
 from sym.core.logic.terms import Atom, Compare, Const, Literal, Naf, Rule, Term, Var, clause_atoms, format_const, is_numeric
 from sym.core.reason.pot.check_horn import beyond_horn, check_horn, holds_in_model, relevant_part
 from sym.core.reason.pot.interpret import gave_up, interruptible
+from sym.core.stop import UNBOUNDED, Stop
 
 if TYPE_CHECKING:
     import z3  # z3 ships no type information: to mypy its classes are Any
@@ -162,11 +161,11 @@ class Theory:
         return z3.ForAll(bound, formula) if bound else formula
 
 
-def check_memory(memory: WorkingMemory, *, timeout_ms: int, cancel: threading.Event | None = None,
-                 minimise: bool = True) -> Consistency:
-    """Is the memory's (hard) theory consistent? If not, which items clash (a core)."""
+def check_memory(memory: WorkingMemory, *, stop: Stop = UNBOUNDED, minimise: bool = True) -> Consistency:
+    """Is the memory's (hard) theory consistent? If not, which items clash (a core). Z3's check
+    runs within stop.proof_timeout; the stop's cancel interrupts it."""
     items = [it for it in memory.items.values() if not it.soft]
-    horn = check_horn(memory, items, cancel=cancel, minimise=minimise)
+    horn = check_horn(memory, items, stop=stop, minimise=minimise)
     if horn.violations:
         clash = horn.clash + (f" ({horn.violations} clashes in all)" if horn.violations > 1 else "")
         if horn.uses_naf:
@@ -185,7 +184,7 @@ def check_memory(memory: WorkingMemory, *, timeout_ms: int, cancel: threading.Ev
         return Consistency(None, checked=len(items), method="z3",
                            reason=f"not decided: {numeric.id} ({numeric.text}) computes with numbers, and the classical "
                                   "check reads ~p over the constants memory names; the model itself has no clash")
-    out = check_classical(part, timeout_ms=timeout_ms, cancel=cancel, domain=_domain(part, items),
+    out = check_classical(part, stop=stop, domain=_domain(part, items),
                           order={i: n for n, i in enumerate(memory.items)})
     out.checked, out.method, out.sent = len(items), "z3", len(part)
     if out.consistent is False:
@@ -218,31 +217,29 @@ def _classically_safe(clause: Atom | Rule) -> bool:
     return mentioned <= bound
 
 
-def check_classical(items: Sequence[Item], *, timeout_ms: int, cancel: threading.Event | None = None,
-                    domain: Domain | None = None, order: dict[str, int] | None = None) -> Consistency:
+def check_classical(items: Sequence[Item], *, stop: Stop = UNBOUNDED, domain: Domain | None = None,
+                    order: dict[str, int] | None = None) -> Consistency:
     """Is the classical theory of these items satisfiable (over `domain`, by default their own
     constants)? If not, an unsat core of item ids."""
     import z3
 
+    timeout_ms, cancel = stop.proof_ms, stop.cancel
     theory = Theory(items, domain)
     s = z3.Solver(ctx=theory.ctx)
-    s.set("timeout", max(1, int(timeout_ms)))
+    s.set("timeout", timeout_ms)
     s.set("unsat_core", True)
     for f in theory.background:
         s.add(f)
     flags: dict[str, str] = {}
     for n, it in enumerate(items, 1):
-        if cancel is not None and not n % 1024 and cancel.is_set():   # a big part takes seconds to build
-            cancel.clear()
-            raise Cancelled()
+        if not n % 1024:     # a big part takes seconds to build
+            stop.check()
         flag = z3.Bool(f"item!{it.id}", theory.ctx)
         flags[str(flag)] = it.id
         s.assert_and_track(theory.clause(it.clause), flag)
     with interruptible(theory.ctx, cancel) as watchdog, watchdog.armed(timeout_ms):
         result = s.check()
-    if cancel is not None and cancel.is_set():
-        cancel.clear()
-        raise Cancelled()
+    stop.check()
     if watchdog.expired:          # Z3 did not stop itself in time: the watchdog did
         gave_up("timeout", "checking the memory", timeout_ms)
     if result == z3.sat:

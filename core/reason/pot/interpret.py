@@ -22,6 +22,7 @@ from sym.core.events import CoreEntry, ModelShown
 from sym.core.reason.pot.build import Built, Objective, Verification, build
 from sym.core.reason.pot.declare import is_bool, is_numeric
 from sym.core.reason.pot.schema import Program
+from sym.core.stop import UNBOUNDED, Stop, check
 
 if TYPE_CHECKING:
     import z3  # z3 ships no type information: to mypy its classes are Any
@@ -171,9 +172,8 @@ def gave_up(reason: str, what: str, timeout_ms: int) -> None:
 class Checker:
     """One program's solver session: checks with timeouts, cancellation and readable models."""
 
-    def __init__(self, built: Built, *, timeout_ms: int, cancel: threading.Event | None = None,
-                 watchdog: Watchdog | None = None) -> None:
-        self.built, self.env, self.timeout_ms, self.cancel = built, built.env, max(1, int(timeout_ms)), cancel
+    def __init__(self, built: Built, *, stop: Stop = UNBOUNDED, watchdog: Watchdog | None = None) -> None:
+        self.built, self.env, self.timeout_ms, self.cancel = built, built.env, stop.proof_ms, stop.cancel
         self.watchdog = watchdog
 
     def solver(self, cls: type[z3.Solver] | type[z3.Optimize] | None = None) -> z3.Solver | z3.Optimize:
@@ -192,9 +192,7 @@ class Checker:
         else:
             with self.watchdog.armed(self.timeout_ms):
                 result = s.check(*assumptions)
-        if self.cancel is not None and self.cancel.is_set():
-            self.cancel.clear()
-            raise Cancelled()
+        check(self.cancel)
         if self.watchdog is not None and self.watchdog.expired:     # Z3 did not stop itself in time
             gave_up("timeout", f"on {what}", self.timeout_ms)
         if result == z3.unknown:
@@ -366,17 +364,17 @@ def _entry_order(label: str) -> tuple[bool, int]:
     return (section != "knowledge_base", int(rest.split("]")[0]) if rest else 0)
 
 
-def run(program: Program, *, timeout_ms: int, cancel: threading.Event | None = None,
-        built: Built | None = None) -> ProofReport:
-    """Build (unless given) and check a program."""
-    return check_built(built or build(program), timeout_ms=timeout_ms, cancel=cancel)
+def run(program: Program, *, stop: Stop = UNBOUNDED, built: Built | None = None) -> ProofReport:
+    """Build (unless given) and check a program, each check within stop.proof_timeout."""
+    return check_built(built or build(program), stop=stop)
 
 
-def check_built(built: Built, *, timeout_ms: int, cancel: threading.Event | None = None) -> ProofReport:
+def check_built(built: Built, *, stop: Stop = UNBOUNDED) -> ProofReport:
     """Check a built program (JSON or SMT-LIB): consistency, then each verification, then the
-    optimum; the Z3 context is interrupted when `cancel` is set."""
-    with interruptible(built.env.ctx, cancel) as watchdog:
-        checker = Checker(built, timeout_ms=timeout_ms, cancel=cancel, watchdog=watchdog)
+    optimum, each check within stop.proof_timeout; the Z3 context is interrupted when the stop's
+    cancel is set."""
+    with interruptible(built.env.ctx, stop.cancel) as watchdog:
+        checker = Checker(built, stop=stop, watchdog=watchdog)
         consistent, core, solver = checker.consistency()
         if consistent is False:
             return ProofReport([VerificationResult(v.name, INCONSISTENT) for v in built.verifications],

@@ -41,9 +41,9 @@ def run_any(program: Any, run: Run) -> ProofReport:
     """Check a JSON program or an SMT-LIB script within the run's proof timeout (the run's cancel
     flag stops Z3); its models, counter-models and unsat core go to the Models pane."""
     if isinstance(program, Smt2Program):
-        report = cast("ProofReport", run_smt2(program, timeout_ms=run.timeout_ms, cancel=run.cancel))
+        report = cast("ProofReport", run_smt2(program, stop=run.stop))
     else:
-        report = check(program, timeout_ms=run.timeout_ms, cancel=run.cancel)
+        report = check(program, stop=run.stop)
     for shown in models_shown(report, lambda: program_texts(program)):
         run.emit(shown)
     return report

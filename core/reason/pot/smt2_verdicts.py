@@ -25,6 +25,7 @@ from sym.core.reason.pot.interpret import (
     VerificationResult,
     interruptible,
 )
+from sym.core.stop import Stop
 
 if TYPE_CHECKING:
     import z3
@@ -49,7 +50,7 @@ class Entry:
 
 class _Armed(Checker):
     def __init__(self, built: Built, timeout_ms: int, watchdog: Any, arm: Callable[[], None]) -> None:
-        super().__init__(built, timeout_ms=timeout_ms, watchdog=watchdog)
+        super().__init__(built, stop=Stop(proof_timeout=timeout_ms / 1000), watchdog=watchdog)
         self.arm = arm
 
     def check(self, s: Any, what: str, *assumptions: Any) -> Any:

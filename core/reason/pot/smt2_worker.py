@@ -22,11 +22,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sym.core.errors import Cancelled, TimedOut, UserError
+from sym.core.errors import TimedOut, UserError
 from sym.core.reason import child as child_process
 from sym.core.reason.pot.interpret import INCONSISTENT, UNKNOWN, OptimizationResult, ProofReport, VerificationResult, Watchdog
 from sym.core.reason.pot.smt2_read import Smt2Error, Smt2Program, z3_error
 from sym.core.reason.pot.smt2_steps import steps
+from sym.core.stop import UNBOUNDED, Stop
 from sym.core.text import valid_text
 
 if TYPE_CHECKING:
@@ -60,8 +61,9 @@ class ScriptReport(ProofReport):
         return out
 
 
-def run_script(program: Smt2Program, *, timeout_ms: int, cancel: threading.Event | None = None) -> ScriptReport:
-    """Run a script (reading it first: a refused command fails it before anything runs)."""
+def run_script(program: Smt2Program, *, stop: Stop = UNBOUNDED) -> ScriptReport:
+    """Run a script (reading it first: a refused command fails it before anything runs), each
+    check within stop.proof_timeout; the worker is stopped at once when the stop's cancel is set."""
     from sym.core.reason.pot.schema import MAX_PROGRAM_CHARS
 
     text = valid_text(program.text)   # what Z3 can encode: no lone surrogate or NUL, LF line ends
@@ -69,18 +71,18 @@ def run_script(program: Smt2Program, *, timeout_ms: int, cancel: threading.Event
         if len(text) > MAX_PROGRAM_CHARS:
             raise Smt2Error(f"larger than {MAX_PROGRAM_CHARS} characters")
         steps(text)
-        checks, output = _run(text, timeout_ms, cancel, program.strict)
+        checks, output = _run(text, stop, program.strict)
         if not checks and any(o.get("error") for o in output):     # nothing answered: the error is the answer
             raise z3_error(" ".join(next(o["text"] for o in output if o.get("error")).split()))   # one line
     except Smt2Error as err:
         raise Smt2Error(f"{program.source}: {err.message}", hint=err.hint or "an SMT-LIB 2 script: declarations, "
                         "(assert F), and a (check-sat-assuming (GOAL)) per claim") from None
-    return _report(checks, output, timeout_ms)
+    return _report(checks, output, stop.proof_ms)
 
 
-def run_smt2(program: Smt2Program, *, timeout_ms: int, cancel: Any = None) -> ScriptReport:
+def run_smt2(program: Smt2Program, *, stop: Stop = UNBOUNDED) -> ScriptReport:
     """Check a script (the name programs.py and the tests know)."""
-    return run_script(program, timeout_ms=timeout_ms, cancel=cancel)
+    return run_script(program, stop=stop)
 
 
 def entry_texts_smt2(program: Smt2Program) -> dict[str, str]:
@@ -97,23 +99,22 @@ def entry_texts_smt2(program: Smt2Program) -> dict[str, str]:
     return texts
 
 
-def _run(text: str, timeout_ms: int, cancel: threading.Event | None,
-         strict: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _run(text: str, stop: Stop, strict: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    timeout_ms = stop.proof_ms
     checks: dict[int, dict[str, Any]] = {}
     output: list[dict[str, Any]] = []
     start, cores = 0, True
     kill_after = timeout_ms / 1000 + Watchdog.grace(timeout_ms) + 1.0 + timeout_ms / 5000
     with _LOCK:
         while True:
-            conn = _warm_worker(cancel)
+            conn = _warm_worker(stop)
             conn.send_bytes(json.dumps({"text": text, "timeout_ms": timeout_ms, "start": start, "strict": strict,
                                         "cores": cores}).encode())
             deadline, current = time.monotonic() + IDLE_S, -1
             while True:
-                if cancel is not None and cancel.is_set():
+                if stop.cancelled:
                     _stop_worker()
-                    cancel.clear()
-                    raise Cancelled()
+                    stop.check()
                 if time.monotonic() > deadline:
                     _stop_worker()
                     if current < 0:
@@ -196,7 +197,7 @@ def _report(checks: list[dict[str, Any]], output: list[dict[str, Any]], timeout_
 
 # -- the worker process ------------------------------------------------------------------
 
-def _warm_worker(cancel: threading.Event | None) -> Connection:
+def _warm_worker(stop: Stop) -> Connection:
     if _WORKER and not _WORKER[0].is_alive():
         _stop_worker()
     if not _WORKER:
@@ -212,10 +213,9 @@ def _warm_worker(cancel: threading.Event | None) -> Connection:
         child.close()
         _WORKER[:] = [proc, parent]
         while not parent.poll(_POLL_S):
-            if cancel is not None and cancel.is_set():
+            if stop.cancelled:
                 _stop_worker()
-                cancel.clear()
-                raise Cancelled()
+                stop.check()
             if not proc.is_alive():
                 _stop_worker()
                 raise UserError("the Z3 worker process could not start")
