@@ -29,6 +29,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Res
 from sym.core import __version__
 from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
+from sym.core.routes import Routes
 from sym.repl.dispatcher import MemoryOptions, Shell, open_shell
 from sym.repl.mcp import approve, foresight, resources, wire
 from sym.repl.mcp import http as web
@@ -74,6 +75,7 @@ class Served:
         self.bus = InMemorySubscriptionBus()      # 2026-07-28: changes to the open subscriptions/listen streams
         self.listen = ListenHandler(self.bus)
         self.closing = False
+        self._routes = Routes({Warning: self._warn, Progress: self._progress})   # before the shell emits
         try:
             self.shell: Shell = self.pool.submit(self._open, options).result()
         except BaseException:
@@ -109,13 +111,16 @@ class Served:
 
     def _hear(self, event: object) -> None:
         """The shell's events (on any thread): warnings to stderr, progress to the running call."""
-        if isinstance(event, Warning):
-            sys.stderr.write(f"sym: warning: {event.message}\n")
-            sys.stderr.flush()
-        elif isinstance(event, Progress):
-            call = self.current
-            if call is not None:
-                call.report(event.done, event.total or None, event.task)
+        self._routes(event)
+
+    def _warn(self, event: Warning) -> None:
+        sys.stderr.write(f"sym: warning: {event.message}\n")
+        sys.stderr.flush()
+
+    def _progress(self, event: Progress) -> None:
+        call = self.current
+        if call is not None:
+            call.report(event.done, event.total or None, event.task)
 
     # -- running -----------------------------------------------------------------------
 

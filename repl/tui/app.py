@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sym.core.events import WorkspaceOpened
 
 from sym.core.errors import UserError
+from sym.core.routes import Routes
 from sym.repl.tui.approval import Approvals
 from sym.repl.tui.bridge import Bus
 from sym.repl.tui.entry import Entry
@@ -89,6 +90,7 @@ class SymApp(KeyActions, App):
         self._panes: dict = {}
         self._drained_at = 0.0
         self._drain_timer = None
+        self._routes: Routes | None = None     # built on the first event (the events module loads late)
         self.approvals = Approvals(self)     # y/n on a memory change a chat turn's model proposes
         self._interrupted = -QUIT_WITHIN     # when Ctrl+C last found nothing to stop
 
@@ -335,6 +337,12 @@ class SymApp(KeyActions, App):
             self._show_counts()
 
     async def _show_event(self, event: object) -> None:
+        if self._routes is None:
+            self._routes = self._event_routes()
+        self._routes(event)
+
+    def _event_routes(self) -> Routes:
+        """What the app does with each event the panes' own routes do not take (one table)."""
         from sym.core.events import (
             DocumentsChanged,
             EmbeddingProgress,
@@ -352,41 +360,48 @@ class SymApp(KeyActions, App):
             WorkspaceOpened,
         )
 
-        if isinstance(event, SchemaChanged):
-            self._to_pane("memory", event)
-        elif isinstance(event, DocumentsChanged):
-            self._to_pane("memory", event)
-        elif isinstance(event, WorkspaceOpened):
-            self._show_workspace(event)
-        elif isinstance(event, (TraceNode, LLMCall, PolicyApplied)):
-            self._to_pane("trace", event)
-        elif isinstance(event, ModelShown):
-            models = self.pane("models")
-            if models is not None:
-                models.show(event.kind, event.title, event.text)
-        elif isinstance(event, Warning):
-            self.transcript.add_note(f"warning: {event.message}")
-        elif isinstance(event, Progress):
-            self.status.show(job=f"{event.task} {event.done}/{event.total}")
-        elif isinstance(event, EmbeddingProgress):
-            self.status.show(embedding=event.error[:80] if event.error else
-                             f"embedding {event.total - event.pending:,}/{event.total:,}" if event.pending else "")
-        elif isinstance(event, LLMProgress):
-            jobs = " › ".join(self.jobs)
-            shown = "" if event.done else f"{event.purpose}: {event.tokens} tokens, {event.seconds:.0f}s"
-            self.status.show(job=f"{jobs} · {shown}" if jobs and shown else jobs or shown)
-        elif isinstance(event, JobStarted):
-            self.jobs.append(event.name)
-            self.status.show(job=" › ".join(self.jobs))
-        elif isinstance(event, JobFinished):
-            if event.name in self.jobs:
-                del self.jobs[len(self.jobs) - 1 - self.jobs[::-1].index(event.name):]
-            self.status.show(job=" › ".join(self.jobs))
-        elif isinstance(event, SettingChanged):
-            if event.key == "model":
-                self.status.show(model=event.value)
-            if event.key in ("model", "ollama_host", "backend", "base_url") and self.ping_every:
-                self.ping_ollama()
+        return Routes({
+            (SchemaChanged, DocumentsChanged): lambda event: self._to_pane("memory", event),
+            WorkspaceOpened: self._show_workspace,
+            (TraceNode, LLMCall, PolicyApplied): lambda event: self._to_pane("trace", event),
+            ModelShown: self._show_model,
+            Warning: lambda event: self.transcript.add_note(f"warning: {event.message}"),
+            Progress: lambda event: self.status.show(job=f"{event.task} {event.done}/{event.total}"),
+            EmbeddingProgress: self._show_embedding,
+            LLMProgress: self._show_llm_progress,
+            JobStarted: self._job_started,
+            JobFinished: self._job_finished,
+            SettingChanged: self._setting_changed,
+        })
+
+    def _show_model(self, event) -> None:
+        models = self.pane("models")
+        if models is not None:
+            models.show(event.kind, event.title, event.text)
+
+    def _show_embedding(self, event) -> None:
+        self.status.show(embedding=event.error[:80] if event.error else
+                         f"embedding {event.total - event.pending:,}/{event.total:,}" if event.pending else "")
+
+    def _show_llm_progress(self, event) -> None:
+        jobs = " › ".join(self.jobs)
+        shown = "" if event.done else f"{event.purpose}: {event.tokens} tokens, {event.seconds:.0f}s"
+        self.status.show(job=f"{jobs} · {shown}" if jobs and shown else jobs or shown)
+
+    def _job_started(self, event) -> None:
+        self.jobs.append(event.name)
+        self.status.show(job=" › ".join(self.jobs))
+
+    def _job_finished(self, event) -> None:
+        if event.name in self.jobs:
+            del self.jobs[len(self.jobs) - 1 - self.jobs[::-1].index(event.name):]
+        self.status.show(job=" › ".join(self.jobs))
+
+    def _setting_changed(self, event) -> None:
+        if event.key == "model":
+            self.status.show(model=event.value)
+        if event.key in ("model", "ollama_host", "backend", "base_url") and self.ping_every:
+            self.ping_ollama()
 
     def _to_pane(self, name: str, event: object) -> None:
         pane = self.pane(name)

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 from sym.core.errors import UserError
 from sym.core.events import DocumentsChanged, ItemAdded, ItemRemoved, SchemaChanged, WorkspaceOpened
 from sym.core.memory.schema import Predicate
+from sym.core.routes import Routes
 from sym.repl.tui.item_table import ItemTable
 
 KEY_TURNS = {"explain": "/why {}", "forget": "/forget {}"}   # what a row key types
@@ -47,6 +48,12 @@ class MemoryPane(Vertical):
         self._schema: dict[str, tuple[int, str]] = {}
         self._docs: list = []
         self._unseen: set[str] = set()
+        self._routes = Routes({
+            ItemAdded: self._added,
+            ItemRemoved: self._removed,
+            SchemaChanged: lambda event: self.show_schema(event.predicates, event.removed),
+            DocumentsChanged: lambda event: self.show_docs(event.documents),
+        })
         self._forgetting: str | None = None    # the row Delete was pressed on once (asks first)
         self._detail_key: str | None = None    # the row the detail box is about
 
@@ -101,21 +108,21 @@ class MemoryPane(Vertical):
         self.show_docs(opened.documents)
 
     def apply(self, event: object) -> None:
-        if isinstance(event, ItemAdded):    # thousands in a bulk add: a dict entry each, drawn once per batch
-            self.table(event.kind).add_row(event.item_id, event.text, event.source)
-        elif isinstance(event, ItemRemoved):
-            table = self.table(event.kind)
-            table.remove_row(event.item_id)
-            self._nl.pop(event.item_id, None)
-            if self._forgetting == event.item_id:
-                self._forgetting = None
-            if self._detail_key == event.item_id:    # the row described is gone: describe the one now there
-                self._detail_key = None
-                self.call_later(self._after_removal, table)
-        elif isinstance(event, SchemaChanged):
-            self.show_schema(event.predicates, event.removed)
-        elif isinstance(event, DocumentsChanged):
-            self.show_docs(event.documents)
+        """Show what an event changed (routed by its type: `_routes`)."""
+        self._routes(event)
+
+    def _added(self, event: ItemAdded) -> None:     # thousands in a bulk add: a dict entry each, drawn once per batch
+        self.table(event.kind).add_row(event.item_id, event.text, event.source)
+
+    def _removed(self, event: ItemRemoved) -> None:
+        table = self.table(event.kind)
+        table.remove_row(event.item_id)
+        self._nl.pop(event.item_id, None)
+        if self._forgetting == event.item_id:
+            self._forgetting = None
+        if self._detail_key == event.item_id:    # the row described is gone: describe the one now there
+            self._detail_key = None
+            self.call_later(self._after_removal, table)
 
     def show_schema(self, predicates, removed=()) -> None:
         """Predicates changed (name/arity, uses, template) and the `removed` ones."""

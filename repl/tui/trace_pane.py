@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 
 from sym.core.events import LLMCall, PolicyApplied, TraceNode
+from sym.core.routes import Routes
 from sym.repl.tui.pager import PagerScreen
 from sym.repl.tui.trace_words import first_line, purpose_words, run_word, step_word
 
@@ -52,6 +53,7 @@ class TracePane(Tree):
         self.job_label = ""        # the input of the running command, for LLM calls outside any run
         self.current_run: str | None = None
         self.policies: dict[str, list] = {}   # run -> its PolicyApplied nodes no policy TraceNode has described yet
+        self._routes = Routes({TraceNode: self._node, LLMCall: self._call, PolicyApplied: self._policy})
 
     def start_job(self, text: str) -> None:
         self.job_label, self.current_run = text, None
@@ -77,37 +79,42 @@ class TracePane(Tree):
         self.app.push_screen(PagerScreen("trace", text.splitlines() or [""], wrap=True))
 
     def apply(self, event: object) -> None:
-        if isinstance(event, TraceNode):
-            self.current_run = event.run
-            key = (event.run, event.node)
-            label = node_label(event.kind, event.label, event.status)
-            if key not in self.nodes and event.kind == POLICY and self.policies.get(event.run):
-                self.nodes[key] = self.policies[event.run].pop(0)     # the application just shown, in words
-            node = self.nodes.get(key)
-            if node is not None:       # a node sent again (a leaf judged, a goal solved): update it in place
-                node.set_label(label)
-                node.data = _full(label, event.detail)
-                self._detail(key, node, event.detail)
-                return
-            parent = self.nodes.get((event.run, event.parent)) if event.parent is not None else None
-            node = (parent or self._run(event.run)).add(label, expand=True, data=_full(label, event.detail))
-            self.nodes[key] = node
+        """Show one trace event (routed by its type: `_routes`)."""
+        self._routes(event)
+
+    def _node(self, event: TraceNode) -> None:
+        self.current_run = event.run
+        key = (event.run, event.node)
+        label = node_label(event.kind, event.label, event.status)
+        if key not in self.nodes and event.kind == POLICY and self.policies.get(event.run):
+            self.nodes[key] = self.policies[event.run].pop(0)     # the application just shown, in words
+        node = self.nodes.get(key)
+        if node is not None:       # a node sent again (a leaf judged, a goal solved): update it in place
+            node.set_label(label)
+            node.data = _full(label, event.detail)
             self._detail(key, node, event.detail)
-        elif isinstance(event, LLMCall):
-            where = self._run(self.current_run) if self.current_run else self._job_node()
-            what = "cached" if event.cached else f"{event.seconds:.2f} s"
-            tokens = f"{event.prompt_tokens}+{event.completion_tokens} tokens"
-            status = "failed" if event.error else ""
-            text = node_label("model", f"{purpose_words(event.purpose)} · {event.model} · {tokens} · {what}", status)
-            leaf = where.add_leaf(text, data=_full(text, event.error))
-            if event.error:
-                leaf.set_label(Text.assemble(text, (f"  {event.error}", "red")))
-        elif isinstance(event, PolicyApplied):
-            self.current_run = event.run
-            changes = ", ".join(f"{k}={v}" for k, v in event.changes.items()) or "nothing"
-            label = node_label(POLICY, f"'{event.rule}' ({event.target}) set {changes}", "applied")
-            node = self._run(event.run).add(label, expand=True, data=label.plain)
-            self.policies.setdefault(event.run, []).append(node)
+            return
+        parent = self.nodes.get((event.run, event.parent)) if event.parent is not None else None
+        node = (parent or self._run(event.run)).add(label, expand=True, data=_full(label, event.detail))
+        self.nodes[key] = node
+        self._detail(key, node, event.detail)
+
+    def _call(self, event: LLMCall) -> None:
+        where = self._run(self.current_run) if self.current_run else self._job_node()
+        what = "cached" if event.cached else f"{event.seconds:.2f} s"
+        tokens = f"{event.prompt_tokens}+{event.completion_tokens} tokens"
+        status = "failed" if event.error else ""
+        text = node_label("model", f"{purpose_words(event.purpose)} · {event.model} · {tokens} · {what}", status)
+        leaf = where.add_leaf(text, data=_full(text, event.error))
+        if event.error:
+            leaf.set_label(Text.assemble(text, (f"  {event.error}", "red")))
+
+    def _policy(self, event: PolicyApplied) -> None:
+        self.current_run = event.run
+        changes = ", ".join(f"{k}={v}" for k, v in event.changes.items()) or "nothing"
+        label = node_label(POLICY, f"'{event.rule}' ({event.target}) set {changes}", "applied")
+        node = self._run(event.run).add(label, expand=True, data=label.plain)
+        self.policies.setdefault(event.run, []).append(node)
 
     def _detail(self, key: tuple[str, str], node, detail: str) -> None:
         """A node's detail is its first child, a dim leaf; replaced (or added) when it changes."""
