@@ -351,7 +351,7 @@ def bench_table(files: tuple[str, ...], markdown: bool) -> None:
     K=3, …, the model alone) with accuracy, decided by sym, precision, abstained, fallback,
     calls and seconds per item."""
     from sym.core.errors import UserError
-    from sym.repl.bench_table import write
+    from sym.repl.bench.table import write
 
     try:
         raise SystemExit(write(list(files), sys.stdout, markdown=markdown))

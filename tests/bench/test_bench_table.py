@@ -11,7 +11,7 @@ import pytest
 
 from sym.core.errors import UserError
 from sym.repl.bench import run_logic
-from sym.repl.bench_table import rows, write
+from sym.repl.bench.table import rows, write
 from tests.bench.test_bench_logic import truth_item
 from tests.bench.test_bench_logic import write as write_items
 

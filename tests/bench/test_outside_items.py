@@ -8,7 +8,7 @@ import json
 import pytest
 
 from sym.core.errors import UserError
-from sym.core.reason.outside import (
+from sym.repl.bench.outside import (
     CHOICE,
     FALSE,
     TRUE,
@@ -21,7 +21,7 @@ from sym.core.reason.outside import (
     pick_letter,
     yes_no,
 )
-from sym.core.reason.outside_score import short_reason
+from sym.repl.bench.outside_score import short_reason
 
 FOLIO_Q = "Based on the above information, is the following statement true, false, or uncertain? Tom is an animal."
 
@@ -137,14 +137,14 @@ def test_like_failures_group_under_one_reason():
 
 
 def test_an_empty_letter_is_no_answer_not_an_option():
-    from sym.core.reason.outside import CHOICE, Item
+    from sym.repl.bench.outside import CHOICE, Item
 
     item = Item("x", CHOICE, "ctx", "Which is true?", "A", options=("one", "two"))
     assert item.value_of("") is None and item.value_of("A") == "A" and item.value_of("C") is None
 
 
 def test_a_two_option_true_false_item_is_a_truth_item_asked_in_a_closed_world(tmp_path):
-    from sym.core.reason.outside import ask_item
+    from sym.repl.bench.outside import ask_item
 
     question = "Is the following statement true or false? Max is not a wumpus."
     data = [{"id": "p1", "context": "Every cat is a feline. Max is a cat.", "question": question,

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from sym.core.reason.swm.datasets import Problem
-from sym.core.reason.swm.evaluate import evaluate
-from sym.core.reason.swm.lsat import answer_lsat
 from sym.core.run import Run
 from sym.repl.bench import make_llm, run_swm
+from sym.repl.bench.lsat import answer_lsat
+from sym.repl.bench.swm_evaluate import evaluate
 
 MODEL = "llama3.1:8b"
 

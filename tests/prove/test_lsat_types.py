@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sym.core.reason.swm.lsat import (
+from sym.repl.bench.lsat import (
     COULD_BE_FALSE,
     COULD_BE_TRUE,
     MUST_BE_FALSE,

@@ -255,7 +255,7 @@ def test_the_prompt_examples_read_and_name_every_assertion(where):
 
     from sym.core.reason.pot import prompts, tasks
     from sym.core.reason.pot.smt2_steps import steps
-    from sym.core.reason.swm import lsat
+    from sym.repl.bench import lsat
 
     text = {"prompts": prompts.EXAMPLE_SMT2, "tasks": tasks.EXAMPLE_SMT2, "lsat": lsat.EXAMPLE_SCRIPT}[where]
     report = run_smt2(Smt2Program(text, "example"), stop=Stop(proof_timeout=TIMEOUT / 1000))

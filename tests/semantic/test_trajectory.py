@@ -9,14 +9,14 @@ import pytest
 
 from sym.core.errors import UserError
 from sym.core.memory.embedders import HashEmbedder, StaticEmbedder
-from sym.core.reason.semantic.trajectory import (
+from sym.repl.bench import load_trajectory
+from sym.repl.bench.trajectory import (
     RANDOM_STEPS,
     cross_similarity,
     score_trajectory,
     steps_from_jsonl,
     steps_from_session,
 )
-from sym.repl.bench import load_trajectory
 
 PLAN = ["Find every ancestor of ann in the family tree.",
         "Apply the rule: an ancestor is a parent, or a parent of an ancestor.",

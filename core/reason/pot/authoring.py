@@ -1,5 +1,5 @@
 """The model writes a Proof-of-Thought program, Z3 checks it: the one loop behind `/prove QUESTION`
-(core/reason/pot/prove.py), claims (tasks.py) and the AR-LSAT bench (core/reason/swm/lsat.py).
+(core/reason/pot/prove.py), claims (tasks.py) and the AR-LSAT bench (repl/bench/lsat.py).
 
 Each attempt is one model call: a JSON program under the DSL's schema, or an SMT-LIB script
 (`proof_format smt2`); a reply that does not parse, a program the interpreter rejects, or one

@@ -1,6 +1,9 @@
 """`sym bench swm` / `sym bench logic`: accuracy, LLM calls, tokens and time per dataset or item file
 (`sym bench trajectory`: a run scored against reference trajectories). The chat path of `bench
-logic` is driven here (a chat turn of the agent needs a shell, which core must not import)."""
+logic` is driven here (a chat turn of the agent needs a shell, which core must not import). The
+package holds every benchmark runner sym ships: the outside suites' items and scoring (outside,
+outside_score, scoring), SWM datasets (swm_evaluate), AR-LSAT (lsat), trajectories and the
+table of results (table); core/ keeps only the reasoners they measure."""
 
 from __future__ import annotations
 
@@ -16,11 +19,15 @@ from typing import TYPE_CHECKING
 from sym.core.errors import UserError
 from sym.core.llm import LLMError
 from sym.core.memory.embedders import default_embedder, make_embedder
-from sym.core.reason.outside import PATHS, claim_of, load_items
-from sym.core.reason.outside_score import score_items
 from sym.core.reason.pot.faithful import stems
-from sym.core.reason.scoring import ItemResult, LogicScore, Outcome, Score, TurnUse, run_tag
-from sym.core.reason.semantic.trajectory import (
+from sym.core.reason.swm import datasets as ds
+from sym.core.run import Run
+from sym.core.settings import load_settings
+from sym.repl.agent.results import Conversed
+from sym.repl.bench.outside import PATHS, claim_of, load_items
+from sym.repl.bench.outside_score import score_items
+from sym.repl.bench.scoring import ItemResult, LogicScore, Outcome, Score, TurnUse, run_tag
+from sym.repl.bench.trajectory import (
     KERNEL,
     is_session_log,
     read_text,
@@ -28,17 +35,13 @@ from sym.core.reason.semantic.trajectory import (
     steps_from_jsonl,
     steps_from_session,
 )
-from sym.core.reason.swm import datasets as ds
-from sym.core.run import Run
-from sym.core.settings import load_settings
-from sym.repl.agent.results import Conversed
 from sym.repl.render import to_text
 from sym.repl.results import Failure
 from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
-    from sym.core.reason.outside import Item
+    from sym.repl.bench.outside import Item
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -77,7 +80,7 @@ def run_swm(data: str, *, modes: list[str], datasets: list[str] | None, gold_fac
     finishes (none with `quiet`), with `as_json` a JSON line per item then the totals' line.
     `limit` items from `offset` of each dataset, or those named by `ids`; `samples` readings of
     a story (programs of an AR-LSAT item) are voted on (default: the model's llm_samples)."""
-    from sym.core.reason.swm.evaluate import DATASETS, evaluate
+    from sym.repl.bench.swm_evaluate import DATASETS, evaluate
 
     root = Path(data)
     if not root.is_dir():
@@ -245,7 +248,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
               model: str | None = None, host: str | None = None, fallback: bool = True, offset: int = 0,
               ids: list[str] | None = None, samples: int | None = None, quiet: bool = False, out=sys.stdout,
               err=sys.stderr) -> int:
-    """Outside-suite items (core/reason/outside.py) through sym by `path` and, with baseline="llm",
+    """Outside-suite items (repl/bench/outside.py) through sym by `path` and, with baseline="llm",
     through the model alone, side by side: accuracy, decided by sym (coverage) and right when
     decided (precision), abstained, answered by the fallback, programs that ran, calls, tokens,
     s/item, and the commonest reasons sym left an item undecided. Each item is told as it
@@ -301,7 +304,7 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     memory changes approved. Its calls count as the bench model's (Outcome.turn) and carry the
     item's run tag, so the item's line and `sym logs --run` list them."""
     from sym.core.llm.clients import Clients
-    from sym.core.reason.outside import chat_outcome, chat_text
+    from sym.repl.bench.outside import chat_outcome, chat_text
     from sym.repl.dispatcher import Shell
 
     if llm is None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sym.core.reason.outside import Item, answer_item, baseline_item
-from sym.core.reason.scoring import Bench, ItemResult, LogicScore, Outcome, run_tag, score_loop, short_reason
+from sym.repl.bench.outside import Item, answer_item, baseline_item
+from sym.repl.bench.scoring import Bench, ItemResult, LogicScore, Outcome, run_tag, score_loop, short_reason
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from sym.core.errors import UserError
 from sym.core.memory.working import WorkingMemory
-from sym.core.reason.scoring import Bench, ItemResult, LogicScore, Outcome, Score, failed_outcome, score_loop
 from sym.core.reason.swm import datasets
 from sym.core.reason.swm.english import split_sentences
 from sym.core.reason.swm.extract_vote import DISAGREE
 from sym.core.reason.swm.reasoner import SWM
 from sym.core.run import Run
+from sym.repl.bench.scoring import Bench, ItemResult, LogicScore, Outcome, Score, failed_outcome, score_loop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -65,7 +65,7 @@ def solve(problem: Problem, llm: LLM | None, *, mode: str = "hybrid", gold_facts
     if problem.dataset == "lsat-ar":
         if llm is None:
             return Outcome(reason="lsat-ar needs a language model")
-        from sym.core.reason.swm.lsat import answer_lsat  # the proof DSL: loaded for an AR-LSAT item
+        from sym.repl.bench.lsat import answer_lsat  # the proof DSL: loaded for an AR-LSAT item
 
         try:
             letter, detail = answer_lsat(problem, Run.using(llm, "lsat"), attempts=llm.settings.proof_attempts,

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from sym.core.errors import UserError
 from sym.core.memory.working import WorkingMemory
 from sym.core.reason.sampling import AGREE
-from sym.core.reason.scoring import Outcome, TurnUse, failed_outcome
 from sym.core.reason.swm.datasets import Problem
 from sym.core.reason.swm.english import split_sentences
 from sym.core.run import Run
+from sym.repl.bench.scoring import Outcome, TurnUse, failed_outcome
 
 if TYPE_CHECKING:
 
@@ -197,7 +197,7 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
     run = Run.using(llm, f"bench-{item.id}")      # the model's settings: proof timeout, attempts
     try:
         if item.kind == CHOICE:
-            from sym.core.reason.swm.lsat import answer_lsat  # the proof DSL: loaded for a choice item
+            from sym.repl.bench.lsat import answer_lsat  # the proof DSL: loaded for a choice item
 
             problem = Problem("outside", item.id, split_sentences(item.context), [], item.question, "",
                               options=list(item.options), context=item.context)
