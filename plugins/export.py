@@ -147,7 +147,7 @@ def to_prolog(memory) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export(ctx, arg: str):
+def export(ctx, arg: str, run):
     """Write the memory, the last proof program or the last exploration to FILE (shown without FILE).
 
     prolog: the working memory; smt2: the last /prove program; explore-prolog, explore-problog,

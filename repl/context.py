@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sym.core.errors import UserError
-from sym.core.events import Emit, Progress, Warning, ignore
+from sym.core.events import Emit, Warning, ignore
 from sym.core.llm.clients import Clients
 from sym.core.memory.working import WorkingMemory
-from sym.core.run import Run, check
+from sym.core.run import Run
 from sym.core.settings import Settings
 from sym.repl.recall import Recall
 from sym.repl.registry import Registry
@@ -132,16 +132,6 @@ class Context:
         """A model client for the shell's settings as they are now (backend, model, host or base
         URL, timeout, cache), built afresh and never changed afterwards."""
         return Run(self.settings, "llm", emit=self.stream, cancel=self.cancel, client=self.clients).llm
-
-    # -- for handlers that take no run -------------------------------------------------------
-
-    def check_cancel(self) -> None:
-        """Raise Cancelled (a UserError) when the user asked to stop the running job."""
-        check(self.cancel)
-
-    def progress(self, task: str) -> Callable[[int, int], None]:
-        """A callback (done, total) that emits Progress events for long work."""
-        return lambda done, total: self.stream(Progress(task, done, total))
 
     @property
     def chat_history(self) -> list[Message]:

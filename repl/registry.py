@@ -1,10 +1,11 @@
 """The one command registry every front-end reads: names, aliases, arguments, help, completers.
 
-Commands are plain functions `(ctx, arg_text) -> Result`, registered once with `@command`;
-their docstring is their help. A command that declares options (repl.arguments.Option) is
-given a parsed `Args` instead of the text; one with a third parameter `run` is given the
-command's run (core/run.py: its settings, events, cancel flag, model client). Plugins add to a
-registry through `Registry.add`.
+Commands are plain functions `(ctx, arg_text, run) -> Result`, registered once with `@command`;
+their docstring is their help. `ctx` is the shell (what lives as long as it does: memory,
+settings, session), `run` the command's own run (core/run.py: its settings, events, Stop, model
+client), where it starts and the one value that can stop it. A command that declares options
+(repl.arguments.Option) is given a parsed `Args` instead of the text. Plugins add to a registry
+through `Registry.add`; a handler of another shape is refused there, naming the one it needs.
 """
 
 from __future__ import annotations
@@ -25,11 +26,15 @@ if TYPE_CHECKING:
 Completer = Callable[[object, str], list[str]]
 
 
-def _parameters(fn: Callable) -> list[str]:
+def _takes_three(fn: Callable) -> bool:
+    """Whether `fn` can be called as fn(ctx, args, run) (a callable with no signature is trusted)."""
     try:
-        return list(inspect.signature(fn).parameters)
-    except (TypeError, ValueError):   # a builtin or a callable object without a signature
-        return []
+        inspect.signature(fn).bind(None, None, None)
+    except TypeError:
+        return False
+    except ValueError:   # a builtin or a callable object without a signature
+        return True
+    return True
 
 
 @dataclass(frozen=True)
@@ -43,28 +48,28 @@ class Command:
     options: tuple[Option, ...] = ()    # declared once: parsing, usage, /help and completion read them
     leading: bool = False               # options only before the text (free text after them is the user's)
     steerable: bool = True              # policies apply to it and it counts as a run (not for managing the shell)
-    takes_run: bool = field(default=False, init=False)
     function: Callable = field(default=None, init=False, repr=False, compare=False)   # the handler as written
 
     def __post_init__(self):
-        object.__setattr__(self, "takes_run", "run" in _parameters(self.handler))
+        if not _takes_three(getattr(self.handler, "__wrapped__", self.handler)):
+            raise ValueError(f"the handler of {self.name} must take (ctx, args, run)")
         object.__setattr__(self, "function", getattr(self.handler, "__wrapped__", self.handler)
                            if getattr(self.handler, "parses_arguments", False) else self.handler)
         if self.options and not getattr(self.handler, "parses_arguments", False):
             fn = self.handler
 
             @functools.wraps(fn)
-            def parsing(ctx, arg: str, *run):
-                return fn(ctx, self.parse(arg), *run)
+            def parsing(ctx, arg: str, run):
+                return fn(ctx, self.parse(arg), run)
 
             parsing.parses_arguments = True
-            object.__setattr__(self, "handler", parsing)    # callers keep calling handler(ctx, text)
+            object.__setattr__(self, "handler", parsing)    # callers keep calling handler(ctx, text, run)
 
     def call(self, ctx, arg: str, run: Run):
-        """Run the command on the argument text (read against its options when it declares them),
-        with `run` when it takes one."""
+        """Run the command on the argument text (read against its options when it declares them)
+        as `run`."""
         given = self.parse(arg) if self.options else arg
-        return self.function(ctx, given, run) if self.takes_run else self.function(ctx, given)
+        return self.function(ctx, given, run)
 
     def parse(self, arg: str) -> Args:
         """The argument text read against the declared options (UserError naming a bad one)."""

@@ -251,7 +251,7 @@ def explore(ctx: Context, args: Args, run: Run) -> Result:
 
 
 @command("/prompters", group="reason")
-def prompters(ctx: Context, arg: str) -> Table:
+def prompters(ctx: Context, arg: str, run: Run) -> Table:
     """List the prompter packs /explore can use, with where each came from.
 
     Packs are built in, from plugins, or <workspace dir>/prompters/*.toml; packs that cannot be

@@ -92,7 +92,7 @@ def models(ctx: Context, arg: str, run: Run) -> Models:
 
 
 @command("/cost", group="llm")
-def cost(ctx: Context, arg: str) -> Cost:
+def cost(ctx: Context, arg: str, run: Run) -> Cost:
     """Model calls (how many the cache answered, how many failed) and tokens used in this session."""
     stats = ctx.clients.counts()
     return Cost(stats["calls"], stats["cached"], stats["prompt_tokens"], stats["completion_tokens"],
@@ -109,7 +109,7 @@ def llm_prompt(ctx: Context, arg: str, run: Run) -> Message:
 
 
 @command("/clear", group="llm", steerable=False)
-def clear(ctx: Context, arg: str) -> Message:
+def clear(ctx: Context, arg: str, run: Run) -> Message:
     """Start the chat afresh: forget the /chat conversation so far.
 
     The model is no longer shown the earlier turns; memory, settings and the session log are kept."""

@@ -403,7 +403,7 @@ _ID = re.compile(r"[frc][0-9a-f]{2,12}\Z")
 
 @command("/forget", args="ID…|PATTERN", completer=_predicates,
          options=(Option("--derived", bool, help="drop the derived facts only (nothing else with it)"),))
-def forget(ctx: Context, args: Args) -> Forgotten | Message:
+def forget(ctx: Context, args: Args, run: Run) -> Forgotten | Message:
     """Remove items by id (or unique id prefix), facts matching a pattern such as father_of(joshua, _), or a rule by its text; --derived drops the derived facts only."""  # noqa: E501  (help text, shown as written)
     arg = args.text
     if args.derived:

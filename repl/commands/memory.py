@@ -42,7 +42,7 @@ def _workspace_words(ctx: Context, text: str) -> list[str]:
          options=(Option("--yes", bool, help="with rm: delete without asking"),
                   Option("--engine", str, choices=("native", "duckdb", "spark"),
                          help="evaluate the workspace on this engine from now on (see /set engine)")))
-def workspace(ctx: Context, args: Args) -> Message:
+def workspace(ctx: Context, args: Args, run: Run) -> Message:
     """Show the current workspace, switch to another (created when new), or delete one with rm."""
     words = args.words
     if words and words[0] == "rm":
@@ -122,7 +122,7 @@ class WorkspaceTable(Table):
 
 
 @command("/workspaces", group="memory", steerable=False)
-def workspaces(ctx: Context, arg: str) -> Table:
+def workspaces(ctx: Context, arg: str, run: Run) -> Table:
     """List the workspaces with what they hold and when they were made and last changed (the current one marked)."""
     if arg.strip():
         raise UserError("/workspaces takes no arguments", hint="/workspace rm NAME deletes one")
@@ -142,7 +142,7 @@ _PARTS = ("facts", "rules", "schema", "docs")
 
 @command("/memory", args="[facts|rules|schema|docs]", group="memory",
          completer=positional(_PARTS))
-def memory(ctx: Context, arg: str):
+def memory(ctx: Context, arg: str, run: Run):
     """Counts of what the working memory holds, or a listing of one part."""
     part = arg.strip()
     m = ctx.memory
@@ -327,7 +327,7 @@ EXAMPLES = 3        # rewritten items a merge preview shows
 
 @command("/schema", args="[template PRED/N TEXT | merge OLD/N INTO/N | undo]", group="memory",
          options=(Option("--yes", bool, help="with merge: merge without asking"),))
-def schema(ctx: Context, args: Args):
+def schema(ctx: Context, args: Args, run: Run):
     """Show predicates (arity, NL template, uses) and objects; set a template; merge two predicates
     of the same arity (shown first, done with --yes); undo the last merge."""
     m = ctx.memory

@@ -363,7 +363,7 @@ def policy(ctx: Context, args: Args, run: Run) -> Result:
 
 
 @command("/rate", args="1..5", group="policy", steerable=False)
-def rate(ctx: Context, arg: str) -> Message:
+def rate(ctx: Context, arg: str, run: Run) -> Message:
     """Rate the last steered run from 1 (bad) to 5 (excellent); /policy stats uses the rating."""
     try:
         n = int(arg.strip())

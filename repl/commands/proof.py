@@ -416,7 +416,7 @@ def _trace_check(ctx: Context, run: Run, outcome, texts: dict) -> None:
 
 
 @command("/program", group="reason")
-def program_cmd(ctx: Context, arg: str) -> Result:
+def program_cmd(ctx: Context, arg: str, run: Run) -> Result:
     """Show the last program /prove checked (JSON, or the SMT-LIB script)."""
     last = ctx.recall.program
     if last is None:

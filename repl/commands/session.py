@@ -10,6 +10,7 @@ from sym.core.errors import UserError
 from sym.core.files import write_text_atomic
 from sym.core.memory.ops import restore, resumable
 from sym.core.memory.store import check_workspace_name
+from sym.core.run import Run
 from sym.core.words import count
 from sym.repl.arguments import Args, Option, completer
 from sym.repl.context import Context
@@ -27,7 +28,7 @@ def _session(ctx: Context):
 
 @command("/save", args="NAME", group="session",
          options=(Option("--script", metavar="FILE", values="file", help="write the session's inputs as a .sym script"),))
-def save(ctx: Context, args: Args) -> Message:
+def save(ctx: Context, args: Args, run: Run) -> Message:
     """Name the current session (it is always being recorded), or write its inputs as a .sym script."""
     try:
         words = shlex.split(args.text) if args.text else []
@@ -58,7 +59,7 @@ def save(ctx: Context, args: Args) -> Message:
 
 @command("/sessions", args="[rm NAME]", group="session", completer=completer("session"),
          options=(Option("--yes", bool, help="with rm: delete without asking"),))
-def sessions(ctx: Context, args: Args) -> Table | Message:
+def sessions(ctx: Context, args: Args, run: Run) -> Table | Message:
     """List recorded sessions, newest first (date, commands, size, the workspaces each used), or delete one with rm.
 
     Sessions nobody named are rotated: the oldest go once there are more than 200 of them or
@@ -112,7 +113,7 @@ def _size(path: Path) -> str:
 
 @command("/resume", args="NAME", group="session", completer=completer("session"),
          options=(Option("--fresh", bool, help="rebuild it in a new workspace named after the session"),))
-def resume(ctx: Context, args: Args) -> Message:
+def resume(ctx: Context, args: Args, run: Run) -> Message:
     """Rebuild the memory a session ended with (each item with its source and the English it was
     told in): in its workspace, or with --fresh in a new one named after it."""
     words, fresh = args.words, args.fresh

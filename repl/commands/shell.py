@@ -6,6 +6,7 @@ import os
 
 from sym.core.errors import UserError
 from sym.core.events import SettingChanged
+from sym.core.run import Run
 from sym.core.settings import dotted, save_setting
 from sym.repl.arguments import Args, Option, last_word, positional, setting_values
 from sym.repl.commands.logic import LISTING_PAGE, derived_page
@@ -19,7 +20,7 @@ def _command_names(ctx: Context, prefix: str) -> list[str]:
 
 
 @command("/help", args="[CMD]", aliases=("/?",), completer=positional(_command_names), group="shell")
-def help_(ctx: Context, arg: str) -> HelpText:
+def help_(ctx: Context, arg: str, run: Run) -> HelpText:
     """List the commands, or show one command in full (/? CMD)."""
     name = arg.strip()
     if name:
@@ -44,7 +45,7 @@ def _setting_keys(ctx: Context, text: str) -> list[str]:
 
 @command("/set", args="[KEY VALUE]", completer=_setting_keys, group="shell",
          options=(Option("--save", bool, help="also write it to config.toml: the default of every later session"),))
-def set_(ctx: Context, args: Args) -> Table | Message:
+def set_(ctx: Context, args: Args, run: Run) -> Table | Message:
     """Show the settings, or change one for this session: /set world open, /set max_steps none.
 
     /set --save KEY VALUE also writes it to config.toml, the default of every later session (the
@@ -103,7 +104,7 @@ def kind_listing(memory, part: str) -> Listing:
 
 @command("/show", args="[facts|rules|derived|violations|settings]", group="shell",
          completer=positional(_SECTIONS))
-def show(ctx: Context, arg: str):
+def show(ctx: Context, arg: str, run: Run):
     """Summarise the working memory, or show one part of it."""
     what = arg.strip()
     memory = ctx.memory
@@ -132,7 +133,7 @@ def show(ctx: Context, arg: str):
 
 
 @command("/bye", aliases=("/quit", "/exit"), group="shell")
-def bye(ctx: Context, arg: str) -> Exit:
+def bye(ctx: Context, arg: str, run: Run) -> Exit:
     """Leave sym (in a batch script: stop reading further lines)."""
     return Exit()
 

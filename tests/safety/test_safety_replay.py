@@ -179,6 +179,6 @@ def test_a_command_the_guard_does_not_know_is_skipped(tmp_path):
     from sym.sessions.guard import ReplayGuard
 
     registry = builtin_registry()
-    registry.add(Command("/upload", lambda ctx, arg: None, args="FILE"))
+    registry.add(Command("/upload", lambda ctx, arg, run: None, args="FILE"))
     reason = ReplayGuard(tmp_path, registry).check("/upload /etc/passwd")
     assert reason is not None and "/upload" in reason

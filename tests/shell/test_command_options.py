@@ -52,11 +52,11 @@ def test_errors_are_one_line_and_name_the_option(text, message):
 
 def test_usage_help_and_completion_come_from_the_declaration(tmp_path, monkeypatch):
     seen = []
-    cmd = Command("/x", lambda ctx, args: seen.append(args) or Message("ok"), args="TOPIC", options=OPTIONS,
+    cmd = Command("/x", lambda ctx, args, run: seen.append(args) or Message("ok"), args="TOPIC", options=OPTIONS,
                   completer=lambda ctx, text: ["topic"])
     assert cmd.usage == ("/x TOPIC [--depth N] [--refine truth|oracle] [--add] [--k N] [--by CRITERION] "
                          "[--file FILE]")
-    cmd.handler(None, "rain --depth=3")             # callers hand over the text; the handler gets Args
+    cmd.handler(None, "rain --depth=3", None)       # callers hand over the text; the handler gets Args
     assert seen[0].depth == 3
     assert "--depth N" in cmd.options_help and "how deep" in cmd.options_help
     assert cmd.complete(None, "rain --d") == ["--depth"]

@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from sym.plugins.loader import load_plugins
 from sym.repl.commands import builtin_registry
 
@@ -13,7 +15,7 @@ GREETER = '''
 from sym.repl.registry import Command
 from sym.repl.results import Message
 
-def hello(ctx, arg):
+def hello(ctx, arg, run):
     """Say hello to someone."""
     return Message(f"hello, {arg or 'world'}")
 
@@ -25,7 +27,7 @@ HALF_BROKEN = '''
 from sym.repl.registry import Command
 
 def register(registry):
-    registry.add(Command("/half", lambda ctx, arg: None))
+    registry.add(Command("/half", lambda ctx, arg, run: None))
     raise RuntimeError("database not configured")
 '''
 
@@ -64,3 +66,14 @@ def test_the_builtin_plugins_are_registered_by_direct_import():
     assert registry.get("/export") is None
     assert load_plugins(registry) == []
     assert registry.get("/export") is not None and "prolog" in registry.exporters
+
+
+def test_a_handler_that_takes_no_run_is_refused_naming_the_shape_it_needs():
+    from sym.repl.registry import Command, Registry
+
+    registry = Registry()
+    with pytest.raises(ValueError, match=r"handler of /old must take \(ctx, args, run\)"):
+        registry.add(Command("/old", lambda ctx, arg: None))
+    assert registry.get("/old") is None
+    registry.add(Command("/new", lambda ctx, arg, run: None))
+    assert registry.get("/new") is not None

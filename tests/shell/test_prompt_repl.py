@@ -81,7 +81,7 @@ def test_streamed_tokens_are_printed_as_they_arrive(sym_home):
     stream = _Stream(out, narrator(TextRenderer(out, err), err))
     shell = Shell(emit=stream)
 
-    def talk(ctx, arg):
+    def talk(ctx, arg, run):
         ctx.emit(LLMToken("Hello"))
         assert out.getvalue().endswith("Hello")   # printed before the command returns
         ctx.emit(LLMToken(" world"))
@@ -95,10 +95,10 @@ def test_streamed_tokens_are_printed_as_they_arrive(sym_home):
 
 
 def test_ctrl_c_during_a_job_cancels_it(shell):
-    def stubborn(ctx, arg):
+    def stubborn(ctx, arg, run):
         os.kill(os.getpid(), signal.SIGINT)     # the user presses Ctrl+C while this runs
         assert ctx.cancel.wait(5)
-        ctx.check_cancel()
+        run.check()
         ctx.memory.add([])
         return Message("finished")
 

@@ -85,7 +85,7 @@ async def test_an_error_is_said_once_and_changes_nothing(make_app):
 async def test_streamed_text_appears_incrementally(make_app):
     gate = threading.Event()
 
-    def drip(ctx, arg):
+    def drip(ctx, arg, run):
         ctx.emit(LLMToken("Socrates is **mortal**"))
         gate.wait(10)
         ctx.emit(LLMToken(", because all men are."))
@@ -108,13 +108,13 @@ async def test_streamed_text_appears_incrementally(make_app):
 async def test_escape_cancels_a_slow_stream_and_unlocks_the_input(make_app):
     started = threading.Event()
 
-    def slow(ctx, arg):
+    def slow(ctx, arg, run):
         for i in range(5000):
             ctx.emit(LLMToken(f"t{i} "))
             started.set()
             if ctx.cancel.wait(0.01):
                 break
-        ctx.check_cancel()
+        run.check()
         ctx.memory.add([(parse_atom("never(stored)"), "test")])  # not reached once cancelled
         return Message("finished")
 
@@ -137,7 +137,7 @@ async def test_escape_cancels_a_slow_stream_and_unlocks_the_input(make_app):
 
 
 async def test_trace_and_models_panes_follow_events(make_app):
-    def traced(ctx, arg):
+    def traced(ctx, arg, run):
         run = ctx.new_run("ask")
         ctx.emit(TraceNode(run, "g", None, "ask.goal", "is ann an ancestor of ben?"))
         ctx.emit(TraceNode(run, "s1", "g", "ask.step", "step 1", status="ok"))
@@ -283,8 +283,8 @@ async def test_the_status_line_pings_ollama_without_blocking(make_app):
 
 
 async def test_cancelled_is_not_left_set_for_the_next_command(make_app):
-    def checks_cancel(ctx, arg):
-        ctx.check_cancel()
+    def checks_cancel(ctx, arg, run):
+        run.check()
         return Message("ok")
 
     app = make_app()

@@ -52,7 +52,7 @@ def test_memory_rules_tab_with_a_selected_row(make_app, snap_compare):
 
 
 def test_trace_tab_after_a_traced_command(make_app, snap_compare):
-    def traced(ctx, arg):
+    def traced(ctx, arg, run):
         run = ctx.new_run("ask")
         ctx.emit(TraceNode(run, "g", None, "ask.goal", "ancestor(ann, ben)?"))
         ctx.emit(TraceNode(run, "s1", "g", "ask.step", "step 1: grounding", status="ok"))
@@ -73,7 +73,7 @@ def test_trace_tab_after_a_traced_command(make_app, snap_compare):
 
 
 def test_models_tab_after_a_model_is_shown(make_app, snap_compare):
-    def shown(ctx, arg):
+    def shown(ctx, arg, run):
         ctx.emit(ModelShown("horn.model", "Horn minimal model", "'rain'\n'wet grass'"))
         ctx.emit(ModelShown("z3.counter-model", "counter-model", "p = False\nq = True"))
         return Message("unknown.")

@@ -20,11 +20,11 @@ def gated(app) -> tuple[threading.Event, threading.Event]:
     """A /wait command that runs until `gate` is set (or the job is cancelled)."""
     started, gate = threading.Event(), threading.Event()
 
-    def wait(ctx, arg):
+    def wait(ctx, arg, run):
         ctx.emit(LLMToken("waiting "))
         started.set()
         while not gate.wait(0.01):
-            ctx.check_cancel()
+            run.check()
         return Message("went on")
     app.shell.registry.add(Command("/wait", wait, group="test"))
     return started, gate

@@ -235,7 +235,7 @@ def stored_app(sym_home):
 async def test_enter_on_a_trace_line_opens_it_whole_and_wrapped(make_app):
     long = "because " + " and ".join(f"premise number {i} holds" for i in range(40))
 
-    def traced(ctx, arg):
+    def traced(ctx, arg, run):
         run = ctx.new_run("ask")
         ctx.emit(TraceNode(run, "g", None, "ask.goal", "is the long one true?", status="proved"))
         ctx.emit(TraceNode(run, "s", "g", "ask.infer", "inference: the answer rests on 40 facts", long, "ok"))
