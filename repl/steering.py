@@ -20,7 +20,7 @@ from sym.core.memory.workspace import workspace_dir
 from sym.core.reason.policy import POLICY_FILE
 
 if TYPE_CHECKING:
-    from sym.core.reason.policy.apply import Plan, PolicyState
+    from sym.core.reason.policy.apply import PolicyPlan, PolicyState
     from sym.core.settings import Settings
 
 # commands that manage the shell itself (Command.steerable False, or of these groups) are never
@@ -108,7 +108,7 @@ def _steered(ctx, rules, cmd, arg: str, source: str) -> Steered:
     return Steered(settings, dict(steps.hints), run, close)
 
 
-def _announce(ctx, log, run_row: int, run: str, steps: Plan) -> None:
+def _announce(ctx, log, run_row: int, run: str, steps: PolicyPlan) -> None:
     """Log, emit and trace each application; report conflicts (the session log hears both)."""
     for i, app in enumerate(steps.applications, start=1):
         log.log_application(run_row, run, app.rule.name, app.rule.target, app.changes, app.overridden)

@@ -55,7 +55,7 @@ def _atoms(rule: Rule) -> list[Atom]:
     return [lit for lit in rule.body if isinstance(lit, Atom)]
 
 
-class Program:
+class RelationalProgram:
     """Rules (by id) compiled against stored relations; `run` materialises the model tables."""
 
     def __init__(self, rules: Mapping[str, Rule], executor: Executor, catalog: Catalog,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sym.core.backends.compile import Program
+from sym.core.backends.compile import RelationalProgram
 from sym.core.backends.executor import Catalog
 from sym.core.backends.guard import guarded
 from sym.core.backends.types import Refused, const_type
@@ -46,7 +46,7 @@ def goal_rows(engine: RelationalEngine, body: tuple[Literal, ...], named: list[V
             ex.create_table(catalog.base(key), list(types))
             ex.insert_rows(catalog.base(key), list(dict.fromkeys(rows)), list(types))
             stored[key], tables[key] = types, [catalog.base(key)]
-        program = Program(demand.rules, ex, catalog, stored, tables)
+        program = RelationalProgram(demand.rules, ex, catalog, stored, tables)
         goal = body if demand.answer is None else (demand.answer,)
         budget = engine.query_budget()
         with guarded(ex, budget):

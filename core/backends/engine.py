@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sym.core.backends.compile import Program, normal
+from sym.core.backends.compile import RelationalProgram, normal
 from sym.core.backends.demand import goal_rows
 from sym.core.backends.executor import Catalog, Executor, Row, columns
 from sym.core.backends.guard import guarded
@@ -46,7 +46,7 @@ class RelationalEngine(Engine):
         self._appended: dict[str, list[Row]] = {}                 # asserted rows not yet copied
         self._reload: set[str] = set()                            # relations to copy whole again
         self.attached: dict[str, tuple[str, ...]] = {}            # relations loaded straight into the backend
-        self._program: Program | None = None
+        self._program: RelationalProgram | None = None
         self._proofs: Any = None
         self.goal_queries = True        # until the whole model is asked for, questions are goal-directed
         self._load_catalog()
@@ -143,7 +143,7 @@ class RelationalEngine(Engine):
         if self._stored != before:      # a column's type or the set of tables changed: compile again
             self._program = None
 
-    def program(self) -> Program:
+    def program(self) -> RelationalProgram:
         """The rules compiled against the tables as they are now."""
         self._sync()
         if self._program is None:
@@ -154,7 +154,7 @@ class RelationalEngine(Engine):
                 prior = stored.get(key)
                 stored[key] = tuple(join_types(a, b, key) for a, b in zip(prior, types)) if prior else types
             try:
-                self._program = Program(self._rules, self.executor, self.catalog, stored, tables)
+                self._program = RelationalProgram(self._rules, self.executor, self.catalog, stored, tables)
             except Refused as err:
                 raise refused(err) from None
         return self._program
@@ -234,7 +234,7 @@ class RelationalEngine(Engine):
         keys = sorted(program.keys) if key is None else [key]
         return self._pages(program, [k for k in keys if k in program.keys], derived, offset, limit)
 
-    def _pages(self, program: Program, keys: list[str], derived: bool | None, offset: int,
+    def _pages(self, program: RelationalProgram, keys: list[str], derived: bool | None, offset: int,
                limit: int | None) -> Iterator[Atom]:
         for k in keys:
             if limit is not None and limit <= 0:
@@ -303,7 +303,7 @@ def _binds(body: tuple[Literal, ...], var: Var) -> bool:
     return any(var in a.args for a in literal_atoms(body))
 
 
-def _facts_sql(program: Program, key: str, derived: bool | None) -> str | None:
+def _facts_sql(program: RelationalProgram, key: str, derived: bool | None) -> str | None:
     q = program.dialect.quote
     cols = ", ".join(columns(int(key.rsplit("/", 1)[1]))) or "one"
     base = program.base_select(key).sql if key in program.stored else None

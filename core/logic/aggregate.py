@@ -23,7 +23,7 @@ from sym.core.logic import arith
 from sym.core.logic.terms import Aggregate, Atom, Var, expr_variables
 
 if TYPE_CHECKING:
-    from sym.core.logic.plan import Plan, Runner
+    from sym.core.logic.plan import JoinPlan, Runner
 
 Row = tuple[Any, ...]
 Reduce = Callable[[list[Row]], tuple[Any, ...] | None]
@@ -38,7 +38,7 @@ def standard_order(value: Any) -> tuple[int, Any]:
 FAST_PATH = True   # tests turn it off to compare the fast path against the general one
 
 
-def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: Plan) -> Batch:
+def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: JoinPlan) -> Batch:
     """What the plan step of `agg` in `body` runs, its outer variables bound in `slots`; `sub`
     is the plan of its goal with the outer variables bound first (plan.make_plan's)."""
     outer = agg.outer(body)
@@ -66,7 +66,7 @@ def aggregate_step(agg: Aggregate, body: list[Any], slots: dict[Var, int], sub: 
 Groups = Callable[["Runner", list[Row]], dict[Row, tuple[Any, ...] | None]]   # outer bindings -> their values
 
 
-def _through_plan(agg: Aggregate, sub: Plan, width: int) -> Groups:
+def _through_plan(agg: Aggregate, sub: JoinPlan, width: int) -> Groups:
     """The general path: the goal's plan run from all the outer bindings, its rows grouped by them."""
     reduce = _reducer(agg, {v: i for i, v in enumerate(sub.variables)})
 
@@ -85,7 +85,7 @@ def _through_plan(agg: Aggregate, sub: Plan, width: int) -> Groups:
     return groups
 
 
-def _from_index(agg: Aggregate, sub: Plan, width: int) -> Groups | None:
+def _from_index(agg: Aggregate, sub: JoinPlan, width: int) -> Groups | None:
     """A goal of one atom holding every variable of the aggregate: each group is a bucket of the
     relation's hash index on the bound positions (the one the general path joins through), its
     facts reduced as they are, without rows; None where the goal is anything else. A fact of

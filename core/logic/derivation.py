@@ -10,7 +10,7 @@ from typing import Any
 
 from sym.core.errors import UserError
 from sym.core.logic import arith
-from sym.core.logic.plan import Plan, compare_op, make_plan
+from sym.core.logic.plan import JoinPlan, compare_op, make_plan
 from sym.core.logic.terms import Atom, Compare, Eval, Is, Literal, Rule, Var, map_terms
 
 TRUE, FALSE, UNKNOWN = "true", "false", "unknown"   # a literal's truth in a model
@@ -52,7 +52,7 @@ class Inference:
     violations: list[Violation] = field(default_factory=list)
 
 
-def unbound_names(body: tuple[Literal, ...], named: list[Var], sizes: Callable[[str], int] = lambda k: 0) -> Plan:
+def unbound_names(body: tuple[Literal, ...], named: list[Var], sizes: Callable[[str], int] = lambda k: 0) -> JoinPlan:
     """A plan for a query body; raises where a named variable would never be bound."""
     plan = make_plan(body, sizes)
     unbound = [v for v in named if v not in plan.variables]

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sym.core.logic.plan import STRIDE, Filter, Join, Plan, Relation, Row, Runner, Stored, compare_op, fan_out
+from sym.core.logic.plan import STRIDE, Filter, Join, JoinPlan, Relation, Row, Runner, Stored, compare_op, fan_out
 from sym.core.logic.terms import Var
 
 Part = tuple[str, Any]                               # ("r", row slot) | ("t", matched tuple position) | ("c", constant)
 Pick = Callable[[Row, tuple[Any, ...]], Any]         # (row, matched tuple) -> a value
 
 
-def _last_join(plan: Plan) -> int:
+def _last_join(plan: JoinPlan) -> int:
     return max((i for i, st in enumerate(plan.steps) if isinstance(st, Join)), default=-1)
 
 
@@ -31,7 +31,7 @@ class Tail:
     unequal: tuple[Any, ...] | None                     # (("r"|"t", i), ("r"|"t", j)) for a lone X \= Y, inlined
 
 
-def fused_tail(plan: Plan, head_args: tuple[Any, ...]) -> Tail | None:
+def fused_tail(plan: JoinPlan, head_args: tuple[Any, ...]) -> Tail | None:
     """Compile the tail of a plan for `derive_fused`, or None when the plan does not end that way."""
     at = _last_join(plan)
     if at < 0:
@@ -80,7 +80,7 @@ def _pair_test(test: Callable[[Any, Any], bool], lv: Pick, rv: Pick) -> Callable
     return lambda r, t: test(lv(r, t), rv(r, t))
 
 
-def derive_fused(runner: Runner, plan: Plan, delta: dict[str, Relation] | None, tail: Tail, have: Stored,
+def derive_fused(runner: Runner, plan: JoinPlan, delta: dict[str, Relation] | None, tail: Tail, have: Stored,
                  fresh: dict[Row, Any], firing: int) -> None:
     """Run the plan up to its last join, then match that join while building heads: no row per
     candidate. The commonest shapes (two-argument heads, one `X \\= Y`) run inlined."""
@@ -153,7 +153,7 @@ def derive_rows(runner: Runner, rows: list[Row], last: Join, tail: Tail, have: S
                     fresh[args] = (firing, row, t)
 
 
-def full_row(plan: Plan, payload: tuple[Any, ...]) -> Row:
+def full_row(plan: JoinPlan, payload: tuple[Any, ...]) -> Row:
     """The complete binding row from a provenance payload (row) or (row, matched tuple)."""
     if len(payload) == 1:
         only: Row = payload[0]

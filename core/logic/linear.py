@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sym.core.logic.fused import Tail, fused_tail
-from sym.core.logic.plan import Join, Plan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
+from sym.core.logic.plan import Join, JoinPlan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
 from sym.core.logic.terms import Atom, Literal, Rule, Var, map_terms
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 CHECK_EVERY = 4096     # facts derived between two budget checks
 PER_FACT = -1          # the step of a firing whose facts carry their own
 Probe = Callable[[tuple[Any, ...], int], None]   # (a new fact's args, the step of what it derives)
-Head = tuple[Plan, Tail, str, Any, Relation, int]  # a fused rule's plan, tail, head relation, its facts, new facts, firing
+Head = tuple[JoinPlan, Tail, str, Any, Relation, int]  # a fused rule's plan, tail, head relation, its facts, new facts, firing
 
 
 def linear(rules: list[tuple[str, Rule, Atom]], heads: set[str]) -> bool:
@@ -32,7 +32,7 @@ def linear(rules: list[tuple[str, Rule, Atom]], heads: set[str]) -> bool:
 
 def run_queue(runner: Runner, firings: list[Firing], rules: list[tuple[str, Rule, Atom]], heads: set[str],
               start: dict[str, Relation], step: int,
-              make_firing: Callable[[str, int, Plan], Firing]) -> tuple[int, dict[str, Relation]]:
+              make_firing: Callable[[str, int, JoinPlan], Firing]) -> tuple[int, dict[str, Relation]]:
     """Derive everything that follows from `start` (the facts of round `step`, in the runner already)
     by the stratum's linear rules; (last step, the new facts by relation), not yet inserted. A fact
     derived here carries its step in its provenance: (firing, row[, matched tuple], step), its
@@ -94,7 +94,7 @@ def _renamed(body: tuple[Literal, ...]) -> tuple[Literal, ...]:
     return tuple(map_terms(lit, term) for lit in body)
 
 
-def _probe(runner: Runner, plan: Plan, head: Atom, found: Relation, push: Callable[[Any], None],
+def _probe(runner: Runner, plan: JoinPlan, head: Atom, found: Relation, push: Callable[[Any], None],
            number: int) -> Probe:
     """What one new fact of the delta atom derives by this plan, into `found` and the queue."""
     first: Join = plan.steps[0]

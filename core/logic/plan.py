@@ -98,7 +98,7 @@ class Computed:
 
 
 @dataclass(slots=True)
-class Plan:
+class JoinPlan:
     steps: list[Any]
     variables: list[Var]           # the variable held in each row slot
     order: list[int]               # body literal indices in the order they run
@@ -116,7 +116,7 @@ def delta_sizes(relations: Mapping[str, Any]) -> Callable[[str], int]:
 
 
 def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_at: int | None = None,
-              bound: tuple[Var, ...] = ()) -> Plan:
+              bound: tuple[Var, ...] = ()) -> JoinPlan:
     """Choose an order for `body`; `delta_at` names the atom matched against new facts only.
 
     Near-linear in the body's size: each literal learns of a newly bound variable through an
@@ -267,7 +267,7 @@ def make_plan(body: tuple[Literal, ...], sizes: Callable[[str], int], *, delta_a
         shown = ", ".join(str(body[i]) for i in sorted(pending)[:3])
         raise UserError(f"cannot evaluate {shown}: a variable in it is never bound by a positive atom",
                         hint="bind every variable of a comparison or a `not` with a positive atom first")
-    return Plan(steps, variables, order)
+    return JoinPlan(steps, variables, order)
 
 
 def _is_step(lit: Is, slots: dict[Var, int]) -> Bind | Filter:
@@ -371,7 +371,7 @@ class Runner:
         for get, idx in self.indexes.get(key, {}).values():
             _add_to_index(idx, get, facts)
 
-    def run(self, plan: Plan, delta: dict[str, Relation] | None = None, steps: list[Any] | None = None) -> list[Row]:
+    def run(self, plan: JoinPlan, delta: dict[str, Relation] | None = None, steps: list[Any] | None = None) -> list[Row]:
         """All binding rows of a plan (or of its first `steps`), joining `delta` where the plan says."""
         rows: list[Row] = [()]
         for step in plan.steps if steps is None else steps:
@@ -482,7 +482,7 @@ def _tuple_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tup
     return itemgetter(*positions)
 
 
-def head_getter(head: Atom, plan: Plan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+def head_getter(head: Atom, plan: JoinPlan) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     slots = {v: i for i, v in enumerate(plan.variables)}
     if not head.args:
         return lambda row: ()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sym.core.logic.fused import Tail, derive_fused, derive_rows, fused_tail
 from sym.core.logic.linear import linear, run_queue
 from sym.core.logic.pause import Budget
-from sym.core.logic.plan import STRIDE, Plan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
+from sym.core.logic.plan import STRIDE, JoinPlan, Relation, Row, Runner, delta_sizes, head_getter, make_plan
 from sym.core.logic.terms import Atom, Rule
 
 
@@ -23,13 +23,13 @@ class Firing:
 
     rule_id: str
     step: int
-    plan: Plan
+    plan: JoinPlan
 
 
 SMALL = 64     # a round of at most this many new facts skips the chunking a large join needs
 
 # a plan, with its fused tail or else the function from a row to the head's args
-Compiled = tuple[Plan, Tail | None, Callable[[Row], Row] | None]
+Compiled = tuple[JoinPlan, Tail | None, Callable[[Row], Row] | None]
 # called once the facts derived pass the switch point: True when the caller took over (set-at-a-time)
 Switch = Callable[[int, int], bool]
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from sym.core.logic.derivation import Derivation, Violation, instantiate, instantiate_atom
 from sym.core.logic.fused import full_row
 from sym.core.logic.linear import PER_FACT
-from sym.core.logic.plan import Plan, Stored, make_plan
+from sym.core.logic.plan import JoinPlan, Stored, make_plan
 from sym.core.logic.terms import Atom, Literal, Rule, Var, literal_atoms
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def firing_derivation(firings: list[Firing], rules: Mapping[str, Rule], atom: At
 
 
 def model_violations(relations: Mapping[str, Stored], rules: Mapping[str, Rule], dense: DenseModel | None,
-                     run: Callable[[Plan], Any],
+                     run: Callable[[JoinPlan], Any],
                      dense_rows: Callable[[tuple[Literal, ...], list[Var]], Sequence[tuple[Any, ...]] | None],
                      ) -> list[Violation]:
     """Integrity-constraint violations and p / ~p contradictions in a model."""

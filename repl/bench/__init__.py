@@ -41,7 +41,7 @@ from sym.sessions.log import read_session
 
 if TYPE_CHECKING:
     from sym.core.llm.facade import LLM
-    from sym.repl.bench.outside import Item
+    from sym.repl.bench.outside import SuiteItem
 
 
 def make_llm(mode: str, model: str | None, host: str | None, err=sys.stderr):
@@ -205,7 +205,8 @@ def item_line(r: ItemResult) -> str:
     return line + "\n"
 
 
-def pick_items(items: list[Item], *, offset: int = 0, limit: int | None = None, ids: list[str] | None = None) -> list[Item]:
+def pick_items(items: list[SuiteItem], *, offset: int = 0, limit: int | None = None,
+               ids: list[str] | None = None) -> list[SuiteItem]:
     """The items a run takes: those named by `ids` (in the file's order; an unknown id is a usage
     error), else `limit` of them from `offset`."""
     if ids:
@@ -298,7 +299,7 @@ def run_logic(data: str, *, fmt: str = "auto", path: str = "auto", llm_mode: str
     return 0
 
 
-def chat_item(item: Item, llm: LLM | None) -> Outcome:
+def chat_item(item: SuiteItem, llm: LLM | None) -> Outcome:
     """One chat turn of the agent on an item (the line a user would type, core.reason.outside.chat_text),
     in a fresh in-process shell: a copy of the bench model's settings, its backend, the model's
     memory changes approved. Its calls count as the bench model's (Outcome.turn) and carry the
@@ -337,7 +338,7 @@ def chat_item(item: Item, llm: LLM | None) -> Outcome:
     return out
 
 
-def _verified(call, item: Item) -> str:
+def _verified(call, item: SuiteItem) -> str:
     """What a chat turn's call verified of a truth item: an /ask verdict, or a /prove of the item's
     own claim that Z3 proved or refuted (its programs agreeing, resting only on stated facts:
     an unverified or undecided /prove is an Abstained, which verifies nothing); "" otherwise."""

@@ -41,7 +41,7 @@ _ASKS_TRUTH = re.compile(r"\btrue\b.*?\bfalse\b.*?\b(?:uncertain|unknown)\b", re
 
 
 @dataclass(frozen=True)
-class Item:
+class SuiteItem:
     """One outside item. `kind` is truth, choice or yesno; `options` are the option texts without
     their letters; `gold` is a normalised answer: true/false/uncertain, or a letter."""
 
@@ -66,7 +66,7 @@ class Item:
 
 # -- loading ---------------------------------------------------------------------------------
 
-def load_items(file: str | Path, fmt: str = "auto") -> tuple[str, list[Item]]:
+def load_items(file: str | Path, fmt: str = "auto") -> tuple[str, list[SuiteItem]]:
     """(format, items) of a JSON file of outside items; UserError (one line) for a bad file."""
     path = Path(file).expanduser()
     if fmt not in ("auto", *FORMATS):
@@ -108,7 +108,7 @@ def option_text(option: str) -> str:
     return _OPTION_PREFIX.sub("", option, count=1).strip()
 
 
-def _logic_item(record: dict[str, Any], where: str) -> Item:
+def _logic_item(record: dict[str, Any], where: str) -> SuiteItem:
     pid = str(_need(record, "id", where, (str, int)))
     context, question = _need(record, "context", where), _need(record, "question", where)
     options = _need(record, "options", where, list)
@@ -126,14 +126,14 @@ def _logic_item(record: dict[str, Any], where: str) -> Item:
     if None not in words and len(set(words)) == len(words) and set(words) in ({TRUE, FALSE, UNCERTAIN}, {TRUE, FALSE}):
         # True / False / Uncertain (FOLIO), or True / False alone (ProntoQA): the claim is asked
         values = tuple(w for w in words if w)
-        return Item(pid, TRUTH, context, question, values[LETTERS.index(gold)], texts, values)
-    return Item(pid, CHOICE, context, question, gold, texts)
+        return SuiteItem(pid, TRUTH, context, question, values[LETTERS.index(gold)], texts, values)
+    return SuiteItem(pid, CHOICE, context, question, gold, texts)
 
 
-def _strategyqa_item(record: dict[str, Any], where: str) -> Item:
+def _strategyqa_item(record: dict[str, Any], where: str) -> SuiteItem:
     pid = str(_need(record, "qid", where, (str, int)))
     answer = _need(record, "answer", where, bool)
-    return Item(pid, YES_NO, "", _need(record, "question", where), TRUE if answer else FALSE)
+    return SuiteItem(pid, YES_NO, "", _need(record, "question", where), TRUE if answer else FALSE)
 
 
 def claim_of(question: str) -> str:
@@ -148,7 +148,7 @@ def claim_of(question: str) -> str:
 
 # -- answering -------------------------------------------------------------------------------
 
-def ask_item(item: Item, llm: LLM | None, *, samples: int = 1) -> Outcome:
+def ask_item(item: SuiteItem, llm: LLM | None, *, samples: int = 1) -> Outcome:
     """Through the English bridge: tell the context, ask the claim (or each option) in a fresh
     working memory, as /tell and /ask do. "unknown" counts only when every sentence was read."""
     from sym.core.reason.swm.reasoner import SWM
@@ -182,7 +182,7 @@ def ask_item(item: Item, llm: LLM | None, *, samples: int = 1) -> Outcome:
     return Outcome(reason=f"ask: {len(holds)} options hold" + (f", {unread} sentences not read" if unread else ""))
 
 
-def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style: str = "whole",
+def prove_item(item: SuiteItem, llm: LLM | None, *, proof_format: str = "json", style: str = "whole",
                samples: int = 1) -> Outcome:
     """Through programs the model writes and Z3 checks (core/reason/pot): `samples` of them, at
     least AGREE, and their vote (a tie, one reading alone, or none that ran: undecided, the vote
@@ -224,7 +224,7 @@ def prove_item(item: Item, llm: LLM | None, *, proof_format: str = "json", style
     return Outcome(answer, ran, vote=detail.get("vote", ""))
 
 
-def answer_item(item: Item, llm: LLM | None, path: str, **encoding: Any) -> Outcome:
+def answer_item(item: SuiteItem, llm: LLM | None, path: str, **encoding: Any) -> Outcome:
     if path == "ask":
         return ask_item(item, llm, samples=int(encoding.get("samples", 1)))
     if path == "prove":
@@ -235,7 +235,7 @@ def answer_item(item: Item, llm: LLM | None, path: str, **encoding: Any) -> Outc
     return asked if asked.answer is not None else prove_item(item, llm, **encoding)
 
 
-def chat_text(item: Item) -> str:
+def chat_text(item: SuiteItem) -> str:
     """What the chat path types for an item: its context, a blank line, then the question as a
     user would ask it (a truth item's claim, a choice item's lettered options)."""
     if item.kind == TRUTH:
@@ -249,7 +249,7 @@ def chat_text(item: Item) -> str:
     return f"{item.context.strip()}\n\n{question}" if item.context.strip() else question
 
 
-def chat_outcome(item: Item, verdicts: list[str], reply: str | None, turn: TurnUse) -> Outcome:
+def chat_outcome(item: SuiteItem, verdicts: list[str], reply: str | None, turn: TurnUse) -> Outcome:
     """A chat turn's answer to an item: a truth item's last /ask verdict (`verdicts`, in order),
     else what the model's own text says (unverified)."""
     verdict = next((v for v in reversed(verdicts) if v in (TRUE, FALSE, "unknown")), "")
@@ -304,7 +304,7 @@ def truth_word(text: str) -> str | None:
 BASELINE_SEED = 34     # the baseline's own request: never answered by the fallback's cached one
 
 
-def baseline_item(item: Item, llm: LLM, *, own_key: bool = False) -> str | None:
+def baseline_item(item: SuiteItem, llm: LLM, *, own_key: bool = False) -> str | None:
     """The model alone: one chain-of-thought call; its answer, normalised as the gold is. With
     `own_key` (the baseline, not the fallback) the request carries a seed of its own, so the
     call log never serves it the fallback's reply to the same prompt."""

@@ -137,9 +137,9 @@ def test_like_failures_group_under_one_reason():
 
 
 def test_an_empty_letter_is_no_answer_not_an_option():
-    from sym.repl.bench.outside import CHOICE, Item
+    from sym.repl.bench.outside import CHOICE, SuiteItem
 
-    item = Item("x", CHOICE, "ctx", "Which is true?", "A", options=("one", "two"))
+    item = SuiteItem("x", CHOICE, "ctx", "Which is true?", "A", options=("one", "two"))
     assert item.value_of("") is None and item.value_of("A") == "A" and item.value_of("C") is None
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, OR, Node, Program, to_dot, to_problog, to_prolog
+from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, OR, ExploredProgram, Node, to_dot, to_problog, to_prolog
 
 
-def small_program() -> Program:
-    p = Program()
+def small_program() -> ExploredProgram:
+    p = ExploredProgram()
     p.add("wet grass", ("rain",), OR)
     p.add("wet grass", ("sprinkler",), OR)
     p.add("rain", ("clouds", "humidity"), AND)
@@ -46,7 +46,7 @@ def test_a_constraint_is_reported_not_raised():
 
 
 def test_quotes_inside_atoms_are_escaped():
-    p = Program()
+    p = ExploredProgram()
     p.add("it's late", ())
     assert p.text() == "'it\\'s late'."
 

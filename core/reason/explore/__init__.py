@@ -6,10 +6,10 @@ Horn program whose minimal model collects what the exploration supports (DeepLLM
 """
 
 from sym.core.reason.explore.items import atom_of, clean_label, normalise, parse_items
-from sym.core.reason.explore.program import Node, Program, ProgramClause, to_dot, to_problog, to_prolog
+from sym.core.reason.explore.program import ExploredProgram, Node, ProgramClause, to_dot, to_problog, to_prolog
 from sym.core.reason.explore.recursor import MAX_DEPTH, Exploration, Prompter, Recursor, explore
 from sym.core.reason.explore.refiners import Verdict, memory_search
 
-__all__ = ["MAX_DEPTH", "Exploration", "Node", "Program", "ProgramClause", "Prompter", "Recursor", "Verdict",
+__all__ = ["MAX_DEPTH", "Exploration", "ExploredProgram", "Node", "ProgramClause", "Prompter", "Recursor", "Verdict",
            "atom_of", "clean_label", "explore", "memory_search", "normalise", "parse_items", "to_dot",
            "to_problog", "to_prolog"]

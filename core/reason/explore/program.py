@@ -55,7 +55,7 @@ class Node:
 
 
 @dataclass
-class Program:
+class ExploredProgram:
     """Clauses in the order they were made, with duplicates merged."""
 
     clauses: list[ProgramClause] = field(default_factory=list)
@@ -98,7 +98,7 @@ class Program:
         return len(self.clauses)
 
 
-def to_prolog(program: Program, *, topic: str = "") -> str:
+def to_prolog(program: ExploredProgram, *, topic: str = "") -> str:
     """SWI-Prolog source: every atom declared dynamic and tabled (LLM programs loop), integrity
     constraints as `constraint_violated/1`, and `explore_model/1` listing the true atoms."""
     atoms = program.atoms()
@@ -120,7 +120,7 @@ def to_prolog(program: Program, *, topic: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_problog(program: Program, *, top: str | None = None) -> str:
+def to_problog(program: ExploredProgram, *, top: str | None = None) -> str:
     """ProbLog source: leaves carry their probability (`0.8::'a'.`), facts without one are
     certain; integrity constraints become comments (ProbLog has no hard constraints)."""
     lines = ["% ProbLog program of an exploration by sym", ""]

@@ -18,7 +18,7 @@ from sym.core.errors import Cancelled, UserError
 from sym.core.llm import LLMError
 from sym.core.logic.horn import HornModel
 from sym.core.reason.explore.items import atom_of, clean_label, parse_items
-from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, Node, Program
+from sym.core.reason.explore.program import AND, CONSTRAINT, FACT, FAIL, GROUND, OR, SUPPORT, ExploredProgram, Node
 from sym.core.reason.explore.refiners import Leaf, OracleRefiner, RaterRefiner, Refiner, Search, TruthRefiner, Verdict
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class Exploration:
     prompter: str
     depth: int
     refine: str | None
-    program: Program
+    program: ExploredProgram
     nodes: list[Node]
     labels: dict[str, str]                     # atom -> the phrase as first seen
     model: HornModel
@@ -91,7 +91,7 @@ class Recursor:
         self.topic, self.prompter, self.run = clean_label(topic), prompter, run
         self.depth, self.run_id = depth, run.id
         self.refiner = self._refiner(refine, threshold, k, search)
-        self.program = Program()
+        self.program = ExploredProgram()
         self.nodes: list[Node] = []
         self.labels: dict[str, str] = {}
         self.expanded: set[str] = set()          # goals whose OR step or AND step was asked for

@@ -62,7 +62,7 @@ class Conflict:
 
 
 @dataclass
-class Plan:
+class PolicyPlan:
     applications: list[Application] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     hints: dict[str, Any] = field(default_factory=dict)
@@ -74,12 +74,12 @@ def ordered(rules: list[PolicyRule]) -> list[PolicyRule]:
     return sorted(rules, key=lambda r: (r.priority, r.specificity))
 
 
-def plan(rules: list[PolicyRule], attributes: dict[str, Any]) -> Plan:
+def plan(rules: list[PolicyRule], attributes: dict[str, Any]) -> PolicyPlan:
     """Which enabled rules match `attributes`, what each changes, and the conflicts."""
     matched = [r for r in ordered([r for r in rules if r.enabled]) if r.matches(attributes)]
     values: dict[str, Any] = {}
     setter: dict[str, PolicyRule] = {}
-    out = Plan()
+    out = PolicyPlan()
     for rule in matched:
         for key, value in rule.attributes.items():
             if key in setter and values[key] != value:
@@ -147,7 +147,7 @@ def goal_type(book: PolicyBook, text: str, llm: Callable[[], LLM], emit: Warn) -
         return classify_goal(text, user=book.head.classify)[0]
 
 
-def run_settings(original: Settings, steps: Plan, emit: Warn) -> Settings:
+def run_settings(original: Settings, steps: PolicyPlan, emit: Warn) -> Settings:
     """A copy of `original` with the plan's settings set; one that does not validate is dropped
     from `steps.settings` with a warning."""
     settings = original.model_copy(deep=True)
@@ -160,7 +160,7 @@ def run_settings(original: Settings, steps: Plan, emit: Warn) -> Settings:
     return settings
 
 
-def effective(settings: Settings, steps: Plan) -> dict[str, Any]:
+def effective(settings: Settings, steps: PolicyPlan) -> dict[str, Any]:
     """What a run is recorded with: the RECORDED settings, the ones the plan set, its hints."""
     return {k: getattr(settings, k, None) for k in (*RECORDED, *steps.settings)} | steps.hints
 
