@@ -139,7 +139,7 @@ def switch(memory: WorkingMemory, name: str, directory: Path | None, options: En
             def fill(executor: Any, table: str, key: str = key, types: Any = types) -> int:
                 return int(executor.insert_rows(table, rows[key], list(types)))
             new.attach(key, types, fill)   # type: ignore[attr-defined]
-        new.cancel, new.max_facts = old.cancel, old.max_facts
+        new.stop = old.stop
     except BaseException:
         close(new)
         raise

@@ -49,7 +49,7 @@ class Proofs:
             native.add_rules({rid: r for rid, r in self.engine.rules.items() if r.head is not None})
             self.native = native
         bounded = self.native       # by what bounds this question (its memory arms them per question)
-        bounded.cancel, bounded.max_facts, bounded.deadline = self.engine.cancel, self.engine.max_facts, self.engine.deadline
+        bounded.stops_as(self.engine)
         found = bounded.provenance(atom)
         if found is not None:
             return found

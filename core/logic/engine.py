@@ -13,6 +13,7 @@ is asked for, answers come goal-directed from the part a question needs (`goal`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from itertools import islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ from sym.core.logic.slice import Dependencies, body_keys
 from sym.core.logic.strata import Strata
 from sym.core.logic.terms import Atom, Literal, Query, Rule, Var
 from sym.core.logic.violations import firing_derivation, model_violations
+from sym.core.stop import UNBOUNDED, Stop
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -66,9 +68,10 @@ class Engine:
         self._limit: int | None = None  # the step limit the model was computed under
         self._firings: list[Firing] = []
         self.steps = 0
-        self.cancel: Event | None = None   # set by Esc / Ctrl+C, checked between rounds and in joins
-        self.max_facts: int | None = None   # stop (UserError) past this many derived facts or join rows
-        self.deadline = Deadline()    # stop (TimedOut) past it: armed per question by its memory (query_timeout)
+        # what stops its work: the run's Stop (cancel, checked between rounds and in joins; max_facts,
+        # derived facts or join rows) and the deadline of one question, armed by its memory (query_timeout)
+        self.stop: Stop = UNBOUNDED
+        self.deadline = Deadline()
         self.dense_from: float = DENSE_FROM  # asserted facts from which inference runs set-at-a-time (numpy)
         self.dense_after = DENSE_AFTER  # … or derived facts after which it switches to that path
         self.dense_width = 0          # … when its rounds derive at least this many facts each, on average
@@ -253,8 +256,29 @@ class Engine:
         with gc_paused():
             return self._infer(max_steps, query)
 
+    @property
+    def cancel(self) -> Event | None:
+        return self.stop.cancel
+
+    @cancel.setter
+    def cancel(self, event: Event | None) -> None:
+        self.stop = replace(self.stop, cancel=event)
+
+    @property
+    def max_facts(self) -> int | None:
+        return self.stop.max_facts
+
+    @max_facts.setter
+    def max_facts(self, most: int | None) -> None:
+        self.stop = replace(self.stop, max_facts=most)
+
+    def stops_as(self, other: Engine) -> Engine:
+        """Stop as `other` does (a helper engine of its question): its Stop and its deadline, shared."""
+        self.stop, self.deadline = other.stop, other.deadline
+        return self
+
     def _budget(self, query: bool) -> Budget:
-        return Budget(self.cancel, self.max_facts, query=query, label=self.label, deadline=self.deadline)
+        return Budget(self.stop.cancel, self.stop.max_facts, query=query, label=self.label, deadline=self.deadline)
 
     def _infer(self, max_steps: int | None, query: bool = False) -> Inference:
         # an interrupted run must not leave a half-built model looking current

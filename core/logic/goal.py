@@ -185,7 +185,7 @@ class Goals:
             model.demand = demand
         self.checks = None
         engine = model.engine
-        engine.cancel, engine.max_facts, engine.deadline = self.engine.cancel, self.engine.max_facts, self.engine.deadline
+        engine.stops_as(self.engine)
         engine.current()     # stopped half way (max_facts, Esc): nothing half-built is kept
         self.checks = model
         return model
@@ -212,8 +212,7 @@ class Goals:
         else:
             self.models.move_to_end(key)
         engine = model.engine
-        engine.cancel, engine.max_facts = self.engine.cancel, self.engine.max_facts
-        engine.deadline = self.engine.deadline      # shared: armed by the memory per question
+        engine.stops_as(self.engine)      # the deadline shared: armed by the memory per question
         try:
             engine.add_facts(demand.seeds)
             engine.current()            # computed, or gone on from the seeds just added

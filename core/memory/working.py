@@ -346,7 +346,7 @@ class WorkingMemory:
         """Let reasoning be stopped by a run's `stop` (or `cancel`, a threading.Event, and `max_facts`):
         each query, inference and proof tree gets its own deadline, direct engine use one from now."""
         self.stop = stop if stop is not None else Stop(cancel, None, max_facts)
-        self.engine.cancel, self.engine.max_facts = self.stop.cancel, self.stop.max_facts
+        self.engine.stop = self.stop
         self._arm()
         return self
 

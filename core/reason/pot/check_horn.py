@@ -159,7 +159,7 @@ def support(engine: Engine, violation: Violation, fact_id: Callable[[Atom], str 
 def clashes(items: list[Item], *, stop: Stop = UNBOUNDED) -> bool:
     """Whether these items alone have a clash (a fresh engine: the memory's stays as it is)."""
     engine = Engine()
-    engine.cancel = stop.cancel
+    engine.stop = stop
     engine.add_facts(it.clause for it in items if isinstance(it.clause, Atom))
     engine.add_rules({it.id: it.clause for it in items if isinstance(it.clause, Rule)})
     return bool(engine.infer().violations)
