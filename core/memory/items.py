@@ -84,6 +84,7 @@ def text_of(clause: Atom | Rule) -> str:
     if type(clause) is Atom:
         pred, args, neg = clause
         if not neg and args and _bare_name(pred):
+            inner: str | None
             try:
                 inner = ", ".join(args)          # every argument a string
             except TypeError:

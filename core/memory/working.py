@@ -33,7 +33,9 @@ from sym.core.logic.terms import (
 )
 from sym.core.memory.bindings import Bindings
 from sym.core.memory.items import SOFT as SOFT  # callers import SOFT, Item and item_id from here
-from sym.core.memory.items import Item, item_id, made, text_of
+from sym.core.memory.items import Item as Item
+from sym.core.memory.items import item_id as item_id
+from sym.core.memory.items import made, text_of
 from sym.core.memory.schema import Schema, check_template, parse_key
 from sym.core.stop import UNBOUNDED, Stop
 
