@@ -35,6 +35,7 @@ from sym.core.events import (
     WorkspaceOpened,
 )
 from sym.core.home import data_dir
+from sym.core.routes import Routes
 from sym.sessions.bounds import bound_payload, bound_text
 
 FORMAT = 2                    # 2: the items one command adds are one `adds` event (1 had an event each)
@@ -116,6 +117,7 @@ class SessionLog:
         self.stopped = ""               # why recording stopped (a full disk), once it has
         self._told = False
         self._added: list[ItemAdded] = []   # items added since the last other event: written as one
+        self._routes: Routes | None = None   # what each other event writes (built on first use)
         self.write("header", format=FORMAT, sym=__version__, workspace=workspace, settings=settings,
                    started=time.time(), pid=os.getpid(), **(extra or {}))
 
@@ -172,44 +174,49 @@ class SessionLog:
 
     def hear(self, event: object) -> None:
         """Record what an event of the shell's stream means for the log: inputs, results, memory
-        changes, model calls and policy applications; other events are not logged. This is the
-        only way a shell writes its session."""
-        if isinstance(event, ItemAdded):
+        changes, model calls and policy applications (one table: `_routes`); other events are not
+        logged. This is the only way a shell writes its session."""
+        if type(event) is ItemAdded:
             self._added.append(event)       # written with the others of its command, as one event
             if len(self._added) >= ADDS_LIMIT:
                 self.flush()
             return
         self.flush()
-        if isinstance(event, InputReceived):
-            self.write("input", text=event.text, source=event.source, ts=time.time())
-            self.current_input = self.seq
-        elif isinstance(event, ResultReady):
-            result = event.result
-            if getattr(result, "cancelled", False) is not True and hasattr(result, "log_payload"):
-                self.write("output", input=self.current_input, result=result.log_payload(event.command))
-                return
-            payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.log_dict()}
-            if getattr(result, "cancelled", False) is True:
-                payload["cancelled"] = True      # a replay neither runs nor compares it
-            self.write("output", input=self.current_input, result=bound_payload(payload))
-        elif isinstance(event, ItemRemoved):
-            self.write("memory", op="remove", input=self.current_input, id=event.item_id, kind=event.kind,
-                       text=event.text, workspace=event.workspace)
-        elif isinstance(event, LLMExchange):
-            self.write("llm", input=self.current_input, key=event.key, purpose=event.purpose, model=event.model,
-                       request=bound_payload(event.request), reply=bound_payload(event.reply), cached=event.cached,
-                       error=event.failure)
-        elif isinstance(event, Approval):
-            self.write("note", kind="approval", input=self.current_input, run=event.run, line=event.line,
-                       allowed=event.allowed, by=event.by)
-        elif isinstance(event, WorkspaceOpened):
-            self.write("note", kind="opened", input=self.current_input, **opened_fields(event))
-        elif isinstance(event, PolicyApplied):
-            self.write("note", kind="policy", input=self.current_input, run=event.run, rule=event.rule,
-                       target=event.target, changes=event.changes, overridden=event.overridden)
-        elif isinstance(event, PolicyConflict):
-            self.write("note", kind="policy.conflict", input=self.current_input, run=event.run,
-                       attribute=event.attribute, winner=event.winner, loser=event.loser)
+        if self._routes is None:
+            self._routes = Routes({
+                InputReceived: self._input,
+                ResultReady: self._result,
+                ItemRemoved: lambda e: self.write("memory", op="remove", input=self.current_input, id=e.item_id,
+                                                  kind=e.kind, text=e.text, workspace=e.workspace),
+                LLMExchange: lambda e: self.write("llm", input=self.current_input, key=e.key, purpose=e.purpose,
+                                                  model=e.model, request=bound_payload(e.request),
+                                                  reply=bound_payload(e.reply), cached=e.cached, error=e.failure),
+                Approval: lambda e: self.write("note", kind="approval", input=self.current_input, run=e.run,
+                                               line=e.line, allowed=e.allowed, by=e.by),
+                WorkspaceOpened: lambda e: self.write("note", kind="opened", input=self.current_input,
+                                                      **opened_fields(e)),
+                PolicyApplied: lambda e: self.write("note", kind="policy", input=self.current_input, run=e.run,
+                                                    rule=e.rule, target=e.target, changes=e.changes,
+                                                    overridden=e.overridden),
+                PolicyConflict: lambda e: self.write("note", kind="policy.conflict", input=self.current_input,
+                                                     run=e.run, attribute=e.attribute, winner=e.winner,
+                                                     loser=e.loser),
+            })
+        self._routes(event)
+
+    def _input(self, event: InputReceived) -> None:
+        self.write("input", text=event.text, source=event.source, ts=time.time())
+        self.current_input = self.seq
+
+    def _result(self, event: ResultReady) -> None:
+        result = event.result
+        if getattr(result, "cancelled", False) is not True and hasattr(result, "log_payload"):
+            self.write("output", input=self.current_input, result=result.log_payload(event.command))
+            return
+        payload = {"command": event.command, "ok": result.ok, "kind": result.kind, **result.log_dict()}
+        if getattr(result, "cancelled", False) is True:
+            payload["cancelled"] = True      # a replay neither runs nor compares it
+        self.write("output", input=self.current_input, result=bound_payload(payload))
 
     def flush(self) -> None:
         """Write the items added since the last other event: one `add` event, or for several one
