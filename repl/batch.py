@@ -16,6 +16,7 @@ from typing import TextIO
 
 from sym.core.errors import UserError
 from sym.core.events import Progress, Warning
+from sym.core.routes import Routes
 from sym.repl.assemble import assemble
 from sym.repl.dispatcher import MemoryOptions, open_shell
 from sym.repl.render import JsonRenderer, TextRenderer
@@ -107,14 +108,12 @@ def narrator(renderer, err: TextIO):
     """The event subscriber of a headless front-end: warnings always, progress on a terminal."""
     show_progress = hasattr(err, "isatty") and err.isatty()
 
-    def narrate(event: object) -> None:
-        if isinstance(event, Warning):
-            renderer.narrate(f"warning: {event.message}")
-        elif isinstance(event, Progress) and show_progress and event.total >= 1000:
+    def progress(event: Progress) -> None:
+        if show_progress and event.total >= 1000:
             width = 30
             filled = width * event.done // max(event.total, 1)
             end = "\n" if event.done >= event.total else ""
             err.write(f"\r{event.task} [{'#' * filled}{'.' * (width - filled)}] {event.done}/{event.total}{end}")
             err.flush()
 
-    return narrate
+    return Routes({Warning: lambda event: renderer.narrate(f"warning: {event.message}"), Progress: progress})
