@@ -55,7 +55,8 @@ def main() -> int:
     model = args.model or models[0]
     settings = Settings(backend="openai", base_url=args.base_url, model=model, llm_cache=False,
                         llm_max_tokens=args.max_tokens, llm_timeout=300, llm_retries=0)
-    llm = LLM(backend, Run(settings, "openai-bench"))
+    run = Run(settings, "openai-bench")
+    llm = LLM(backend, run.settings, run.emit, run.stop)
     print(f"server {backend.host}, model {model} (listed: {len(models)})")
     calls = [
         ("chat", lambda: llm.chat([{"role": "user", "content": "In one sentence: what is a Horn clause?"}])),

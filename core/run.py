@@ -29,7 +29,7 @@ NO_MODEL_HINT = "start Ollama and /set model NAME, or use templated sentences"
 def own_client(run: Run) -> LLM:
     """A model client of its own for `run`: the backend its settings name (library use; a shell
     builds clients that share one backend, call log and counters: core.llm.clients)."""
-    return LLM(make_backend(run.settings), run)
+    return LLM(make_backend(run.settings), run.settings, run.emit, run.stop)
 
 
 ModelClient = Callable[["Run"], "LLM"]

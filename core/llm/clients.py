@@ -37,7 +37,8 @@ class Clients:
     def __call__(self, run: Run) -> LLM:
         if self._calllog is None:
             self._calllog = CallLog()
-        return LLM(self.backend(run), run, calllog=self._calllog, stats=self.stats, session=self.session())
+        return LLM(self.backend(run), run.settings, run.emit, run.stop, calllog=self._calllog, stats=self.stats,
+                   session=self.session())
 
     def counts(self) -> dict[str, int]:
         """The shell's model calls so far (as LLM.stats() counts them), zeros before the first."""

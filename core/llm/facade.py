@@ -31,7 +31,9 @@ from sym.core.llm.repair import json_with_repair
 from sym.core.text import replaced_note, valid_text
 
 if TYPE_CHECKING:
-    from sym.core.run import Run
+    from sym.core.events import Emit
+    from sym.core.settings import Settings
+    from sym.core.stop import Stop
 
 BACKOFF = 0.25          # seconds before the first retry; doubles each time
 MAX_BACKOFF = 4.0
@@ -48,17 +50,20 @@ def cancelled() -> LLMError:
 
 
 class LLM:
-    """Model calls for one run: its settings pick the model and options, its events go to the
-    run's `emit`, its cancel flag stops a call. `calllog` and `stats` may be shared by the clients
-    of one shell; `session` names the session its calls belong to in the call log."""
+    """Model calls made under `settings` (they pick the model and options), their events sent to
+    `emit`, stopped by `stop` (its cancel flag; llm_timeout bounds each call). `calllog` and
+    `stats` may be shared by the clients of one shell; `session` names the session its calls
+    belong to in the call log. A run builds one from its own three (core.run, core.llm.clients)."""
 
-    def __init__(self, backend: Backend, run: Run, *, calllog: CallLog | None = None,
-                 stats: dict[str, Any] | None = None, session: str | None = None) -> None:
+    def __init__(self, backend: Backend, settings: Settings, emit: Emit, stop: Stop, *,
+                 calllog: CallLog | None = None, stats: dict[str, Any] | None = None,
+                 session: str | None = None) -> None:
         self.backend = backend
-        self.run = run
-        self.settings = run.settings
+        self.settings = settings
+        self.stop = stop
+        self._sink = emit
         self.calllog = calllog if calllog is not None else CallLog()
-        self.key = backend_key(run.settings)
+        self.key = backend_key(settings)
         self.session = session
         self._stats = stats if stats is not None else {}
         for name in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens"):
@@ -130,7 +135,8 @@ class LLM:
     def tagged(self, session: str) -> LLM:
         """A client for the same run whose calls the call log files under `session` (a bench
         item's tag, RUN/ITEM); stats and the call log are shared with this one."""
-        return LLM(self.backend, self.run, calllog=self.calllog, stats=self._stats, session=session)
+        return LLM(self.backend, self.settings, self._sink, self.stop, calllog=self.calllog, stats=self._stats,
+                   session=session)
 
     def embed(self, texts: list[str], *, model: str | None = None) -> list[list[float]]:
         return self._public(lambda: self.backend.embed(list(texts), model=model or self.settings.model))
@@ -155,7 +161,7 @@ class LLM:
 
     @property
     def _cancel_event(self) -> threading.Event | None:
-        return self.run.cancel
+        return self.stop.cancel
 
     def _emit(self, event: object) -> None:
         sink = getattr(self._local, "sink", None)
@@ -165,10 +171,10 @@ class LLM:
             self._emit_now(event)
 
     def _emit_now(self, event: object) -> None:
-        self.run.emit(event)
+        self._sink(event)
 
     def _check_cancel(self) -> None:
-        if self.run.cancelled:   # the flag stays set: every parallel call stops; `_public` clears it
+        if self.stop.cancelled:   # the flag stays set: every parallel call stops; `_public` clears it
             raise cancelled()
 
     def _public(self, call: Callable[[], T]) -> T:
