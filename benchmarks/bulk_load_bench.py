@@ -13,7 +13,9 @@ fresh processes (wall clock, start to exit):
 
 `--embed` also times, once, how long the background writer takes to embed the 100k records into
 Chroma in an interactive shell (minutes on 2 cores; the engine answers meanwhile).
-Prints the sym/swipl ratio and a verdict against the goal of issue 17: <= 10 s to a usable engine.
+Prints the sym/swipl ratios (wall and CPU: on a shared machine the CPU ratio is the one to read;
+issue 49's goals are <= 2x for the load, <= 1.5x for reopen) and a verdict against the goal of
+issue 17: <= 10 s to a usable engine.
 """
 
 from __future__ import annotations
@@ -70,9 +72,13 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="sym-bulk-bench-"))
     try:
         big = program(home / "big.pl", args.facts)
-        env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+        # as an installed sym runs: its bytecode cached (PYTHONDONTWRITEBYTECODE, set on some machines,
+        # would compile every module sym changed since its .pyc was written again on each run)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"ANONYMIZED_TELEMETRY": "False"}
         rows = {"swipl consult": [], "sym /consult to a usable engine": [], "sym reopen + first answer": []}
         script = f"/consult {big}\n?- parent_of(p1, X).\n"
+        subprocess.run([SYM, "--batch", "-"], env={**env, "SYM_HOME": str(home / "warm")}, input="p(a).\n?- p(X).\n",
+                       capture_output=True, text=True, cwd=ROOT)     # writes the bytecode cache once
         for run in range(args.runs):
             rows["swipl consult"].append(timed([swipl, "-q", "-g", f"consult('{big}'),halt"], env, case="swipl consult"))
             run_env = {**env, "SYM_HOME": str(home / f"home{run}")}

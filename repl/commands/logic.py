@@ -15,6 +15,7 @@ from sym.core.errors import ParseError, UserError
 from sym.core.files import read_text_file
 from sym.core.logic.engine import FALSE, TRUE
 from sym.core.logic.parser import check_reserved, ends_clause, parse_atom, parse_program, parse_query
+from sym.core.logic.pause import gc_paused
 from sym.core.logic.provenance import ABSENT, ProofNode, proof_tree
 from sym.core.logic.terms import Atom, Query, Rule, Var
 from sym.core.memory.library import read_from
@@ -23,6 +24,7 @@ from sym.core.reason import clashes
 from sym.core.run import Run
 from sym.repl.arguments import Args, Option, last_word, positional
 from sym.repl.context import Context
+from sym.repl.plain_input import plain_facts, plain_query
 from sym.repl.registry import command
 from sym.repl.results import Added, Answered, Exit, Forgotten, Inferred, Listing, Message, Proofs
 
@@ -83,7 +85,7 @@ def parse_cancellable(run: Run, text: str, label: str | None, progress=None) -> 
     a real error) sends the whole text to one parse, which reports the error where it is."""
     lines = text.split("\n")
     if len(lines) <= 2 * PIECE_LINES:
-        return parse_program(text, source=label)
+        return _parse(text, label)
     located, start, done = [], 0, 0
     try:
         while start < len(lines):
@@ -91,7 +93,7 @@ def parse_cancellable(run: Run, text: str, label: str | None, progress=None) -> 
             while end < len(lines) and not ends_clause(lines[end - 1]):
                 end += 1
             piece = "\n".join(lines[start:end])
-            located += parse_program(piece, source=label, line_offset=start)
+            located += _parse(piece, label, start)
             done += len(piece) + 1
             run.check()
             if progress is not None:
@@ -100,6 +102,13 @@ def parse_cancellable(run: Run, text: str, label: str | None, progress=None) -> 
     except ParseError:
         return parse_program(text, source=label)
     return located
+
+
+def _parse(text: str, label: str | None, line_offset: int = 0) -> list:
+    """`parse_program`; lines of plain facts (or none: a file's last piece) without the grammar."""
+    with gc_paused():
+        plain = plain_facts(text, line_offset)
+    return plain if plain is not None else parse_program(text, source=label, line_offset=line_offset)
 
 
 # what SWI-Prolog users type at the top level: `halt.` and `listing.` / `listing(Pred).` are commands
@@ -269,7 +278,7 @@ def query(ctx: Context, arg: str, run: Run) -> Answered | Exit | Listing:
     done = habit(ctx, arg, run)
     if done is not None:
         return done
-    return Answered(_answer(ctx, run, parse_query(arg)), run.settings.max_answers)
+    return Answered(_answer(ctx, run, plain_query(arg) or parse_query(arg)), run.settings.max_answers)
 
 
 @command("/infer", args="[N]")
