@@ -25,7 +25,7 @@ _EXISTS = re.compile(r"^there (?:is|are|exists?) ", re.I)
 _COUNTED = re.compile(rf"^(?P<who>.+?) (?:has|owns|have|own) (?:exactly |at least |more than |fewer than |less than )?{_N} "
                       r"(?P<noun>[a-z]+)\s*\.$", re.I)
 
-Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]]
+Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]], frozenset[str]]]]
 Subject = Callable[[str, Readings], str | None]
 
 

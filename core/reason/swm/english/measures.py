@@ -30,13 +30,13 @@ UNITS = {"cm": "cm", "centimetre": "cm", "centimetres": "cm", "centimeter": "cm"
 _MEASURE = re.compile(r"^(?P<who>.+?) is (?P<n>\d+(?:\.\d+)?) (?P<unit>[a-z]+) (?P<adj>[a-z]+)\s*[.!]?$", re.I)
 
 
-Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]]
+Readings = Callable[[str], set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]], frozenset[str]]]]
 
 
 def subject(words: str, readings: Readings) -> str | None:
     """The constant the grammar makes of a subject ("Bob" -> bob, "the cat" -> cat), or None;
     `readings` is the grammar's (statements.readings, which calls this room)."""
-    found = {(kind, clauses) for kind, clauses, _ in readings(f"{words} is old.")}
+    found = {(kind, clauses) for kind, clauses, *_ in readings(f"{words} is old.")}
     if len(found) != 1:
         return None
     ((kind, clauses),) = found      # one fact about one thing: never a rule ("every cat is old")

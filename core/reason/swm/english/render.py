@@ -37,9 +37,10 @@ def _described(atom: Atom) -> str | None:
     return None
 
 
-def _atom(atom: Atom, described: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> str | None:
+def _atom(atom: Atom, described: frozenset[str] = frozenset(), named: frozenset[str] = frozenset(),
+          nouns: frozenset[str] = frozenset()) -> str | None:
     """`described`: one-word constants written "the x" wherever they occur in the sentence (a
-    name and a description never stand for one thing)."""
+    name and a description never stand for one thing); `nouns`: one-place predicates said as nouns."""
     terms = [_term(a, described) for a in atom.args]
     args = [t for t in terms if t is not None]
     if len(args) != len(terms) or not atom.pred.replace("_", "").isalpha():
@@ -50,22 +51,25 @@ def _atom(atom: Atom, described: frozenset[str] = frozenset(), named: frozenset[
         # a word that is never a kind (a modal, a function word) was written as a name: "likes May"
         written = thing.capitalize() if thing in named or thing in lexicon.STOP or thing in lexicon.NAME_WORDS else thing
         args[1] = f"the {thing}" if thing in described or _described(atom) else written
-    return phrase(atom.pred, args, atom.neg)
+    return phrase(atom.pred, args, atom.neg, noun=atom.pred in nouns)
 
 
-def phrase(pred: str, args: list[str], neg: bool = False) -> str | None:
-    """`pred` about already-written arguments, in controlled English (no final stop)."""
+def phrase(pred: str, args: list[str], neg: bool = False, *, noun: bool = False) -> str | None:
+    """`pred` about already-written arguments, in controlled English (no final stop). `noun`: a
+    one-place predicate that is an adjective too, read from a noun ("X is an animal", not "X is animal")."""
     words = pred.split("_")
     no = " not" if neg else ""
     if len(args) == 1:
         (x,) = args
         if len(words) != 1:
             return None
+        article = "an" if pred[0] in "aeiou" else "a"
+        if noun and lexicon.can_be_noun(pred):
+            return f"{x} is{no} {article} {pred}"
         if lexicon.can_be_adjective(pred):
             return f"{x} is{no} {pred}"
         if lexicon.verb_form(pred, singular=True):
             return f"{x} does not {lexicon.verb_lemma(pred)}" if neg else f"{x} {pred}"
-        article = "an" if pred[0] in "aeiou" else "a"
         return f"{x} is{no} {article} {pred}"
     if len(args) != 2:
         return None
@@ -108,10 +112,11 @@ def _verb(x: str, verb: str, rest: str, neg: bool) -> str | None:
 
 
 def render_clause(clause: object, described: frozenset[str] = frozenset(),
-                  named: frozenset[str] = frozenset()) -> str | None:
+                  named: frozenset[str] = frozenset(), nouns: frozenset[str] = frozenset()) -> str | None:
     """A clause (text or parsed) → one English sentence, or None. `described`: the one-word
     constants the sentence wrote as descriptions ("the cloth"), written so again; `named`: those
-    it wrote as names ("Mildred"), capitalised again."""
+    it wrote as names ("Mildred"), capitalised again; `nouns`: the one-place predicates it read
+    from nouns ("an animal"), said as nouns again."""
     if isinstance(clause, str):
         from sym.core.logic.parser import parse_program  # the grammar: only for a clause given as text
 
@@ -129,7 +134,7 @@ def render_clause(clause: object, described: frozenset[str] = frozenset(),
     named = named | {a.args[0] for a in atoms if a.args and isinstance(a.args[0], str) and a.args[0].isalpha()
                      and a.args[0] not in described}
     if isinstance(clause, Atom):
-        text = _atom(clause, described, named)
+        text = _atom(clause, described, named, nouns)
         return f"{text}." if text else None
     if not isinstance(clause, Rule) or clause.head is None or not clause.body:
         return None
@@ -137,9 +142,9 @@ def render_clause(clause: object, described: frozenset[str] = frozenset(),
     if len(body) != len(clause.body):
         return None
     described = described | frozenset(d for a in (*body, clause.head) if (d := _described(a)) is not None)
-    said = [_atom(b, described, named) for b in body]
+    said = [_atom(b, described, named, nouns) for b in body]
     parts = [p for p in said if p is not None]
-    head = _atom(clause.head, described, named)
+    head = _atom(clause.head, described, named, nouns)
     if head is None or len(parts) != len(said):
         return None
     return f"If {' and '.join(parts)} then {head}."

@@ -28,6 +28,7 @@ class Refused(Rejected):
 KNOWN_DESCRIPTIONS: ContextVar[Callable[[str], bool] | None] = ContextVar("known_descriptions", default=None)
 
 Written = frozenset[tuple[str, bool]]      # (constant, True if written as a proper name, False as "the …")
+Nouns = frozenset[str]                     # the one-place predicates a sentence read from nouns ("an animal")
 
 
 @dataclass
@@ -58,6 +59,9 @@ class Scope:
     # might be ("the animal" in "If a cat is hungry then …" → ("animal", ["cat"]))
     loose: list[tuple[str, list[str]]] = field(default_factory=list)
     cases: dict[str, set[str]] = field(default_factory=dict)   # a one-word name's constant → how written (C, W)
+    # the one-place predicates read from a noun ("an animal", "animals"), said so again in the paraphrase
+    # (animal is an adjective too: "X is animal" would read back the same, but is not what was said)
+    nouns: set[str] = field(default_factory=set)
 
     def written(self) -> Written:
         return frozenset({(c, True) for c in self.names} | {(c, False) for c in self.descriptions})

@@ -174,7 +174,8 @@ class Meaning:
         for w in mods:
             if w.low in classes.SUBSECTIVE:
                 raise Refused(f"'{w.text} {head.text}' is {w.low} as {head.text}s go, not {w.low} and a {head.text}")
-        return [*self.adjectives(mods, var), Atom(_pred([lexicon.noun_lemma(head.text)]), (var,))]
+        self.scope.nouns.add(noun := _pred([lexicon.noun_lemma(head.text)]))
+        return [*self.adjectives(mods, var), Atom(noun, (var,))]
 
     def adjectives(self, words: list[Word], var: Arg) -> list[Atom]:
         out: list[Atom] = []
@@ -405,6 +406,7 @@ class Meaning:
             if noun == adj:
                 raise Rejected(f"{w.text!r}: neither or both of noun and adjective")
             if noun:
+                self.scope.nouns.add(_pred([lexicon.noun_lemma(w.text)]))
                 return [Atom(_pred([lexicon.noun_lemma(w.text)]), (subject,), neg)]
             return [Atom(_pred([w.text]), (subject,), neg)]
         if kind == "member":

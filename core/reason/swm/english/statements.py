@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from sym.core.logic.terms import Atom, Rule, Var
 from sym.core.reason.swm.english import classes, counts, lexicon, measures, parse, render, semantics, state, surface
 from sym.core.reason.swm.english.lexicon import Word
-from sym.core.reason.swm.english.scope import KNOWN_DESCRIPTIONS
+from sym.core.reason.swm.english.scope import KNOWN_DESCRIPTIONS, Nouns
 from sym.core.reason.swm.english.semantics import Meaning, Refused, Rejected, Scope, Written, _kids, clauses_of, gnoun
 from sym.core.reason.swm.english.state import Update
 
@@ -38,11 +38,12 @@ class Translation:
 
 def meanings(sentence: str) -> set[tuple[str, tuple[str, ...]]]:
     """Every distinct (kind, clauses) the grammar's readings give the sentence."""
-    return {(kind, clauses) for kind, clauses, _ in readings(sentence)}
+    return {(kind, clauses) for kind, clauses, *_ in readings(sentence)}
 
 
-def readings(sentence: str) -> set[tuple[str, tuple[str, ...], frozenset[tuple[str, bool]]]]:
-    """Every distinct (kind, clauses, how constants were written) of the sentence's readings."""
+def readings(sentence: str) -> set[tuple[str, tuple[str, ...], Written, Nouns]]:
+    """Every distinct (kind, clauses, how constants were written, the one-place predicates read
+    from nouns) of the sentence's readings."""
     words = lexicon.tokens(sentence)
     if words is None or words[-1].type == "QMARK":
         return set()
@@ -50,12 +51,12 @@ def readings(sentence: str) -> set[tuple[str, tuple[str, ...], frozenset[tuple[s
     for variant in contractions(words):
         for tree in parse.readings(variant):
             try:
-                kind, clauses, written = statement(variant, tree)
+                kind, clauses, written, nouns = statement(variant, tree)
             except semantics.Refused:
                 return set()        # a reading the sentence has, which logic would misstate: not another one instead
             except semantics.Rejected:
                 continue
-            found.add((kind, tuple(clauses), written))
+            found.add((kind, tuple(clauses), written, nouns))
     return found
 
 
@@ -114,43 +115,45 @@ def _translate(sentence: str, containers: state.Containers) -> Translation | Non
     if counted is not None:
         return Translation(text, counted[0], [], "rule", text, paraphrase=counted[1])
     found = readings(plain)
-    if len({(kind, clauses) for kind, clauses, _ in found}) != 1:
+    if len({(kind, clauses) for kind, clauses, *_ in found}) != 1:
         return None
-    kind, clauses, written = next(iter(found))
-    written = frozenset().union(*(w for *_, w in found))
-    if misread(clauses, written, plain) is not None or not surface.shouted_reading_ok(text, " ".join(clauses), _known):
+    kind, clauses, _, _ = next(iter(found))
+    written: Written = frozenset().union(*(w for _, _, w, _ in found))
+    nouns: Nouns = frozenset().union(*(n for *_, n in found))
+    if misread(clauses, written, plain, nouns) is not None or not surface.shouted_reading_ok(text, " ".join(clauses), _known):
         return None
-    return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written))
+    return Translation(text, list(clauses), [], kind, text, written, paraphrase(clauses, written, nouns))
 
 
 def _known(word: str) -> bool:
     return bool(lexicon.parts_of_speech(word)) or word in lexicon.KEYWORDS or word in lexicon.PREPOSITIONS
 
 
-def _said(clause: str, written: frozenset[tuple[str, bool]]) -> str | None:
-    """One clause in canonical English, its constants written as the sentence wrote them."""
+def _said(clause: str, written: Written, nouns: Nouns = frozenset()) -> str | None:
+    """One clause in canonical English, its constants written as the sentence wrote them, and its
+    one-place predicates read from nouns said as nouns ("X is an animal")."""
     described = frozenset(const for const, is_name in written if not is_name)
     named = frozenset(const for const, is_name in written if is_name)
-    said = render.render_clause(_BUILT.get(clause, clause), described, named)
+    said = render.render_clause(_BUILT.get(clause, clause), described, named, nouns)
     return said[:1].upper() + said[1:] if said else None
 
 
-def paraphrase(clauses: tuple[str, ...] | list[str], written: frozenset[tuple[str, bool]] = frozenset()) -> str:
+def paraphrase(clauses: tuple[str, ...] | list[str], written: Written = frozenset(), nouns: Nouns = frozenset()) -> str:
     """The clauses in canonical controlled English ("" where one has no English form)."""
-    said = [_said(c, written) for c in clauses]
+    said = [_said(c, written, nouns) for c in clauses]
     return " ".join(s for s in said if s) if all(said) else ""
 
 
-def misread(clauses: tuple[str, ...], written: frozenset[tuple[str, bool]] = frozenset(),
-            sentence: str = "") -> str | None:
+def misread(clauses: tuple[str, ...], written: Written = frozenset(),
+            sentence: str = "", nouns: Nouns = frozenset()) -> str | None:
     """The paraphrase of a clause that does not read back to that clause, or None: the mechanical
     check of a reading (what sym would store, said in its own English, must mean the same). A
     paraphrase that is the `sentence` itself (but for case and spacing) reads back as it did."""
     for clause in clauses:
-        said = _said(clause, written)
+        said = _said(clause, written, nouns)
         if said is None or len(clauses) == 1 and _same_text(said, sentence):
             continue
-        back = {c for _, cs, _ in readings(said) for c in cs} if not said.endswith("?") else set()
+        back = {c for _, cs, *_ in readings(said) for c in cs} if not said.endswith("?") else set()
         if {_canonical(c) for c in back} != {_canonical(clause)}:
             return said
     return None
@@ -196,8 +199,8 @@ def _why_not(sentence: str) -> str:
     if n > 1:
         return "has more than one reading"
     if n == 1:
-        (_, clauses, written), *_ = readings(text)
-        said = misread(clauses, written)
+        (_, clauses, written, nouns), *_ = readings(text)
+        said = misread(clauses, written, nouns=nouns)
         if said is not None:
             return f"its reading, said back as '{said}', reads as something else"
     for tree in parse.readings(words):
@@ -245,20 +248,20 @@ def _heads(scope: Scope, heads: list[Atom], body: list[Atom]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
+def statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written, Nouns]:
     """One reading of a statement → (kind, clause texts, how its constants were written); raises
     Rejected, or Refused for a report ("Al is tall, Bob thinks.": Bob's claim, not a fact)."""
-    kind, clauses, written = _statement(words, tree)
+    kind, clauses, written, nouns = _statement(words, tree)
     said = next((c for c in clauses if (m := _ONE_PLACE.match(c)) and lexicon.verb_lemma(m.group(1)) in classes.REPORTS), None)
     if said is not None:
         raise Refused(f"'{said[:-1]}' reports what someone thinks or says: the rest is their claim, not a fact")
-    return kind, clauses, written
+    return kind, clauses, written, nouns
 
 
 _ONE_PLACE = re.compile(r"~?([a-z]+)\([^,()]+\)\.$")
 
 
-def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
+def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written, Nouns]:
     (node,) = _kids(tree)
     kind = node.data
     if kind == "facts":
@@ -266,7 +269,8 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         atoms = clauses_of(meaning, _kids(node)[0])
         meaning.scope.check_constants()
         clauses = _heads(meaning.scope, atoms, [])
-        return "rule" if any(":-" in c for c in clauses) else "fact", clauses, meaning.scope.written()
+        said = "rule" if any(":-" in c for c in clauses) else "fact"
+        return said, clauses, meaning.scope.written(), frozenset(meaning.scope.nouns)
     if kind == "conditional":
         meaning = Meaning(words, Scope(rule=True, conditions=True))
         body_node, head_node = _kids(node)
@@ -278,7 +282,7 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
         heads = clauses_of(meaning, head_node)
         meaning.scope.check_constants()
         meaning.scope.check_definites()
-        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
+        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written(), frozenset(meaning.scope.nouns)
     if kind == "generic":
         subject, vp = _kids(node)
         meaning = Meaning(words, Scope(rule=True))
@@ -314,5 +318,5 @@ def _statement(words: list[Word], tree: Node) -> tuple[str, list[str], Written]:
             heads = [heads[0].negate()]
         meaning.scope.check_constants()
         meaning.scope.check_definites()
-        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written()
+        return "rule", _heads(meaning.scope, heads, body), meaning.scope.written(), frozenset(meaning.scope.nouns)
     raise Rejected(kind)
