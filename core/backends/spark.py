@@ -1,13 +1,25 @@
 """The Spark executor: the compiled program on Spark SQL, in local mode or on a cluster (`spark.master`).
 
-Tables are temporary views of this executor's own Spark session (`newSession`: views of two
-executors never meet), each over a DataFrame materialised with `localCheckpoint`, so a semi-naive
-round reads data, not a plan that grows with every round. Spark's recursive CTE is UNION ALL only,
-so every recursive stratum runs the Python-driven semi-naive loop (`Dialect.recursive_cte` False).
-Values travel as SQL parameters (`?`); the only statements besides queries that the relational
-engine sends (CREATE TABLE, DELETE, INSERT) are read here from their fixed shapes. Every statement
-runs in a job group of its own; `interrupt` cancels that group (`SparkContext.cancelJobGroup`).
-pyspark is imported on first use only.
+Each table is a temporary view of this executor's own Spark session (`newSession`: the views of two
+executors never meet) over a few *parts*, each a leaf plan: a query's rows materialised with
+`localCheckpoint` (the rows in the executors' block stores, the plan a scan of them), rows of
+parameters (a local relation), or a Parquet file read back. So a semi-naive round's query reads
+data, never the plans of the rounds before it: a plan, and what the driver holds, stays the size of
+one round however long the recursion runs. A round's fresh rows join the model as a part of it
+(no job); the trailing parts are merged into one (one job) when four of about the same size meet
+or a table holds 16, so a row is rewritten about log4(rounds) times, not once a round. A part no
+table holds any more has its blocks freed at once (no wait for the JVM's garbage collector).
+
+`spark.checkpoint_every` N > 0 (a setting; 0 by default) writes every N-th version of a growing
+table (a recursive relation's model: every N rounds) as Parquet under Spark's checkpoint directory
+(`spark.checkpoint.dir`; under a local master the workspace's `spark/rounds`) and reads it back:
+the fallback on a cluster, where a table then no longer needs the blocks of executors that may go.
+
+Spark's recursive CTE is UNION ALL only, so every recursive stratum runs the Python-driven
+semi-naive loop (`Dialect.recursive_cte` False). Values travel as SQL parameters (`?`); the only
+statements besides queries that the relational engine sends (CREATE TABLE, DELETE, INSERT) are read
+here from their fixed shapes. Every job runs in this executor's job group; `interrupt` cancels that
+group (`SparkContext.cancelJobGroup`). pyspark is imported on first use only.
 """
 
 from __future__ import annotations
@@ -15,8 +27,10 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +43,8 @@ SPARK = Dialect("spark", recursive_cte=False, types={"int": "BIGINT", "num": "DO
                 quote_char="`", error="raise_error", int_div="div")
 DEFAULT_MASTER = "local[*]"
 VALUES_ROWS = 2_000      # rows of one inline VALUES table of parameters
+MERGE = 4                # trailing parts of one size class merged into one
+MAX_PARTS = 16           # parts of one table before its trailing ones are merged whatever their sizes
 
 _NAME = r"`?([a-z][a-z0-9_]*)`?"
 _CREATE = re.compile(rf"\s*CREATE\s+TABLE\s+{_NAME}\s*\((.*)\)\s*\Z", re.I | re.S)
@@ -63,7 +79,8 @@ def open_engine(directory: Path | None, options: Any) -> Engine:
     is kept as Parquet in the workspace directory (local masters: a cluster's workers do not share it)."""
     master = getattr(options, "spark_master", DEFAULT_MASTER)
     keep = directory / "spark" if directory is not None and master.startswith("local") else None
-    return RelationalEngine(SparkExecutor(master, directory=keep))
+    every = int(getattr(options, "spark_checkpoint_every", 0) or 0)
+    return RelationalEngine(SparkExecutor(master, directory=keep, checkpoint_every=every))
 
 
 def _start(master: str) -> Any:
@@ -76,6 +93,9 @@ def _start(master: str) -> Any:
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "4")
                .config("spark.sql.session.timeZone", "UTC")
+               # a checkpointed part keeps the constraints of the plan it came from, and a union of
+               # parts then fails to rewrite them ("key not found: c0#13L"): they buy nothing here
+               .config("spark.sql.constraintPropagation.enabled", "false")
                # a semi-naive loop runs thousands of small jobs: the driver keeps the status of a few
                # (Spark's default of 1,000 jobs, stages and SQL plans each filled a 1 GB heap)
                .config("spark.ui.retainedJobs", "50")
@@ -87,7 +107,8 @@ def _start(master: str) -> Any:
                    .config("spark.driver.memory", "2g")
                    .config("spark.default.parallelism", "2")
                    .config("spark.sql.codegen.wholeStage", "false")
-                   .config("spark.sql.adaptive.enabled", "false"))
+                   .config("spark.sql.adaptive.enabled", "false")
+                   .config("spark.sql.autoBroadcastJoinThreshold", "-1"))    # a broadcast is a job more
     try:
         spark = builder.getOrCreate()
     except Exception as err:  # no Java, a master that does not answer: one line
@@ -97,25 +118,50 @@ def _start(master: str) -> Any:
     return spark
 
 
+@dataclass(eq=False)
+class _Part:
+    """Some rows of a table as a leaf plan, and what holds them: a checkpointed RDD (JVM), a Parquet
+    path, or None (rows of parameters: the plan holds them)."""
+
+    frame: Any
+    rows: int
+    store: Any = None
+
+
+@dataclass(eq=False)
+class _Table:
+    empty: Any                  # the table's columns, no rows
+    parts: list[_Part] = field(default_factory=list)
+    appends: int = 0            # how many times rows were appended (a recursive model's rounds)
+
+    @property
+    def rows(self) -> int:
+        return sum(p.rows for p in self.parts)
+
+
 class SparkExecutor:
-    """One Spark session of the process's Spark context, with its tables as checkpointed views."""
+    """One Spark session of the process's Spark context, with its tables as views over leaf parts."""
 
     dialect = SPARK
 
-    def __init__(self, master: str = DEFAULT_MASTER, *, spark: Any = None, directory: Path | None = None) -> None:
+    def __init__(self, master: str = DEFAULT_MASTER, *, spark: Any = None, directory: Path | None = None,
+                 checkpoint_every: int = 0) -> None:
         root = spark if spark is not None else session(master)
         self.spark = root.newSession()
         self.context = root.sparkContext
-        self._views: dict[str, Any] = {}
-        self._rows: dict[str, int] = {}
+        self._tables: dict[str, _Table] = {}
         self._group = f"sym-{next(_groups)}"
         self._cancelled = threading.Event()
         self.directory = directory
+        self.checkpoint_every = checkpoint_every
+        self._rounds: str | None = None         # where the Parquet checkpoints go (found on first use)
+        self._written = itertools.count(1)
         if directory is not None and directory.is_dir():
             for kept in sorted(directory.iterdir()):
                 if _KEPT.match(kept.name):
                     frame = self._act(lambda kept=kept: self.spark.read.parquet(str(kept)))
-                    self._view(kept.name, *self._materialise(frame), keep=False)
+                    part = self._leaf(frame)
+                    self._set(kept.name, _Table(self._empty_like(frame), [part] if part.rows else []), keep=False)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -155,25 +201,123 @@ class SparkExecutor:
                              hint="its integers are 64-bit; the native engine's are not")
         return BackendError(text)
 
-    def _materialise(self, frame: Any) -> tuple[Any, int]:
-        """The frame cached, and its row count (one job computes both)."""
-        frame = frame.cache()
-        return frame, int(self._act(frame.count))
+    # -- parts: leaf plans ---------------------------------------------------------------------
 
-    def _view(self, table: str, frame: Any, rows: int, *, keep: bool = True) -> None:
-        """Name `frame` as `table` (of `rows` rows: counts are kept here, never asked of Spark again)."""
-        frame.createOrReplaceTempView(safe_name(table))
-        self._views[table] = frame
-        self._rows[table] = rows
-        if keep and self.directory is not None and _KEPT.match(table):
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self._act(lambda: frame.write.mode("overwrite").parquet(str(self.directory / table)))
+    def _leaf(self, frame: Any) -> _Part:
+        """A frame's rows materialised as a leaf plan (`localCheckpoint`), and how many: one job
+        computes, stores and counts them."""
+        leaf = frame.localCheckpoint(eager=False)
+        rows = int(self._act(leaf.count))
+        return _Part(leaf, rows, _blocks(leaf))
 
-    def _frame(self, table: str) -> Any:
-        frame = self._views.get(table)
-        if frame is None:
-            raise BackendError(f"no table {table}")
+    def _durable(self, frame: Any, rows: int) -> _Part:
+        """A frame's rows written as Parquet under the checkpoint directory and read back."""
+        path = f"{self._checkpoint_dir()}/{self._group}-{next(self._written)}"
+        self._act(lambda: frame.write.parquet(path))
+        return _Part(self._act(lambda: self.spark.read.parquet(path)), rows, path)
+
+    def _checkpoint_dir(self) -> str:
+        if self._rounds is None:
+            found = self.context.getCheckpointDir() or self.context.getConf().get("spark.checkpoint.dir")
+            if found:
+                self._rounds = found.rstrip("/")
+            elif self.context.master.startswith("local"):
+                if self.directory is not None:
+                    (self.directory / "rounds").mkdir(parents=True, exist_ok=True)
+                    self._rounds = str(self.directory / "rounds")
+                else:
+                    self._rounds = tempfile.mkdtemp(prefix="sym-spark-")
+            else:
+                raise UserError("spark.checkpoint_every needs a directory every worker reaches",
+                                hint="set spark.checkpoint.dir (hdfs://… or a shared path) in spark-defaults.conf, "
+                                     "or /set spark.checkpoint_every 0")
+        return self._rounds
+
+    def _union(self, table: _Table, parts: list[_Part] | None = None) -> Any:
+        frames = [p.frame for p in (table.parts if parts is None else parts)]
+        if not frames:
+            return table.empty
+        frame = frames[0]
+        for other in frames[1:]:
+            frame = frame.union(other)
         return frame
+
+    def _conform(self, part: _Part, empty: Any) -> _Part:
+        """A part with the table's column names and types (a projection over its leaf where they differ)."""
+        want = [(f.name, f.dataType) for f in empty.schema.fields]
+        if [(f.name, f.dataType) for f in part.frame.schema.fields] == want:
+            return part
+        from pyspark.sql.functions import col
+
+        picks = [col(have).cast(t).alias(n) for have, (n, t) in zip(part.frame.columns, want)]
+        return _Part(part.frame.select(picks), part.rows, part.store)
+
+    def _compact(self, table: _Table) -> list[_Part]:
+        """Merge the trailing parts: four of one size class (rows within a factor of 4), or all but
+        the first few where a table holds more than `MAX_PARTS`. Returns the parts merged away."""
+        gone: list[_Part] = []
+        while True:
+            parts = table.parts
+            if len(parts) >= MERGE and len({_size_class(p.rows) for p in parts[-MERGE:]}) == 1:
+                k = MERGE
+            elif len(parts) > MAX_PARTS:
+                k = len(parts) - MAX_PARTS // 2 + 1
+            else:
+                return gone
+            gone += parts[-k:]
+            table.parts = parts[:-k] + [self._leaf(self._union(table, parts[-k:]))]
+
+    # -- tables ---------------------------------------------------------------------------
+
+    def _set(self, name: str, table: _Table, *, keep: bool = True) -> None:
+        """Name `table` as `name` (its view: the union of its parts); free the parts it replaced."""
+        old = self._tables.get(name)
+        self._tables[name] = table
+        self._union(table).createOrReplaceTempView(safe_name(name))
+        if old is not None:
+            self._free(old.parts)
+        if keep and self.directory is not None and _KEPT.match(name):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._act(lambda: self._union(table).write.mode("overwrite").parquet(str(self.directory / name)))
+
+    def _table(self, name: str) -> _Table:
+        table = self._tables.get(name)
+        if table is None:
+            raise BackendError(f"no table {name}")
+        return table
+
+    def _free(self, parts: Iterable[_Part]) -> None:
+        """Release the stores of parts that no table holds any more (a copy may still hold them)."""
+        held = {id(p.store) for t in self._tables.values() for p in t.parts}
+        for part in parts:
+            if part.store is not None and id(part.store) not in held:
+                held.add(id(part.store))        # each store once
+                self._release(part.store)
+
+    def _release(self, store: Any) -> None:
+        try:
+            if isinstance(store, str):
+                jvm = self.spark._jvm
+                path = jvm.org.apache.hadoop.fs.Path(store)
+                path.getFileSystem(self.context._jsc.hadoopConfiguration()).delete(path, True)
+            else:
+                store.unpersist(False)
+        except Exception:  # noqa: BLE001 - freeing is best-effort: Spark's cleaner frees what is left
+            pass
+
+    def _parts_of(self, sql: str, params: Params) -> tuple[list[_Part], Any]:
+        """A query's rows as parts, and its columns with no rows: a copy of a whole table shares
+        that table's parts (no job)."""
+        copy = _COPY.match(sql)
+        if copy and not params and copy.group(1) in self._tables:
+            source = self._tables[copy.group(1)]
+            return list(source.parts), source.empty
+        part = self._leaf(self._sql(sql, params))
+        empty = self._empty_like(part.frame)
+        if not part.rows:
+            self._release(part.store)
+            return [], empty
+        return [part], empty
 
     # -- the Executor protocol -----------------------------------------------------------------
 
@@ -181,20 +325,25 @@ class SparkExecutor:
         m = _CREATE.match(sql)
         if m:
             cols = [c.strip().rsplit(None, 1) for c in m.group(2).split(",")]
-            self._view(m.group(1), self._empty([(safe_name(n), _SQL_TYPES.get(t.upper(), t.upper())) for n, t in cols]), 0)
+            self._set(m.group(1), _Table(self._empty([(safe_name(n), _SQL_TYPES.get(t.upper(), t.upper())) for n, t in cols])))
             return
         m = _DELETE.match(sql)
         if m:
-            table = m.group(1)
-            self._frame(table)
-            kept = self._sql(f"SELECT * FROM {self.dialect.quote(table)} WHERE NOT ({m.group(2)})", params)
-            self._view(table, *self._materialise(kept))
+            name = m.group(1)
+            table = self._table(name)
+            kept = self._sql(f"SELECT * FROM {self.dialect.quote(name)} WHERE NOT ({m.group(2)})", params)
+            part = self._conform(self._leaf(kept), table.empty)
+            self._set(name, _Table(table.empty, [part] if part.rows else [], table.appends))
             return
         m = _INSERT.match(sql)
         if m:
             rest = m.group(2)
             values = _VALUES.match(rest)
-            self.insert_from(m.group(1), f"SELECT {values.group(1)}" if values else rest, params)
+            if values:      # one row of parameters: a local relation, no job
+                self._table(m.group(1))
+                self._append(m.group(1), [_Part(self._sql(f"SELECT {values.group(1)}", params), 1)])
+            else:
+                self.insert_from(m.group(1), rest, params)
             return
         self._act(self._sql(sql, params).collect)
 
@@ -213,6 +362,10 @@ class SparkExecutor:
                 return
             yield page
 
+    def _empty_like(self, frame: Any) -> Any:
+        """An empty DataFrame of a frame's columns (no plan of the frame's kept in it)."""
+        return self._empty([(f.name, f.dataType.simpleString().upper()) for f in frame.schema.fields])
+
     def _empty(self, cols: list[tuple[str, str]]) -> Any:
         """An empty DataFrame of these (name, SQL type) columns, made by Spark SQL alone (no Python worker)."""
         if not re.fullmatch(r"[A-Z]+", "".join(t for _, t in cols) or "X"):
@@ -223,31 +376,21 @@ class SparkExecutor:
     def create_table(self, table: str, types: Sequence[str]) -> None:
         names = columns(len(types))
         cols = [(n, self.dialect.type_of(t)) for n, t in zip(names, types)] or [("one", "INT")]
-        self._view(table, self._empty(cols), 0)
-
-    def _query(self, sql: str, params: Params) -> tuple[Any, int]:
-        """A query's rows, cached, and how many; a copy of a whole table is that table's own frame."""
-        copy = _COPY.match(sql)
-        if copy and not params and copy.group(1) in self._views:
-            return self._views[copy.group(1)], self._rows[copy.group(1)]
-        return self._materialise(self._sql(sql, params))
+        self._set(table, _Table(self._empty(cols)))
 
     def create_table_as(self, table: str, sql: str, params: Params = ()) -> int:
-        frame, count = self._query(sql, params)
-        old = self._views.get(table)
-        self._view(table, frame, count)
-        if old is not None:
-            self._release(old)
-        return count
+        parts, empty = self._parts_of(sql, params)
+        self._set(table, _Table(empty, parts))
+        return sum(p.rows for p in parts)
 
     def insert_from(self, table: str, sql: str, params: Params = ()) -> int:
-        old = self._frame(table)
-        new, count = self._query(sql, params)
-        self._append(table, old, new, count)
-        return count
+        self._table(table)
+        parts, _empty = self._parts_of(sql, params)
+        self._append(table, parts)
+        return sum(p.rows for p in parts)
 
     def insert_rows(self, table: str, rows: Iterable[Row], types: Sequence[str]) -> int:
-        old = self._frame(table)
+        self._table(table)
         if not types:
             data: list[tuple[Any, ...]] = [(1,)] if list(rows) else []
         else:
@@ -265,51 +408,43 @@ class SparkExecutor:
         for start in range(0, len(data), VALUES_ROWS):     # inline tables of parameters: no Python worker starts
             chunk = data[start:start + VALUES_ROWS]
             sql = f"SELECT * FROM VALUES {', '.join([marks] * len(chunk))} AS t({names})"
-            parts.append(self._sql(sql, [v for row in chunk for v in row]))
-        new = parts[0]
-        for part in parts[1:]:
-            new = new.union(part)
-        self._append(table, old, new, len(data))     # rows of parameters: a local relation, no job
+            parts.append(_Part(self._sql(sql, [v for row in chunk for v in row]), len(chunk)))
+        if len(parts) > 1:      # more than one inline table: stored in the executors, not in every plan
+            union = parts[0].frame
+            for part in parts[1:]:
+                union = union.union(part.frame)
+            parts = [self._leaf(union)]
+        self._append(table, parts)
         return len(data)
 
-    def _append(self, table: str, old: Any, new: Any, added: int) -> None:
-        """`table` with `added` rows more (`new`): to an empty table, `new` itself; else the union,
-        cached when it is next read (its count is known: no job now)."""
-        from pyspark.sql.functions import col
-
-        new = new.select([col(n).cast(f.dataType).alias(f.name) for n, f in zip(new.columns, old.schema.fields)])
-        before = self._rows.get(table, 0)
+    def _append(self, name: str, parts: list[_Part]) -> None:
+        """Rows more for a table: its parts and these (no job), the trailing ones merged where
+        many meet; every `checkpoint_every`-th time the whole table written as Parquet."""
+        table = self._tables[name]
+        added = [self._conform(p, table.empty) for p in parts if p.rows]
         if not added:
             return
-        if not before:
-            self._release(old)
-            self._view(table, new, added)
-            return
-        merged = old.union(new).cache()
-        self._act(merged.count)           # cached now, so the old version can go
-        self._view(table, merged, before + added)
-        self._release(old)
+        grown = _Table(table.empty, table.parts + added, table.appends + 1)
+        if self.checkpoint_every and grown.appends % self.checkpoint_every == 0:
+            gone, grown.parts = grown.parts, [self._durable(self._union(grown), grown.rows)]
+        else:
+            gone = self._compact(grown)
+        self._set(name, grown)
+        self._free(added + gone)
 
     def count(self, table: str) -> int:
-        self._frame(table)
-        return self._rows[table]
+        return self._table(table).rows
 
     def exists(self, table: str) -> bool:
-        return table in self._views
+        return table in self._tables
 
     def drop(self, table: str) -> None:
-        frame = self._views.pop(table, None)
-        self._rows.pop(table, None)
-        if frame is not None:
+        found = self._tables.pop(table, None)
+        if found is not None:
             self.spark.catalog.dropTempView(table)
-            self._release(frame)
+            self._free(found.parts)
         if self.directory is not None and _KEPT.match(table):
             shutil.rmtree(self.directory / table, ignore_errors=True)
-
-    def _release(self, frame: Any) -> None:
-        """Uncache a frame no table names any more (a copy may still name it)."""
-        if all(other is not frame for other in self._views.values()):
-            frame.unpersist()
 
     def interrupt(self) -> None:
         self._cancelled.set()
@@ -317,11 +452,25 @@ class SparkExecutor:
 
     def close(self) -> None:
         """Release the tables (what the workspace keeps stays on disk)."""
-        for table, frame in list(self._views.items()):
-            self.spark.catalog.dropTempView(table)
-            frame.unpersist()
-        self._views.clear()
-        self._rows.clear()
+        tables = list(self._tables.items())
+        self._tables.clear()
+        for name, table in tables:
+            self.spark.catalog.dropTempView(name)
+            self._free(table.parts)
+        if self._rounds is not None and self.directory is None and self._rounds.startswith(tempfile.gettempdir()):
+            shutil.rmtree(self._rounds, ignore_errors=True)
+
+
+def _blocks(leaf: Any) -> Any:
+    """The checkpointed RDD under a leaf plan (to free its blocks), or None where it is not reached."""
+    try:
+        return leaf._jdf.queryExecution().logical().rdd()
+    except Exception:  # noqa: BLE001 - another Spark (Connect): its cleaner frees the blocks
+        return None
+
+
+def _size_class(rows: int) -> int:
+    return max(rows, 1).bit_length() // 2       # log4: 1-3 rows 0, 4-15 1, 16-63 2, …
 
 
 def _line(err: BaseException) -> str:
