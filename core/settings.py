@@ -124,6 +124,10 @@ class Settings:
     spark_master: str = setting(default="local[*]", pattern=r"^(local(\[([0-9]+|\*)(,\s*[0-9]+)?\])?|yarn|(spark|k8s)://\S+)$",
         doc="Where the spark engine runs: local[*] (this machine, every core), local[N], spark://HOST:7077 (a "
             "standalone cluster), k8s://… or yarn; read when a spark workspace opens.")
+    spark_checkpoint_every: int = setting(default=0, ge=0, le=1_000_000,
+        doc="Every N semi-naive rounds the spark engine writes the model to Parquet (spark.checkpoint.dir; a "
+            "local master: the workspace's spark/rounds) and reads it back, so a lost executor recomputes from "
+            "there; 0 = never (in-memory checkpoints only). Read when a spark workspace opens.")
     max_file_mb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,
         doc="Largest file (MB) that /consult, /load, /tell --from and /prove --file read.")
     mcp_max_constant_kb: float = setting(default=64.0, gt=0, le=1_000_000, allow_inf_nan=False,

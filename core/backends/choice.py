@@ -36,11 +36,13 @@ class EngineOptions:
     memory_limit: str | None = "2GB"
     spark_master: str = "local[*]"
     default: str = "native"         # the engine of a workspace that recorded none (config.toml's `engine`)
+    spark_checkpoint_every: int = 0  # spark: rounds between Parquet checkpoints (0: none)
 
 
 def options_from(settings: Any, default: str | None = None) -> EngineOptions:
     return EngineOptions(getattr(settings, "duckdb_memory", "2GB"), getattr(settings, "spark_master", "local[*]"),
-                         str(default or getattr(settings, "engine", "native")))
+                         str(default or getattr(settings, "engine", "native")),
+                         int(getattr(settings, "spark_checkpoint_every", 0) or 0))
 
 
 _open: dict[str, Engine] = {}     # directory -> the relational engine open on it

@@ -10,8 +10,8 @@ one round however long the recursion runs. A round's fresh rows join the model a
 or a table holds 16, so a row is rewritten about log4(rounds) times, not once a round. A part no
 table holds any more has its blocks freed at once (no wait for the JVM's garbage collector).
 
-`checkpoint_every` N > 0 (0 by default; read from the engine options' `spark_checkpoint_every`,
-not yet a user setting) writes every N-th version of a growing
+`checkpoint_every` N > 0 (0 by default; the setting `spark.checkpoint_every`, read when a spark
+workspace opens) writes every N-th version of a growing
 table (a recursive relation's model: every N rounds) as Parquet under Spark's checkpoint directory
 (`spark.checkpoint.dir`; under a local master the workspace's `spark/rounds`) and reads it back:
 the fallback on a cluster, where a table then no longer needs the blocks of executors that may go.
