@@ -1,11 +1,12 @@
 """A Spark model is bounded as the native one is: a runaway recursion stops at the fact cap with one
-line, and the deadline cancels the Spark job running (small data, so nothing here can outlast a
+line, and the deadline and cancel (Esc) cancel the Spark job running (small data, so nothing here can outlast a
 SIGALRM backstop that fails the test instead of hanging it). Skipped with the reason where pyspark or
 Java 17+ is missing."""
 
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -16,7 +17,7 @@ require_spark()
 
 from sym.core.backends import spark as spark_backend  # noqa: E402 (after the skip: pyspark and Java are there)
 from sym.core.backends.engine import RelationalEngine  # noqa: E402
-from sym.core.errors import TimedOut, UserError  # noqa: E402
+from sym.core.errors import Cancelled, TimedOut, UserError  # noqa: E402
 from sym.core.logic.parser import parse_program  # noqa: E402
 
 BACKSTOP = 90  # seconds: a test still running then fails (a stop that never came), never hangs
@@ -66,5 +67,18 @@ def test_the_deadline_cancels_a_spark_job():
     try:
         with pytest.raises(TimedOut):
             engine.infer()
+    finally:
+        engine.executor.close()
+
+
+def test_cancel_cancels_a_spark_job():
+    engine = spark(" ".join(f"d({i})." for i in range(1000))
+                   + " pair(A, B, C) :- d(A), d(B), d(C), d(D), A * B + C * D =:= 7.")
+    engine.cancel = threading.Event()
+    threading.Timer(2.0, engine.cancel.set).start()
+    try:
+        with pytest.raises(Cancelled):
+            engine.infer()
+        assert not engine.cancel.is_set()      # the next job starts afresh
     finally:
         engine.executor.close()
