@@ -87,7 +87,11 @@ def _constant(rng: random.Random) -> tuple[str, list[str]]:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_n_repeats_the_rules_own_n(seed):
-    sentence, expected = _read(random.Random(f"read:{seed}"))
+    _reads_as(*_read(random.Random(f"read:{seed}")))
+
+
+def _reads_as(sentence: str, expected: list) -> None:
+    """`sentence` reads to `expected`, and its paraphrase parses back to the same clauses."""
     found = translate(sentence)
     assert found is not None, f"{sentence!r} refused: {why_not(sentence)}"
     assert normal_clauses(found.clauses) == normal_clauses(expected), sentence
@@ -104,11 +108,7 @@ def test_a_the_m_that_repeats_no_noun_of_the_rule_is_refused_with_the_reason(see
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_the_m_that_can_be_no_thing_of_the_rule_is_its_constant(seed):
-    sentence, expected = _constant(random.Random(f"constant:{seed}"))
-    found = translate(sentence)
-    assert found is not None, f"{sentence!r} refused: {why_not(sentence)}"
-    assert normal_clauses(found.clauses) == normal_clauses(expected), sentence
-    assert found.paraphrase and misread(tuple(found.clauses), found.written) is None
+    _reads_as(*_constant(random.Random(f"constant:{seed}")))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
